@@ -1,0 +1,221 @@
+//! The one interface every rules engine implements.
+//!
+//! Modelled on shakmaty's `Position`: a small required core (who must act, the legal actions,
+//! checking an action, applying a checked one) and provided methods built on it. `play` takes
+//! the state by value and hands it back untouched inside the error when the action is refused.
+//!
+//! The interface carries every game Paifu plays: 2 to 4 seats; hidden hands (the state holds
+//! everything, bots and views choose what they look at); claim windows, where several seats owe
+//! a decision on one discard at once and the engine resolves priority once all have answered;
+//! multi-round matches with a score change per round; and boards (Ta Yü), which are just state.
+
+use crate::error::{ErrorCode, Violation};
+use crate::log::{Action, NotationError, Options};
+use crate::random::Seed;
+use std::fmt;
+
+/// The games Paifu knows by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum GameKind {
+    Tzq,
+    Riichi,
+    Mcr,
+    Hungarian,
+    Tayu,
+}
+
+impl GameKind {
+    pub const ALL: [GameKind; 5] = [
+        GameKind::Tzq,
+        GameKind::Riichi,
+        GameKind::Mcr,
+        GameKind::Hungarian,
+        GameKind::Tayu,
+    ];
+
+    /// The name used in log headers and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Tzq => "tzq",
+            GameKind::Riichi => "riichi",
+            GameKind::Mcr => "mcr",
+            GameKind::Hungarian => "hungarian",
+            GameKind::Tayu => "tayu",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<GameKind> {
+        GameKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// The game's full name.
+    pub fn title(self) -> &'static str {
+        match self {
+            GameKind::Tzq => "Tien Zi Que",
+            GameKind::Riichi => "Riichi mahjong",
+            GameKind::Mcr => "Chinese Official mahjong (MCR)",
+            GameKind::Hungarian => "Hungarian mahjong (1925)",
+            GameKind::Tayu => "Ta Yü",
+        }
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A seat number, 0-based, in header order.
+pub type Seat = u8;
+
+/// A set of seats, as a bit mask.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SeatSet(pub u8);
+
+impl SeatSet {
+    pub const EMPTY: SeatSet = SeatSet(0);
+
+    pub fn single(seat: Seat) -> SeatSet {
+        SeatSet(1u8.checked_shl(u32::from(seat)).unwrap_or(0))
+    }
+    pub fn contains(self, seat: Seat) -> bool {
+        seat < 8 && self.0 & (1 << seat) != 0
+    }
+    pub fn insert(&mut self, seat: Seat) {
+        self.0 |= SeatSet::single(seat).0;
+    }
+    pub fn remove(&mut self, seat: Seat) {
+        self.0 &= !SeatSet::single(seat).0;
+    }
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    pub fn iter(self) -> impl Iterator<Item = Seat> {
+        (0..8u8).filter(move |&s| self.contains(s))
+    }
+}
+
+/// A ruleset could not be built from the header's options, or a game could not be set up.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SetupError(pub String);
+
+/// The result of one round.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RoundResult {
+    /// 1-based round number.
+    pub round: u32,
+    /// Each seat's score change.
+    pub deltas: Vec<i64>,
+    /// What happened, in words: "seat 0 wins: Pair 2 + Honours 1 = 3".
+    pub summary: String,
+}
+
+/// An action was refused; the state is handed back untouched.
+#[derive(Clone, Debug)]
+pub struct PlayError<G> {
+    pub state: G,
+    pub violation: Violation,
+}
+
+/// A rules engine.
+pub trait Game: Clone + Sized {
+    /// One decision of one seat.
+    type Action: Action;
+    /// The ruleset with every option resolved.
+    type Rules: Clone + fmt::Debug + Default;
+
+    const KIND: GameKind;
+
+    /// Seat counts the game can be played with.
+    const SEATS: std::ops::RangeInclusive<usize>;
+
+    /// Builds the rules from a header's ruleset name and options; an unknown option or a bad
+    /// value is an error that names it.
+    fn rules(ruleset: &str, options: &Options) -> Result<Self::Rules, SetupError>;
+
+    /// The options that describe `rules` (written into headers).
+    fn options(rules: &Self::Rules) -> Options;
+
+    /// A new game: every chance event will come from `seed`.
+    fn new(rules: Self::Rules, seats: usize, seed: &Seed) -> Result<Self, SetupError>;
+
+    /// Number of seats.
+    fn seat_count(&self) -> usize;
+
+    /// Seats that owe a decision now. Empty exactly when the game is over.
+    fn to_act(&self) -> SeatSet;
+
+    /// Every legal action of `seat` now (empty if it does not owe a decision).
+    fn legal_actions(&self, seat: Seat) -> Vec<Self::Action>;
+
+    /// Checks an action of a seat that owes a decision, without changing anything.
+    fn check(&self, seat: Seat, action: &Self::Action) -> Result<(), Violation>;
+
+    /// Applies an action that `check` accepted. Must not be called with anything else.
+    fn apply(&mut self, seat: Seat, action: &Self::Action);
+
+    /// The current round, 1-based.
+    fn round(&self) -> u32;
+
+    /// Results of the rounds finished so far.
+    fn results(&self) -> &[RoundResult];
+
+    /// Each seat's score now (the final score once the game is over).
+    fn scores(&self) -> Vec<i64>;
+
+    /// The whole state as text, every hidden thing visible.
+    fn render(&self) -> String;
+
+    /// Whether the game is over.
+    fn is_over(&self) -> bool {
+        self.to_act().is_empty()
+    }
+
+    /// Checks and applies in place; the state is untouched on error.
+    fn play_mut(&mut self, seat: Seat, action: &Self::Action) -> Result<(), Violation> {
+        if usize::from(seat) >= self.seat_count() {
+            return Err(Violation::new(
+                ErrorCode::NotYourTurn,
+                format!(
+                    "seat {seat} does not exist at this {}-seat table",
+                    self.seat_count()
+                ),
+            ));
+        }
+        if !self.to_act().contains(seat) {
+            let who: Vec<String> = self.to_act().iter().map(|s| s.to_string()).collect();
+            return Err(Violation::new(
+                ErrorCode::NotYourTurn,
+                if who.is_empty() {
+                    format!("seat {seat} acted after the game was over")
+                } else {
+                    format!(
+                        "seat {seat} acted, but it is seat {}'s turn",
+                        who.join(" or ")
+                    )
+                },
+            ));
+        }
+        self.check(seat, action)?;
+        self.apply(seat, action);
+        Ok(())
+    }
+
+    /// shakmaty-style: the new state, or the untouched state with the reason.
+    fn play(mut self, seat: Seat, action: &Self::Action) -> Result<Self, PlayError<Self>> {
+        match self.play_mut(seat, action) {
+            Ok(()) => Ok(self),
+            Err(violation) => Err(PlayError {
+                state: self,
+                violation,
+            }),
+        }
+    }
+}
+
+/// Parses an action for a game from its notation (used by tests and the command line).
+pub fn parse_action<G: Game>(text: &str) -> Result<G::Action, NotationError> {
+    text.parse()
+}

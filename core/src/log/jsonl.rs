@@ -1,0 +1,159 @@
+//! JSON Lines: one header object on the first line, one record object per line after it.
+
+use super::{check_version, Action, Claim, Header, Log, Positions, MAX_ITEM_BYTES};
+use crate::error::{ErrorCode, Fault};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RecordIn {
+    seq: u32,
+    seat: u8,
+    action: String,
+    #[serde(default)]
+    claim: Option<Claim>,
+}
+
+fn strip_nulls(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            m.retain(|_, v| !v.is_null());
+            m.values_mut().for_each(strip_nulls);
+        }
+        Value::Array(a) => a.iter_mut().for_each(strip_nulls),
+        _ => {}
+    }
+}
+
+/// Writes a log as JSON Lines; absent optional fields are left out.
+pub fn encode_jsonl<A: Action>(log: &Log<A>) -> String {
+    let mut out = String::new();
+    let mut h = serde_json::to_value(&log.header).unwrap_or(Value::Null);
+    strip_nulls(&mut h);
+    out.push_str(&h.to_string());
+    out.push('\n');
+    for r in &log.records {
+        let mut m = Map::new();
+        m.insert("seq".into(), r.seq.into());
+        m.insert("seat".into(), r.seat.into());
+        m.insert("action".into(), r.action.to_string().into());
+        if let Some(c) = &r.claim {
+            let mut c = serde_json::to_value(c).unwrap_or(Value::Null);
+            strip_nulls(&mut c);
+            m.insert("claim".into(), c);
+        }
+        out.push_str(&Value::Object(m).to_string());
+        out.push('\n');
+    }
+    out
+}
+
+fn json_fault(e: &serde_json::Error, what: &str, line: usize) -> Fault {
+    let code = if e.is_eof() {
+        ErrorCode::Truncated
+    } else {
+        ErrorCode::BadEncoding
+    };
+    // serde_json reports "line 1 column N" for the single line it saw; keep the column only.
+    let msg = e.to_string();
+    let msg = match msg.rfind(" at line ") {
+        Some(i) => format!("{} (column {})", &msg[..i], e.column()),
+        None => msg,
+    };
+    Fault::new(code, format!("{what}: {msg}")).at_line(line)
+}
+
+fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.split('\n')
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.strip_suffix('\r').unwrap_or(l)))
+        .filter(|(_, l)| !l.trim().is_empty())
+}
+
+fn parse_header(line_no: usize, line: &str) -> Result<Header, Fault> {
+    if line.len() > MAX_ITEM_BYTES {
+        return Err(Fault::new(
+            ErrorCode::BadEncoding,
+            "the header line is longer than 1 MiB",
+        )
+        .at_line(line_no));
+    }
+    let v: Value = serde_json::from_str(line)
+        .map_err(|e| json_fault(&e, "the header is not valid JSON", line_no))?;
+    if v.get("paifu").is_none() {
+        return Err(Fault::new(
+            ErrorCode::BadEncoding,
+            "not a Paifu log: the first line must be the header, a JSON object with a \"paifu\" format version",
+        )
+        .at_line(line_no));
+    }
+    let h: Header = serde_json::from_value(v).map_err(|e| json_fault(&e, "bad header", line_no))?;
+    check_version(&h).map_err(|f| f.at_line(line_no))?;
+    Ok(h)
+}
+
+/// Reads the header line only.
+pub fn read_jsonl_header(text: &str) -> Result<Header, Fault> {
+    match lines(text).next() {
+        Some((n, l)) => parse_header(n, l),
+        None => Err(Fault::new(
+            ErrorCode::Truncated,
+            "the file is empty: a log starts with a header line",
+        )
+        .at_line(1)),
+    }
+}
+
+/// Reads a whole JSON Lines log.
+pub fn decode_jsonl<A: Action>(text: &str) -> Result<(Log<A>, Positions), Fault> {
+    let mut it = lines(text);
+    let header = match it.next() {
+        Some((n, l)) => parse_header(n, l)?,
+        None => {
+            return Err(Fault::new(
+                ErrorCode::Truncated,
+                "the file is empty: a log starts with a header line",
+            )
+            .at_line(1))
+        }
+    };
+    let mut records = Vec::new();
+    let mut pos = Positions::default();
+    for (line_no, line) in it {
+        let index = records.len();
+        if line.len() > MAX_ITEM_BYTES {
+            return Err(
+                Fault::new(ErrorCode::BadEncoding, "a record line is longer than 1 MiB")
+                    .at_line(line_no)
+                    .at_index(index),
+            );
+        }
+        let r: RecordIn = serde_json::from_str(line).map_err(|e| {
+            json_fault(
+                &e,
+                &format!("record {index} is not a valid record"),
+                line_no,
+            )
+            .at_index(index)
+        })?;
+        let action = r.action.parse::<A>().map_err(|e| {
+            let mut f = Fault::new(
+                ErrorCode::BadEncoding,
+                format!("record {index}: cannot read the action {:?}: {e}", r.action),
+            )
+            .at_line(line_no)
+            .at_index(index);
+            f.seat = Some(r.seat);
+            f
+        })?;
+        records.push(super::Record {
+            seq: r.seq,
+            seat: r.seat,
+            action,
+            claim: r.claim,
+        });
+        pos.lines.push(line_no);
+    }
+    Ok((Log { header, records }, pos))
+}

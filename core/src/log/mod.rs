@@ -1,0 +1,386 @@
+//! The log: a header and a sequence of records, in two encodings with one digest.
+//!
+//! See docs/log-format.md for the specification. JSON Lines (`.paifu.jsonl`) is the readable
+//! form; the binary form (`.paifu`) is postcard frames. Both decode to the same [`Log`], and the
+//! digest is computed from the postcard encoding of the decoded values, so it does not depend on
+//! which encoding was read.
+
+mod binary;
+mod jsonl;
+
+pub use binary::{decode_binary, encode_binary, read_binary_header, MAGIC};
+pub use jsonl::{decode_jsonl, encode_jsonl, read_jsonl_header};
+
+use crate::digest::{context, Digest};
+use crate::error::{ErrorCode, Fault};
+use crate::random::Seed;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::collections::BTreeMap;
+use std::fmt::{Debug, Display};
+use std::str::FromStr;
+
+/// The log format version this Paifu writes and the newest it reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The longest JSON line or binary frame Paifu accepts (1 MiB): nothing legitimate comes close,
+/// and a limit keeps a hostile file from exhausting memory.
+pub const MAX_ITEM_BYTES: usize = 1 << 20;
+
+/// A game action as it is written in logs: readable notation in JSON Lines (Display/FromStr),
+/// serde's derived compact form in the binary encoding.
+pub trait Action:
+    Clone + Debug + Display + FromStr<Err = NotationError> + PartialEq + Serialize + DeserializeOwned
+{
+}
+
+impl<T> Action for T where
+    T: Clone
+        + Debug
+        + Display
+        + FromStr<Err = NotationError>
+        + PartialEq
+        + Serialize
+        + DeserializeOwned
+{
+}
+
+/// An action string that is not valid notation.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct NotationError(pub String);
+
+/// A ruleset option value: `true`, `2`, or `"text"` in JSON.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum OptValue {
+    Bool(bool),
+    Int(i64),
+    Text(String),
+}
+
+impl Display for OptValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptValue::Bool(b) => write!(f, "{b}"),
+            OptValue::Int(i) => write!(f, "{i}"),
+            OptValue::Text(t) => write!(f, "{t:?}"),
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+enum OptRepr {
+    Bool(bool),
+    Int(i64),
+    Text(String),
+}
+
+impl Serialize for OptValue {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if s.is_human_readable() {
+            match self {
+                OptValue::Bool(b) => s.serialize_bool(*b),
+                OptValue::Int(i) => s.serialize_i64(*i),
+                OptValue::Text(t) => s.serialize_str(t),
+            }
+        } else {
+            match self {
+                OptValue::Bool(b) => OptRepr::Bool(*b),
+                OptValue::Int(i) => OptRepr::Int(*i),
+                OptValue::Text(t) => OptRepr::Text(t.clone()),
+            }
+            .serialize(s)
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for OptValue {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = OptValue;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a boolean, an integer or a string")
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<OptValue, E> {
+                Ok(OptValue::Bool(v))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<OptValue, E> {
+                Ok(OptValue::Int(v))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<OptValue, E> {
+                i64::try_from(v)
+                    .map(OptValue::Int)
+                    .map_err(|_| E::custom("integer option out of range"))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<OptValue, E> {
+                Ok(OptValue::Text(v.to_owned()))
+            }
+        }
+        if d.is_human_readable() {
+            d.deserialize_any(V)
+        } else {
+            Ok(match OptRepr::deserialize(d)? {
+                OptRepr::Bool(b) => OptValue::Bool(b),
+                OptRepr::Int(i) => OptValue::Int(i),
+                OptRepr::Text(t) => OptValue::Text(t),
+            })
+        }
+    }
+}
+
+pub type Options = BTreeMap<String, OptValue>;
+
+/// Where an imported game came from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    /// The source format, for example `tenhou6` or `mjai`.
+    pub format: String,
+    /// The game's id in its source.
+    pub id: String,
+    /// blake3 of the source file's bytes.
+    pub digest: Digest,
+}
+
+/// The first item of every log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Header {
+    /// Format version; in JSON Lines the key `paifu` also marks the file as a Paifu log.
+    pub paifu: u32,
+    /// Game kind: `tzq`, `riichi`, `mcr`, `hungarian`, `tayu`.
+    pub game: String,
+    /// Ruleset name, for example `standard`.
+    pub ruleset: String,
+    /// Options that differ from or restate the ruleset's defaults.
+    #[serde(default)]
+    pub options: Options,
+    /// The engine that wrote the log, `paifu-core 0.1.0`.
+    pub engine: String,
+    /// One name per seat, in seat order.
+    pub seats: Vec<String>,
+    /// The seed, once it is revealed.
+    #[serde(default)]
+    pub seed: Option<Seed>,
+    /// blake3 commitment to the seed, published before the game ends.
+    #[serde(default)]
+    pub commitment: Option<Digest>,
+    /// For imported games: where from.
+    #[serde(default)]
+    pub source: Option<Source>,
+    /// Free metadata: event, table, round, date, ...
+    #[serde(default)]
+    pub meta: BTreeMap<String, String>,
+}
+
+impl Header {
+    /// A header for a new seeded game with the seed revealed.
+    pub fn new(
+        game: &str,
+        ruleset: &str,
+        options: Options,
+        seats: Vec<String>,
+        seed: Seed,
+    ) -> Header {
+        Header {
+            paifu: FORMAT_VERSION,
+            game: game.to_owned(),
+            ruleset: ruleset.to_owned(),
+            options,
+            engine: crate::ENGINE.to_owned(),
+            seats,
+            seed: Some(seed),
+            commitment: Some(seed.commitment()),
+            source: None,
+            meta: BTreeMap::new(),
+        }
+    }
+
+    /// The header as the digest sees it: the seed itself is left out and only its commitment
+    /// counts, so revealing the seed after the game does not change the log's digest.
+    pub fn canonical(&self) -> Header {
+        let mut h = self.clone();
+        if let Some(seed) = h.seed.take() {
+            h.commitment = Some(seed.commitment());
+        }
+        h
+    }
+
+    /// Checks the seed against its commitment.
+    pub fn check_seed(&self) -> Result<(), Fault> {
+        if let (Some(seed), Some(c)) = (&self.seed, &self.commitment) {
+            if seed.commitment() != *c {
+                return Err(Fault::new(
+                    ErrorCode::SeedCommitmentMismatch,
+                    format!(
+                        "the seed {} does not match the commitment {} published for this game",
+                        seed, c
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Results written into the log by whoever kept score at the table.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Claim {
+    /// Each seat's score change for the round that ends with this record.
+    #[serde(default)]
+    pub round: Option<Vec<i64>>,
+    /// Each seat's final score, on the record that ends the game.
+    #[serde(default, rename = "final")]
+    pub final_scores: Option<Vec<i64>>,
+}
+
+/// One decision: who, what, and optionally the results claimed after it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(bound(serialize = "A: Action", deserialize = "A: Action"))]
+pub struct Record<A> {
+    pub seq: u32,
+    pub seat: u8,
+    pub action: A,
+    pub claim: Option<Claim>,
+}
+
+/// A whole log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Log<A> {
+    pub header: Header,
+    pub records: Vec<Record<A>>,
+}
+
+/// Where each record came from in its file, for error messages.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Positions {
+    /// 1-based line of each record in a JSON Lines file; empty for binary.
+    pub lines: Vec<usize>,
+}
+
+impl Positions {
+    pub fn line_of(&self, index: usize) -> Option<usize> {
+        self.lines.get(index).copied()
+    }
+}
+
+/// The running record chain.
+#[derive(Clone, Debug)]
+pub struct Chain {
+    link: Digest,
+    buf: Vec<u8>,
+}
+
+impl Chain {
+    pub fn new(header: &Header) -> Chain {
+        let bytes = postcard::to_stdvec(&header.canonical()).unwrap_or_default();
+        Chain {
+            link: Digest::derive(context::HEADER, &[&bytes]),
+            buf: Vec::new(),
+        }
+    }
+
+    /// Chains one record; answers the record's digest.
+    pub fn push<A: Action>(&mut self, record: &Record<A>) -> Digest {
+        self.buf.clear();
+        // Serializing into a Vec cannot fail for these types.
+        let _ = postcard::to_io(record, &mut self.buf);
+        self.link = Digest::derive(context::RECORD, &[&self.link.0, &self.buf]);
+        self.link
+    }
+
+    pub fn digest(&self) -> Digest {
+        self.link
+    }
+}
+
+impl<A: Action> Log<A> {
+    /// The log digest: the last link of the chain.
+    pub fn digest(&self) -> Digest {
+        self.chain()
+            .last()
+            .copied()
+            .unwrap_or_else(|| Chain::new(&self.header).digest())
+    }
+
+    /// Every record's digest, in order.
+    pub fn chain(&self) -> Vec<Digest> {
+        let mut c = Chain::new(&self.header);
+        self.records.iter().map(|r| c.push(r)).collect()
+    }
+}
+
+/// Which encoding a file is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    JsonLines,
+    Binary,
+}
+
+impl Encoding {
+    /// Recognises the encoding from the first bytes.
+    pub fn sniff(bytes: &[u8]) -> Encoding {
+        if bytes.starts_with(MAGIC) {
+            Encoding::Binary
+        } else {
+            Encoding::JsonLines
+        }
+    }
+
+    pub fn extension(self) -> &'static str {
+        match self {
+            Encoding::JsonLines => "paifu.jsonl",
+            Encoding::Binary => "paifu",
+        }
+    }
+}
+
+/// Reads only the header, whatever the encoding.
+pub fn read_header(bytes: &[u8]) -> Result<Header, Fault> {
+    match Encoding::sniff(bytes) {
+        Encoding::Binary => read_binary_header(bytes),
+        Encoding::JsonLines => {
+            let text = as_text(bytes)?;
+            read_jsonl_header(text)
+        }
+    }
+}
+
+/// Decodes a log of a known action type, whatever the encoding.
+pub fn decode<A: Action>(bytes: &[u8]) -> Result<(Log<A>, Positions), Fault> {
+    match Encoding::sniff(bytes) {
+        Encoding::Binary => decode_binary(bytes).map(|l| (l, Positions::default())),
+        Encoding::JsonLines => decode_jsonl(as_text(bytes)?),
+    }
+}
+
+/// Encodes a log.
+pub fn encode<A: Action>(log: &Log<A>, encoding: Encoding) -> Vec<u8> {
+    match encoding {
+        Encoding::Binary => encode_binary(log),
+        Encoding::JsonLines => encode_jsonl(log).into_bytes(),
+    }
+}
+
+fn as_text(bytes: &[u8]) -> Result<&str, Fault> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
+        Fault::new(
+            ErrorCode::BadEncoding,
+            format!("not a Paifu log: neither the binary magic nor UTF-8 text (invalid byte at offset {})", e.valid_up_to()),
+        )
+        .at_line(line)
+    })
+}
+
+pub(crate) fn check_version(h: &Header) -> Result<(), Fault> {
+    if h.paifu > FORMAT_VERSION || h.paifu == 0 {
+        return Err(Fault::new(
+            ErrorCode::UnsupportedVersion,
+            format!("log format version {} is not one this Paifu reads (it reads 1 to {FORMAT_VERSION})", h.paifu),
+        ));
+    }
+    Ok(())
+}

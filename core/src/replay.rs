@@ -1,0 +1,267 @@
+//! Replay and validation: rebuild the game from the seed, apply each record, compare claims.
+
+use crate::digest::Digest;
+use crate::error::{ErrorCode, Fault};
+use crate::game::{Game, RoundResult};
+use crate::log::{self, Header, Log, Positions};
+use serde::Serialize;
+
+/// What a valid log computes to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Outcome {
+    /// Each round's result.
+    pub rounds: Vec<RoundResult>,
+    /// Each seat's final score, in seat order.
+    pub final_scores: Vec<i64>,
+}
+
+/// The verdict on a log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Valid(Outcome),
+    Invalid(Fault),
+}
+
+impl Verdict {
+    pub fn is_valid(&self) -> bool {
+        matches!(self, Verdict::Valid(_))
+    }
+    pub fn fault(&self) -> Option<&Fault> {
+        match self {
+            Verdict::Invalid(f) => Some(f),
+            Verdict::Valid(_) => None,
+        }
+    }
+    pub fn outcome(&self) -> Option<&Outcome> {
+        match self {
+            Verdict::Valid(o) => Some(o),
+            Verdict::Invalid(_) => None,
+        }
+    }
+}
+
+/// Everything the validator says about one log.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The header, when it could be read.
+    pub header: Option<Header>,
+    /// The log digest, when the whole log could be decoded.
+    pub digest: Option<Digest>,
+    /// Number of records decoded.
+    pub records: usize,
+    pub verdict: Verdict,
+}
+
+fn locate(mut f: Fault, index: usize, pos: &Positions) -> Fault {
+    f.index = Some(index);
+    if f.line.is_none() {
+        f.line = pos.line_of(index);
+    }
+    f
+}
+
+/// Builds the initial state a header describes.
+pub fn setup<G: Game>(header: &Header) -> Result<G, Fault> {
+    header.check_seed()?;
+    let Some(seed) = header.seed else {
+        return Err(Fault::new(
+            ErrorCode::MissingSeed,
+            match header.commitment {
+                Some(c) => format!("the log has only the commitment {c} to its seed; it can be replayed once the seed is revealed"),
+                None => "the log has neither a seed nor a commitment, so the game cannot be rebuilt".to_owned(),
+            },
+        ));
+    };
+    let n = header.seats.len();
+    if !G::SEATS.contains(&n) {
+        return Err(Fault::new(
+            ErrorCode::BadHeader,
+            format!(
+                "{} is played by {} to {} seats; the header names {n}",
+                G::KIND.title(),
+                G::SEATS.start(),
+                G::SEATS.end()
+            ),
+        ));
+    }
+    let rules = G::rules(&header.ruleset, &header.options)
+        .map_err(|e| Fault::new(ErrorCode::BadHeader, e.0))?;
+    G::new(rules, n, &seed).map_err(|e| Fault::new(ErrorCode::BadHeader, e.0))
+}
+
+/// Replays a decoded log and returns the verdict. `pos` gives line numbers for messages.
+pub fn validate_log<G: Game>(log: &Log<G::Action>, pos: &Positions) -> Verdict {
+    match replay::<G>(log, pos, None) {
+        Ok((state, _)) => Verdict::Valid(Outcome {
+            rounds: state.results().to_vec(),
+            final_scores: state.scores(),
+        }),
+        Err(f) => Verdict::Invalid(f),
+    }
+}
+
+/// Replays `log` up to and including record `upto` (all records when `None`), checking every
+/// record and claim. On success answers the state and how many records were applied; a log
+/// replayed in full must also reach the end of the game.
+pub fn replay<G: Game>(
+    log: &Log<G::Action>,
+    pos: &Positions,
+    upto: Option<usize>,
+) -> Result<(G, usize), Fault> {
+    let mut state: G = setup(&log.header)?;
+    let n = upto.map_or(log.records.len(), |u| (u + 1).min(log.records.len()));
+    for (i, rec) in log.records.iter().take(n).enumerate() {
+        let mk = |code: ErrorCode, msg: String, st: &G| {
+            let mut f = locate(Fault::new(code, msg), i, pos);
+            f.round = Some(st.round());
+            f.seat = Some(rec.seat);
+            f.action = Some(rec.action.to_string());
+            f
+        };
+        if rec.seq as usize != i {
+            return Err(mk(
+                ErrorCode::BadSequence,
+                format!("record {i} carries sequence number {}; a record was dropped, inserted or moved here", rec.seq),
+                &state,
+            ));
+        }
+        if state.is_over() {
+            return Err(mk(
+                ErrorCode::AfterGameEnd,
+                "the game was already over before this record".into(),
+                &state,
+            ));
+        }
+        let round = state.round();
+        let before = state.results().len();
+        if let Err(v) = state.play_mut(rec.seat, &rec.action) {
+            let mut f = mk(v.code, v.message, &state);
+            f.round = Some(round);
+            return Err(f);
+        }
+        if let Some(claim) = &rec.claim {
+            let ended = &state.results()[before..];
+            if let Some(claimed) = &claim.round {
+                match ended.last() {
+                    None => {
+                        let mut f = mk(
+                            ErrorCode::ClaimMismatch,
+                            "the record claims a round result, but the round does not end here"
+                                .into(),
+                            &state,
+                        );
+                        f.round = Some(round);
+                        return Err(f);
+                    }
+                    Some(r) if &r.deltas != claimed => {
+                        let mut f = mk(
+                            ErrorCode::ClaimMismatch,
+                            format!(
+                                "round {} score changes claimed {:?}, computed {:?} ({})",
+                                r.round, claimed, r.deltas, r.summary
+                            ),
+                            &state,
+                        );
+                        f.round = Some(r.round);
+                        return Err(f);
+                    }
+                    Some(_) => {}
+                }
+            }
+            if let Some(claimed) = &claim.final_scores {
+                if !state.is_over() {
+                    return Err(mk(
+                        ErrorCode::ClaimMismatch,
+                        "the record claims final scores, but the game does not end here".into(),
+                        &state,
+                    ));
+                }
+                let computed = state.scores();
+                if &computed != claimed {
+                    return Err(mk(
+                        ErrorCode::ClaimMismatch,
+                        format!("final scores claimed {claimed:?}, computed {computed:?}"),
+                        &state,
+                    ));
+                }
+            }
+        }
+    }
+    if upto.is_none() && !state.is_over() {
+        let who: Vec<String> = state.to_act().iter().map(|s| s.to_string()).collect();
+        let mut f = Fault::new(
+            ErrorCode::Truncated,
+            format!(
+                "the log ends after {} records in round {}, before the game is over (seat {} to act)",
+                log.records.len(),
+                state.round(),
+                who.join(" or ")
+            ),
+        );
+        f.index = Some(log.records.len());
+        f.round = Some(state.round());
+        return Err(f);
+    }
+    Ok((state, n))
+}
+
+/// Decodes and validates bytes of a known game.
+pub fn validate_typed<G: Game>(bytes: &[u8]) -> Report {
+    match log::decode::<G::Action>(bytes) {
+        Err(f) => Report {
+            header: log::read_header(bytes).ok(),
+            digest: None,
+            records: f.index.unwrap_or(0),
+            verdict: Verdict::Invalid(f),
+        },
+        Ok((log, pos)) => Report {
+            digest: Some(log.digest()),
+            records: log.records.len(),
+            verdict: validate_log::<G>(&log, &pos),
+            header: Some(log.header),
+        },
+    }
+}
+
+/// The fault for a header naming a game this Paifu cannot replay.
+pub fn unknown_game(name: &str) -> Fault {
+    let known = crate::GAMES.join(", ");
+    match crate::game::GameKind::from_name(name) {
+        Some(k) => Fault::new(
+            ErrorCode::UnknownGame,
+            format!(
+                "{} ({name}) has no rules engine in this Paifu yet; it replays: {known}",
+                k.title()
+            ),
+        ),
+        None => Fault::new(
+            ErrorCode::UnknownGame,
+            format!("unknown game {name:?}; Paifu replays: {known}"),
+        ),
+    }
+}
+
+/// Decodes and validates a log of any game.
+pub fn validate_bytes(bytes: &[u8]) -> Report {
+    let header = match log::read_header(bytes) {
+        Ok(h) => h,
+        Err(f) => {
+            return Report {
+                header: None,
+                digest: None,
+                records: 0,
+                verdict: Verdict::Invalid(f),
+            }
+        }
+    };
+    let game = header.game.clone();
+    match crate::for_game!(game.as_str(), G => validate_typed::<G>(bytes)) {
+        Ok(r) => r,
+        Err(f) => Report {
+            header: Some(header),
+            digest: None,
+            records: 0,
+            verdict: Verdict::Invalid(f),
+        },
+    }
+}
