@@ -8,8 +8,7 @@ use crate::digest::{context, Digest};
 use crate::error::Fault;
 use crate::replay::{Report, Verdict};
 use ed25519_dalek::pkcs8::{
-    spki::der::pem::LineEnding, DecodePrivateKey, DecodePublicKey, EncodePrivateKey,
-    EncodePublicKey,
+    spki::der::pem::LineEnding, DecodePrivateKey, DecodePublicKey, EncodePrivateKey, EncodePublicKey,
 };
 use ed25519_dalek::{Signature, Signer, SigningKey, Verifier, VerifyingKey};
 use serde::{Deserialize, Serialize};
@@ -85,11 +84,7 @@ impl CertificateBody {
 
     /// The body stating a validator's report. `None` when the log could not be decoded at all
     /// (there is no digest to certify).
-    pub fn from_report(
-        report: &Report,
-        issued_at: String,
-        signer: &VerifyingKey,
-    ) -> Option<CertificateBody> {
+    pub fn from_report(report: &Report, issued_at: String, signer: &VerifyingKey) -> Option<CertificateBody> {
         let digest = report.digest?;
         let header = report.header.as_ref()?;
         let (verdict, fault, final_scores) = match &report.verdict {
@@ -120,11 +115,7 @@ impl CertificateBody {
 
     fn verdict_text(&self) -> String {
         match (&self.fault, &self.final_scores) {
-            (Some(f), _) => format!(
-                "invalid ({} at record {})",
-                f.code,
-                f.index.map_or("-".into(), |i| i.to_string())
-            ),
+            (Some(f), _) => format!("invalid ({} at record {})", f.code, f.index.map_or("-".into(), |i| i.to_string())),
             (None, Some(s)) => format!("valid with final scores {s:?}"),
             (None, None) => self.verdict.clone(),
         }
@@ -134,10 +125,7 @@ impl CertificateBody {
 /// Signs a body.
 pub fn sign(body: CertificateBody, key: &SigningKey) -> Certificate {
     let sig = key.sign(&body.signing_digest().0);
-    Certificate {
-        certificate: body,
-        signature: hex::encode(sig.to_bytes()),
-    }
+    Certificate { certificate: body, signature: hex::encode(sig.to_bytes()) }
 }
 
 impl Certificate {
@@ -152,11 +140,8 @@ impl Certificate {
         let mut sig = [0u8; 64];
         hex::decode_to_slice(&self.signature, &mut sig)
             .map_err(|_| CertError::Malformed("the signature is not 128 hex digits".into()))?;
-        key.verify(
-            &self.certificate.signing_digest().0,
-            &Signature::from_bytes(&sig),
-        )
-        .map_err(|_| CertError::BadSignature)
+        key.verify(&self.certificate.signing_digest().0, &Signature::from_bytes(&sig))
+            .map_err(|_| CertError::BadSignature)
     }
 
     /// Full check against a log's fresh report: signature, digest, and the verdict and scores.
@@ -215,31 +200,23 @@ pub fn secret_from_bytes(bytes: [u8; 32]) -> SigningKey {
 }
 
 pub fn secret_to_pem(key: &SigningKey) -> Result<String, KeyError> {
-    key.to_pkcs8_pem(LineEnding::LF)
-        .map(|z| z.to_string())
-        .map_err(|e| KeyError(e.to_string()))
+    key.to_pkcs8_pem(LineEnding::LF).map(|z| z.to_string()).map_err(|e| KeyError(e.to_string()))
 }
 
 pub fn secret_from_pem(pem: &str) -> Result<SigningKey, KeyError> {
-    SigningKey::from_pkcs8_pem(pem)
-        .map_err(|e| KeyError(format!("not an ed25519 private key in PKCS#8 PEM: {e}")))
+    SigningKey::from_pkcs8_pem(pem).map_err(|e| KeyError(format!("not an ed25519 private key in PKCS#8 PEM: {e}")))
 }
 
 pub fn public_to_pem(key: &VerifyingKey) -> Result<String, KeyError> {
-    key.to_public_key_pem(LineEnding::LF)
-        .map_err(|e| KeyError(e.to_string()))
+    key.to_public_key_pem(LineEnding::LF).map_err(|e| KeyError(e.to_string()))
 }
 
 /// A public key from PEM, or from 64 hex digits.
 pub fn public_from_text(text: &str) -> Result<VerifyingKey, KeyError> {
     let t = text.trim();
     if let Ok(b) = crate::digest::parse_hex32(t) {
-        return VerifyingKey::from_bytes(&b)
-            .map_err(|e| KeyError(format!("not a valid ed25519 public key: {e}")));
+        return VerifyingKey::from_bytes(&b).map_err(|e| KeyError(format!("not a valid ed25519 public key: {e}")));
     }
-    VerifyingKey::from_public_key_pem(t).map_err(|e| {
-        KeyError(format!(
-            "not an ed25519 public key (PEM SubjectPublicKeyInfo or 64 hex digits): {e}"
-        ))
-    })
+    VerifyingKey::from_public_key_pem(t)
+        .map_err(|e| KeyError(format!("not an ed25519 public key (PEM SubjectPublicKeyInfo or 64 hex digits): {e}")))
 }

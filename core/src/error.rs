@@ -72,10 +72,7 @@ pub struct Violation {
 
 impl Violation {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        Violation {
-            code,
-            message: message.into(),
-        }
+        Violation { code, message: message.into() }
     }
     pub fn illegal(message: impl Into<String>) -> Self {
         Self::new(ErrorCode::IllegalAction, message)
@@ -107,15 +104,7 @@ pub struct Fault {
 
 impl Fault {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        Fault {
-            code,
-            index: None,
-            line: None,
-            round: None,
-            seat: None,
-            action: None,
-            message: message.into(),
-        }
+        Fault { code, index: None, line: None, round: None, seat: None, action: None, message: message.into() }
     }
 
     pub fn at_line(mut self, line: usize) -> Self {

@@ -25,13 +25,8 @@ pub enum GameKind {
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 5] = [
-        GameKind::Tzq,
-        GameKind::Riichi,
-        GameKind::Mcr,
-        GameKind::Hungarian,
-        GameKind::Tayu,
-    ];
+    pub const ALL: [GameKind; 5] =
+        [GameKind::Tzq, GameKind::Riichi, GameKind::Mcr, GameKind::Hungarian, GameKind::Tayu];
 
     /// The name used in log headers and on the command line.
     pub fn name(self) -> &'static str {
@@ -110,6 +105,29 @@ pub struct RoundResult {
     pub deltas: Vec<i64>,
     /// What happened, in words: "seat 0 wins: Pair 2 + Honours 1 = 3".
     pub summary: String,
+    /// Countable facts for statistics, each for one seat or the table: `win`, `deal_in`,
+    /// `category:flush`, `length`, ... Each game documents its keys in docs/rules/GAME.md.
+    /// Statistics add them up, so a fact's value must make sense summed.
+    #[serde(default)]
+    pub facts: Vec<Fact>,
+}
+
+/// One countable fact about a round.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Fact {
+    /// The seat it is about; `None` for the table.
+    pub seat: Option<Seat>,
+    pub key: String,
+    pub value: i64,
+}
+
+impl Fact {
+    pub fn seat(seat: Seat, key: impl Into<String>, value: i64) -> Fact {
+        Fact { seat: Some(seat), key: key.into(), value }
+    }
+    pub fn table(key: impl Into<String>, value: i64) -> Fact {
+        Fact { seat: None, key: key.into(), value }
+    }
 }
 
 /// An action was refused; the state is handed back untouched.
@@ -178,10 +196,7 @@ pub trait Game: Clone + Sized {
         if usize::from(seat) >= self.seat_count() {
             return Err(Violation::new(
                 ErrorCode::NotYourTurn,
-                format!(
-                    "seat {seat} does not exist at this {}-seat table",
-                    self.seat_count()
-                ),
+                format!("seat {seat} does not exist at this {}-seat table", self.seat_count()),
             ));
         }
         if !self.to_act().contains(seat) {
@@ -191,10 +206,7 @@ pub trait Game: Clone + Sized {
                 if who.is_empty() {
                     format!("seat {seat} acted after the game was over")
                 } else {
-                    format!(
-                        "seat {seat} acted, but it is seat {}'s turn",
-                        who.join(" or ")
-                    )
+                    format!("seat {seat} acted, but it is seat {}'s turn", who.join(" or "))
                 },
             ));
         }
@@ -207,10 +219,7 @@ pub trait Game: Clone + Sized {
     fn play(mut self, seat: Seat, action: &Self::Action) -> Result<Self, PlayError<Self>> {
         match self.play_mut(seat, action) {
             Ok(()) => Ok(self),
-            Err(violation) => Err(PlayError {
-                state: self,
-                violation,
-            }),
+            Err(violation) => Err(PlayError { state: self, violation }),
         }
     }
 }

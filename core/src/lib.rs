@@ -16,7 +16,7 @@ pub mod tzq;
 
 pub use digest::Digest;
 pub use error::{ErrorCode, Fault, Violation};
-pub use game::{Game, GameKind, PlayError, RoundResult, Seat, SeatSet, SetupError};
+pub use game::{Fact, Game, GameKind, PlayError, RoundResult, Seat, SeatSet, SetupError};
 pub use log::{Claim, Encoding, Header, Log, Record};
 pub use random::{Seed, Stream};
 pub use replay::{validate_bytes, Outcome, Report, Verdict};

@@ -95,9 +95,7 @@ impl Stream {
     pub fn new(seed: &Seed, label: &str) -> Stream {
         let mut h = blake3::Hasher::new_keyed(&seed.0);
         h.update(label.as_bytes());
-        Stream {
-            reader: h.finalize_xof(),
-        }
+        Stream { reader: h.finalize_xof() }
     }
 
     pub fn fill(&mut self, out: &mut [u8]) {

@@ -67,7 +67,9 @@ pub fn setup<G: Game>(header: &Header) -> Result<G, Fault> {
         return Err(Fault::new(
             ErrorCode::MissingSeed,
             match header.commitment {
-                Some(c) => format!("the log has only the commitment {c} to its seed; it can be replayed once the seed is revealed"),
+                Some(c) => format!(
+                    "the log has only the commitment {c} to its seed; it can be replayed once the seed is revealed"
+                ),
                 None => "the log has neither a seed nor a commitment, so the game cannot be rebuilt".to_owned(),
             },
         ));
@@ -84,18 +86,14 @@ pub fn setup<G: Game>(header: &Header) -> Result<G, Fault> {
             ),
         ));
     }
-    let rules = G::rules(&header.ruleset, &header.options)
-        .map_err(|e| Fault::new(ErrorCode::BadHeader, e.0))?;
+    let rules = G::rules(&header.ruleset, &header.options).map_err(|e| Fault::new(ErrorCode::BadHeader, e.0))?;
     G::new(rules, n, &seed).map_err(|e| Fault::new(ErrorCode::BadHeader, e.0))
 }
 
 /// Replays a decoded log and returns the verdict. `pos` gives line numbers for messages.
 pub fn validate_log<G: Game>(log: &Log<G::Action>, pos: &Positions) -> Verdict {
     match replay::<G>(log, pos, None) {
-        Ok((state, _)) => Verdict::Valid(Outcome {
-            rounds: state.results().to_vec(),
-            final_scores: state.scores(),
-        }),
+        Ok((state, _)) => Verdict::Valid(Outcome { rounds: state.results().to_vec(), final_scores: state.scores() }),
         Err(f) => Verdict::Invalid(f),
     }
 }
@@ -103,11 +101,7 @@ pub fn validate_log<G: Game>(log: &Log<G::Action>, pos: &Positions) -> Verdict {
 /// Replays `log` up to and including record `upto` (all records when `None`), checking every
 /// record and claim. On success answers the state and how many records were applied; a log
 /// replayed in full must also reach the end of the game.
-pub fn replay<G: Game>(
-    log: &Log<G::Action>,
-    pos: &Positions,
-    upto: Option<usize>,
-) -> Result<(G, usize), Fault> {
+pub fn replay<G: Game>(log: &Log<G::Action>, pos: &Positions, upto: Option<usize>) -> Result<(G, usize), Fault> {
     let mut state: G = setup(&log.header)?;
     let n = upto.map_or(log.records.len(), |u| (u + 1).min(log.records.len()));
     for (i, rec) in log.records.iter().take(n).enumerate() {
@@ -126,11 +120,7 @@ pub fn replay<G: Game>(
             ));
         }
         if state.is_over() {
-            return Err(mk(
-                ErrorCode::AfterGameEnd,
-                "the game was already over before this record".into(),
-                &state,
-            ));
+            return Err(mk(ErrorCode::AfterGameEnd, "the game was already over before this record".into(), &state));
         }
         let round = state.round();
         let before = state.results().len();
@@ -146,8 +136,7 @@ pub fn replay<G: Game>(
                     None => {
                         let mut f = mk(
                             ErrorCode::ClaimMismatch,
-                            "the record claims a round result, but the round does not end here"
-                                .into(),
+                            "the record claims a round result, but the round does not end here".into(),
                             &state,
                         );
                         f.round = Some(round);
@@ -229,15 +218,9 @@ pub fn unknown_game(name: &str) -> Fault {
     match crate::game::GameKind::from_name(name) {
         Some(k) => Fault::new(
             ErrorCode::UnknownGame,
-            format!(
-                "{} ({name}) has no rules engine in this Paifu yet; it replays: {known}",
-                k.title()
-            ),
+            format!("{} ({name}) has no rules engine in this Paifu yet; it replays: {known}", k.title()),
         ),
-        None => Fault::new(
-            ErrorCode::UnknownGame,
-            format!("unknown game {name:?}; Paifu replays: {known}"),
-        ),
+        None => Fault::new(ErrorCode::UnknownGame, format!("unknown game {name:?}; Paifu replays: {known}")),
     }
 }
 
@@ -245,23 +228,11 @@ pub fn unknown_game(name: &str) -> Fault {
 pub fn validate_bytes(bytes: &[u8]) -> Report {
     let header = match log::read_header(bytes) {
         Ok(h) => h,
-        Err(f) => {
-            return Report {
-                header: None,
-                digest: None,
-                records: 0,
-                verdict: Verdict::Invalid(f),
-            }
-        }
+        Err(f) => return Report { header: None, digest: None, records: 0, verdict: Verdict::Invalid(f) },
     };
     let game = header.game.clone();
     match crate::for_game!(game.as_str(), G => validate_typed::<G>(bytes)) {
         Ok(r) => r,
-        Err(f) => Report {
-            header: Some(header),
-            digest: None,
-            records: 0,
-            verdict: Verdict::Invalid(f),
-        },
+        Err(f) => Report { header: Some(header), digest: None, records: 0, verdict: Verdict::Invalid(f) },
     }
 }

@@ -1,1 +1,11 @@
-//! Making Paifu logs.
+//! Making Paifu logs: bots, simulation, the shared conformance check, reading and writing log
+//! files, and keys.
+
+pub mod bot;
+pub mod bots;
+pub mod conformance;
+pub mod files;
+pub mod simulate;
+
+pub use bot::{Bot, RandomBot};
+pub use simulate::{play_game, SimError};

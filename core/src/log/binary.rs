@@ -26,10 +26,7 @@ pub fn encode_binary<A: Action>(log: &Log<A>) -> Vec<u8> {
         put_varint(out, bytes.len() as u64);
         out.extend_from_slice(&bytes);
     };
-    frame(
-        &mut out,
-        postcard::to_stdvec(&log.header).unwrap_or_default(),
-    );
+    frame(&mut out, postcard::to_stdvec(&log.header).unwrap_or_default());
     for r in &log.records {
         frame(&mut out, postcard::to_stdvec(r).unwrap_or_default());
     }
@@ -80,7 +77,10 @@ impl<'a> Frames<'a> {
         if end > self.bytes.len() {
             return Err(Fault::new(
                 ErrorCode::Truncated,
-                format!("the file ends inside {what}: {len} bytes announced at byte {start}, {} present", self.bytes.len() - self.pos),
+                format!(
+                    "the file ends inside {what}: {len} bytes announced at byte {start}, {} present",
+                    self.bytes.len() - self.pos
+                ),
             ));
         }
         let frame = &self.bytes[self.pos..end];
@@ -92,14 +92,10 @@ impl<'a> Frames<'a> {
 fn decode_frame<T: serde::de::DeserializeOwned>(frame: &[u8], what: &str) -> Result<T, Fault> {
     match postcard::take_from_bytes::<T>(frame) {
         Ok((v, rest)) if rest.is_empty() => Ok(v),
-        Ok((_, rest)) => Err(Fault::new(
-            ErrorCode::BadEncoding,
-            format!("{what} has {} stray bytes at its end", rest.len()),
-        )),
-        Err(e) => Err(Fault::new(
-            ErrorCode::BadEncoding,
-            format!("{what} cannot be decoded: {e}"),
-        )),
+        Ok((_, rest)) => {
+            Err(Fault::new(ErrorCode::BadEncoding, format!("{what} has {} stray bytes at its end", rest.len())))
+        }
+        Err(e) => Err(Fault::new(ErrorCode::BadEncoding, format!("{what} cannot be decoded: {e}"))),
     }
 }
 
@@ -110,23 +106,14 @@ fn start(bytes: &[u8]) -> Result<(Frames<'_>, Header), Fault> {
             "not a binary Paifu log: the file does not start with PAIFULOG",
         ));
     }
-    let mut frames = Frames {
-        bytes,
-        pos: MAGIC.len(),
-    };
+    let mut frames = Frames { bytes, pos: MAGIC.len() };
     let Some(h) = frames.next("the header")? else {
-        return Err(Fault::new(
-            ErrorCode::Truncated,
-            "the file ends after the magic, before the header",
-        ));
+        return Err(Fault::new(ErrorCode::Truncated, "the file ends after the magic, before the header"));
     };
     // The version is the first field, so it can be checked before the rest is trusted.
     if let Ok((v, _)) = postcard::take_from_bytes::<u32>(h) {
         if v > super::FORMAT_VERSION {
-            check_version(&Header {
-                paifu: v,
-                ..empty_header()
-            })?;
+            check_version(&Header { paifu: v, ..empty_header() })?;
         }
     }
     let header: Header = decode_frame(h, "the header")?;

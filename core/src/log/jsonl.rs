@@ -50,11 +50,7 @@ pub fn encode_jsonl<A: Action>(log: &Log<A>) -> String {
 }
 
 fn json_fault(e: &serde_json::Error, what: &str, line: usize) -> Fault {
-    let code = if e.is_eof() {
-        ErrorCode::Truncated
-    } else {
-        ErrorCode::BadEncoding
-    };
+    let code = if e.is_eof() { ErrorCode::Truncated } else { ErrorCode::BadEncoding };
     // serde_json reports "line 1 column N" for the single line it saw; keep the column only.
     let msg = e.to_string();
     let msg = match msg.rfind(" at line ") {
@@ -73,14 +69,9 @@ fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
 
 fn parse_header(line_no: usize, line: &str) -> Result<Header, Fault> {
     if line.len() > MAX_ITEM_BYTES {
-        return Err(Fault::new(
-            ErrorCode::BadEncoding,
-            "the header line is longer than 1 MiB",
-        )
-        .at_line(line_no));
+        return Err(Fault::new(ErrorCode::BadEncoding, "the header line is longer than 1 MiB").at_line(line_no));
     }
-    let v: Value = serde_json::from_str(line)
-        .map_err(|e| json_fault(&e, "the header is not valid JSON", line_no))?;
+    let v: Value = serde_json::from_str(line).map_err(|e| json_fault(&e, "the header is not valid JSON", line_no))?;
     if v.get("paifu").is_none() {
         return Err(Fault::new(
             ErrorCode::BadEncoding,
@@ -97,11 +88,7 @@ fn parse_header(line_no: usize, line: &str) -> Result<Header, Fault> {
 pub fn read_jsonl_header(text: &str) -> Result<Header, Fault> {
     match lines(text).next() {
         Some((n, l)) => parse_header(n, l),
-        None => Err(Fault::new(
-            ErrorCode::Truncated,
-            "the file is empty: a log starts with a header line",
-        )
-        .at_line(1)),
+        None => Err(Fault::new(ErrorCode::Truncated, "the file is empty: a log starts with a header line").at_line(1)),
     }
 }
 
@@ -111,11 +98,9 @@ pub fn decode_jsonl<A: Action>(text: &str) -> Result<(Log<A>, Positions), Fault>
     let header = match it.next() {
         Some((n, l)) => parse_header(n, l)?,
         None => {
-            return Err(Fault::new(
-                ErrorCode::Truncated,
-                "the file is empty: a log starts with a header line",
+            return Err(
+                Fault::new(ErrorCode::Truncated, "the file is empty: a log starts with a header line").at_line(1)
             )
-            .at_line(1))
         }
     };
     let mut records = Vec::new();
@@ -123,20 +108,12 @@ pub fn decode_jsonl<A: Action>(text: &str) -> Result<(Log<A>, Positions), Fault>
     for (line_no, line) in it {
         let index = records.len();
         if line.len() > MAX_ITEM_BYTES {
-            return Err(
-                Fault::new(ErrorCode::BadEncoding, "a record line is longer than 1 MiB")
-                    .at_line(line_no)
-                    .at_index(index),
-            );
+            return Err(Fault::new(ErrorCode::BadEncoding, "a record line is longer than 1 MiB")
+                .at_line(line_no)
+                .at_index(index));
         }
-        let r: RecordIn = serde_json::from_str(line).map_err(|e| {
-            json_fault(
-                &e,
-                &format!("record {index} is not a valid record"),
-                line_no,
-            )
-            .at_index(index)
-        })?;
+        let r: RecordIn = serde_json::from_str(line)
+            .map_err(|e| json_fault(&e, &format!("record {index} is not a valid record"), line_no).at_index(index))?;
         let action = r.action.parse::<A>().map_err(|e| {
             let mut f = Fault::new(
                 ErrorCode::BadEncoding,
@@ -147,12 +124,7 @@ pub fn decode_jsonl<A: Action>(text: &str) -> Result<(Log<A>, Positions), Fault>
             f.seat = Some(r.seat);
             f
         })?;
-        records.push(super::Record {
-            seq: r.seq,
-            seat: r.seat,
-            action,
-            claim: r.claim,
-        });
+        records.push(super::Record { seq: r.seq, seat: r.seat, action, claim: r.claim });
         pos.lines.push(line_no);
     }
     Ok((Log { header, records }, pos))

@@ -35,13 +35,7 @@ pub trait Action:
 }
 
 impl<T> Action for T where
-    T: Clone
-        + Debug
-        + Display
-        + FromStr<Err = NotationError>
-        + PartialEq
-        + Serialize
-        + DeserializeOwned
+    T: Clone + Debug + Display + FromStr<Err = NotationError> + PartialEq + Serialize + DeserializeOwned
 {
 }
 
@@ -109,9 +103,7 @@ impl<'de> Deserialize<'de> for OptValue {
                 Ok(OptValue::Int(v))
             }
             fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<OptValue, E> {
-                i64::try_from(v)
-                    .map(OptValue::Int)
-                    .map_err(|_| E::custom("integer option out of range"))
+                i64::try_from(v).map(OptValue::Int).map_err(|_| E::custom("integer option out of range"))
             }
             fn visit_str<E>(self, v: &str) -> Result<OptValue, E> {
                 Ok(OptValue::Text(v.to_owned()))
@@ -176,13 +168,7 @@ pub struct Header {
 
 impl Header {
     /// A header for a new seeded game with the seed revealed.
-    pub fn new(
-        game: &str,
-        ruleset: &str,
-        options: Options,
-        seats: Vec<String>,
-        seed: Seed,
-    ) -> Header {
+    pub fn new(game: &str, ruleset: &str, options: Options, seats: Vec<String>, seed: Seed) -> Header {
         Header {
             paifu: FORMAT_VERSION,
             game: game.to_owned(),
@@ -213,10 +199,7 @@ impl Header {
             if seed.commitment() != *c {
                 return Err(Fault::new(
                     ErrorCode::SeedCommitmentMismatch,
-                    format!(
-                        "the seed {} does not match the commitment {} published for this game",
-                        seed, c
-                    ),
+                    format!("the seed {} does not match the commitment {} published for this game", seed, c),
                 ));
             }
         }
@@ -276,10 +259,7 @@ pub struct Chain {
 impl Chain {
     pub fn new(header: &Header) -> Chain {
         let bytes = postcard::to_stdvec(&header.canonical()).unwrap_or_default();
-        Chain {
-            link: Digest::derive(context::HEADER, &[&bytes]),
-            buf: Vec::new(),
-        }
+        Chain { link: Digest::derive(context::HEADER, &[&bytes]), buf: Vec::new() }
     }
 
     /// Chains one record; answers the record's digest.
@@ -299,10 +279,7 @@ impl Chain {
 impl<A: Action> Log<A> {
     /// The log digest: the last link of the chain.
     pub fn digest(&self) -> Digest {
-        self.chain()
-            .last()
-            .copied()
-            .unwrap_or_else(|| Chain::new(&self.header).digest())
+        self.chain().last().copied().unwrap_or_else(|| Chain::new(&self.header).digest())
     }
 
     /// Every record's digest, in order.
@@ -369,7 +346,10 @@ fn as_text(bytes: &[u8]) -> Result<&str, Fault> {
         let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
         Fault::new(
             ErrorCode::BadEncoding,
-            format!("not a Paifu log: neither the binary magic nor UTF-8 text (invalid byte at offset {})", e.valid_up_to()),
+            format!(
+                "not a Paifu log: neither the binary magic nor UTF-8 text (invalid byte at offset {})",
+                e.valid_up_to()
+            ),
         )
         .at_line(line)
     })

@@ -87,13 +87,7 @@ pub enum Colour {
 }
 
 impl Colour {
-    pub const ALL: [Colour; 5] = [
-        Colour::Blue,
-        Colour::Green,
-        Colour::Red,
-        Colour::White,
-        Colour::Black,
-    ];
+    pub const ALL: [Colour; 5] = [Colour::Blue, Colour::Green, Colour::Red, Colour::White, Colour::Black];
 
     pub fn letter(self) -> char {
         match self {
@@ -189,9 +183,7 @@ impl FromStr for Card {
         let colour = match (kind, ch.next()) {
             (Kind::Sparrow, None) | (Kind::Sparrow, Some('k')) => Colour::Black,
             (Kind::Sparrow, Some(_)) => return Err(bad()),
-            (_, Some(c)) => Colour::from_letter(c)
-                .filter(|&c| c != Colour::Black)
-                .ok_or_else(bad)?,
+            (_, Some(c)) => Colour::from_letter(c).filter(|&c| c != Colour::Black).ok_or_else(bad)?,
             (_, None) => return Err(bad()),
         };
         if ch.next().is_some() {
@@ -230,10 +222,7 @@ pub fn parse_deck(text: &str) -> Result<Vec<Card>, DeckError> {
         if line.is_empty() {
             continue;
         }
-        let err = |message: String| DeckError {
-            line: i + 1,
-            message,
-        };
+        let err = |message: String| DeckError { line: i + 1, message };
         let mut words = line.split_whitespace();
         let kind_word = words.next().unwrap_or("");
         let mut kc = kind_word.chars();
@@ -251,10 +240,7 @@ pub fn parse_deck(text: &str) -> Result<Vec<Card>, DeckError> {
         }
     }
     if deck.len() < 20 {
-        return Err(DeckError {
-            line: 0,
-            message: format!("the deck has only {} cards", deck.len()),
-        });
+        return Err(DeckError { line: 0, message: format!("the deck has only {} cards", deck.len()) });
     }
     Ok(deck)
 }
@@ -278,22 +264,11 @@ mod tests {
         assert_eq!(deck.len(), 54);
         let count = |c: Colour| deck.iter().filter(|x| x.colour() == c).count();
         assert_eq!(
-            [
-                count(Colour::Blue),
-                count(Colour::Green),
-                count(Colour::Red),
-                count(Colour::White),
-                count(Colour::Black)
-            ],
+            [count(Colour::Blue), count(Colour::Green), count(Colour::Red), count(Colour::White), count(Colour::Black)],
             [14, 14, 14, 9, 3]
         );
         assert_eq!(deck.iter().filter(|c| c.number().is_some()).count(), 36);
-        assert_eq!(
-            deck.iter()
-                .filter(|c| matches!(c.kind(), Kind::Wind(_)))
-                .count(),
-            12
-        );
+        assert_eq!(deck.iter().filter(|c| matches!(c.kind(), Kind::Wind(_))).count(), 12);
         assert_eq!(deck.iter().filter(|c| c.kind() == Kind::Dragon).count(), 3);
         assert_eq!(deck.iter().filter(|c| c.is_sparrow()).count(), 3);
     }

@@ -7,7 +7,7 @@ pub use cards::{cards, parse_deck, standard_deck, Card, Colour, DeckError, Kind}
 pub use scoring::{score, Category, Score};
 
 use crate::error::Violation;
-use crate::game::{Game, GameKind, RoundResult, Seat, SeatSet, SetupError};
+use crate::game::{Fact, Game, GameKind, RoundResult, Seat, SeatSet, SetupError};
 use crate::log::{NotationError, OptValue, Options};
 use crate::random::Seed;
 use serde::{Deserialize, Serialize};
@@ -28,11 +28,7 @@ pub enum Action {
     Pong { cards: [Card; 3], keep: Card },
     /// Instead of drawing: lay a set of two hand cards and one card the opponent discarded on
     /// their last turn, keep one as a scoring card.
-    Chow {
-        hand: [Card; 2],
-        take: Card,
-        keep: Card,
-    },
+    Chow { hand: [Card; 2], take: Card, keep: Card },
 }
 
 impl Action {
@@ -54,15 +50,8 @@ impl fmt::Display for Action {
         match self {
             Action::Draw => f.write_str("draw"),
             Action::Discard(c) => write!(f, "discard {c}"),
-            Action::Pong {
-                cards: [a, b, c],
-                keep,
-            } => write!(f, "pong {a} {b} {c} keep {keep}"),
-            Action::Chow {
-                hand: [a, b],
-                take,
-                keep,
-            } => write!(f, "chow {a} {b} take {take} keep {keep}"),
+            Action::Pong { cards: [a, b, c], keep } => write!(f, "pong {a} {b} {c} keep {keep}"),
+            Action::Chow { hand: [a, b], take, keep } => write!(f, "chow {a} {b} take {take} keep {keep}"),
         }
     }
 }
@@ -80,12 +69,8 @@ impl FromStr for Action {
         match w.as_slice() {
             ["draw"] => Ok(Action::Draw),
             ["discard", c] => Ok(Action::Discard(card(c)?)),
-            ["pong", a, b, c, "keep", k] => {
-                Ok(Action::pong([card(a)?, card(b)?, card(c)?], card(k)?))
-            }
-            ["chow", a, b, "take", t, "keep", k] => {
-                Ok(Action::chow([card(a)?, card(b)?], card(t)?, card(k)?))
-            }
+            ["pong", a, b, c, "keep", k] => Ok(Action::pong([card(a)?, card(b)?, card(c)?], card(k)?)),
+            ["chow", a, b, "take", t, "keep", k] => Ok(Action::chow([card(a)?, card(b)?], card(t)?, card(k)?)),
             _ => Err(usage()),
         }
     }
@@ -108,12 +93,7 @@ pub struct Rules {
 
 impl Default for Rules {
     fn default() -> Self {
-        Rules {
-            min_points: 0,
-            drawn_on_exhaustion: false,
-            rounds: 4,
-            target: 0,
-        }
+        Rules { min_points: 0, drawn_on_exhaustion: false, rounds: 4, target: 0 }
     }
 }
 
@@ -127,11 +107,7 @@ impl Rules {
         let d = Rules::default();
         Some(match name {
             "standard" => d,
-            "advanced" => Rules {
-                min_points: 2,
-                drawn_on_exhaustion: true,
-                ..d
-            },
+            "advanced" => Rules { min_points: 2, drawn_on_exhaustion: true, ..d },
             "to30" => Rules { target: 30, ..d },
             _ => return None,
         })
@@ -171,6 +147,8 @@ pub struct Tzq {
     turn: Seat,
     phase: Phase,
     reshuffles: u32,
+    /// Turns played this round.
+    turns: u32,
 }
 
 fn is_set(cards: [Card; 3]) -> bool {
@@ -201,11 +179,7 @@ fn is_set(cards: [Card; 3]) -> bool {
 }
 
 fn set_text(cards: &[Card]) -> String {
-    cards
-        .iter()
-        .map(|c| c.to_string())
-        .collect::<Vec<_>>()
-        .join("-")
+    cards.iter().map(|c| c.to_string()).collect::<Vec<_>>().join("-")
 }
 
 /// Removes each of `cards` from `from` (a multiset); false, leaving `from` unchanged, if one is
@@ -265,26 +239,18 @@ impl Tzq {
         sorted_deck.sort();
         all.sort();
         if all != sorted_deck {
-            return Err(SetupError(
-                "the position does not hold every card of the deck exactly once".into(),
-            ));
+            return Err(SetupError("the position does not hold every card of the deck exactly once".into()));
         }
         if setup.turn > 1 || setup.first > 1 {
             return Err(SetupError("seats are 0 and 1".into()));
         }
         for s in 0..2u8 {
-            let want = if s == setup.turn && setup.drawn.is_some() {
-                6
-            } else {
-                5
-            };
+            let want = if s == setup.turn && setup.drawn.is_some() { 6 } else { 5 };
             if setup.hands[usize::from(s)].len() != want {
                 return Err(SetupError(format!("seat {s} should hold {want} cards")));
             }
             if setup.kept[usize::from(s)].len() >= 5 {
-                return Err(SetupError(format!(
-                    "seat {s} has already kept five scoring cards"
-                )));
+                return Err(SetupError(format!("seat {s} has already kept five scoring cards")));
             }
         }
         if let Some(d) = setup.drawn {
@@ -293,9 +259,7 @@ impl Tzq {
             }
         }
         if !setup.discards.ends_with(&setup.chowable) || setup.chowable.len() > 2 {
-            return Err(SetupError(
-                "the chowable cards must be the last one or two discards".into(),
-            ));
+            return Err(SetupError("the chowable cards must be the last one or two discards".into()));
         }
         Ok(Tzq {
             rules,
@@ -313,6 +277,7 @@ impl Tzq {
             turn: setup.turn,
             phase: setup.drawn.map_or(Phase::Start, Phase::Drawn),
             reshuffles: 0,
+            turns: 0,
         })
     }
 
@@ -367,9 +332,7 @@ impl Tzq {
     fn start_round(&mut self) {
         let r = self.round;
         let mut deck = self.deck.to_vec();
-        self.seed
-            .stream(&format!("tzq/round/{r}/deal"))
-            .shuffle(&mut deck);
+        self.seed.stream(&format!("tzq/round/{r}/deal")).shuffle(&mut deck);
         let starter = self.starter(r);
         self.hands = [Vec::new(), Vec::new()];
         // Dealt one at a time, alternately, starter first, from the top (index 0).
@@ -384,6 +347,7 @@ impl Tzq {
         self.turn = starter;
         self.phase = Phase::Start;
         self.reshuffles = 0;
+        self.turns = 0;
     }
 
     /// Shuffles the discard pile, except its last `keep_back` cards, into a new draw pile.
@@ -391,12 +355,7 @@ impl Tzq {
         let split = self.discards.len().saturating_sub(keep_back);
         let mut cards: Vec<Card> = self.discards.drain(..split).collect();
         self.reshuffles += 1;
-        self.seed
-            .stream(&format!(
-                "tzq/round/{}/reshuffle/{}",
-                self.round, self.reshuffles
-            ))
-            .shuffle(&mut cards);
+        self.seed.stream(&format!("tzq/round/{}/reshuffle/{}", self.round, self.reshuffles)).shuffle(&mut cards);
         // cards[0] is the new top.
         cards.reverse();
         cards.append(&mut self.pile);
@@ -417,13 +376,7 @@ impl Tzq {
         Some(score(&five, pong))
     }
 
-    fn check_set(
-        &self,
-        seat: Seat,
-        set: [Card; 3],
-        keep: Card,
-        pong: bool,
-    ) -> Result<(), Violation> {
+    fn check_set(&self, seat: Seat, set: [Card; 3], keep: Card, pong: bool) -> Result<(), Violation> {
         if set.iter().filter(|c| c.is_sparrow()).count() > 1 {
             return Err(Violation::illegal(format!(
                 "seat {seat} laid {}, which holds more than one Sparrow; a set may hold at most one",
@@ -462,19 +415,19 @@ impl Tzq {
             rest.remove(i);
         }
         if self.kept[s].len() == 5 {
+            self.turns += 1;
             self.discards.extend_from_slice(&rest);
             let sc = score(&self.kept[s], pong);
             let mut deltas = vec![0, 0];
             deltas[s] = sc.total();
-            let kept = self.kept[s]
-                .iter()
-                .map(|c| c.to_string())
-                .collect::<Vec<_>>()
-                .join(" ");
-            self.end_round(
-                deltas,
-                format!("seat {seat} declares MahJong with {kept}: {sc}"),
-            );
+            let kept = self.kept[s].iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ");
+            let mut facts = vec![
+                Fact::seat(seat, "win", 1),
+                Fact::seat(seat, "points", sc.total()),
+                Fact::seat(seat, if pong { "win_by_pong" } else { "win_by_chow" }, 1),
+            ];
+            facts.extend(sc.items.iter().map(|(c, p)| Fact::seat(seat, format!("category:{}", c.key()), *p)));
+            self.end_round(deltas, format!("seat {seat} declares MahJong with {kept}: {sc}"), facts);
             return;
         }
         self.discards.extend_from_slice(&rest);
@@ -502,11 +455,13 @@ impl Tzq {
     }
 
     fn end_turn(&mut self) {
+        self.turns += 1;
         // With reshuffling the pile is only empty here if every other card is held or kept.
         if self.pile.is_empty() {
             self.end_round(
                 vec![0, 0],
                 "the round is drawn: the draw pile ran out".to_owned(),
+                vec![Fact::table("drawn", 1)],
             );
             return;
         }
@@ -514,15 +469,13 @@ impl Tzq {
         self.phase = Phase::Start;
     }
 
-    fn end_round(&mut self, deltas: Vec<i64>, summary: String) {
+    fn end_round(&mut self, deltas: Vec<i64>, summary: String, mut facts: Vec<Fact>) {
         for (s, d) in deltas.iter().enumerate() {
             self.scores[s] += d;
         }
-        self.results.push(RoundResult {
-            round: self.round,
-            deltas,
-            summary,
-        });
+        facts.push(Fact::table("turns", i64::from(self.turns)));
+        facts.push(Fact::table("reshuffles", i64::from(self.reshuffles)));
+        self.results.push(RoundResult { round: self.round, deltas, summary, facts });
         let over = if self.rules.target > 0 {
             self.scores.iter().any(|&s| s >= self.rules.target)
         } else {
@@ -540,9 +493,7 @@ impl Tzq {
 fn opt_int(key: &str, value: &OptValue) -> Result<i64, SetupError> {
     match value {
         OptValue::Int(i) => Ok(*i),
-        other => Err(SetupError(format!(
-            "tzq option {key} takes an integer, not {other}"
-        ))),
+        other => Err(SetupError(format!("tzq option {key} takes an integer, not {other}"))),
     }
 }
 
@@ -553,19 +504,18 @@ impl Game for Tzq {
     const SEATS: std::ops::RangeInclusive<usize> = 2..=2;
 
     fn rules(ruleset: &str, options: &Options) -> Result<Rules, SetupError> {
-        let mut r = Rules::named(ruleset).ok_or_else(|| {
-            SetupError(format!(
-                "unknown tzq ruleset {ruleset:?}; known: {}",
-                RULESETS.join(", ")
-            ))
-        })?;
+        let mut r = Rules::named(ruleset)
+            .ok_or_else(|| SetupError(format!("unknown tzq ruleset {ruleset:?}; known: {}", RULESETS.join(", "))))?;
         for (k, v) in options {
             match (k.as_str(), v) {
                 ("min_points", v) => r.min_points = opt_int(k, v)?,
                 ("target", v) => r.target = opt_int(k, v)?,
                 ("rounds", v) => {
                     let n = opt_int(k, v)?;
-                    r.rounds = u32::try_from(n).ok().filter(|&n| n >= 1).ok_or_else(|| SetupError(format!("tzq option rounds must be at least 1, not {n}")))?;
+                    r.rounds = u32::try_from(n)
+                        .ok()
+                        .filter(|&n| n >= 1)
+                        .ok_or_else(|| SetupError(format!("tzq option rounds must be at least 1, not {n}")))?;
                 }
                 ("drawn_on_exhaustion", OptValue::Bool(b)) => r.drawn_on_exhaustion = *b,
                 ("drawn_on_exhaustion", other) => {
@@ -579,9 +529,7 @@ impl Game for Tzq {
             }
         }
         if r.target < 0 || r.min_points < 0 {
-            return Err(SetupError(
-                "tzq options min_points and target cannot be negative".into(),
-            ));
+            return Err(SetupError("tzq options min_points and target cannot be negative".into()));
         }
         Ok(r)
     }
@@ -589,10 +537,7 @@ impl Game for Tzq {
     fn options(rules: &Rules) -> Options {
         let mut o = Options::new();
         o.insert("min_points".into(), OptValue::Int(rules.min_points));
-        o.insert(
-            "drawn_on_exhaustion".into(),
-            OptValue::Bool(rules.drawn_on_exhaustion),
-        );
+        o.insert("drawn_on_exhaustion".into(), OptValue::Bool(rules.drawn_on_exhaustion));
         o.insert("rounds".into(), OptValue::Int(i64::from(rules.rounds)));
         o.insert("target".into(), OptValue::Int(rules.target));
         o
@@ -600,9 +545,7 @@ impl Game for Tzq {
 
     fn new(rules: Rules, seats: usize, seed: &Seed) -> Result<Tzq, SetupError> {
         if seats != 2 {
-            return Err(SetupError(format!(
-                "Tien Zi Que is a game for 2 players, not {seats}"
-            )));
+            return Err(SetupError(format!("Tien Zi Que is a game for 2 players, not {seats}")));
         }
         let deck = standard_deck().map_err(|e| SetupError(e.to_string()))?;
         let first = seed.stream("tzq/first").below(2) as Seat;
@@ -622,6 +565,7 @@ impl Game for Tzq {
             turn: first,
             phase: Phase::Start,
             reshuffles: 0,
+            turns: 0,
         };
         g.start_round();
         Ok(g)
@@ -725,9 +669,9 @@ impl Game for Tzq {
                 }
                 self.check_set(seat, [h[0], h[1], *take], *keep, false)
             }
-            (Phase::Start, other) => Err(Violation::illegal(format!(
-                "seat {seat} must first draw or chow; {other} needs a drawn card"
-            ))),
+            (Phase::Start, other) => {
+                Err(Violation::illegal(format!("seat {seat} must first draw or chow; {other} needs a drawn card")))
+            }
             (Phase::Drawn(_), Action::Discard(c)) => {
                 if hand.contains(c) {
                     Ok(())
@@ -745,9 +689,7 @@ impl Game for Tzq {
                 }
                 self.check_set(seat, *cards, *keep, true)
             }
-            (Phase::Drawn(_), Action::Draw) => {
-                Err(Violation::illegal(format!("seat {seat} draws twice in one turn")))
-            }
+            (Phase::Drawn(_), Action::Draw) => Err(Violation::illegal(format!("seat {seat} draws twice in one turn"))),
             (Phase::Drawn(_), Action::Chow { .. }) => Err(Violation::illegal(format!(
                 "seat {seat} chows after drawing; a turn is one action: draw then discard, draw then Pong, or Chow"
             ))),
@@ -812,11 +754,7 @@ impl Game for Tzq {
             Phase::Drawn(c) => format!("seat {} drew {c}, to discard or Pong", self.turn),
         };
         let _ = writeln!(o, "Round {} {total}: {status}", self.round);
-        let _ = writeln!(
-            o,
-            "Scores: seat 0 {}, seat 1 {}",
-            self.scores[0], self.scores[1]
-        );
+        let _ = writeln!(o, "Scores: seat 0 {}, seat 1 {}", self.scores[0], self.scores[1]);
         for s in 0..2 {
             let _ = writeln!(
                 o,
@@ -825,19 +763,8 @@ impl Game for Tzq {
                 set_text(&self.kept[s]).replace('-', " ")
             );
         }
-        let top: Vec<String> = self
-            .pile
-            .iter()
-            .rev()
-            .take(5)
-            .map(|c| c.to_string())
-            .collect();
-        let _ = writeln!(
-            o,
-            "Draw pile: {} cards, next {}",
-            self.pile.len(),
-            top.join(" ")
-        );
+        let top: Vec<String> = self.pile.iter().rev().take(5).map(|c| c.to_string()).collect();
+        let _ = writeln!(o, "Draw pile: {} cards, next {}", self.pile.len(), top.join(" "));
         let _ = writeln!(
             o,
             "Discard pile: {} cards; may be chowed: [{}]",

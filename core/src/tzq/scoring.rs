@@ -35,6 +35,24 @@ pub enum Category {
 }
 
 impl Category {
+    /// The snake_case key used in statistics facts (`category:KEY`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Category::Flush => "flush",
+            Category::WhiteFlush => "white_flush",
+            Category::Elements => "elements",
+            Category::KingOfSparrows => "king_of_sparrows",
+            Category::DaringDragon => "daring_dragon",
+            Category::Pair => "pair",
+            Category::ThreeOfAKind => "three_of_a_kind",
+            Category::FourOfAKind => "four_of_a_kind",
+            Category::Honours => "honours",
+            Category::AllWinds => "all_winds",
+            Category::AllHonours => "all_honours",
+            Category::WinningDraw => "winning_draw",
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Category::Flush => "Flush",
@@ -70,11 +88,7 @@ impl fmt::Display for Score {
         if self.items.is_empty() {
             return write!(f, "nothing = 0");
         }
-        let parts: Vec<String> = self
-            .items
-            .iter()
-            .map(|(c, p)| format!("{} {p}", c.name()))
-            .collect();
+        let parts: Vec<String> = self.items.iter().map(|(c, p)| format!("{} {p}", c.name())).collect();
         write!(f, "{} = {}", parts.join(" + "), self.total())
     }
 }
@@ -131,15 +145,8 @@ pub fn score(cards: &[Card], winning_draw: bool) -> Score {
     }
 
     // Honours.
-    let honour_kinds: Vec<Kind> = kinds
-        .iter()
-        .map(|&(k, _)| k)
-        .filter(|k| k.is_honour())
-        .collect();
-    let winds = honour_kinds
-        .iter()
-        .filter(|k| matches!(k, Kind::Wind(_)))
-        .count();
+    let honour_kinds: Vec<Kind> = kinds.iter().map(|&(k, _)| k).filter(|k| k.is_honour()).collect();
+    let winds = honour_kinds.iter().filter(|k| matches!(k, Kind::Wind(_))).count();
     if five && cards.iter().all(|c| c.kind().is_honour()) {
         s.items.push((Category::AllHonours, 16));
     } else if winds == 4 {
@@ -165,11 +172,7 @@ mod tests {
     }
 
     fn cats(h: &str) -> Vec<Category> {
-        score(&cards(h).unwrap(), false)
-            .items
-            .iter()
-            .map(|x| x.0)
-            .collect()
+        score(&cards(h).unwrap(), false).items.iter().map(|x| x.0).collect()
     }
 
     // The seed's three worked examples ("Példák").
@@ -177,36 +180,24 @@ mod tests {
     fn seed_example_1_east_pair_and_king_of_sparrows_is_9() {
         let s = score(&cards("Eb Eg Q Q Q").unwrap(), false);
         assert_eq!(s.total(), 9, "{s}");
-        assert_eq!(
-            cats("Eb Eg Q Q Q"),
-            vec![Category::Pair, Category::KingOfSparrows, Category::Honours]
-        );
+        assert_eq!(cats("Eb Eg Q Q Q"), vec![Category::Pair, Category::KingOfSparrows, Category::Honours]);
     }
 
     #[test]
     fn seed_example_2_two_honours_and_elements_is_7() {
         assert_eq!(total("Eb Rg 3r 7w Q"), 7);
-        assert_eq!(
-            cats("Eb Rg 3r 7w Q"),
-            vec![Category::Elements, Category::Honours]
-        );
+        assert_eq!(cats("Eb Rg 3r 7w Q"), vec![Category::Elements, Category::Honours]);
     }
 
     #[test]
     fn seed_example_3_west_pair_and_three_ones_is_8() {
         assert_eq!(total("Wb Wg 1r 1w 1b"), 8);
-        assert_eq!(
-            cats("Wb Wg 1r 1w 1b"),
-            vec![Category::ThreeOfAKind, Category::Pair, Category::Honours]
-        );
+        assert_eq!(cats("Wb Wg 1r 1w 1b"), vec![Category::ThreeOfAKind, Category::Pair, Category::Honours]);
     }
 
     #[test]
     fn flushes() {
-        assert_eq!(
-            cats("1b 3b 5b 7b Eb"),
-            vec![Category::Flush, Category::Honours]
-        );
+        assert_eq!(cats("1b 3b 5b 7b Eb"), vec![Category::Flush, Category::Honours]);
         assert_eq!(total("1w 3w 5w 7w 9w"), 4);
         assert_eq!(total("1r 3r 5r 7r 9r"), 3);
         assert_eq!(total("1r 3r 5r 7r 9g"), 0);
@@ -259,10 +250,7 @@ mod tests {
     fn all_honours_replaces_honours_and_all_winds() {
         assert_eq!(total("Eb Sg Wr Nb Rw".replace("Rw", "Rg").as_str()), 16);
         // The seed's example: East, East, South, South, Red Dragon: two pairs too.
-        assert_eq!(
-            cats("Eb Eg Sb Sg Rr"),
-            vec![Category::Pair, Category::Pair, Category::AllHonours]
-        );
+        assert_eq!(cats("Eb Eg Sb Sg Rr"), vec![Category::Pair, Category::Pair, Category::AllHonours]);
         assert_eq!(total("Eb Eg Sb Sg Rr"), 20);
     }
 

@@ -43,19 +43,11 @@ impl Pos {
     fn build(self) -> Tzq {
         let mut rest = standard_deck().unwrap().to_vec();
         let mut used = Vec::new();
-        for s in self
-            .hands
-            .iter()
-            .chain(self.kept.iter())
-            .chain([&self.discards, &self.pile_front])
-        {
+        for s in self.hands.iter().chain(self.kept.iter()).chain([&self.discards, &self.pile_front]) {
             used.extend(cs(s));
         }
         for c in &used {
-            let i = rest
-                .iter()
-                .position(|x| x == c)
-                .unwrap_or_else(|| panic!("{c} used twice"));
+            let i = rest.iter().position(|x| x == c).unwrap_or_else(|| panic!("{c} used twice"));
             rest.remove(i);
         }
         let mut pile = cs(self.pile_front);
@@ -94,23 +86,11 @@ fn refuse(g: &Tzq, seat: Seat, a: &str) -> crate::error::Violation {
 
 #[test]
 fn notation_round_trips_and_normalises() {
-    for a in [
-        "draw",
-        "discard 5b",
-        "pong 3b 4g 5r keep 4g",
-        "chow 3b 4g take 5r keep 5r",
-    ] {
+    for a in ["draw", "discard 5b", "pong 3b 4g 5r keep 4g", "chow 3b 4g take 5r keep 5r"] {
         assert_eq!(act(a).to_string(), a);
     }
     assert_eq!(act("pong 5r 3b 4g keep 4g"), act("pong 3b 4g 5r keep 4g"));
-    for bad in [
-        "",
-        "drew",
-        "discard",
-        "discard 5x",
-        "pong 3b 4g keep 3b",
-        "chow 3b 4g 5r keep 5r",
-    ] {
+    for bad in ["", "drew", "discard", "discard 5x", "pong 3b 4g keep 3b", "chow 3b 4g 5r keep 5r"] {
         assert!(bad.parse::<Action>().is_err(), "{bad}");
     }
 }
@@ -139,13 +119,8 @@ fn first_turn_offers_only_a_draw() {
 
 #[test]
 fn pong_lays_a_set_from_the_hand_and_refills_to_five() {
-    let g = Pos {
-        hands: ["3b 4g 5r 9w Eb Sb", "1b 1g 2b 2g 7r"],
-        turn: 0,
-        drawn: Some("Sb"),
-        ..Pos::default()
-    }
-    .build();
+    let g =
+        Pos { hands: ["3b 4g 5r 9w Eb Sb", "1b 1g 2b 2g 7r"], turn: 0, drawn: Some("Sb"), ..Pos::default() }.build();
     let g = g.play(0, &act("pong 3b 4g 5r keep 4g")).unwrap();
     assert_eq!(g.kept(0), cs("4g").as_slice());
     assert_eq!(g.hand(0).len(), 5);
@@ -155,100 +130,48 @@ fn pong_lays_a_set_from_the_hand_and_refills_to_five() {
 
 #[test]
 fn a_set_that_is_not_a_set_is_refused_with_its_cards() {
-    let g = Pos {
-        hands: ["3b 4g 6r 9w Eb Sb", "1b 1g 2b 2g 7r"],
-        turn: 0,
-        drawn: Some("Sb"),
-        ..Pos::default()
-    }
-    .build();
+    let g =
+        Pos { hands: ["3b 4g 6r 9w Eb Sb", "1b 1g 2b 2g 7r"], turn: 0, drawn: Some("Sb"), ..Pos::default() }.build();
     let v = refuse(&g, 0, "pong 3b 4g 6r keep 4g");
     assert_eq!(v.code, ErrorCode::IllegalAction);
-    assert!(
-        v.message
-            .contains("seat 0 laid 3b-4g-6r, which is not a set"),
-        "{}",
-        v.message
-    );
+    assert!(v.message.contains("seat 0 laid 3b-4g-6r, which is not a set"), "{}", v.message);
     // The refused action leaves the state untouched (shakmaty-style play).
-    let err = g
-        .clone()
-        .play(0, &act("pong 3b 4g 6r keep 4g"))
-        .unwrap_err();
+    let err = g.clone().play(0, &act("pong 3b 4g 6r keep 4g")).unwrap_err();
     assert_eq!(err.state.hand(0), g.hand(0));
 }
 
 #[test]
 fn wrap_around_is_not_a_sequence_and_identical_means_same_kind() {
-    let g = Pos {
-        hands: ["9b 1g 2r Eb Eg Er", "1b 1r 2b 2g 7r"],
-        turn: 0,
-        drawn: Some("Er"),
-        ..Pos::default()
-    }
-    .build();
-    assert_eq!(
-        refuse(&g, 0, "pong 1g 2r 9b keep 9b").code,
-        ErrorCode::IllegalAction
-    );
+    let g =
+        Pos { hands: ["9b 1g 2r Eb Eg Er", "1b 1r 2b 2g 7r"], turn: 0, drawn: Some("Er"), ..Pos::default() }.build();
+    assert_eq!(refuse(&g, 0, "pong 1g 2r 9b keep 9b").code, ErrorCode::IllegalAction);
     assert!(g.clone().play(0, &act("pong Eb Eg Er keep Eb")).is_ok());
 }
 
 #[test]
 fn a_sparrow_stands_for_any_card_but_only_one_per_set() {
     // Seed example (1): a 4 and a Sparrow with a discarded 3.
-    let g = Pos {
-        hands: ["4b Q 9w Eb Sb", "1b 1g 2b 2g 7r"],
-        discards: "3r",
-        chowable: "3r",
-        turn: 0,
-        ..Pos::default()
-    }
-    .build();
-    assert!(g
-        .legal_actions(0)
-        .contains(&act("chow 4b Q take 3r keep Q")));
+    let g =
+        Pos { hands: ["4b Q 9w Eb Sb", "1b 1g 2b 2g 7r"], discards: "3r", chowable: "3r", turn: 0, ..Pos::default() }
+            .build();
+    assert!(g.legal_actions(0).contains(&act("chow 4b Q take 3r keep Q")));
     assert!(g.clone().play(0, &act("chow 4b Q take 3r keep 3r")).is_ok());
     // Seed example (2): East and Sparrow, draws a second East: a Pong.
-    let g = Pos {
-        hands: ["Eb Q 9w 1b Sb Eg", "1r 1g 2b 2g 7r"],
-        turn: 0,
-        drawn: Some("Eg"),
-        ..Pos::default()
-    }
-    .build();
+    let g = Pos { hands: ["Eb Q 9w 1b Sb Eg", "1r 1g 2b 2g 7r"], turn: 0, drawn: Some("Eg"), ..Pos::default() }.build();
     assert!(g.clone().play(0, &act("pong Eb Eg Q keep Eb")).is_ok());
-    let g = Pos {
-        hands: ["Q Q 5b 1b Sb Eg", "1r 1g 2b 2g 7r"],
-        turn: 0,
-        drawn: Some("Eg"),
-        ..Pos::default()
-    }
-    .build();
+    let g = Pos { hands: ["Q Q 5b 1b Sb Eg", "1r 1g 2b 2g 7r"], turn: 0, drawn: Some("Eg"), ..Pos::default() }.build();
     let v = refuse(&g, 0, "pong Q Q 5b keep 5b");
     assert!(v.message.contains("more than one Sparrow"), "{}", v.message);
 }
 
 #[test]
 fn a_discarded_sparrow_can_never_be_taken() {
-    let g = Pos {
-        hands: ["4b 5g 9w Eb Sb", "1b 1g 2b 2g 7r"],
-        discards: "Q",
-        chowable: "Q",
-        turn: 0,
-        ..Pos::default()
-    }
-    .build();
+    let g =
+        Pos { hands: ["4b 5g 9w Eb Sb", "1b 1g 2b 2g 7r"], discards: "Q", chowable: "Q", turn: 0, ..Pos::default() }
+            .build();
     let v = refuse(&g, 0, "chow 4b 5g take Q keep 4b");
-    assert!(
-        v.message.contains("Sparrow can never be taken"),
-        "{}",
-        v.message
-    );
-    assert!(!g
-        .legal_actions(0)
-        .iter()
-        .any(|a| matches!(a, Action::Chow { .. })));
+    assert!(v.message.contains("Sparrow can never be taken"), "{}", v.message);
+    assert!(!g.legal_actions(0).iter().any(|a| matches!(a, Action::Chow { .. })));
 }
 
 #[test]
@@ -263,12 +186,7 @@ fn chow_only_from_the_opponents_last_turn() {
     }
     .build();
     let v = refuse(&g, 0, "chow 4b 5g take 3r keep 4b");
-    assert!(
-        v.message
-            .contains("not one of the cards the opponent discarded on their last turn"),
-        "{}",
-        v.message
-    );
+    assert!(v.message.contains("not one of the cards the opponent discarded on their last turn"), "{}", v.message);
     // After a set, either of its two discards may be taken.
     let g = Pos {
         hands: ["4b 5g 9w Eb Sb", "1b 1g 2b 2g 7r"],
@@ -278,31 +196,17 @@ fn chow_only_from_the_opponents_last_turn() {
         ..Pos::default()
     }
     .build();
-    assert!(g
-        .clone()
-        .play(0, &act("chow 4b 5g take 3r keep 4b"))
-        .is_ok());
-    assert!(g
-        .clone()
-        .play(0, &act("chow 4b 5g take 6g keep 4b"))
-        .is_ok());
+    assert!(g.clone().play(0, &act("chow 4b 5g take 3r keep 4b")).is_ok());
+    assert!(g.clone().play(0, &act("chow 4b 5g take 6g keep 4b")).is_ok());
 }
 
 #[test]
 fn one_set_per_turn() {
-    let g = Pos {
-        hands: ["1b 2b 3b 4g 5g 6g", "1r 1g 2r 2g 7r"],
-        turn: 0,
-        drawn: Some("6g"),
-        ..Pos::default()
-    }
-    .build();
+    let g =
+        Pos { hands: ["1b 2b 3b 4g 5g 6g", "1r 1g 2r 2g 7r"], turn: 0, drawn: Some("6g"), ..Pos::default() }.build();
     let g = g.play(0, &act("pong 1b 2b 3b keep 1b")).unwrap();
     // The turn has passed: a second set by seat 0 is out of turn.
-    assert_eq!(
-        refuse(&g, 0, "pong 4g 5g 6g keep 4g").code,
-        ErrorCode::NotYourTurn
-    );
+    assert_eq!(refuse(&g, 0, "pong 4g 5g 6g keep 4g").code, ErrorCode::NotYourTurn);
     // Drawing twice, or chowing after drawing, is refused too.
     let g = Pos {
         hands: ["1b 2b 3b 4g 5g 6g", "1r 1g 2r 2g 7r"],
@@ -314,26 +218,15 @@ fn one_set_per_turn() {
     }
     .build();
     assert!(refuse(&g, 0, "draw").message.contains("draws twice"));
-    assert!(refuse(&g, 0, "chow 5g 6g take 7b keep 7b")
-        .message
-        .contains("after drawing"));
+    assert!(refuse(&g, 0, "chow 5g 6g take 7b keep 7b").message.contains("after drawing"));
 }
 
 #[test]
 fn discarding_a_card_not_held_is_refused() {
-    let g = Pos {
-        hands: ["1b 2b 3b 4g 5g 6g", "1r 1g 2r 2g 7r"],
-        turn: 0,
-        drawn: Some("6g"),
-        ..Pos::default()
-    }
-    .build();
+    let g =
+        Pos { hands: ["1b 2b 3b 4g 5g 6g", "1r 1g 2r 2g 7r"], turn: 0, drawn: Some("6g"), ..Pos::default() }.build();
     let v = refuse(&g, 0, "discard 9w");
-    assert!(
-        v.message.contains("discards 9w, but holds"),
-        "{}",
-        v.message
-    );
+    assert!(v.message.contains("discards 9w, but holds"), "{}", v.message);
 }
 
 #[test]
@@ -347,10 +240,7 @@ fn the_fifth_set_wins_the_round_and_scores_with_winning_draw_after_pong() {
     }
     .build();
     // Keeps East: E E Q Q Q = Pair 2 + King 6 + Honours 1, + Winning Draw 1.
-    let g = g
-        .play(0, &act("pong Eg Sb Nb keep Eg"))
-        .unwrap_err()
-        .violation;
+    let g = g.play(0, &act("pong Eg Sb Nb keep Eg")).unwrap_err().violation;
     assert!(g.message.contains("not a set"));
     let g = Pos {
         hands: ["Eg Er 1w 9w Sb Nb", "1g 2r 3g 2g 7r"],
@@ -371,11 +261,7 @@ fn the_fifth_set_wins_the_round_and_scores_with_winning_draw_after_pong() {
     }
     .build();
     let before = g.round();
-    let g = g
-        .play(0, &act("pong Eg Er Wb keep Eg"))
-        .err()
-        .map(|e| e.state)
-        .unwrap();
+    let g = g.play(0, &act("pong Eg Er Wb keep Eg")).err().map(|e| e.state).unwrap();
     assert_eq!(g.round(), before, "Wb is not in hand");
 }
 
@@ -412,10 +298,7 @@ fn mahjong_scores_the_five_scoring_cards() {
 
 #[test]
 fn minimum_points_option_refuses_a_cheap_mahjong() {
-    let rules = Rules {
-        min_points: 2,
-        ..Rules::default()
-    };
+    let rules = Rules { min_points: 2, ..Rules::default() };
     let g = Pos {
         hands: ["2g 3r 4w 9w Sb", "1g 2r 3g 6g 8r"],
         kept: ["1b 5g 7r Nb", ""],
@@ -443,25 +326,14 @@ fn minimum_points_option_refuses_a_cheap_mahjong() {
     .build();
     let v = refuse(&g, 0, "chow 4w 5b take 6b keep 4w");
     assert!(v.message.contains("at least 2"), "{}", v.message);
-    assert!(!g
-        .legal_actions(0)
-        .contains(&act("chow 4w 5b take 6b keep 4w")));
+    assert!(!g.legal_actions(0).contains(&act("chow 4w 5b take 6b keep 4w")));
     // Keeping 5b makes a pair of fives: 2 + Honours 1 = 3, allowed.
-    assert!(g
-        .clone()
-        .play(0, &act("chow 4w 5b take 6b keep 5b"))
-        .is_ok());
+    assert!(g.clone().play(0, &act("chow 4w 5b take 6b keep 5b")).is_ok());
 }
 
 #[test]
 fn an_emptied_pile_is_reshuffled_from_the_discards_after_a_draw() {
-    let g = Pos {
-        hands: ["1b 2b 3b 4g 5g", "1r 1g 2r 2g 7r"],
-        pile_only: Some(1),
-        turn: 0,
-        ..Pos::default()
-    }
-    .build();
+    let g = Pos { hands: ["1b 2b 3b 4g 5g", "1r 1g 2r 2g 7r"], pile_only: Some(1), turn: 0, ..Pos::default() }.build();
     let discards_before = g.discard_pile().len();
     let g = g.play(0, &act("draw")).unwrap();
     assert_eq!(g.pile_len(), discards_before);
@@ -490,18 +362,9 @@ fn a_reshuffle_while_refilling_keeps_the_sets_two_discards() {
 
 #[test]
 fn drawn_on_exhaustion_ends_the_round_without_reshuffling() {
-    let rules = Rules {
-        drawn_on_exhaustion: true,
-        ..Rules::default()
-    };
-    let g = Pos {
-        hands: ["1b 2b 3b 4g 5g", "1r 1g 2r 2g 7r"],
-        pile_only: Some(1),
-        turn: 0,
-        rules,
-        ..Pos::default()
-    }
-    .build();
+    let rules = Rules { drawn_on_exhaustion: true, ..Rules::default() };
+    let g = Pos { hands: ["1b 2b 3b 4g 5g", "1r 1g 2r 2g 7r"], pile_only: Some(1), turn: 0, rules, ..Pos::default() }
+        .build();
     let g = g.play(0, &act("draw")).unwrap();
     assert_eq!(g.pile_len(), 0);
     let d = g.drawn().unwrap();
@@ -520,11 +383,7 @@ fn play_out(rules: Rules, seed: &str) -> Tzq {
         let seat = g.to_act().iter().next().unwrap();
         let acts = g.legal_actions(seat);
         // Prefer sets so that rounds end.
-        let a = acts
-            .iter()
-            .find(|a| !matches!(a, Action::Draw | Action::Discard(_)))
-            .unwrap_or(&acts[0])
-            .clone();
+        let a = acts.iter().find(|a| !matches!(a, Action::Draw | Action::Discard(_))).unwrap_or(&acts[0]).clone();
         g.play_mut(seat, &a).unwrap();
         steps += 1;
     }
@@ -536,9 +395,7 @@ fn a_match_is_four_rounds_with_alternating_starters() {
     let g = play_out(Rules::default(), "match");
     assert!(g.is_over());
     assert_eq!(g.results().len(), 4);
-    let sum: Vec<i64> = (0..2)
-        .map(|s| g.results().iter().map(|r| r.deltas[s]).sum())
-        .collect();
+    let sum: Vec<i64> = (0..2).map(|s| g.results().iter().map(|r| r.deltas[s]).sum()).collect();
     assert_eq!(g.scores(), sum);
     let fresh = Tzq::new(Rules::default(), 2, &Seed::from_text("match")).unwrap();
     assert_eq!(fresh.starter(1), fresh.first);
@@ -549,23 +406,11 @@ fn a_match_is_four_rounds_with_alternating_starters() {
 
 #[test]
 fn playing_to_thirty_ends_when_someone_reaches_it() {
-    let g = play_out(
-        Rules {
-            target: 30,
-            ..Rules::default()
-        },
-        "thirty",
-    );
+    let g = play_out(Rules { target: 30, ..Rules::default() }, "thirty");
     assert!(g.is_over());
     assert!(g.scores().iter().any(|&s| s >= 30));
-    let before_last: Vec<i64> = (0..2)
-        .map(|s| {
-            g.results()[..g.results().len() - 1]
-                .iter()
-                .map(|r| r.deltas[s])
-                .sum()
-        })
-        .collect();
+    let before_last: Vec<i64> =
+        (0..2).map(|s| g.results()[..g.results().len() - 1].iter().map(|r| r.deltas[s]).sum()).collect();
     assert!(before_last.iter().all(|&s| s < 30));
 }
 
@@ -576,28 +421,17 @@ fn options_are_read_and_unknown_ones_refused() {
     assert_eq!(Tzq::rules("standard", &o).unwrap().min_points, 2);
     assert_eq!(
         Tzq::rules("advanced", &Options::new()).unwrap(),
-        Rules {
-            min_points: 2,
-            drawn_on_exhaustion: true,
-            ..Rules::default()
-        }
+        Rules { min_points: 2, drawn_on_exhaustion: true, ..Rules::default() }
     );
     assert_eq!(Tzq::rules("to30", &Options::new()).unwrap().target, 30);
     o.insert("colour_blind".into(), OptValue::Bool(true));
-    assert!(Tzq::rules("standard", &o)
-        .unwrap_err()
-        .0
-        .contains("colour_blind"));
+    assert!(Tzq::rules("standard", &o).unwrap_err().0.contains("colour_blind"));
     assert!(Tzq::rules("nope", &Options::new()).is_err());
     let mut o = Options::new();
     o.insert("drawn_on_exhaustion".into(), OptValue::Int(1));
     assert!(Tzq::rules("standard", &o).is_err());
     assert_eq!(
-        Tzq::rules(
-            "standard",
-            &Tzq::options(&Rules::named("advanced").unwrap())
-        )
-        .unwrap(),
+        Tzq::rules("standard", &Tzq::options(&Rules::named("advanced").unwrap())).unwrap(),
         Rules::named("advanced").unwrap()
     );
 }
