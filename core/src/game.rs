@@ -156,8 +156,11 @@ pub trait Game: Clone + Sized {
     /// The options that describe `rules` (written into headers).
     fn options(rules: &Self::Rules) -> Options;
 
-    /// A new game: every chance event will come from `seed`.
-    fn new(rules: Self::Rules, seats: usize, seed: &Seed) -> Result<Self, SetupError>;
+    /// A new game. With a seed, every chance event (shuffle, die) comes from it. Without one
+    /// (an imported game), the chance events the source showed are themselves records of the
+    /// log (for example a seat's `draw 5m`), checked for possibility (no fifth copy of a tile);
+    /// an engine that cannot replay that way answers an error.
+    fn new(rules: Self::Rules, seats: usize, seed: Option<&Seed>) -> Result<Self, SetupError>;
 
     /// Number of seats.
     fn seat_count(&self) -> usize;

@@ -63,7 +63,8 @@ fn locate(mut f: Fault, index: usize, pos: &Positions) -> Fault {
 /// Builds the initial state a header describes.
 pub fn setup<G: Game>(header: &Header) -> Result<G, Fault> {
     header.check_seed()?;
-    let Some(seed) = header.seed else {
+    let seed = header.seed;
+    if seed.is_none() && header.source.is_none() {
         return Err(Fault::new(
             ErrorCode::MissingSeed,
             match header.commitment {
@@ -73,7 +74,7 @@ pub fn setup<G: Game>(header: &Header) -> Result<G, Fault> {
                 None => "the log has neither a seed nor a commitment, so the game cannot be rebuilt".to_owned(),
             },
         ));
-    };
+    }
     let n = header.seats.len();
     if !G::SEATS.contains(&n) {
         return Err(Fault::new(
@@ -87,7 +88,7 @@ pub fn setup<G: Game>(header: &Header) -> Result<G, Fault> {
         ));
     }
     let rules = G::rules(&header.ruleset, &header.options).map_err(|e| Fault::new(ErrorCode::BadHeader, e.0))?;
-    G::new(rules, n, &seed).map_err(|e| Fault::new(ErrorCode::BadHeader, e.0))
+    G::new(rules, n, seed.as_ref()).map_err(|e| Fault::new(ErrorCode::BadHeader, e.0))
 }
 
 /// Replays a decoded log and returns the verdict. `pos` gives line numbers for messages.

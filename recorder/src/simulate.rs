@@ -30,7 +30,7 @@ pub fn play_game<G: Game>(
     meta: BTreeMap<String, String>,
 ) -> Result<Log<G::Action>, SimError> {
     let seats = bots.len();
-    let mut game = G::new(rules.clone(), seats, &seed).map_err(|e| SimError::Setup(e.0))?;
+    let mut game = G::new(rules.clone(), seats, Some(&seed)).map_err(|e| SimError::Setup(e.0))?;
     let names = bots.iter().enumerate().map(|(i, b)| format!("{} {}", b.name(), i + 1)).collect();
     let mut header = Header::new(G::KIND.name(), ruleset, G::options(&rules), names, seed);
     header.meta = meta;

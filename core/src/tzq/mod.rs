@@ -543,7 +543,10 @@ impl Game for Tzq {
         o
     }
 
-    fn new(rules: Rules, seats: usize, seed: &Seed) -> Result<Tzq, SetupError> {
+    fn new(rules: Rules, seats: usize, seed: Option<&Seed>) -> Result<Tzq, SetupError> {
+        let Some(seed) = seed else {
+            return Err(SetupError("Tien Zi Que logs are replayed from their seed; this one has none".into()));
+        };
         if seats != 2 {
             return Err(SetupError(format!("Tien Zi Que is a game for 2 players, not {seats}")));
         }

@@ -97,20 +97,20 @@ fn notation_round_trips_and_normalises() {
 
 #[test]
 fn a_deal_gives_five_cards_each_and_the_same_seed_the_same_deal() {
-    let a = Tzq::new(Rules::default(), 2, &Seed::from_text("deal")).unwrap();
-    let b = Tzq::new(Rules::default(), 2, &Seed::from_text("deal")).unwrap();
-    let c = Tzq::new(Rules::default(), 2, &Seed::from_text("other")).unwrap();
+    let a = Tzq::new(Rules::default(), 2, Some(&Seed::from_text("deal"))).unwrap();
+    let b = Tzq::new(Rules::default(), 2, Some(&Seed::from_text("deal"))).unwrap();
+    let c = Tzq::new(Rules::default(), 2, Some(&Seed::from_text("other"))).unwrap();
     assert_eq!(a.hand(0).len(), 5);
     assert_eq!(a.hand(1).len(), 5);
     assert_eq!(a.pile_len(), 44);
     assert_eq!((a.hand(0), a.hand(1)), (b.hand(0), b.hand(1)));
     assert_ne!((a.hand(0), a.hand(1)), (c.hand(0), c.hand(1)));
-    assert!(Tzq::new(Rules::default(), 3, &Seed::from_text("x")).is_err());
+    assert!(Tzq::new(Rules::default(), 3, Some(&Seed::from_text("x"))).is_err());
 }
 
 #[test]
 fn first_turn_offers_only_a_draw() {
-    let g = Tzq::new(Rules::default(), 2, &Seed::from_text("first")).unwrap();
+    let g = Tzq::new(Rules::default(), 2, Some(&Seed::from_text("first"))).unwrap();
     let seat = g.turn();
     assert_eq!(g.legal_actions(seat), vec![Action::Draw]);
     assert!(g.legal_actions(1 - seat).is_empty());
@@ -377,7 +377,7 @@ fn drawn_on_exhaustion_ends_the_round_without_reshuffling() {
 fn play_out(rules: Rules, seed: &str) -> Tzq {
     // A simple deterministic policy: lay a set when one is legal, otherwise draw, and discard
     // the oldest card of the hand.
-    let mut g = Tzq::new(rules, 2, &Seed::from_text(seed)).unwrap();
+    let mut g = Tzq::new(rules, 2, Some(&Seed::from_text(seed))).unwrap();
     let mut steps = 0;
     while !g.is_over() && steps < 100_000 {
         let seat = g.to_act().iter().next().unwrap();
@@ -397,7 +397,7 @@ fn a_match_is_four_rounds_with_alternating_starters() {
     assert_eq!(g.results().len(), 4);
     let sum: Vec<i64> = (0..2).map(|s| g.results().iter().map(|r| r.deltas[s]).sum()).collect();
     assert_eq!(g.scores(), sum);
-    let fresh = Tzq::new(Rules::default(), 2, &Seed::from_text("match")).unwrap();
+    let fresh = Tzq::new(Rules::default(), 2, Some(&Seed::from_text("match"))).unwrap();
     assert_eq!(fresh.starter(1), fresh.first);
     assert_eq!(fresh.starter(2), 1 - fresh.first);
     assert_eq!(fresh.starter(3), fresh.first);
