@@ -189,6 +189,18 @@ pub trait Game: Clone + Sized {
     /// The whole state as text, every hidden thing visible.
     fn render(&self) -> String;
 
+    /// The whole state as structured data, for viewers (the web dashboard draws tiles, cards
+    /// and boards from it). Engines override this; the default carries the text render.
+    /// Every view has `round`, `scores` and `to_act`; the rest is the game's own.
+    fn view(&self) -> serde_json::Value {
+        serde_json::json!({
+            "round": self.round(),
+            "scores": self.scores(),
+            "to_act": self.to_act().iter().collect::<Vec<_>>(),
+            "text": self.render(),
+        })
+    }
+
     /// Whether the game is over.
     fn is_over(&self) -> bool {
         self.to_act().is_empty()
