@@ -1,10 +1,12 @@
 //! Making Paifu logs: bots, simulation, the shared conformance check, reading and writing log
 //! files, and keys.
 
+pub mod archive;
 pub mod bot;
 pub mod bots;
 pub mod conformance;
 pub mod files;
+pub mod samples;
 pub mod simulate;
 
 pub use bot::{Bot, RandomBot};

@@ -1,0 +1,26 @@
+//! Sample logs made by bots, for tests, benchmarks and demonstrations.
+
+use crate::bots::Bots;
+use crate::simulate::play_game;
+use paifu_core::log::{self, Encoding};
+use paifu_core::tzq::{Rules, Tzq};
+use paifu_core::{Game, Log, Seed};
+use std::collections::BTreeMap;
+
+/// One simulated Tien Zi Que game between greedy bots, seeded by `seed_text`, with the seats
+/// renamed to `players` (two names).
+pub fn tzq_log(seed_text: &str, players: [&str; 2]) -> Log<<Tzq as Game>::Action> {
+    let seed = Seed::from_text(seed_text);
+    let mut bots: Vec<_> = (0..2)
+        .map(|i| Tzq::bot(Tzq::BOTS[0], &seed.child(&format!("bot/{i}"))).expect("the default TZQ bot exists"))
+        .collect();
+    let mut log = play_game::<Tzq>("standard", Rules::default(), seed, &mut bots, BTreeMap::new())
+        .expect("greedy bots finish a standard TZQ game");
+    log.header.seats = players.iter().map(|p| p.to_string()).collect();
+    log
+}
+
+/// The same, encoded.
+pub fn tzq_bytes(seed_text: &str, players: [&str; 2], encoding: Encoding) -> Vec<u8> {
+    log::encode(&tzq_log(seed_text, players), encoding)
+}
