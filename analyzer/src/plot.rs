@@ -1,0 +1,233 @@
+//! Plots as SVG strings (plotters' SVG backend). No I/O: callers write or embed the text.
+//!
+//! Every function answers an `<svg>` element that scales to its container (`viewBox`, no fixed
+//! pixel size in CSS), with a `<title>` for screen readers. Empty data gives a small SVG saying
+//! so; a drawing error never panics, it gives an SVG with the error.
+
+use paifu_core::RoundResult;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use std::collections::BTreeMap;
+
+const W: u32 = 640;
+const H: u32 = 360;
+
+/// Seat colours: distinguishable, and readable on white.
+const PALETTE: [RGBColor; 8] = [
+    RGBColor(31, 119, 180),
+    RGBColor(214, 39, 40),
+    RGBColor(44, 160, 44),
+    RGBColor(148, 103, 189),
+    RGBColor(255, 127, 14),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(23, 190, 207),
+];
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// Makes plotters' output responsive and labelled.
+fn finish(svg: String, title: &str) -> String {
+    let t = escape(title);
+    let svg = match svg.find("<svg") {
+        Some(i) => svg[i..].to_owned(),
+        None => svg,
+    };
+    let svg = svg.replacen(
+        "<svg ",
+        &format!("<svg role=\"img\" aria-label=\"{t}\" preserveAspectRatio=\"xMidYMid meet\" class=\"plot\" "),
+        1,
+    );
+    // Drop the fixed size so CSS decides; the viewBox keeps the proportions.
+    let svg = svg.replacen(&format!("width=\"{W}\" height=\"{H}\""), "", 1);
+    match svg.find('>') {
+        Some(i) => format!("{}<title>{t}</title>{}", &svg[..=i], &svg[i + 1..]),
+        None => svg,
+    }
+}
+
+fn message_svg(title: &str, message: &str) -> String {
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"{t}\" class=\"plot\" viewBox=\"0 0 {W} 80\">\
+         <title>{t}</title><text x=\"10\" y=\"30\" font-family=\"sans-serif\" font-size=\"16\">{t}</text>\
+         <text x=\"10\" y=\"60\" font-family=\"sans-serif\" font-size=\"14\" fill=\"#555\">{m}</text></svg>",
+        t = escape(title),
+        m = escape(message)
+    )
+}
+
+type Drawing<'a> = DrawingArea<SVGBackend<'a>, Shift>;
+
+fn draw(title: &str, f: impl FnOnce(&Drawing<'_>) -> Result<(), String>) -> String {
+    let mut buf = String::new();
+    let result = {
+        let root = SVGBackend::with_string(&mut buf, (W, H)).into_drawing_area();
+        root.fill(&WHITE)
+            .map_err(|e| e.to_string())
+            .and_then(|_| f(&root))
+            .and_then(|_| root.present().map_err(|e| e.to_string()))
+    };
+    match result {
+        Ok(()) => finish(buf, title),
+        Err(e) => message_svg(title, &format!("the chart could not be drawn: {e}")),
+    }
+}
+
+/// Each seat's total score after each round (round 0 = the start), one line per seat.
+pub fn score_chart(players: &[String], rounds: &[RoundResult], title: &str) -> String {
+    if players.is_empty() || rounds.is_empty() {
+        return message_svg(title, "no rounds were completed");
+    }
+    let mut lines: Vec<Vec<(i32, i64)>> = vec![vec![(0, 0)]; players.len()];
+    for (i, r) in rounds.iter().enumerate() {
+        for (s, line) in lines.iter_mut().enumerate() {
+            let prev = line.last().map_or(0, |p| p.1);
+            line.push((i as i32 + 1, prev + r.deltas.get(s).copied().unwrap_or(0)));
+        }
+    }
+    let lo = lines.iter().flatten().map(|p| p.1).min().unwrap_or(0).min(0);
+    let hi = lines.iter().flatten().map(|p| p.1).max().unwrap_or(1).max(lo + 1);
+    let pad = ((hi - lo) / 10).max(1);
+    draw(title, |root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption(title, ("sans-serif", 20))
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(48)
+            .build_cartesian_2d(0..rounds.len() as i32, (lo - pad)..(hi + pad))
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc("round")
+            .y_desc("score")
+            .x_labels(rounds.len().min(20) + 1)
+            .draw()
+            .map_err(|e| e.to_string())?;
+        for (s, line) in lines.iter().enumerate() {
+            let c = PALETTE[s % PALETTE.len()];
+            chart
+                .draw_series(LineSeries::new(line.iter().copied(), c.stroke_width(3)))
+                .map_err(|e| e.to_string())?
+                .label(players[s].clone())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(3)));
+            chart.draw_series(line.iter().map(|&p| Circle::new(p, 4, c.filled()))).map_err(|e| e.to_string())?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|e| e.to_string())
+    })
+}
+
+/// Vertical bars: one per labelled value (histograms of numbers, placements).
+pub fn bars(title: &str, values: &[(String, f64)], x_desc: &str, y_desc: &str) -> String {
+    if values.is_empty() {
+        return message_svg(title, "no data yet");
+    }
+    let max = values.iter().map(|v| v.1).fold(0.0, f64::max).max(1.0);
+    let labels: Vec<String> = values.iter().map(|v| v.0.clone()).collect();
+    draw(title, |root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption(title, ("sans-serif", 20))
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(48)
+            .build_cartesian_2d((0..values.len() as i32 - 1).into_segmented(), 0.0..max * 1.1)
+            .map_err(|e| e.to_string())?;
+        let fmt = |v: &SegmentValue<i32>| match v {
+            SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => labels.get(*i as usize).cloned().unwrap_or_default(),
+            SegmentValue::Last => String::new(),
+        };
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_desc(x_desc)
+            .y_desc(y_desc)
+            .x_labels(values.len().min(30))
+            .x_label_formatter(&fmt)
+            .draw()
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(values.iter().enumerate().map(|(i, (_, v))| {
+                let i = i as i32;
+                let mut r = Rectangle::new(
+                    [(SegmentValue::Exact(i), 0.0), (SegmentValue::Exact(i + 1), *v)],
+                    PALETTE[0].filled(),
+                );
+                r.set_margin(0, 0, 4, 4);
+                r
+            }))
+            .map_err(|e| e.to_string())?;
+        Ok(())
+    })
+}
+
+/// Horizontal bars, for named categories (scoring categories, yaku), largest first as given.
+pub fn frequency_bars(title: &str, values: &[(String, f64)]) -> String {
+    if values.is_empty() {
+        return message_svg(title, "no data yet");
+    }
+    let shown: Vec<&(String, f64)> = values.iter().take(24).collect();
+    let n = shown.len() as i32;
+    let max = shown.iter().map(|v| v.1).fold(0.0, f64::max).max(1.0);
+    let label_width = shown.iter().map(|v| v.0.chars().count()).max().unwrap_or(4).clamp(4, 28) as u32 * 8 + 10;
+    draw(title, |root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption(title, ("sans-serif", 20))
+            .margin(12)
+            .x_label_area_size(30)
+            .y_label_area_size(label_width)
+            .build_cartesian_2d(0.0..max * 1.1, (0..n - 1).into_segmented())
+            .map_err(|e| e.to_string())?;
+        let fmt = |v: &SegmentValue<i32>| match v {
+            // Largest at the top: row 0 is drawn at the top.
+            SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => {
+                shown.get((n - 1 - *i) as usize).map(|v| v.0.clone()).unwrap_or_default()
+            }
+            SegmentValue::Last => String::new(),
+        };
+        chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .y_labels(shown.len())
+            .y_label_formatter(&fmt)
+            .draw()
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(shown.iter().enumerate().map(|(i, (_, v))| {
+                let row = n - 1 - i as i32;
+                let mut r = Rectangle::new(
+                    [(0.0, SegmentValue::Exact(row)), (*v, SegmentValue::Exact(row + 1))],
+                    PALETTE[2].filled(),
+                );
+                r.set_margin(3, 3, 0, 0);
+                r
+            }))
+            .map_err(|e| e.to_string())?;
+        Ok(())
+    })
+}
+
+/// How often a player took each place.
+pub fn placement_chart(player: &str, placements: &BTreeMap<u32, u64>) -> String {
+    let max_place = placements.keys().max().copied().unwrap_or(0);
+    let values: Vec<(String, f64)> =
+        (1..=max_place).map(|p| (ordinal(p), placements.get(&p).copied().unwrap_or(0) as f64)).collect();
+    bars(&format!("Placements of {player}"), &values, "place", "games")
+}
+
+fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}

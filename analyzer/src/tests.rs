@@ -1,0 +1,167 @@
+use super::*;
+use paifu_core::{Fact, RoundResult};
+
+fn game(id: i64, players: [&str; 2], scores: [i64; 2], rounds: Vec<RoundResult>) -> GameData {
+    GameData {
+        id,
+        game: "tzq".into(),
+        players: players.iter().map(|p| p.to_string()).collect(),
+        final_scores: scores.to_vec(),
+        placements: paifu_recorder::archive::placements(&scores),
+        rounds,
+    }
+}
+
+fn won(round: u32, seat: u8, points: i64, cats: &[(&str, i64)], turns: i64) -> RoundResult {
+    let mut deltas = vec![0, 0];
+    deltas[usize::from(seat)] = points;
+    let mut facts =
+        vec![Fact::seat(seat, "win", 1), Fact::seat(seat, "points", points), Fact::seat(seat, "win_by_pong", 1)];
+    facts.extend(cats.iter().map(|(k, p)| Fact::seat(seat, format!("category:{k}"), *p)));
+    facts.push(Fact::table("turns", turns));
+    facts.push(Fact::table("reshuffles", 0));
+    RoundResult { round, deltas, summary: String::new(), facts }
+}
+
+fn drawn(round: u32, turns: i64) -> RoundResult {
+    RoundResult {
+        round,
+        deltas: vec![0, 0],
+        summary: String::new(),
+        facts: vec![Fact::table("drawn", 1), Fact::table("turns", turns), Fact::table("reshuffles", 1)],
+    }
+}
+
+#[test]
+fn statistics_add_up() {
+    let g1 = game(
+        1,
+        ["Ann", "Bo"],
+        [5, 0],
+        vec![won(1, 0, 3, &[("pair", 2), ("honours", 1)], 10), won(2, 0, 2, &[("pair", 2)], 12)],
+    );
+    let g2 = game(2, ["Bo", "Cy"], [0, 0], vec![drawn(1, 30)]);
+    let a1 = Analysis::of_game(&g1, None);
+    let a2 = Analysis::of_game(&g2, None);
+    let sum = a1.clone() + a2.clone();
+    // Adding in the other order gives the same.
+    assert_eq!(sum, a2 + a1);
+    let all = &sum.overall.kinds["tzq"];
+    assert_eq!((all.games, all.rounds, all.seat_rounds), (2, 3, 6));
+    assert_eq!(all.sum("win"), 2);
+    assert_eq!(all.sum("drawn"), 1);
+    assert_eq!(all.hit("category:pair"), 2);
+    assert_eq!(all.sum("category:pair"), 4);
+    assert_eq!(all.dists["turns"].get(&30), Some(&1));
+    let bo = &sum.players["Bo"].kinds["tzq"];
+    assert_eq!((bo.games, bo.rounds, bo.sum("win")), (2, 3, 0));
+    // Bo: second in g1, shared first in g2.
+    assert_eq!(bo.placements.get(&2), Some(&1));
+    assert_eq!(bo.placements.get(&1), Some(&1));
+    let ann = &sum.players["Ann"].kinds["tzq"];
+    let m = metrics("tzq", ann);
+    let get = |k: &str| m.iter().find(|x| x.key == k).unwrap().value;
+    assert_eq!(get("wins"), 2.0);
+    assert_eq!(get("win_rate"), 1.0);
+    assert_eq!(get("average_win_points"), 2.5);
+    assert_eq!(get("average_placement"), 1.0);
+    assert_eq!(get("category:honours:wins"), 1.0);
+    let all_m = metrics("tzq", all);
+    assert!((all_m.iter().find(|x| x.key == "average_turns").unwrap().value - 52.0 / 3.0).abs() < 1e-9);
+}
+
+#[test]
+fn only_one_player_is_kept_when_asked() {
+    let g = game(1, ["Ann", "Bo"], [3, 0], vec![won(1, 0, 3, &[("pair", 3)], 9)]);
+    let a = Analysis::of_game(&g, Some("Bo"));
+    assert_eq!(a.players.keys().collect::<Vec<_>>(), vec!["Bo"]);
+    assert_eq!(a.overall.games(), 1);
+}
+
+#[test]
+fn riichi_statistics_from_its_facts() {
+    let r1 = RoundResult {
+        round: 1,
+        deltas: vec![7700, -7700, 0, 0],
+        summary: String::new(),
+        facts: vec![
+            Fact::seat(0, "win", 1),
+            Fact::seat(0, "riichi", 1),
+            Fact::seat(0, "han", 3),
+            Fact::seat(0, "fu", 40),
+            Fact::seat(0, "points", 7700),
+            Fact::seat(0, "yaku:riichi", 1),
+            Fact::seat(0, "yaku:pinfu", 1),
+            Fact::seat(1, "deal_in", 1),
+            Fact::seat(2, "call", 2),
+        ],
+    };
+    let r2 = RoundResult {
+        round: 2,
+        deltas: vec![1500, 1500, -1500, -1500],
+        summary: String::new(),
+        facts: vec![Fact::table("draw:exhaustive", 1)],
+    };
+    let g = GameData {
+        id: 1,
+        game: "riichi".into(),
+        players: vec!["A".into(), "B".into(), "C".into(), "D".into()],
+        final_scores: vec![34200, 18800, 23500, 23500],
+        placements: vec![1, 4, 2, 2],
+        rounds: vec![r1, r2],
+    };
+    let a = Analysis::of_game(&g, None);
+    let m = metrics("riichi", &a.players["A"].kinds["riichi"]);
+    let get = |k: &str| m.iter().find(|x| x.key == k).map(|x| x.value).unwrap_or(f64::NAN);
+    assert_eq!(get("win_rate"), 0.5);
+    assert_eq!(get("riichi_rate"), 0.5);
+    assert_eq!(get("average_win_value"), 7700.0);
+    assert_eq!(get("average_han"), 3.0);
+    assert_eq!(get("yaku:pinfu"), 1.0);
+    assert_eq!(get("end:ron"), 0.5);
+    assert_eq!(get("end:draw:exhaustive"), 0.5);
+    let b = metrics("riichi", &a.players["B"].kinds["riichi"]);
+    assert_eq!(b.iter().find(|x| x.key == "deal_in_rate").unwrap().value, 0.5);
+    assert_eq!(b.iter().find(|x| x.key == "average_deal_in_value").unwrap().value, 7700.0);
+    let c = metrics("riichi", &a.players["C"].kinds["riichi"]);
+    assert_eq!(c.iter().find(|x| x.key == "call_rate").unwrap().value, 0.5);
+    let all = &a.overall.kinds["riichi"];
+    assert_eq!(all.seat_rounds, 8);
+    assert_eq!(all.dists["fu"].get(&40), Some(&1));
+}
+
+#[test]
+fn formats_render() {
+    let g = game(1, ["Ann", "B,o"], [3, 0], vec![won(1, 0, 3, &[("pair", 3)], 9)]);
+    let a = Analysis::of_game(&g, None);
+    let text = render(&a, Format::Text);
+    assert!(text.contains("Tien Zi Que") && text.contains("Win rate"));
+    let json: serde_json::Value = serde_json::from_str(&render(&a, Format::Json)).unwrap();
+    assert_eq!(json["players"]["Ann"]["tzq"]["metrics"]["wins"], 1.0);
+    let csv = render(&a, Format::Csv);
+    assert!(csv.starts_with("subject,game,metric,value\n"));
+    assert!(csv.contains("\"B,o\",tzq,wins,0"));
+    assert_eq!(render(&Analysis::default(), Format::Text), "No valid games match.\n");
+    assert!("xml".parse::<Format>().is_err());
+}
+
+#[test]
+fn plots_are_svg() {
+    let rounds = vec![won(1, 0, 3, &[("pair", 3)], 9), won(2, 1, 5, &[("flush", 5)], 9)];
+    let svg = plot::score_chart(&["Ann".into(), "Bo".into()], &rounds, "Scores <&>");
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{svg}");
+    assert!(svg.contains("<title>Scores &lt;&amp;&gt;</title>"));
+    assert!(svg.contains("Ann"));
+    let bars = plot::bars("Turns", &[("9".into(), 2.0), ("12".into(), 1.0)], "turns", "rounds");
+    assert!(bars.contains("<rect"));
+    let freq = plot::frequency_bars("Categories", &[("Pair".into(), 3.0), ("Flush".into(), 1.0)]);
+    assert!(freq.contains("Pair") && freq.contains("<rect"));
+    let mut p = std::collections::BTreeMap::new();
+    p.insert(1, 3);
+    p.insert(2, 1);
+    assert!(plot::placement_chart("Ann", &p).contains("1st"));
+    // Empty data says so instead of failing.
+    assert!(plot::score_chart(&[], &[], "x").contains("no rounds"));
+    assert!(plot::bars("x", &[], "", "").contains("no data"));
+    assert!(plot::frequency_bars("x", &[]).contains("no data"));
+}
