@@ -1,1 +1,335 @@
+//! Paifu's web dashboard: server-rendered pages with inline SVG plots over the archive, a JSON
+//! API under `/api/` behind every page, uploads that validate and store a log, and certificate
+//! verification. The only crate of Paifu that knows HTTP. Routes: docs/web.md.
+//!
+//! No request makes the server panic: every input is checked and bad input answers a 4xx page
+//! (or JSON under `/api/`) that says what is wrong. Database work runs on the blocking pool.
 
+mod api;
+mod data;
+pub mod html;
+mod pages;
+pub mod viewer;
+
+use actix_web::dev::{Server, ServerHandle};
+use actix_web::http::StatusCode;
+use actix_web::{web, App, HttpRequest, HttpResponse, HttpServer, ResponseError};
+use paifu_core::cert::{self, SecretKey};
+use paifu_recorder::archive::{Archive, ArchiveError};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+/// The largest upload accepted by default (8 MiB): far more than any real log.
+pub const DEFAULT_MAX_UPLOAD: usize = 8 << 20;
+
+/// How the server runs.
+#[derive(Clone)]
+pub struct Config {
+    /// The archive's database file (created if missing).
+    pub db: PathBuf,
+    /// The key certificates are signed with; `None` makes a fresh one for this run.
+    pub key: Option<SecretKey>,
+    /// Largest accepted upload, in bytes.
+    pub max_upload: usize,
+}
+
+impl Config {
+    pub fn new(db: impl Into<PathBuf>) -> Config {
+        Config { db: db.into(), key: None, max_upload: DEFAULT_MAX_UPLOAD }
+    }
+}
+
+/// A fresh random signing key.
+pub fn generate_key() -> Result<SecretKey, String> {
+    let mut b = [0u8; 32];
+    getrandom::fill(&mut b).map_err(|e| format!("no randomness for a signing key: {e}"))?;
+    Ok(cert::secret_from_bytes(b))
+}
+
+/// A few open connections to the archive, reused across requests.
+struct Pool {
+    path: PathBuf,
+    idle: Mutex<Vec<Archive>>,
+}
+
+impl Pool {
+    fn get(&self) -> Result<Archive, ArchiveError> {
+        if let Some(a) = self.idle.lock().ok().and_then(|mut v| v.pop()) {
+            return Ok(a);
+        }
+        Archive::open(&self.path)
+    }
+
+    fn put(&self, a: Archive) {
+        if let Ok(mut v) = self.idle.lock() {
+            if v.len() < 16 {
+                v.push(a);
+            }
+        }
+    }
+}
+
+/// What every request handler shares.
+pub struct State {
+    pool: Pool,
+    key: SecretKey,
+    public_hex: String,
+    public_pem: String,
+    max_upload: usize,
+}
+
+impl State {
+    /// Opens (creating and migrating) the archive and sets up the key.
+    pub fn new(config: Config) -> Result<State, String> {
+        let archive = Archive::open(&config.db).map_err(|e| format!("{}: {e}", config.db.display()))?;
+        let key = match config.key {
+            Some(k) => k,
+            None => generate_key()?,
+        };
+        let public = key.verifying_key();
+        let public_pem = cert::public_to_pem(&public).map_err(|e| e.to_string())?;
+        let pool = Pool { path: config.db, idle: Mutex::new(vec![archive]) };
+        Ok(State {
+            pool,
+            public_hex: hex::encode(public.to_bytes()),
+            public_pem,
+            key,
+            max_upload: config.max_upload.max(1),
+        })
+    }
+
+    /// The public key certificates are signed with, as 64 hex digits.
+    pub fn public_hex(&self) -> &str {
+        &self.public_hex
+    }
+}
+
+/// Why a request failed; shown as a page, or as JSON under `/api/`.
+#[derive(Debug, thiserror::Error)]
+pub enum WebError {
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("{0}")]
+    TooLarge(String),
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl From<ArchiveError> for WebError {
+    fn from(e: ArchiveError) -> WebError {
+        WebError::Internal(e.to_string())
+    }
+}
+
+impl WebError {
+    fn status(&self) -> StatusCode {
+        match self {
+            WebError::NotFound(_) => StatusCode::NOT_FOUND,
+            WebError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            WebError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            WebError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn title(&self) -> &'static str {
+        match self {
+            WebError::NotFound(_) => "Not found",
+            WebError::BadRequest(_) => "Bad request",
+            WebError::TooLarge(_) => "Too large",
+            WebError::Internal(_) => "Server error",
+        }
+    }
+}
+
+/// A [`WebError`] answered as an HTML page.
+#[derive(Debug)]
+pub struct PageError(pub WebError);
+
+impl std::fmt::Display for PageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl<E: Into<WebError>> From<E> for PageError {
+    fn from(e: E) -> PageError {
+        PageError(e.into())
+    }
+}
+
+impl ResponseError for PageError {
+    fn status_code(&self) -> StatusCode {
+        self.0.status()
+    }
+    fn error_response(&self) -> HttpResponse {
+        let body = format!(
+            "<h1>{}</h1><p class=\"fault\">{}</p><p><a href=\"/\">Back to the overview</a></p>",
+            self.0.title(),
+            html::esc(&self.0.to_string())
+        );
+        HttpResponse::build(self.0.status()).content_type("text/html; charset=utf-8").body(html::page(
+            self.0.title(),
+            "",
+            &body,
+            None,
+        ))
+    }
+}
+
+/// A [`WebError`] answered as JSON: `{"error": "...", "status": 404}`.
+#[derive(Debug)]
+pub struct ApiError(pub WebError);
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl<E: Into<WebError>> From<E> for ApiError {
+    fn from(e: E) -> ApiError {
+        ApiError(e.into())
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        self.0.status()
+    }
+    fn error_response(&self) -> HttpResponse {
+        HttpResponse::build(self.0.status())
+            .json(serde_json::json!({ "error": self.0.to_string(), "status": self.0.status().as_u16() }))
+    }
+}
+
+/// Runs `f` with an archive connection on the blocking pool.
+pub(crate) async fn with_db<T: Send + 'static>(
+    state: &web::Data<State>,
+    f: impl FnOnce(&mut Archive) -> Result<T, WebError> + Send + 'static,
+) -> Result<T, WebError> {
+    let st = state.clone();
+    web::block(move || {
+        let mut a = st.pool.get()?;
+        let r = f(&mut a);
+        st.pool.put(a);
+        r
+    })
+    .await
+    .map_err(|_| WebError::Internal("the request's worker stopped unexpectedly".into()))?
+}
+
+async fn not_found(req: HttpRequest) -> HttpResponse {
+    let msg = format!("there is no page at {}", req.path());
+    if req.path().starts_with("/api/") {
+        ApiError(WebError::NotFound(msg)).error_response()
+    } else {
+        PageError(WebError::NotFound(msg)).error_response()
+    }
+}
+
+fn query_error(err: actix_web::error::QueryPayloadError, req: &HttpRequest) -> actix_web::Error {
+    let e = WebError::BadRequest(format!("the query string is not understood: {err}"));
+    if req.path().starts_with("/api/") {
+        ApiError(e).into()
+    } else {
+        PageError(e).into()
+    }
+}
+
+/// Registers every route; use with `App::new().app_data(state).configure(paifu_web::routes)`.
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.app_data(web::QueryConfig::default().error_handler(query_error))
+        .configure(pages::routes)
+        .configure(api::routes)
+        .default_service(web::to(not_found));
+}
+
+/// Shared state for [`routes`], from a configuration.
+pub fn state(config: Config) -> Result<web::Data<State>, String> {
+    Ok(web::Data::new(State::new(config)?))
+}
+
+/// Binds the server to `addr` (port 0 picks a free port) and answers it with the address it is
+/// bound to; the server runs once the returned [`Server`] is awaited on an actix runtime.
+pub fn bind(config: Config, addr: &str) -> Result<(Server, SocketAddr), String> {
+    let data = state(config)?;
+    let server = HttpServer::new(move || App::new().app_data(data.clone()).configure(routes))
+        .workers(2)
+        .bind(addr)
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let bound = server.addrs().first().copied().ok_or_else(|| format!("cannot listen on {addr}"))?;
+    Ok((server.run(), bound))
+}
+
+/// Serves until the process is stopped (Ctrl-C stops it cleanly).
+pub fn serve(config: Config, addr: &str, on_ready: impl FnOnce(SocketAddr)) -> Result<(), String> {
+    actix_web::rt::System::new().block_on(async move {
+        let (server, bound) = bind(config, addr)?;
+        on_ready(bound);
+        server.await.map_err(|e| e.to_string())
+    })
+}
+
+/// A server running on its own thread, for `paifu demo` and tests.
+pub struct Running {
+    pub addr: SocketAddr,
+    handle: ServerHandle,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Running {
+    /// The base URL, `http://127.0.0.1:PORT`.
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Stops the server and waits for its thread.
+    pub fn stop(mut self) {
+        self.shutdown();
+    }
+
+    /// Waits until the server stops (it stops on Ctrl-C).
+    pub fn wait(mut self) {
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+
+    fn shutdown(&mut self) {
+        if let Some(t) = self.thread.take() {
+            let h = self.handle.clone();
+            let _ = std::thread::spawn(move || actix_web::rt::System::new().block_on(h.stop(true))).join();
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+/// Starts the server on a thread of its own and answers once it is listening.
+pub fn spawn(config: Config, addr: &str) -> Result<Running, String> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let addr = addr.to_owned();
+    let thread = std::thread::spawn(move || {
+        actix_web::rt::System::new().block_on(async move {
+            match bind(config, &addr) {
+                Ok((server, bound)) => {
+                    let _ = tx.send(Ok((bound, server.handle())));
+                    let _ = server.await;
+                }
+                Err(e) => {
+                    let _ = tx.send(Err(e));
+                }
+            }
+        })
+    });
+    let (addr, handle) = rx.recv().map_err(|_| "the server thread stopped before listening".to_owned())??;
+    Ok(Running { addr, handle, thread: Some(thread) })
+}

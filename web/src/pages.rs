@@ -1,0 +1,695 @@
+//! The HTML pages.
+
+use crate::data::{self, GamesQuery, PlayersQuery};
+use crate::html::{self, esc, page, url};
+use crate::{PageError, State, WebError};
+use actix_multipart::Multipart;
+use actix_web::http::header;
+use actix_web::{web, HttpResponse};
+use paifu_analyzer::plot;
+use paifu_recorder::archive::{GamePage, GameRow};
+use serde::Deserialize;
+use serde_json::Value;
+use std::fmt::Write as _;
+
+type Page = Result<HttpResponse, PageError>;
+
+fn ok(title: &str, active: &str, body: &str) -> Page {
+    Ok(HttpResponse::Ok().content_type("text/html; charset=utf-8").body(page(title, active, body, None)))
+}
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/", web::get().to(overview))
+        .route("/games", web::get().to(games))
+        .route("/games/{id}", web::get().to(game))
+        .route("/games/{id}/view", web::get().to(viewer))
+        .route("/games/{id}/certificate", web::get().to(certificate))
+        .route("/games/{id}/log", web::get().to(log_file))
+        .route("/players", web::get().to(players))
+        .route("/players/{name}", web::get().to(player))
+        .route("/tournaments", web::get().to(tournaments))
+        .route("/tournaments/{name}", web::get().to(tournament))
+        .route("/upload", web::get().to(upload_form))
+        .route("/upload", web::post().to(upload))
+        .route("/verify", web::get().to(verify_form))
+        .route("/verify", web::post().to(verify));
+}
+
+fn game_link(id: i64) -> String {
+    format!("<a href=\"/games/{id}\">#{id}</a>")
+}
+
+fn player_links(players: &[String]) -> String {
+    players.iter().map(|p| format!("<a href=\"/players/{}\">{}</a>", url(p), esc(p))).collect::<Vec<_>>().join(", ")
+}
+
+fn games_table(rows: &[GameRow]) -> String {
+    if rows.is_empty() {
+        return "<p class=\"note\">No games match.</p>".into();
+    }
+    let mut s = String::from(
+        "<div class=\"scroll\"><table><caption class=\"skip\">Games</caption><thead><tr><th>Game</th><th>Kind</th>\
+         <th>Players</th><th>Verdict</th><th class=\"n\">Rounds</th><th>Final scores</th><th>Added</th></tr></thead><tbody>",
+    );
+    for r in rows {
+        let scores = r
+            .final_scores
+            .as_ref()
+            .map(|v| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" / "))
+            .unwrap_or_default();
+        let _ = write!(
+            s,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td></tr>",
+            game_link(r.id),
+            esc(r.game.as_deref().unwrap_or("?")),
+            player_links(&r.players),
+            html::verdict(r.valid, r.fault_code.as_deref()),
+            r.rounds,
+            esc(&scores),
+            html::time(r.added_at)
+        );
+    }
+    s + "</tbody></table></div>"
+}
+
+async fn overview(state: web::Data<State>) -> Page {
+    let o = data::overview(&state).await?;
+    let s = &o.summary;
+    let mut b = String::from("<h1>Archive overview</h1><div class=\"cards\">");
+    for (label, n, href) in [
+        ("Games", s.games, "/games"),
+        ("Valid", s.valid, "/games?verdict=valid"),
+        ("Invalid", s.invalid, "/games?verdict=invalid"),
+        ("Rounds", s.rounds, "/games"),
+        ("Players", s.players, "/players"),
+        ("Tournaments", s.tournaments, "/tournaments"),
+    ] {
+        let _ = write!(b, "<a class=\"card\" href=\"{href}\"><b>{n}</b>{label}</a>");
+    }
+    b.push_str("</div>");
+    if !s.per_game.is_empty() {
+        b.push_str("<h2>By game</h2><ul>");
+        for (g, n) in &s.per_game {
+            let name = g.as_deref().unwrap_or("unreadable");
+            let title = paifu_core::GameKind::from_name(name).map_or(name, |k| k.title());
+            let _ = write!(b, "<li><a href=\"/games?game={}\">{}</a>: {n}</li>", url(name), esc(title));
+        }
+        b.push_str("</ul>");
+    }
+    if !s.faults.is_empty() {
+        b.push_str("<h2>Faults of invalid logs</h2><ul>");
+        for (code, n) in &s.faults {
+            let _ = write!(b, "<li><code>{}</code>: {n}</li>", esc(code));
+        }
+        b.push_str("</ul>");
+    }
+    b.push_str("<h2>Latest games</h2>");
+    b.push_str(&games_table(&o.recent.rows));
+    if !o.tournaments.is_empty() {
+        b.push_str("<h2>Tournaments</h2><ul>");
+        for t in &o.tournaments {
+            let _ = write!(
+                b,
+                "<li><a href=\"/tournaments/{}\">{}</a> ({} games)</li>",
+                url(&t.name),
+                esc(&t.name),
+                t.games
+            );
+        }
+        b.push_str("</ul>");
+    }
+    if !o.top_players.is_empty() {
+        b.push_str("<h2>Most active players</h2><ul>");
+        for p in &o.top_players {
+            let _ =
+                write!(b, "<li><a href=\"/players/{}\">{}</a> ({} games)</li>", url(&p.name), esc(&p.name), p.games);
+        }
+        b.push_str("</ul>");
+    }
+    let _ = write!(
+        b,
+        "<h2>This server's key</h2><p>Certificates are signed with <code>{}</code> (<a href=\"/api/key\">/api/key</a>).</p>",
+        esc(&o.public_key)
+    );
+    ok("Overview", "/", &b)
+}
+
+fn games_query_string(q: &GamesQuery, page: u32) -> String {
+    let mut parts = vec![];
+    for (k, v) in [("game", &q.game), ("player", &q.player), ("tournament", &q.tournament), ("verdict", &q.verdict)] {
+        if let Some(v) = v.as_deref().filter(|v| !v.is_empty()) {
+            parts.push(format!("{k}={}", url(v)));
+        }
+    }
+    parts.push(format!("page={page}"));
+    parts.join("&")
+}
+
+fn pager(base: &str, page: u32, pages: u64, q: &GamesQuery) -> String {
+    let prev = if page > 1 {
+        format!("<a class=\"button\" rel=\"prev\" href=\"{base}?{}\">← Newer</a>", games_query_string(q, page - 1))
+    } else {
+        "<span class=\"button off\" aria-disabled=\"true\">← Newer</span>".into()
+    };
+    let next = if u64::from(page) < pages {
+        format!("<a class=\"button\" rel=\"next\" href=\"{base}?{}\">Older →</a>", games_query_string(q, page + 1))
+    } else {
+        "<span class=\"button off\" aria-disabled=\"true\">Older →</span>".into()
+    };
+    format!("<nav class=\"pager\" aria-label=\"Pages\">{prev}<span>Page {page} of {pages}</span>{next}</nav>")
+}
+
+async fn games(state: web::Data<State>, q: web::Query<GamesQuery>) -> Page {
+    let q = q.into_inner();
+    let g = data::games(&state, q.clone()).await?;
+    let sel = |v: &str, cur: &Option<String>| if cur.as_deref() == Some(v) { " selected" } else { "" };
+    let mut kinds = String::from("<option value=\"\">any</option>");
+    for k in &g.kinds {
+        let _ = write!(kinds, "<option value=\"{}\"{}>{}</option>", esc(k), sel(k, &g.filter.game), esc(k));
+    }
+    let verdict = g.filter.valid.map(|v| if v { "valid" } else { "invalid" }.to_owned());
+    let mut b = format!(
+        "<h1>Games</h1><form class=\"filters\" method=\"get\" action=\"/games\" role=\"search\">\
+         <label>Game<select name=\"game\">{kinds}</select></label>\
+         <label>Player<input name=\"player\" value=\"{}\" autocomplete=\"off\"></label>\
+         <label>Tournament<input name=\"tournament\" value=\"{}\"></label>\
+         <label>Verdict<select name=\"verdict\"><option value=\"\">any</option>\
+         <option value=\"valid\"{}>valid</option><option value=\"invalid\"{}>invalid</option></select></label>\
+         <button type=\"submit\">Filter</button></form><p>{} games match.</p>",
+        esc(g.filter.player.as_deref().unwrap_or("")),
+        esc(g.filter.tournament.as_deref().unwrap_or("")),
+        sel("valid", &verdict),
+        sel("invalid", &verdict),
+        g.games.total
+    );
+    b.push_str(&games_table(&g.games.rows));
+    b.push_str(&pager("/games", g.games.page, g.pages, &q));
+    ok("Games", "/games", &b)
+}
+
+async fn game(state: web::Data<State>, id: web::Path<String>) -> Page {
+    let id = data::parse_id(&id)?;
+    let g = data::game(&state, id).await?;
+    let title = g.game.as_deref().and_then(paifu_core::GameKind::from_name).map_or("Unknown game", |k| k.title());
+    let mut b = format!("<h1>Game #{id}: {}</h1>", esc(title));
+    let _ = write!(b, "<p>{}", html::verdict(g.valid, g.fault.as_ref().map(|f| f.code.as_str())));
+    if g.form == "binary" {
+        let _ = write!(b, " · <a class=\"button\" href=\"/games/{id}/view\">Step through it</a>");
+    }
+    let _ = write!(
+        b,
+        " · <a href=\"/games/{id}/certificate\" download>Certificate</a> · <a href=\"/games/{id}/log\" download>Log file</a> · <a href=\"/api/games/{id}\">JSON</a></p>"
+    );
+    if let Some(f) = &g.fault {
+        let _ = write!(b, "<div class=\"fault\" role=\"alert\"><b>Fault:</b> {}</div>", esc(&f.describe()));
+    }
+    b.push_str("<h2>Players and result</h2><div class=\"scroll\"><table><thead><tr><th>Seat</th><th>Player</th><th class=\"n\">Final score</th><th class=\"n\">Place</th></tr></thead><tbody>");
+    for s in &g.seats {
+        let _ = write!(
+            b,
+            "<tr><td>{}</td><td><a href=\"/players/{}\">{}</a></td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+            s.seat,
+            url(&s.player),
+            esc(&s.player),
+            s.final_score.map_or("—".into(), |x| x.to_string()),
+            s.placement.map_or("—".into(), |x| x.to_string())
+        );
+    }
+    b.push_str("</tbody></table></div>");
+    if !g.rounds.is_empty() {
+        let names: Vec<String> = g.seats.iter().map(|s| s.player.clone()).collect();
+        b.push_str("<h2>Scores over the rounds</h2>");
+        b.push_str(&plot::score_chart(&names, &g.rounds, &format!("Game #{id}: scores after each round")));
+        b.push_str("<h2>Rounds</h2><div class=\"scroll\"><table><thead><tr><th>Round</th><th>Score changes</th><th>What happened</th></tr></thead><tbody>");
+        for r in &g.rounds {
+            let d = r.deltas.iter().map(|x| format!("{x:+}")).collect::<Vec<_>>().join(" / ");
+            let _ = write!(b, "<tr><td>{}</td><td>{}</td><td>{}</td></tr>", r.round, esc(&d), esc(&r.summary));
+        }
+        b.push_str("</tbody></table></div>");
+    }
+    b.push_str("<h2>Details</h2><dl class=\"kv\">");
+    let mut kv = |k: &str, v: String| {
+        let _ = write!(b, "<dt>{k}</dt><dd>{v}</dd>");
+    };
+    kv("Digest", format!("<code>{}</code> ({})", esc(&g.digest), esc(&g.digest_kind)));
+    kv("Ruleset", esc(g.ruleset.as_deref().unwrap_or("—")));
+    kv("Records", g.records.to_string());
+    kv("Size uploaded", format!("{} bytes", g.size));
+    kv("Stored as", esc(&g.form));
+    kv("Source", esc(g.source.as_deref().unwrap_or("—")));
+    kv("Added", html::time(g.added_at));
+    kv("Checked by", esc(&g.engine));
+    kv(
+        "Tournaments",
+        if g.tournaments.is_empty() {
+            "—".into()
+        } else {
+            g.tournaments
+                .iter()
+                .map(|t| format!("<a href=\"/tournaments/{}\">{}</a>", url(t), esc(t)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        },
+    );
+    b.push_str("</dl>");
+    ok(&format!("Game #{id}"), "/games", &b)
+}
+
+#[derive(Deserialize)]
+pub struct StepQuery {
+    step: Option<String>,
+}
+
+impl StepQuery {
+    pub fn step(&self) -> Option<&str> {
+        self.step.as_deref()
+    }
+}
+
+/// A step number from the query: a number, or `end`.
+pub fn parse_step(s: Option<&str>) -> Result<usize, WebError> {
+    match s.map(str::trim) {
+        None | Some("") => Ok(0),
+        Some("end") => Ok(usize::MAX),
+        Some(t) => t.parse().map_err(|_| WebError::BadRequest(format!("step must be a number or end, not {t:?}"))),
+    }
+}
+
+fn seat_html(s: &Value) -> String {
+    let name = s.get("name").and_then(Value::as_str).unwrap_or("seat");
+    let act = s.get("to_act").and_then(Value::as_bool).unwrap_or(false);
+    let mut o = format!(
+        "<section class=\"seat{}\" aria-label=\"{}\"><h3><span>{}{}</span><span>{}</span></h3>",
+        if act { " act" } else { "" },
+        esc(name),
+        esc(name),
+        if act { " · to act" } else { "" },
+        s.get("score").map(|v| format!("score {}", html::value(v))).unwrap_or_default()
+    );
+    let labels = [
+        ("hand", "Hand"),
+        ("melds", "Melds"),
+        ("kept", "Scoring cards"),
+        ("discards", "Discards"),
+        ("flowers", "Flowers"),
+    ];
+    for (k, label) in labels {
+        if let Some(v) = s.get(k) {
+            let _ = write!(o, "<div class=\"k\">{label}</div><div>{}</div>", html::value(v));
+        }
+    }
+    if let Some(obj) = s.as_object() {
+        for (k, v) in obj {
+            if !["name", "to_act", "score"].contains(&k.as_str()) && !labels.iter().any(|l| l.0 == k) {
+                let _ = write!(o, "<div class=\"k\">{}</div><div>{}</div>", esc(k), html::value(v));
+            }
+        }
+    }
+    o + "</section>"
+}
+
+/// The position: seats, shared tiles, board, and the rest of the view as data.
+pub fn view_html(v: &Value) -> String {
+    let mut o = String::new();
+    if let Some(seats) = v.get("seats").and_then(Value::as_array) {
+        o.push_str("<div class=\"seats\">");
+        for s in seats {
+            o.push_str(&seat_html(s));
+        }
+        o.push_str("</div>");
+    }
+    let shared = [
+        ("drawn", "Card drawn"),
+        ("chowable", "May be chowed"),
+        ("discards", "Discard pile"),
+        ("indicators", "Indicators"),
+        ("dora", "Dora indicators"),
+        ("pile", "Cards left in the draw pile"),
+        ("wall", "Tiles left in the wall"),
+    ];
+    let mut dl = String::new();
+    for (k, label) in shared {
+        if let Some(x) = v.get(k).filter(|x| !x.is_null()) {
+            let _ = write!(dl, "<dt>{label}</dt><dd>{}</dd>", html::value(x));
+        }
+    }
+    if let Some(obj) = v.as_object() {
+        for (k, x) in obj {
+            let known = ["seats", "text", "board", "round", "scores", "to_act"].contains(&k.as_str())
+                || shared.iter().any(|s| s.0 == k);
+            if !known {
+                let _ = write!(dl, "<dt>{}</dt><dd>{}</dd>", esc(k), html::value(x));
+            }
+        }
+    }
+    if !dl.is_empty() {
+        let _ = write!(o, "<h2>Table</h2><dl class=\"kv\">{dl}</dl>");
+    }
+    if let Some(b) = v.get("board").and_then(html::board) {
+        o.push_str("<h2>Board</h2>");
+        o.push_str(&b);
+    }
+    if let Some(t) = v.get("text").and_then(Value::as_str) {
+        let open = if v.get("seats").is_none() && v.get("board").is_none() { " open" } else { "" };
+        let _ = write!(o, "<details{open}><summary>Text render</summary><pre>{}</pre></details>", esc(t));
+    }
+    o
+}
+
+const VIEWER_JS: &str = r#"
+document.addEventListener('keydown',function(e){
+  if(e.altKey||e.ctrlKey||e.metaKey)return;
+  var t=e.target&&e.target.tagName;if(t==='INPUT'||t==='SELECT'||t==='TEXTAREA')return;
+  var m={ArrowRight:'next',ArrowLeft:'prev',Home:'first',End:'last'};
+  var id=m[e.key];if(!id)return;var a=document.getElementById(id);
+  if(a&&a.href){e.preventDefault();location.href=a.href;}
+});
+var sel=document.getElementById('round');if(sel){sel.addEventListener('change',function(){sel.form.submit();});}
+"#;
+
+async fn viewer(state: web::Data<State>, id: web::Path<String>, q: web::Query<StepQuery>) -> Page {
+    let id = data::parse_id(&id)?;
+    let want = parse_step(q.step.as_deref())?;
+    let (bytes, form) = data::log_bytes(&state, id).await?;
+    if form != paifu_recorder::archive::StoredForm::Binary {
+        return Err(WebError::NotFound(format!(
+            "game {id} could not be decoded as a log, so it cannot be stepped through"
+        ))
+        .into());
+    }
+    let s = web::block(move || crate::viewer::step(&bytes, want))
+        .await
+        .map_err(|_| WebError::Internal("the replay stopped unexpectedly".into()))?
+        .map_err(|f| WebError::NotFound(format!("game {id} cannot be replayed: {}", f.describe())))?;
+    let last_step = s.fault.as_ref().and_then(|f| f.index).unwrap_or(s.steps);
+    let link = |idn: &str, label: &str, to: Option<usize>, rel: &str| match to {
+        Some(t) => format!("<a class=\"button\" id=\"{idn}\" {rel} href=\"/games/{id}/view?step={t}\">{label}</a>"),
+        None => format!("<span class=\"button off\" id=\"{idn}\" aria-disabled=\"true\">{label}</span>"),
+    };
+    let prev = s.step.checked_sub(1);
+    let next = (s.step < last_step).then_some(s.step + 1);
+    let mut rounds = String::new();
+    for (r, start) in &s.round_starts {
+        let cur = if *r == s.round { " selected" } else { "" };
+        let _ = write!(rounds, "<option value=\"{start}\"{cur}>Round {r}</option>");
+    }
+    let mut b = format!(
+        "<h1><a href=\"/games/{id}\">Game #{id}</a>: move by move</h1>\
+         <nav class=\"viewer-nav\" aria-label=\"Steps\">{}{}<span id=\"pos\" aria-live=\"polite\">Step <b id=\"step\">{}</b> of {}</span>{}{}\
+         <form method=\"get\" action=\"/games/{id}/view\"><label class=\"skip\" for=\"round\">Jump to a round</label>\
+         <select id=\"round\" name=\"step\" aria-label=\"Jump to a round\">{rounds}</select> <button type=\"submit\">Go</button></form></nav>\
+         <p class=\"k\">Keys: ← previous, → next, Home first, End last.</p>",
+        link("first", "⏮ First", (s.step > 0).then_some(0), ""),
+        link("prev", "← Previous", prev, "rel=\"prev\""),
+        s.step,
+        s.steps,
+        link("next", "Next →", next, "rel=\"next\""),
+        link("last", "Last ⏭", (s.step < last_step).then_some(last_step), ""),
+    );
+    let _ = write!(b, "<p><b>Round {}</b>. ", s.round);
+    match &s.last {
+        Some(l) => {
+            let _ = write!(
+                b,
+                "Last move: <b>{}</b> (seat {}) <code id=\"action\">{}</code>",
+                esc(&l.player),
+                l.seat,
+                esc(&l.action)
+            );
+        }
+        None => b.push_str("The deal, before the first move."),
+    }
+    b.push_str("</p>");
+    for e in &s.ended {
+        let _ = write!(b, "<p class=\"note\" role=\"status\">Round over: {}</p>", esc(e));
+    }
+    if let Some(f) = &s.fault {
+        let _ = write!(
+            b,
+            "<div class=\"fault\">The log is invalid: the replay stops at record {}: {}</div>",
+            f.index.unwrap_or(0),
+            esc(&f.describe())
+        );
+    }
+    b.push_str(&view_html(&s.view));
+    Ok(HttpResponse::Ok().content_type("text/html; charset=utf-8").body(page(
+        &format!("Game #{id}, step {}", s.step),
+        "/games",
+        &b,
+        Some(VIEWER_JS),
+    )))
+}
+
+async fn certificate(state: web::Data<State>, id: web::Path<String>) -> Page {
+    let id = data::parse_id(&id)?;
+    let json = data::certificate(&state, id).await?;
+    Ok(HttpResponse::Ok()
+        .content_type("application/json")
+        .insert_header((header::CONTENT_DISPOSITION, format!("attachment; filename=\"game-{id}.cert.json\"")))
+        .body(json))
+}
+
+async fn log_file(state: web::Data<State>, id: web::Path<String>) -> Page {
+    let id = data::parse_id(&id)?;
+    let (bytes, form) = data::log_bytes(&state, id).await?;
+    let name = match form {
+        paifu_recorder::archive::StoredForm::Binary => format!("game-{id}.paifu"),
+        paifu_recorder::archive::StoredForm::Raw => format!("game-{id}.raw"),
+    };
+    Ok(HttpResponse::Ok()
+        .content_type("application/octet-stream")
+        .insert_header((header::CONTENT_DISPOSITION, format!("attachment; filename=\"{name}\"")))
+        .body(bytes))
+}
+
+async fn players(state: web::Data<State>, q: web::Query<PlayersQuery>) -> Page {
+    let search = q.q.clone().unwrap_or_default();
+    let rows = data::players(&state, q.into_inner()).await?;
+    let mut b = format!(
+        "<h1>Players</h1><form class=\"filters\" method=\"get\" action=\"/players\" role=\"search\">\
+         <label>Name contains<input name=\"q\" value=\"{}\"></label><button type=\"submit\">Search</button></form>",
+        esc(&search)
+    );
+    if rows.is_empty() {
+        b.push_str("<p class=\"note\">No players match.</p>");
+    } else {
+        b.push_str(
+            "<div class=\"scroll\"><table><thead><tr><th>Player</th><th class=\"n\">Games</th></tr></thead><tbody>",
+        );
+        for p in &rows {
+            let _ = write!(
+                b,
+                "<tr><td><a href=\"/players/{}\">{}</a></td><td class=\"n\">{}</td></tr>",
+                url(&p.name),
+                esc(&p.name),
+                p.games
+            );
+        }
+        b.push_str("</tbody></table></div>");
+    }
+    ok("Players", "/players", &b)
+}
+
+async fn player(state: web::Data<State>, name: web::Path<String>) -> Page {
+    let name = name.into_inner();
+    let p = data::player(&state, name.clone()).await?;
+    let mut b = format!(
+        "<h1>{}</h1><p>{} games in the archive · <a href=\"/games?player={}\">all their games</a> · <a href=\"/api/players/{}\">JSON</a></p>",
+        esc(&name),
+        p.player.games,
+        url(&name),
+        url(&name)
+    );
+    if p.kinds.is_empty() {
+        b.push_str("<p class=\"note\">No valid games yet, so no statistics.</p>");
+    }
+    for k in &p.kinds {
+        let _ = write!(b, "<h2>{}</h2><div class=\"scroll\"><table><tbody>", esc(&k.title));
+        for m in &k.metrics {
+            let _ =
+                write!(b, "<tr><th scope=\"row\">{}</th><td class=\"n\">{}</td></tr>", esc(&m.label), esc(&m.shown()));
+        }
+        b.push_str("</tbody></table></div><div class=\"plots\">");
+        b.push_str(&plot::placement_chart(&name, &k.placements));
+        for d in &k.distributions {
+            if d.values.is_empty() {
+                continue;
+            }
+            let numeric = d.values.iter().all(|(l, _)| l.parse::<i64>().is_ok());
+            if numeric {
+                b.push_str(&plot::bars(&d.title, &d.values, "", "count"));
+            } else {
+                b.push_str(&plot::frequency_bars(&d.title, &d.values));
+            }
+        }
+        b.push_str("</div>");
+    }
+    b.push_str("<h2>Latest games</h2>");
+    b.push_str(&games_table(&p.recent.rows));
+    ok(&name, "/players", &b)
+}
+
+async fn tournaments(state: web::Data<State>) -> Page {
+    let rows = data::tournaments(&state).await?;
+    let mut b = String::from("<h1>Tournaments</h1>");
+    if rows.is_empty() {
+        b.push_str("<p class=\"note\">No tournaments yet: ingest logs with <code>paifu ingest --tournament NAME</code> or name one when uploading.</p>");
+    } else {
+        b.push_str("<div class=\"scroll\"><table><thead><tr><th>Tournament</th><th class=\"n\">Games</th><th class=\"n\">Valid</th></tr></thead><tbody>");
+        for t in &rows {
+            let _ = write!(
+                b,
+                "<tr><td><a href=\"/tournaments/{}\">{}</a></td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+                url(&t.name),
+                esc(&t.name),
+                t.games,
+                t.valid
+            );
+        }
+        b.push_str("</tbody></table></div>");
+    }
+    ok("Tournaments", "/tournaments", &b)
+}
+
+fn recent(g: &GamePage) -> String {
+    games_table(&g.rows)
+}
+
+async fn tournament(state: web::Data<State>, name: web::Path<String>) -> Page {
+    let t = data::tournament(&state, name.into_inner()).await?;
+    let mut b = format!(
+        "<h1>{}</h1><p>{} games · <a href=\"/games?tournament={}\">all games</a> · <a href=\"/api/tournaments/{}\">JSON</a></p><h2>Standings</h2>",
+        esc(&t.name),
+        t.games.total,
+        url(&t.name),
+        url(&t.name)
+    );
+    if t.standings.is_empty() {
+        b.push_str("<p class=\"note\">No valid games yet.</p>");
+    } else {
+        b.push_str("<div class=\"scroll\"><table><thead><tr><th class=\"n\">Rank</th><th>Player</th><th class=\"n\">Games</th><th class=\"n\">Firsts</th><th class=\"n\">Average place</th><th class=\"n\">Total score</th></tr></thead><tbody>");
+        for s in &t.standings {
+            let _ = write!(
+                b,
+                "<tr><td class=\"n\">{}</td><td><a href=\"/players/{}\">{}</a></td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{:.2}</td><td class=\"n\">{}</td></tr>",
+                s.rank,
+                url(&s.player),
+                esc(&s.player),
+                s.games,
+                s.firsts,
+                s.average_placement,
+                s.total_score
+            );
+        }
+        b.push_str("</tbody></table></div>");
+    }
+    b.push_str("<h2>Games</h2>");
+    b.push_str(&recent(&t.games));
+    ok(&t.name, "/tournaments", &b)
+}
+
+fn upload_form_html(max: usize) -> String {
+    format!(
+        "<h1>Upload a log</h1><p>Choose a Paifu log (<code>.paifu</code> or <code>.paifu.jsonl</code>, at most {} KiB). \
+         It is validated, stored in the archive whatever the verdict, and certified with this server's key.</p>\
+         <form method=\"post\" action=\"/upload\" enctype=\"multipart/form-data\">\
+         <p><label>Log file<input type=\"file\" name=\"log\" id=\"log\" required></label></p>\
+         <p><label>Tournament (optional)<input name=\"tournament\" id=\"tournament\"></label></p>\
+         <p><button type=\"submit\" id=\"send\">Validate and store</button></p></form>",
+        max / 1024
+    )
+}
+
+async fn upload_form(state: web::Data<State>) -> Page {
+    ok("Upload", "/upload", &upload_form_html(state.max_upload))
+}
+
+fn text_field(form: &std::collections::BTreeMap<String, (Option<String>, Vec<u8>)>, k: &str) -> Option<String> {
+    form.get(k).and_then(|(_, v)| String::from_utf8(v.clone()).ok()).filter(|s| !s.trim().is_empty())
+}
+
+async fn upload(state: web::Data<State>, mp: Multipart) -> Page {
+    let mut form = data::read_form(mp, state.max_upload).await?;
+    let tournament = text_field(&form, "tournament");
+    let (filename, bytes) = form
+        .remove("log")
+        .ok_or_else(|| WebError::BadRequest("the form has no file: choose a log file in the field \"log\"".into()))?;
+    let u = data::upload(&state, bytes, filename, tournament).await?;
+    let id = u.stored.id;
+    let mut b = String::from("<h1>Upload result</h1>");
+    let _ = write!(
+        b,
+        "<p id=\"verdict\" role=\"status\">{}</p>",
+        html::verdict(u.stored.valid, u.stored.fault.as_ref().map(|f| f.code.as_str()))
+    );
+    if let Some(f) = &u.fault_text {
+        let _ = write!(b, "<div class=\"fault\">{}</div>", esc(f));
+    }
+    let _ = write!(
+        b,
+        "<p>{} {} · {} records · players: {}</p><p><a class=\"button\" href=\"/games/{id}\">Open game #{id}</a>",
+        if u.stored.new { "Stored as a new game" } else { "The archive already held this log: game" },
+        game_link(id),
+        u.records,
+        player_links(&u.players)
+    );
+    if u.certificate.is_some() {
+        let _ = write!(b, " <a class=\"button\" href=\"/games/{id}/certificate\" download>Certificate</a>");
+    }
+    b.push_str("</p>");
+    b.push_str(&upload_form_html(state.max_upload).replacen("<h1>Upload a log</h1>", "<h2>Upload another</h2>", 1));
+    ok("Upload result", "/upload", &b)
+}
+
+fn verify_form_html() -> String {
+    "<h1>Verify a certificate</h1><p>Give a certificate (<code>.cert.json</code>) and, optionally, the log it is about. \
+     Without a log, the archived log with the certified digest is used if the archive holds it. \
+     Without a public key, this server's key is assumed.</p>\
+     <form method=\"post\" action=\"/verify\" enctype=\"multipart/form-data\">\
+     <p><label>Certificate file<input type=\"file\" name=\"certificate_file\"></label></p>\
+     <p><label>…or paste it<textarea name=\"certificate\" rows=\"6\" cols=\"60\"></textarea></label></p>\
+     <p><label>Log file (optional)<input type=\"file\" name=\"log\"></label></p>\
+     <p><label>Signer's public key, PEM or hex (optional)<textarea name=\"key\" rows=\"3\" cols=\"60\"></textarea></label></p>\
+     <p><button type=\"submit\">Verify</button></p></form>"
+        .into()
+}
+
+async fn verify_form() -> Page {
+    ok("Verify", "/verify", &verify_form_html())
+}
+
+async fn verify(state: web::Data<State>, mp: Multipart) -> Page {
+    let mut form = data::read_form(mp, state.max_upload).await?;
+    let cert = match form.remove("certificate_file").filter(|(_, b)| !b.is_empty()) {
+        Some((_, b)) => b,
+        None => form.remove("certificate").map(|(_, b)| b).unwrap_or_default(),
+    };
+    let log = form.remove("log").map(|(_, b)| b).filter(|b| !b.is_empty());
+    let key = text_field(&form, "key");
+    let v = data::verify(&state, cert, log, key).await?;
+    let mut b = String::from("<h1>Certificate check</h1>");
+    let _ = write!(
+        b,
+        "<p id=\"result\" role=\"status\" class=\"{}\">{}</p><p>{}</p>",
+        if v.ok { "ok" } else { "bad" },
+        if v.ok { "✔ The certificate verifies." } else { "✘ The certificate does not verify." },
+        esc(&v.message)
+    );
+    if let Some(c) = &v.certificate {
+        let _ = write!(
+            b,
+            "<dl class=\"kv\"><dt>Game</dt><dd>{}</dd><dt>Seats</dt><dd>{}</dd><dt>Log digest</dt><dd><code>{}</code></dd><dt>Verdict</dt><dd>{}</dd><dt>Signed</dt><dd>{}</dd></dl>",
+            esc(&c.game),
+            esc(&c.seats.join(", ")),
+            esc(&c.log_digest.to_hex()),
+            esc(&c.verdict),
+            esc(&c.issued_at)
+        );
+    }
+    if let Some(id) = v.game_id {
+        let _ = write!(b, "<p>The archive holds this log: {}.</p>", game_link(id));
+    }
+    b.push_str(&verify_form_html().replacen("<h1>Verify a certificate</h1>", "<h2>Verify another</h2>", 1));
+    let status = if v.ok { actix_web::http::StatusCode::OK } else { actix_web::http::StatusCode::UNPROCESSABLE_ENTITY };
+    Ok(HttpResponse::build(status).content_type("text/html; charset=utf-8").body(page("Verify", "/verify", &b, None)))
+}
