@@ -415,7 +415,7 @@ pub fn to_text(a: &Analysis) -> String {
     }
     for (name, s) in subjects(a) {
         for (game, b) in &s.kinds {
-            let who = if name == "(all)" { "All players".to_owned() } else { name.clone() };
+            let who = if name == "(all)" { "Everyone in these games".to_owned() } else { name.clone() };
             out.push_str(&format!("== {who}: {} ==\n", title_of(game)));
             for m in metrics(game, b) {
                 out.push_str(&format!("  {:<44} {:>10}\n", m.label, m.shown()));

@@ -399,12 +399,12 @@ async fn viewer(state: web::Data<State>, id: web::Path<String>, q: web::Query<St
          <form method=\"get\" action=\"/games/{id}/view\"><label class=\"skip\" for=\"round\">Jump to a round</label>\
          <select id=\"round\" name=\"step\" aria-label=\"Jump to a round\">{rounds}</select> <button type=\"submit\">Go</button></form></nav>\
          <p class=\"k\">Keys: ← previous, → next, Home first, End last.</p>",
-        link("first", "⏮ First", (s.step > 0).then_some(0), ""),
+        link("first", "« First", (s.step > 0).then_some(0), ""),
         link("prev", "← Previous", prev, "rel=\"prev\""),
         s.step,
         s.steps,
         link("next", "Next →", next, "rel=\"next\""),
-        link("last", "Last ⏭", (s.step < last_step).then_some(last_step), ""),
+        link("last", "Last »", (s.step < last_step).then_some(last_step), ""),
     );
     let _ = write!(b, "<p><b>Round {}</b>. ", s.round);
     match &s.last {
