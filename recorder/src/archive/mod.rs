@@ -194,19 +194,35 @@ fn parse_json<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> Result<
     serde_json::from_str(text).map_err(|e| ArchiveError::Corrupt(format!("{what}: {e}")))
 }
 
-/// The WHERE clause every games query shares; parameters ?1 game, ?2 player, ?3 tournament,
-/// ?4 valid (NULL = any).
-const FILTER_SQL: &str = "(?1 IS NULL OR l.game = ?1)
-  AND (?2 IS NULL OR EXISTS (SELECT 1 FROM seats s JOIN players p ON p.id = s.player_id
-                             WHERE s.log_id = l.id AND p.name = ?2))
-  AND (?3 IS NULL OR EXISTS (SELECT 1 FROM tournament_games tg JOIN tournaments t ON t.id = tg.tournament_id
-                             WHERE tg.log_id = l.id AND t.name = ?3))
-  AND (?4 IS NULL OR v.valid = ?4)";
-
-impl Filter {
-    fn params(&self) -> (Option<&str>, Option<&str>, Option<&str>, Option<i64>) {
-        (self.game.as_deref(), self.player.as_deref(), self.tournament.as_deref(), self.valid.map(i64::from))
+/// The WHERE clause of a games query over `logs l JOIN verdicts v`, with its parameters in
+/// order. The SQL text is made only of the constant fragments below, one per filter present
+/// (so that SQLite can drive each query from the right index); every value is a bound
+/// parameter.
+fn where_clause(filter: &Filter) -> (String, Vec<rusqlite::types::Value>) {
+    use rusqlite::types::Value;
+    let mut parts: Vec<&str> = vec!["1 = 1"];
+    let mut values: Vec<Value> = Vec::new();
+    if let Some(g) = &filter.game {
+        parts.push("l.game = ?");
+        values.push(Value::Text(g.clone()));
     }
+    if let Some(p) = &filter.player {
+        parts
+            .push("l.id IN (SELECT s.log_id FROM seats s WHERE s.player_id = (SELECT id FROM players WHERE name = ?))");
+        values.push(Value::Text(p.clone()));
+    }
+    if let Some(t) = &filter.tournament {
+        parts.push(
+            "l.id IN (SELECT tg.log_id FROM tournament_games tg
+                      WHERE tg.tournament_id = (SELECT id FROM tournaments WHERE name = ?))",
+        );
+        values.push(Value::Text(t.clone()));
+    }
+    if let Some(v) = filter.valid {
+        parts.push("v.valid = ?");
+        values.push(Value::Integer(i64::from(v)));
+    }
+    (parts.join(" AND "), values)
 }
 
 impl Archive {
@@ -322,22 +338,23 @@ impl Archive {
     pub fn list_games(&self, filter: &Filter, page: u32, per_page: u32) -> Result<GamePage> {
         let per_page = per_page.clamp(1, 500);
         let page = page.max(1);
-        let (g, p, t, v) = filter.params();
-        let total: i64 = self.conn.query_row(
-            &format!("SELECT COUNT(*) FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE {FILTER_SQL}"),
-            params![g, p, t, v],
-            |r| r.get(0),
-        )?;
+        let (cond, mut values) = where_clause(filter);
+        let total: i64 = self
+            .conn
+            .prepare_cached(&format!("SELECT COUNT(*) FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE {cond}"))?
+            .query_row(rusqlite::params_from_iter(values.iter()), |r| r.get(0))?;
         let offset = i64::from(page - 1) * i64::from(per_page);
         let mut st = self.conn.prepare_cached(&format!(
             "SELECT l.id, l.digest, l.game, l.ruleset, v.valid, v.fault_code, v.final_scores, v.rounds, l.added_at,
                     (SELECT group_concat(name, char(31)) FROM (SELECT p.name AS name FROM seats s
                         JOIN players p ON p.id = s.player_id WHERE s.log_id = l.id ORDER BY s.seat))
-             FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE {FILTER_SQL}
-             ORDER BY l.id DESC LIMIT ?5 OFFSET ?6"
+             FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE {cond}
+             ORDER BY l.id DESC LIMIT ? OFFSET ?"
         ))?;
+        values.push(rusqlite::types::Value::Integer(i64::from(per_page)));
+        values.push(rusqlite::types::Value::Integer(offset));
         let rows = st
-            .query_map(params![g, p, t, v, i64::from(per_page), offset], |r| {
+            .query_map(rusqlite::params_from_iter(values.iter()), |r| {
                 let scores: Option<String> = r.get(6)?;
                 let players: Option<String> = r.get(9)?;
                 Ok(GameRow {
@@ -581,16 +598,18 @@ impl Archive {
     /// Calls `f` with every valid game matching `filter`, oldest first, reading in chunks so
     /// that memory stays flat however many games there are.
     pub fn for_each_game(&self, filter: &Filter, mut f: impl FnMut(GameData)) -> Result<u64> {
-        let (g, p, t, _) = filter.params();
+        let (cond, values) = where_clause(&Filter { valid: Some(true), ..filter.clone() });
         let mut after = 0i64;
         let mut count = 0u64;
         let mut ids = self.conn.prepare_cached(&format!(
             "SELECT l.id, l.game FROM logs l JOIN verdicts v ON v.log_id = l.id
-             WHERE {FILTER_SQL} AND v.valid = 1 AND l.game IS NOT NULL AND l.id > ?5 ORDER BY l.id LIMIT 512"
+             WHERE {cond} AND l.game IS NOT NULL AND l.id > ? ORDER BY l.id LIMIT 512"
         ))?;
         loop {
+            let mut vals = values.clone();
+            vals.push(rusqlite::types::Value::Integer(after));
             let chunk: Vec<(i64, String)> = ids
-                .query_map(params![g, p, t, Option::<i64>::None, after], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .query_map(rusqlite::params_from_iter(vals.iter()), |r| Ok((r.get(0)?, r.get(1)?)))?
                 .collect::<std::result::Result<_, _>>()?;
             let Some(last) = chunk.last() else { break };
             after = last.0;

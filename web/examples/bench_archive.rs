@@ -1,0 +1,109 @@
+//! Measures the dashboard with a large archive (docs/web.md, "Performance").
+//!
+//! cargo run --release -p paifu-web --example bench_archive -- [GAMES] [DB]
+//!
+//! Fills DB (default /tmp/paifu-bench.db) up to GAMES games (default 100000): 256 simulated TZQ
+//! games, each stored under many different seatings (200 players, 50 tournaments, 1 in 50
+//! truncated so that it is invalid), every one validated like a real ingest. Then serves it on
+//! 127.0.0.1 and times pages over HTTP: median and slowest of 20 requests each.
+
+use paifu_core::log::{self, Encoding};
+use paifu_recorder::archive::{prepare, Archive};
+use paifu_recorder::samples::tzq_log;
+use rayon::prelude::*;
+use std::io::{Read, Write};
+use std::time::{Duration, Instant};
+
+fn get(addr: std::net::SocketAddr, path: &str) -> (u16, usize) {
+    let mut s = std::net::TcpStream::connect(addr).expect("connect");
+    s.write_all(format!("GET {path} HTTP/1.0\r\nHost: bench\r\n\r\n").as_bytes()).expect("send");
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).expect("read");
+    let head = String::from_utf8_lossy(&out[..out.len().min(16)]).to_string();
+    (head.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0), out.len())
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let games: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(100_000);
+    let db = args.next().unwrap_or_else(|| "/tmp/paifu-bench.db".into());
+    let mut archive = Archive::open(std::path::Path::new(&db)).expect("open the archive");
+    let have = archive.summary().expect("summary").games as usize;
+    if have < games {
+        let t0 = Instant::now();
+        let base: Vec<_> = (0..256).into_par_iter().map(|i| tzq_log(&format!("bench/{i}"), ["a", "b"])).collect();
+        println!("simulated 256 base games in {:.1?}", t0.elapsed());
+        let t0 = Instant::now();
+        let batch = 1000;
+        let mut i = have;
+        while i < games {
+            let n = batch.min(games - i);
+            let items: Vec<_> = (i..i + n)
+                .into_par_iter()
+                .map(|k| {
+                    let mut l = base[k % base.len()].clone();
+                    let p1 = k % 200;
+                    let p2 = (p1 + 1 + (k / 200) % 199) % 200;
+                    l.header.seats = vec![format!("Player {p1:03}"), format!("Player {p2:03}")];
+                    l.header.meta.insert("table".into(), k.to_string());
+                    if k % 50 == 49 {
+                        l.records.truncate(l.records.len() / 2);
+                    }
+                    prepare(&log::encode(&l, Encoding::Binary))
+                })
+                .collect();
+            let t = format!("Cup {:02}", (i / batch) % 50);
+            archive.store_batch(&items, &[], Some(&t)).expect("store");
+            i += n;
+            if i % 10_000 == 0 {
+                println!("  {i} games stored ({:.0} per second)", (i - have) as f64 / t0.elapsed().as_secs_f64());
+            }
+        }
+        println!("ingested {} games in {:.1?}", games - have, t0.elapsed());
+    }
+    let size = std::fs::metadata(&db).map(|m| m.len()).unwrap_or(0);
+    println!("archive {db}: {} games, {:.1} MiB", archive.summary().expect("summary").games, size as f64 / 1048576.0);
+    drop(archive);
+
+    let server = paifu_web::spawn(paifu_web::Config::new(&db), "127.0.0.1:0").expect("serve");
+    // A valid game in the middle (every 50th is made invalid).
+    let mid = games / 2 + 1;
+    let pages = [
+        "/".to_owned(),
+        "/games".to_owned(),
+        "/games?page=1000".to_owned(),
+        "/games?player=Player%20042".to_owned(),
+        "/games?player=Player%20042&page=20".to_owned(),
+        "/games?tournament=Cup%2017".to_owned(),
+        "/games?verdict=invalid&game=tzq".to_owned(),
+        format!("/games/{mid}"),
+        format!("/games/{mid}/view?step=100"),
+        format!("/api/games/{mid}"),
+        "/api/games?page=500".to_owned(),
+        "/players".to_owned(),
+        "/tournaments".to_owned(),
+        "/tournaments/Cup%2017".to_owned(),
+        "/players/Player%20042".to_owned(),
+    ];
+    println!("{:<42} {:>6} {:>10} {:>10} {:>9}", "page", "status", "median", "slowest", "bytes");
+    for p in &pages {
+        let runs = if p.starts_with("/players/") || p.starts_with("/tournaments/") { 5 } else { 20 };
+        let mut times: Vec<Duration> = Vec::new();
+        let mut last = (0, 0);
+        for _ in 0..runs {
+            let t = Instant::now();
+            last = get(server.addr, p);
+            times.push(t.elapsed());
+        }
+        times.sort();
+        println!(
+            "{:<42} {:>6} {:>8.1}ms {:>8.1}ms {:>9}",
+            p,
+            last.0,
+            times[times.len() / 2].as_secs_f64() * 1000.0,
+            times[times.len() - 1].as_secs_f64() * 1000.0,
+            last.1
+        );
+    }
+    server.stop();
+}
