@@ -92,14 +92,16 @@ pub fn score_chart(players: &[String], rounds: &[RoundResult], title: &str) -> S
     let pad = ((hi - lo) / 10).max(1);
     draw(title, |root| {
         let mut chart = ChartBuilder::on(root)
-            .caption(title, ("sans-serif", 20))
+            .caption(title, ("sans-serif", 24))
             .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(48)
+            .x_label_area_size(44)
+            .y_label_area_size(60)
             .build_cartesian_2d(0..rounds.len() as i32, (lo - pad)..(hi + pad))
             .map_err(|e| e.to_string())?;
         chart
             .configure_mesh()
+            .label_style(("sans-serif", 16))
+            .axis_desc_style(("sans-serif", 16))
             .x_desc("round")
             .y_desc("score")
             .x_labels(rounds.len().min(20) + 1)
@@ -117,6 +119,7 @@ pub fn score_chart(players: &[String], rounds: &[RoundResult], title: &str) -> S
         chart
             .configure_series_labels()
             .position(SeriesLabelPosition::UpperLeft)
+            .label_font(("sans-serif", 16))
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)
             .draw()
@@ -133,10 +136,10 @@ pub fn bars(title: &str, values: &[(String, f64)], x_desc: &str, y_desc: &str) -
     let labels: Vec<String> = values.iter().map(|v| v.0.clone()).collect();
     draw(title, |root| {
         let mut chart = ChartBuilder::on(root)
-            .caption(title, ("sans-serif", 20))
+            .caption(title, ("sans-serif", 24))
             .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(48)
+            .x_label_area_size(44)
+            .y_label_area_size(60)
             .build_cartesian_2d((0..values.len() as i32 - 1).into_segmented(), 0.0..max * 1.1)
             .map_err(|e| e.to_string())?;
         let fmt = |v: &SegmentValue<i32>| match v {
@@ -145,6 +148,8 @@ pub fn bars(title: &str, values: &[(String, f64)], x_desc: &str, y_desc: &str) -
         };
         chart
             .configure_mesh()
+            .label_style(("sans-serif", 16))
+            .axis_desc_style(("sans-serif", 16))
             .disable_x_mesh()
             .x_desc(x_desc)
             .y_desc(y_desc)
@@ -175,10 +180,10 @@ pub fn frequency_bars(title: &str, values: &[(String, f64)]) -> String {
     let shown: Vec<&(String, f64)> = values.iter().take(24).collect();
     let n = shown.len() as i32;
     let max = shown.iter().map(|v| v.1).fold(0.0, f64::max).max(1.0);
-    let label_width = shown.iter().map(|v| v.0.chars().count()).max().unwrap_or(4).clamp(4, 28) as u32 * 8 + 10;
+    let label_width = shown.iter().map(|v| v.0.chars().count()).max().unwrap_or(4).clamp(4, 28) as u32 * 9 + 12;
     draw(title, |root| {
         let mut chart = ChartBuilder::on(root)
-            .caption(title, ("sans-serif", 20))
+            .caption(title, ("sans-serif", 24))
             .margin(12)
             .x_label_area_size(30)
             .y_label_area_size(label_width)
@@ -193,6 +198,8 @@ pub fn frequency_bars(title: &str, values: &[(String, f64)]) -> String {
         };
         chart
             .configure_mesh()
+            .label_style(("sans-serif", 16))
+            .axis_desc_style(("sans-serif", 16))
             .disable_y_mesh()
             .y_labels(shown.len())
             .y_label_formatter(&fmt)

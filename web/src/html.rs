@@ -64,7 +64,7 @@ button,.button{background:#0b57a4;color:#fff;border-color:#0b57a4;cursor:pointer
 .button.off{background:#aaa;border-color:#aaa;pointer-events:none}
 .pager{display:flex;gap:8px;align-items:center;flex-wrap:wrap;margin:10px 0}
 svg.plot{width:100%;height:auto;max-width:720px;background:#fff;border:1px solid #ddd;border-radius:8px}
-.plots{display:grid;grid-template-columns:repeat(auto-fill,minmax(320px,1fr));gap:12px}
+.plots{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,460px),1fr));gap:12px}
 .t{display:inline-block;min-width:2.1em;padding:4px 3px;margin:2px 1px;border:1px solid #999;border-bottom-width:3px;border-radius:5px;background:#fffdf6;text-align:center;font-weight:700;font-family:ui-monospace,Menlo,Consolas,monospace;line-height:1.2}
 .t.cb{color:#1d4ed8}.t.cg{color:#15803d}.t.cr{color:#b91c1c}.t.cw{color:#555;background:#fff}.t.ck{color:#111;background:#f3e9c6}
 .t.cm{color:#b91c1c}.t.cp{color:#1d4ed8}.t.cs{color:#15803d}.t.cz{color:#111}
@@ -80,7 +80,7 @@ pre{background:#fff;border:1px solid #ddd;padding:8px;overflow-x:auto;white-spac
 dl.kv{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:0}
 dl.kv dt{font-weight:600}dl.kv dd{margin:0;overflow-wrap:anywhere}
 code{overflow-wrap:anywhere}
-@media (max-width:600px){body{font-size:15px}main{padding:8px 10px 40px}h1{font-size:1.3em}.card b{font-size:1.3em}th,td{padding:5px 6px}}
+@media (max-width:600px){.wide{display:none}body{font-size:15px}main{padding:8px 10px 40px}h1{font-size:1.3em}.card b{font-size:1.3em}th,td{padding:5px 6px}}
 "#;
 
 /// The sections of the site, for the navigation bar.

@@ -49,7 +49,7 @@ fn games_table(rows: &[GameRow]) -> String {
     }
     let mut s = String::from(
         "<div class=\"scroll\"><table><caption class=\"skip\">Games</caption><thead><tr><th>Game</th><th>Kind</th>\
-         <th>Players</th><th>Verdict</th><th class=\"n\">Rounds</th><th>Final scores</th><th>Added</th></tr></thead><tbody>",
+         <th>Players</th><th>Verdict</th><th class=\"n wide\">Rounds</th><th>Final scores</th><th class=\"wide\">Added</th></tr></thead><tbody>",
     );
     for r in rows {
         let scores = r
@@ -59,7 +59,7 @@ fn games_table(rows: &[GameRow]) -> String {
             .unwrap_or_default();
         let _ = write!(
             s,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"n wide\">{}</td><td>{}</td><td class=\"wide\">{}</td></tr>",
             game_link(r.id),
             esc(r.game.as_deref().unwrap_or("?")),
             player_links(&r.players),
@@ -505,7 +505,8 @@ async fn player(state: web::Data<State>, name: web::Path<String>) -> Page {
     }
     for k in &p.kinds {
         let _ = write!(b, "<h2>{}</h2><div class=\"scroll\"><table><tbody>", esc(&k.title));
-        for m in &k.metrics {
+        // Per-category and per-yaku lines that never happened say nothing; the JSON has them all.
+        for m in k.metrics.iter().filter(|m| !(m.key.contains(':') && m.value == 0.0)) {
             let _ =
                 write!(b, "<tr><th scope=\"row\">{}</th><td class=\"n\">{}</td></tr>", esc(&m.label), esc(&m.shown()));
         }
