@@ -13,7 +13,7 @@ pub mod viewer;
 
 use actix_web::dev::{Server, ServerHandle};
 use actix_web::http::StatusCode;
-use actix_web::{web, App, HttpRequest, HttpResponse, HttpServer, ResponseError};
+use actix_web::{middleware, web, App, HttpRequest, HttpResponse, HttpServer, ResponseError};
 use paifu_core::cert::{self, SecretKey};
 use paifu_recorder::archive::{Archive, ArchiveError};
 use std::net::SocketAddr;
@@ -252,14 +252,29 @@ pub fn state(config: Config) -> Result<web::Data<State>, String> {
     Ok(web::Data::new(State::new(config)?))
 }
 
+/// Everything is served by this server; the only scripts and styles are inline.
+const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src 'self' data:; \
+                   form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
 /// Binds the server to `addr` (port 0 picks a free port) and answers it with the address it is
 /// bound to; the server runs once the returned [`Server`] is awaited on an actix runtime.
 pub fn bind(config: Config, addr: &str) -> Result<(Server, SocketAddr), String> {
     let data = state(config)?;
-    let server = HttpServer::new(move || App::new().app_data(data.clone()).configure(routes))
-        .workers(2)
-        .bind(addr)
-        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let server = HttpServer::new(move || {
+        App::new()
+            .wrap(middleware::Compress::default())
+            .wrap(
+                middleware::DefaultHeaders::new()
+                    .add(("X-Content-Type-Options", "nosniff"))
+                    .add(("Referrer-Policy", "same-origin"))
+                    .add(("Content-Security-Policy", CSP)),
+            )
+            .app_data(data.clone())
+            .configure(routes)
+    })
+    .workers(2)
+    .bind(addr)
+    .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let bound = server.addrs().first().copied().ok_or_else(|| format!("cannot listen on {addr}"))?;
     Ok((server.run(), bound))
 }

@@ -331,3 +331,35 @@ fn spawned_server_listens_and_stops() {
     assert!(out.starts_with("HTTP/1.0 200") || out.starts_with("HTTP/1.1 200"), "{out}");
     running.stop();
 }
+
+#[actix_web::test]
+async fn odd_requests_never_fail_the_server() {
+    let f = fixture();
+    let app = app!(f);
+    let id = f.valid_id;
+    for uri in [
+        "/games?page=4294967296".to_owned(),
+        "/games?page=0&per_page=0".to_owned(),
+        "/games?per_page=100000".to_owned(),
+        "/games?page=99999".to_owned(),
+        format!("/games/{id}/view?step=99999999999999999999999"),
+        format!("/games/{id}/view?step=18446744073709551615"),
+        format!("/games/{id}/view?step="),
+        "/games/-1/view".to_owned(),
+        "/players/%FF%FE".to_owned(),
+        "/players/%00".to_owned(),
+        "/tournaments/%2F..%2F".to_owned(),
+        "/api/games/1/steps/abc".to_owned(),
+        "/api/games/1/steps/-5".to_owned(),
+        "/api/players?page=0".to_owned(),
+        "/games?game=%00&player=%F0%9F%80%84".to_owned(),
+        "/games/1/certificate/extra".to_owned(),
+    ] {
+        let (s, _) = get(&app, &uri).await;
+        assert!(s.is_success() || s.is_client_error(), "{uri} answered {s}");
+    }
+    // Wrong methods.
+    let req = test::TestRequest::delete().uri("/games/1").to_request();
+    let s = test::call_service(&app, req).await.status();
+    assert!(s.is_client_error(), "{s}");
+}
