@@ -142,7 +142,7 @@ pub trait Game: Clone + Sized {
     /// One decision of one seat.
     type Action: Action;
     /// The ruleset with every option resolved.
-    type Rules: Clone + fmt::Debug + Default;
+    type Rules: Clone + fmt::Debug + Default + Send + Sync;
 
     const KIND: GameKind;
 
