@@ -99,7 +99,7 @@ pub fn run(a: DemoArgs) -> Result<i32, String> {
         }
     }
     let mut table: Vec<(&str, Standing)> = standings.into_iter().collect();
-    table.sort_by(|a, b| (b.1.won, b.1.points).cmp(&(a.1.won, a.1.points)));
+    table.sort_by_key(|(_, s)| std::cmp::Reverse((s.won, s.points)));
     println!("\nStandings ({valid} of {n} matches valid and signed):");
     println!("  {:<8} {:>6} {:>4} {:>5} {:>7}", "player", "played", "won", "drawn", "points");
     for (name, s) in &table {

@@ -1,1 +1,8 @@
+//! Paifu's integration tests: one binary, a module per area (ripgrep style).
 
+mod cli;
+mod conformance;
+mod fixtures;
+mod log_format;
+mod robustness;
+mod util;

@@ -91,7 +91,7 @@ impl<'a> Frames<'a> {
 
 fn decode_frame<T: serde::de::DeserializeOwned>(frame: &[u8], what: &str) -> Result<T, Fault> {
     match postcard::take_from_bytes::<T>(frame) {
-        Ok((v, rest)) if rest.is_empty() => Ok(v),
+        Ok((v, [])) => Ok(v),
         Ok((_, rest)) => {
             Err(Fault::new(ErrorCode::BadEncoding, format!("{what} has {} stray bytes at its end", rest.len())))
         }
@@ -121,7 +121,7 @@ fn start(bytes: &[u8]) -> Result<(Frames<'_>, Header), Fault> {
     Ok((frames, header))
 }
 
-fn empty_header() -> Header {
+pub(super) fn empty_header() -> Header {
     Header {
         paifu: 0,
         game: String::new(),

@@ -744,6 +744,26 @@ impl Game for Tzq {
         self.scores.to_vec()
     }
 
+    fn view(&self) -> serde_json::Value {
+        let names = |v: &[Card]| v.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+        serde_json::json!({
+            "game": "tzq",
+            "round": self.round,
+            "scores": self.scores,
+            "to_act": self.to_act().iter().collect::<Vec<_>>(),
+            "turn": self.turn,
+            "drawn": self.drawn().map(|c| c.to_string()),
+            "over": self.phase == Phase::Over,
+            "seats": (0..2).map(|s| serde_json::json!({
+                "hand": names(&self.hands[s]),
+                "kept": names(&self.kept[s]),
+            })).collect::<Vec<_>>(),
+            "pile": self.pile.len(),
+            "discards": names(&self.discards),
+            "chowable": names(&self.chowable),
+        })
+    }
+
     fn render(&self) -> String {
         let mut o = String::new();
         let total = if self.rules.target > 0 {
