@@ -116,3 +116,52 @@ fn the_chain_has_one_link_per_record_ending_in_the_digest() {
     prefix.records.truncate(10);
     assert_eq!(prefix.digest(), chain[9], "a prefix's digest is the chain link at its end");
 }
+
+/// The worked example of docs/log-format.md. Its bytes and digest links were computed by
+/// docs/reference/paifu_reference.py, written from the specification alone.
+fn worked_example() -> paifu_core::Log<Action> {
+    use paifu_core::{Claim, Header, Record};
+    let mut header = Header::new(
+        "tzq",
+        "standard",
+        Default::default(),
+        vec!["Aiko".into(), "Bence".into()],
+        Seed::from_text("paifu"),
+    );
+    header.engine = "paifu-core 0.1.0".into();
+    header.meta.insert("event".into(), "worked example".into());
+    let rec =
+        |seq: u32, seat: u8, a: &str, claim: Option<Claim>| Record { seq, seat, action: a.parse().unwrap(), claim };
+    paifu_core::Log {
+        header,
+        records: vec![
+            rec(0, 0, "draw", None),
+            rec(1, 0, "discard 9w", None),
+            rec(2, 1, "chow 7b 8g take 9w keep 9w", Some(Claim { round: Some(vec![0, 0]), final_scores: None })),
+        ],
+    }
+}
+
+#[test]
+fn worked_example_matches_the_reference_implementation() {
+    let log = worked_example();
+    let header = postcard::to_stdvec(&log.header.canonical()).unwrap();
+    assert_eq!(hex::encode(header), "0103747a71087374616e64617264001070616966752d636f726520302e312e30020441696b6f0542656e636500013ab836c9c7b6256ffaeb2c94aa3770cccf96498a693a63582d38ed8361a265580001056576656e740e776f726b6564206578616d706c65");
+    let recs: Vec<String> = log.records.iter().map(|r| hex::encode(postcard::to_stdvec(r).unwrap())).collect();
+    assert_eq!(recs, ["00000000", "0100012b00", "0201031e242b2b010102000000"]);
+    let links: Vec<String> = log.chain().iter().map(|d| d.to_hex()).collect();
+    assert_eq!(
+        links,
+        [
+            "8e240cfec02bc14adfc2923557d6ced8af3e150d84113cb3b657f75cc0a65e92",
+            "aece4474bb846d24bdb94b8b1fccce10a77c1e82f7e42fe46cb91f98a950ce9e",
+            "d129035117db5f71cee09c55ad4c5e76fde2c3a43a5fd4d7101411ce6d92991b",
+        ]
+    );
+    // And the JSON Lines text the document shows.
+    let text = String::from_utf8(log::encode(&log, Encoding::JsonLines)).unwrap();
+    assert_eq!(
+        text.lines().nth(3).unwrap(),
+        r#"{"seq":2,"seat":1,"action":"chow 7b 8g take 9w keep 9w","claim":{"round":[0,0]}}"#
+    );
+}
