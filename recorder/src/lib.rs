@@ -5,6 +5,7 @@ pub mod bot;
 pub mod bots;
 pub mod conformance;
 pub mod files;
+pub mod import;
 pub mod keys;
 pub mod simulate;
 

@@ -5,4 +5,5 @@ mod conformance;
 mod fixtures;
 mod log_format;
 mod robustness;
+mod tenhou;
 mod util;
