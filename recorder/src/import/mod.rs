@@ -4,6 +4,7 @@
 //! error can name the round and the position in the source), then converts that into a Paifu
 //! log for the game's engine.
 
+pub mod mjai;
 pub mod tenhou6;
 
 /// A source record could not be read. Says where: the round and the position in the source.
