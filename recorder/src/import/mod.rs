@@ -5,7 +5,9 @@
 //! log for the game's engine.
 
 pub mod mjai;
+pub mod mjlog;
 pub mod tenhou6;
+pub mod yaku;
 
 /// A source record could not be read. Says where: the round and the position in the source.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
