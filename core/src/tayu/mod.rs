@@ -558,12 +558,16 @@ impl Tayu {
             }
         };
         let coasts = Dir::ALL.map(|d| format!("{} {}", d.coast_name(), pts[d.index()])).join(", ");
+        let top = scores.iter().max().copied().unwrap_or(0);
+        let names = winners.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" and ");
         let who = if tie {
-            format!("a tie between seats {} with {}", seat_list(&winners), scores.iter().max().unwrap_or(&0))
+            format!("a tie between seats {names} with {top}")
         } else if let (Some((f, bid)), true) = (self.flood, self.flood_won()) {
             format!("the flood, seat {f}, wins: both players stayed below its bid of {bid}")
+        } else if winners.len() > 1 {
+            format!("seats {names} win with {top}")
         } else {
-            format!("seat {} wins with {}", seat_list(&winners), scores.iter().max().unwrap_or(&0))
+            format!("seat {names} wins with {top}")
         };
         let summary = format!("{how}; coasts {coasts}; {who}");
         self.results.push(RoundResult { round: 1, deltas: scores, summary, facts });
