@@ -210,42 +210,47 @@ impl Board {
     /// Every legal placement of `piece`. Only squares that can matter are tried: with an empty
     /// board those covering the centre, else those covering a square an open end faces.
     pub fn legal_placements(&self, piece: super::pieces::Pattern) -> Vec<Placement> {
-        let mut out = Vec::new();
+        self.candidates(piece).into_iter().filter(|p| self.check(p).is_ok()).collect()
+    }
+
+    /// Whether `piece` has any legal placement.
+    pub fn can_place(&self, piece: super::pieces::Pattern) -> bool {
+        self.candidates(piece).iter().any(|p| self.check(p).is_ok())
+    }
+
+    fn candidates(&self, piece: super::pieces::Pattern) -> Vec<Placement> {
         let n = self.spec.size;
-        // Candidate squares: with no piece, around the centre; else next to an open end.
-        let mut anchors: Vec<(u8, u8)> = Vec::new();
-        if self.pieces.is_empty() {
-            let (cr, cc) = self.spec.centre;
-            for d in 0..3u8 {
-                if let Some(r) = cr.checked_sub(d) {
-                    anchors.push((r, cc));
-                }
-                if let Some(c) = cc.checked_sub(d) {
-                    anchors.push((cr, c));
-                }
-            }
+        // The squares one of which a legal placement must cover.
+        let targets: Vec<(i16, i16)> = if self.pieces.is_empty() {
+            vec![(i16::from(self.spec.centre.0), i16::from(self.spec.centre.1))]
         } else {
-            for e in self.open_ends() {
-                let (dr, dc) = e.side.delta();
-                let (r, c) = (e.row + dr, e.col + dc);
-                for k in 0..3i16 {
-                    for (ar, ac) in [(r - k, c), (r, c - k)] {
-                        if let (Ok(ar), Ok(ac)) = (u8::try_from(ar), u8::try_from(ac)) {
-                            if ar < n && ac < n {
-                                anchors.push((ar, ac));
-                            }
-                        }
+            self.open_ends()
+                .iter()
+                .map(|e| {
+                    let (dr, dc) = e.side.delta();
+                    (e.row + dr, e.col + dc)
+                })
+                .collect()
+        };
+        let size = usize::from(n);
+        let mut seen = vec![false; size * size * 2];
+        let mut out = Vec::new();
+        for (r, c) in targets {
+            for k in 0..3i16 {
+                for (ar, ac, vertical) in [(r, c - k, 0usize), (r - k, c, 1usize)] {
+                    let (Ok(ar), Ok(ac)) = (u8::try_from(ar), u8::try_from(ac)) else { continue };
+                    if ar >= n || ac >= n {
+                        continue;
                     }
-                }
-            }
-        }
-        anchors.sort_unstable();
-        anchors.dedup();
-        for (r, c) in anchors {
-            for facing in Dir::ALL {
-                let p = Placement::new(piece, r, c, facing);
-                if self.check(&p).is_ok() {
-                    out.push(p);
+                    let key = (usize::from(ar) * size + usize::from(ac)) * 2 + vertical;
+                    if seen.get(key).copied().unwrap_or(true) {
+                        continue;
+                    }
+                    seen[key] = true;
+                    let facings = if vertical == 0 { [Dir::N, Dir::S] } else { [Dir::E, Dir::W] };
+                    for facing in facings {
+                        out.push(Placement::new(piece, ar, ac, facing));
+                    }
                 }
             }
         }

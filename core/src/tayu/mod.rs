@@ -801,9 +801,7 @@ impl Game for Tayu {
                     self.held[s].push(p);
                 }
                 self.phase = Phase::Place { turn };
-                let mut held = self.held[s].clone();
-                held.dedup();
-                if held.iter().all(|&p| self.board.legal_placements(p).is_empty()) {
+                if !self.held[s].iter().any(|&p| self.board.can_place(p)) {
                     if self.rules.set_aside && self.board.mouths().is_empty() {
                         if let Some(p) = self.held[s].pop() {
                             self.set_aside.push(p);

@@ -272,15 +272,14 @@ impl Placement {
     }
 
     /// The three exits on the board.
-    pub fn exits(self) -> Vec<Exit> {
-        self.piece
-            .exits()
-            .filter_map(|i| EXIT_POSITIONS.get(i))
-            .map(|&(k, d)| {
-                let (row, col) = self.square_of(k);
-                Exit { row, col, side: d.turned(self.quarters()) }
-            })
-            .collect()
+    pub fn exits(self) -> [Exit; 3] {
+        let mut out = [Exit { row: 0, col: 0, side: Dir::N }; 3];
+        for (slot, i) in out.iter_mut().zip(self.piece.exits()) {
+            let (k, d) = EXIT_POSITIONS[i % 8];
+            let (row, col) = self.square_of(k);
+            *slot = Exit { row, col, side: d.turned(self.quarters()) };
+        }
+        out
     }
 
     /// For each of the three squares (top-left first), the sides that carry an exit, as a
