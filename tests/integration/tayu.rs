@@ -215,3 +215,21 @@ fn greedy_beats_random_more_often_than_not() {
 fn the_engine_needs_the_seed() {
     assert!(Tayu::new(Rules::default(), 2, None).is_err());
 }
+
+#[test]
+fn a_bid_that_is_not_lower_is_rejected_at_its_record() {
+    let log = game("standard", &["greedy", "greedy", "greedy"], "bad bid");
+    // The greedy bots open at 24 and go 3 lower: record 1 is the second bid.
+    assert_eq!(log.records[0].action, Action::Bid(24));
+    assert_eq!(log.records[1].action, Action::Bid(21));
+    let mut bad = log.clone();
+    bad.records[1].action = Action::Bid(24);
+    let f = validate_log::<Tayu>(&bad, &Positions::default()).fault().cloned().unwrap();
+    assert_eq!((f.index, f.code), (Some(1), ErrorCode::IllegalAction), "{}", f.describe());
+    assert!(f.message.contains("bid lower or pass"), "{}", f.message);
+    // The opener passing is refused too.
+    let mut bad = log.clone();
+    bad.records[0].action = Action::Pass;
+    let f = validate_log::<Tayu>(&bad, &Positions::default()).fault().cloned().unwrap();
+    assert_eq!((f.index, f.code), (Some(0), ErrorCode::IllegalAction));
+}

@@ -603,3 +603,91 @@ fn random_games_end_and_never_break_the_rules() {
         }
     }
 }
+
+#[test]
+fn the_facts_of_a_finished_game_are_counted_by_hand() {
+    // North: columns 3 (special), 4, 5 = 4 points from 3 mouths; after 017 a South mouth at
+    // column 11 = 1. North-South 4 x 1 = 4 < 30, East-West 0 x 0 = 0: the flood wins.
+    let mut g = Tayu::from_setup(setup3(30, &["012 0 3 N", "037 17 8 N"], "017"), Rules::default()).unwrap();
+    g.play_mut(0, &act("place 017 16 11 W")).unwrap();
+    let facts = &g.results()[0].facts;
+    let get = |seat: Option<Seat>, key: &str| facts.iter().find(|f| f.seat == seat && f.key == key).map(|f| f.value);
+    assert_eq!(get(Some(0), "score"), Some(4));
+    assert_eq!(get(Some(0), "mouths"), Some(4));
+    assert_eq!(get(Some(0), "coast_points"), Some(5));
+    assert_eq!(get(Some(0), "zero_coast"), None);
+    assert_eq!(get(Some(0), "placed"), Some(3));
+    assert_eq!(get(Some(0), "win"), None);
+    assert_eq!(get(Some(1), "score"), Some(0));
+    assert_eq!(get(Some(1), "mouths"), Some(0));
+    assert_eq!(get(Some(1), "coast_points"), Some(0));
+    assert_eq!(get(Some(1), "zero_coast"), Some(1));
+    assert_eq!(get(Some(1), "placed"), Some(0));
+    assert_eq!(get(Some(2), "score"), Some(30));
+    assert_eq!(get(Some(2), "flood"), Some(1));
+    assert_eq!(get(Some(2), "bid"), Some(30));
+    assert_eq!(get(Some(2), "win"), Some(1));
+    assert_eq!(get(Some(2), "mouths"), None);
+    assert_eq!(get(None, "pieces_placed"), Some(3));
+    assert_eq!(get(None, "set_aside"), Some(0));
+    assert_eq!(get(None, "mouths"), Some(4));
+    assert_eq!(get(None, "special_mouths"), Some(1));
+    assert_eq!(get(None, "stack_left"), Some(0));
+    assert_eq!(get(None, "end_stack_empty"), Some(1));
+    assert_eq!(get(None, "end_no_placement"), None);
+    assert_eq!(g.results()[0].deltas, vec![4, 0, 30]);
+}
+
+#[test]
+fn four_player_teams_share_their_product() {
+    let mut s = setup2(&[(0, "012 0 3 N"), (1, "012 18 8 S"), (2, "012 4 0 W")], &["037"]);
+    s.seats = 4;
+    s.held = vec![Vec::new(); 4];
+    s.free_board = true;
+    let mut g = Tayu::from_setup(s, Rules { set_aside: false, ..Rules::default() }).unwrap();
+    // North 4 x South 4 = 16 for seats 0 and 2; East 0 x West 3 = 0 for seats 1 and 3.
+    assert_eq!(g.scores(), vec![16, 0, 16, 0]);
+    g.play_mut(0, &act("draw 0")).unwrap();
+    assert!(g.is_over());
+    let facts = &g.results()[0].facts;
+    let winners: Vec<Option<Seat>> = facts.iter().filter(|f| f.key == "win").map(|f| f.seat).collect();
+    assert_eq!(winners, vec![Some(0), Some(2)]);
+    assert!(g.results()[0].summary.contains("seats 0 and 2 win with 16"), "{}", g.results()[0].summary);
+}
+
+#[test]
+fn hand_built_positions_are_checked() {
+    let ok = setup2(&[(0, "037 9 8 N")], &["037"]);
+    assert!(Tayu::from_setup(ok.clone(), Rules::default()).is_ok());
+    // An illegal placement (not over the centre), unless the board is free.
+    let mut s = setup2(&[(0, "037 5 5 N")], &["037"]);
+    assert!(Tayu::from_setup(s.clone(), Rules::default()).is_err());
+    s.free_board = true;
+    assert!(Tayu::from_setup(s, Rules::default()).is_ok());
+    // Overlapping pieces, even on a free board.
+    let mut s = setup2(&[(0, "037 9 8 N"), (1, "012 9 9 N")], &["037"]);
+    s.free_board = true;
+    assert!(Tayu::from_setup(s, Rules::default()).is_err());
+    // A fifth copy of a pattern.
+    let mut s = ok.clone();
+    s.stack[0] = vec![pat("037"); 4];
+    assert!(Tayu::from_setup(s, Rules::default()).is_err());
+    // A drawn piece without placing, and placing without a drawn piece.
+    let mut s = ok.clone();
+    s.held[0] = vec![pat("012")];
+    assert!(Tayu::from_setup(s, Rules::default()).is_err());
+    let mut s = ok.clone();
+    s.placing = true;
+    assert!(Tayu::from_setup(s, Rules::default()).is_err());
+    // To draw from an empty stack.
+    let mut s = ok.clone();
+    s.stack = empty_stack();
+    assert!(Tayu::from_setup(s, Rules::default()).is_err());
+    // Three players need a flood; two must not have one.
+    let mut s = setup3(10, &[], "012");
+    s.flood = None;
+    assert!(Tayu::from_setup(s, Rules::default()).is_err());
+    let mut s = ok;
+    s.flood = Some((1, 10));
+    assert!(Tayu::from_setup(s, Rules::default()).is_err());
+}
