@@ -99,7 +99,8 @@ impl FromStr for Action {
         let w: Vec<&str> = s.split_whitespace().collect();
         let usage = || {
             NotationError(format!(
-                "{s:?} is not a Ta Yü action: write bid N, pass, choose ns|ew, draw COLUMN, or place PATTERN ROW COL N|E|S|W"
+                "{s:?} is not a Ta Yü action: write bid N, pass, choose ns|ew, draw COLUMN, \
+                 or place PATTERN ROW COL N|E|S|W"
             ))
         };
         let num = |t: &str, what: &str| t.parse::<u16>().map_err(|_| NotationError(format!("{t:?} is not {what}")));
@@ -601,6 +602,10 @@ impl Tayu {
     }
 }
 
+fn exit_json(e: &Exit) -> serde_json::Value {
+    json!({"row": e.row, "col": e.col, "side": e.side.to_string()})
+}
+
 fn seat_list<T: fmt::Display>(v: &[T]) -> String {
     v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" or ")
 }
@@ -929,16 +934,11 @@ impl Game for Tayu {
                     "col": p.col,
                     "facing": p.facing.to_string(),
                     "squares": p.squares().iter().map(|&(r, c)| json!([r, c])).collect::<Vec<_>>(),
-                    "exits": p.exits().iter().map(|e| json!({"row": e.row, "col": e.col, "side": e.side.to_string()})).collect::<Vec<_>>(),
+                    "exits": p.exits().iter().map(exit_json).collect::<Vec<_>>(),
                 })
             })
             .collect();
-        let open: Vec<serde_json::Value> = self
-            .board
-            .open_ends()
-            .iter()
-            .map(|e| json!({"row": e.row, "col": e.col, "side": e.side.to_string()}))
-            .collect();
+        let open: Vec<serde_json::Value> = self.board.open_ends().iter().map(exit_json).collect();
         let mouths = self.board.mouths();
         let pts = self.board.coast_points();
         let coasts: serde_json::Map<String, serde_json::Value> = Dir::ALL
@@ -950,6 +950,8 @@ impl Game for Tayu {
             })
             .collect();
         let spec = self.board.spec();
+        let special: serde_json::Map<String, serde_json::Value> =
+            Dir::ALL.iter().map(|d| (d.to_string(), json!(spec.special[d.index()]))).collect();
         let stack: Vec<serde_json::Value> = self
             .stack
             .iter()
@@ -973,7 +975,7 @@ impl Game for Tayu {
             "board": {
                 "size": spec.size,
                 "centre": [spec.centre.0, spec.centre.1],
-                "special": Dir::ALL.iter().map(|d| (d.to_string(), json!(spec.special[d.index()]))).collect::<serde_json::Map<_, _>>(),
+                "special": special,
             },
             "pieces": pieces,
             "open_ends": open,

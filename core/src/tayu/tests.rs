@@ -691,3 +691,24 @@ fn hand_built_positions_are_checked() {
     s.flood = Some((1, 10));
     assert!(Tayu::from_setup(s, Rules::default()).is_err());
 }
+
+#[test]
+fn the_view_carries_the_board_the_coasts_and_the_column_marks() {
+    // Column 0 shows a three-sided piece (037), column 1 a two-sided one (013).
+    let g = Tayu::from_setup(setup2(&[(0, "037 9 8 N")], &["037", "013"]), Rules::default()).unwrap();
+    let v = g.view();
+    assert_eq!(v["pieces"][0]["pattern"], "037");
+    assert_eq!(v["pieces"][0]["squares"], serde_json::json!([[9, 8], [9, 9], [9, 10]]));
+    assert_eq!(v["pieces"][0]["exits"].as_array().unwrap().len(), 3);
+    assert_eq!(v["open_ends"].as_array().unwrap().len(), 3);
+    assert_eq!(v["coasts"]["N"]["points"], 0);
+    assert_eq!(v["stack"][0]["marked"], true);
+    assert_eq!(v["stack"][1]["marked"], false);
+    assert_eq!(v["stack"][2]["marked"], serde_json::Value::Null);
+    assert_eq!(v["drawable"], serde_json::json!([0, 1]));
+    assert_eq!(v["board"]["special"]["E"], serde_json::json!([3, 9, 15]));
+    let text = g.render();
+    assert!(text.contains("0:1@ 1:1 2:-"), "{text}");
+    // The centre piece with its three exits: W of 9,8 and E of 9,10 drawn as '-'.
+    assert!(text.lines().any(|l| l.starts_with("  9 ") && l.contains(".-#####-.")), "{text}");
+}
