@@ -5,5 +5,6 @@ mod conformance;
 mod fixtures;
 mod log_format;
 mod robustness;
+mod tayu;
 mod tenhou;
 mod util;
