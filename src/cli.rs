@@ -22,6 +22,7 @@ verdict as a certificate that anyone can verify with the signer's public key.";
 
 const AFTER: &str = "Examples:
   paifu simulate tzq --games 5 --seed club-night --out logs/
+  paifu simulate tayu --players 3 --games 5 --out tayu/
   paifu validate logs/
   paifu show logs/tzq-0001.paifu.jsonl --at 10
   paifu keygen -o referee
@@ -80,7 +81,7 @@ impl Format {
 
 #[derive(Args, Debug)]
 pub struct SimulateArgs {
-    /// The game: tzq (more as engines are added).
+    /// The game: tzq (Tien Zi Que), tayu (Ta Yü).
     pub game: String,
     /// How many games to play.
     #[arg(long, default_value_t = 10)]
@@ -101,8 +102,9 @@ pub struct SimulateArgs {
     /// Number of players (default: the game's smallest table).
     #[arg(long)]
     pub players: Option<usize>,
-    /// The ruleset.
-    #[arg(long, default_value = "standard")]
+    /// The ruleset (or variant): each game's rules page lists them, e.g. tzq: standard,
+    /// advanced, to30; tayu: standard, faceup.
+    #[arg(long, visible_alias = "variant", default_value = "standard")]
     pub ruleset: String,
     /// A rules option, KEY=VALUE (repeatable): true/false, an integer, or text.
     #[arg(long = "option", value_name = "KEY=VALUE")]
