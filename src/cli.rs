@@ -138,7 +138,7 @@ pub struct DigestArgs {
     /// Log files or folders.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
-    /// Also print every record's link of the digest chain.
+    /// Also print the header's and every record's link of the digest chain.
     #[arg(long)]
     pub chain: bool,
 }
@@ -421,15 +421,29 @@ fn validate(a: ValidateArgs) -> Result<i32, String> {
     })
 }
 
+/// Text from a log made safe for a terminal: control characters are shown escaped.
+pub fn printable(s: &str) -> String {
+    s.chars().flat_map(|c| if c.is_control() { c.escape_default().collect::<Vec<_>>() } else { vec![c] }).collect()
+}
+
 fn show_typed<G: Game>(bytes: &[u8], at: Option<usize>) -> Result<i32, String> {
     let (log, pos) = log::decode::<G::Action>(bytes).map_err(|f| f.describe())?;
     let h = &log.header;
+    if let Some(n) = at {
+        if n >= log.records.len() {
+            return Err(format!(
+                "--at {n}: the log has {} records (0 to {})",
+                log.records.len(),
+                log.records.len().saturating_sub(1)
+            ));
+        }
+    }
     let mut state: G = replay::setup(h).map_err(|f| f.describe())?;
     let mut out = String::new();
-    let seats: Vec<String> = h.seats.iter().enumerate().map(|(i, s)| format!("seat {i} {s}")).collect();
-    out.push_str(&format!("{} ({} rules), {}\n", G::KIND.title(), h.ruleset, seats.join(", ")));
+    let seats: Vec<String> = h.seats.iter().enumerate().map(|(i, s)| format!("seat {i} {}", printable(s))).collect();
+    out.push_str(&format!("{} ({} rules), {}\n", G::KIND.title(), printable(&h.ruleset), seats.join(", ")));
     for (k, v) in &h.meta {
-        out.push_str(&format!("  {k}: {v}\n"));
+        out.push_str(&format!("  {}: {}\n", printable(k), printable(v)));
     }
     if at.is_none() {
         out.push_str(&format!("\n{}", state.render()));
@@ -440,11 +454,7 @@ fn show_typed<G: Game>(bytes: &[u8], at: Option<usize>) -> Result<i32, String> {
             break;
         }
         let before = state.results().len();
-        if let Err(v) = state.play_mut(rec.seat, &rec.action) {
-            let mut f = Fault::new(v.code, v.message).at_index(i);
-            f.line = pos.line_of(i);
-            f.seat = Some(rec.seat);
-            f.action = Some(rec.action.to_string());
+        if let Err(f) = replay::step(&mut state, i, rec, &pos) {
             fault = Some(f);
             break;
         }
@@ -456,18 +466,12 @@ fn show_typed<G: Game>(bytes: &[u8], at: Option<usize>) -> Result<i32, String> {
             out.push_str(&state.render());
         }
     }
-    if let Some(n) = at {
-        if n >= log.records.len() {
-            return Err(format!(
-                "--at {n}: the log has {} records (0 to {})",
-                log.records.len(),
-                log.records.len().saturating_sub(1)
-            ));
-        }
-        if fault.is_none() {
-            out.push_str(&format!("\nAfter record #{n} (seat {}: {}):\n", log.records[n].seat, log.records[n].action));
-            out.push_str(&state.render());
-        }
+    if let (Some(n), None) = (at, &fault) {
+        out.push_str(&format!("\nAfter record #{n} (seat {}: {}):\n", log.records[n].seat, log.records[n].action));
+        out.push_str(&state.render());
+    }
+    if at.is_none() && fault.is_none() && !state.is_over() {
+        fault = Some(replay::truncated(&state, log.records.len()));
     }
     print!("{out}");
     if let Some(f) = fault {
@@ -488,7 +492,14 @@ fn show(a: ShowArgs) -> Result<i32, String> {
 
 fn digest_typed<G: Game>(bytes: &[u8], chain: bool) -> Result<(String, Vec<String>), Fault> {
     let (log, _) = log::decode::<G::Action>(bytes)?;
-    let links = if chain { log.chain().iter().map(|d| d.to_hex()).collect() } else { Vec::new() };
+    let links = if chain {
+        std::iter::once(paifu_core::log::Chain::new(&log.header).digest())
+            .chain(log.chain())
+            .map(|d| d.to_hex())
+            .collect()
+    } else {
+        Vec::new()
+    };
     Ok((log.digest().to_hex(), links))
 }
 
@@ -503,7 +514,10 @@ fn digest(a: DigestArgs) -> Result<i32, String> {
             Ok((d, links)) => {
                 println!("{d}  {}", f.display());
                 for (i, l) in links.iter().enumerate() {
-                    println!("  record {i}: {l}");
+                    match i {
+                        0 => println!("  header:   {l}"),
+                        _ => println!("  record {}: {l}", i - 1),
+                    }
                 }
             }
             Err(fault) => {
@@ -591,12 +605,12 @@ fn sign(a: SignArgs) -> Result<i32, String> {
 
 fn verify(a: VerifyArgs) -> Result<i32, String> {
     let key_text = if Path::new(&a.key).exists() {
-        std::fs::read_to_string(&a.key).map_err(|e| format!("{}: {e}", a.key))?
+        paifu_recorder::files::read_small_text(Path::new(&a.key)).map_err(|e| e.to_string())?
     } else {
         a.key.clone()
     };
     let key = cert::public_from_text(&key_text).map_err(|e| format!("--key {}: {e}", a.key))?;
-    let cert_text = std::fs::read_to_string(&a.certificate).map_err(|e| format!("{}: {e}", a.certificate.display()))?;
+    let cert_text = paifu_recorder::files::read_small_text(&a.certificate).map_err(|e| e.to_string())?;
     let c = Certificate::from_json(&cert_text).map_err(|e| format!("{}: {e}", a.certificate.display()))?;
     let report = replay::validate_bytes(&read(&a.log)?);
     match c.verify(&key, &report) {

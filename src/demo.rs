@@ -39,11 +39,14 @@ pub fn run(a: DemoArgs) -> Result<i32, String> {
     for d in [&logs, &certs] {
         std::fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
     }
+    // The referee's key: kept from an earlier run, made otherwise.
     let key_path = a.out.join("referee.key");
     let pub_path = a.out.join("referee.pub");
-    let (secret, public) = paifu_recorder::keys::generate().map_err(|e| e.to_string())?;
-    paifu_recorder::keys::write_private(&key_path, &secret).map_err(|e| e.to_string())?;
-    std::fs::write(&pub_path, public).map_err(|e| format!("{}: {e}", pub_path.display()))?;
+    if !key_path.exists() {
+        let (secret, public) = paifu_recorder::keys::generate().map_err(|e| e.to_string())?;
+        paifu_recorder::keys::write_private(&key_path, &secret).map_err(|e| e.to_string())?;
+        std::fs::write(&pub_path, public).map_err(|e| format!("{}: {e}", pub_path.display()))?;
+    }
     let key = paifu_recorder::keys::read_private(&key_path).map_err(|e| e.to_string())?;
 
     println!(

@@ -39,9 +39,23 @@ pub fn write_private(path: &Path, pem: &str) -> Result<(), KeyFileError> {
     f.write_all(pem.as_bytes()).map_err(io)
 }
 
-/// Reads a private key file.
+/// Reads a private key file; on Unix it must not be readable by group or others.
 pub fn read_private(path: &Path) -> Result<cert::SecretKey, KeyFileError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|source| KeyFileError::Io { path: path.display().to_string(), source })?;
+    let text = crate::files::read_small_text(path)
+        .map_err(|e| KeyFileError::Bad { path: path.display().to_string(), message: e.to_string() })?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path).map(|m| m.permissions().mode()).unwrap_or(0);
+        if mode & 0o077 != 0 {
+            return Err(KeyFileError::Bad {
+                path: path.display().to_string(),
+                message: format!(
+                    "the private key is readable by others (mode {:o}); run chmod 600 on it",
+                    mode & 0o777
+                ),
+            });
+        }
+    }
     cert::secret_from_pem(&text).map_err(|e| KeyFileError::Bad { path: path.display().to_string(), message: e.0 })
 }

@@ -210,3 +210,44 @@ fn demo_runs_a_tournament_and_signs_every_game() {
     let v = paifu(&["validate", "d/logs"], t.path());
     assert_eq!(v.status.code(), Some(0));
 }
+
+#[test]
+fn show_checks_claims_and_sequence_like_validate() {
+    let t = tempfile::tempdir().unwrap();
+    let fx = crate::util::fixtures_dir().join("tzq");
+    for (name, code) in
+        [("wrong-claimed-score.paifu.jsonl", "claim_mismatch"), ("dropped-record.paifu.jsonl", "bad_sequence")]
+    {
+        let o = paifu(&["show", fx.join(name).to_str().unwrap()], t.path());
+        assert_eq!(o.status.code(), Some(1), "{name}");
+        assert!(stdout(&o).contains(&format!("The log is invalid here: record")), "{name}");
+        assert!(stdout(&o).contains(code), "{name}: {}", stdout(&o));
+        assert!(!stdout(&o).contains("Final scores"), "{name}");
+    }
+    let o = paifu(&["show", fx.join("truncated-game.paifu.jsonl").to_str().unwrap()], t.path());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("truncated"));
+}
+
+#[test]
+fn certificates_of_another_version_or_game_are_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path();
+    assert!(paifu(&["simulate", "tzq", "--games", "1", "--seed", "ver", "--out", "."], p).status.success());
+    assert!(paifu(&["keygen", "-o", "k"], p).status.success());
+    assert!(paifu(&["sign", "tzq-0001.paifu.jsonl", "--key", "k.key", "-o", "c.json"], p).status.success());
+    let text = fs::read_to_string(p.join("c.json")).unwrap();
+    fs::write(p.join("v2.json"), text.replacen("\"version\": 1", "\"version\": 2", 1)).unwrap();
+    let o = paifu(&["verify", "v2.json", "tzq-0001.paifu.jsonl", "--key", "k.pub"], p);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("certificate version 2"), "{}", stdout(&o));
+    // A key file readable by others is refused for signing.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(p.join("k.key"), fs::Permissions::from_mode(0o644)).unwrap();
+        let o = paifu(&["sign", "tzq-0001.paifu.jsonl", "--key", "k.key"], p);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains("chmod 600"), "{}", stderr(&o));
+    }
+}

@@ -5,7 +5,7 @@ use paifu_core::log::{self, Encoding};
 use paifu_core::tzq::{standard_deck, Action, Card, Tzq};
 use paifu_core::{Game, Seed};
 
-// These vectors were computed by docs/reference/paifu_random.py, a separate implementation of
+// These vectors were computed by docs/reference/paifu_reference.py, a separate implementation of
 // the stream in Python with the PyPI blake3 package; they are also printed in
 // docs/log-format.md.
 const SEED_PAIFU: &str = "7526b96a2b853902c7264906fea7ebed48af99de5e7c33d3aadc7bf7c0c9525a";

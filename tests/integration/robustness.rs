@@ -97,8 +97,8 @@ fn a_huge_file_is_refused_by_the_command() {
     assert!(stderr(&o).contains("Paifu reads logs of at most"), "{}{}", stdout(&o), stderr(&o));
 }
 
-/// Deterministic byte-level mutations of real logs in both encodings: no input may panic, and
-/// every change either is refused or (for the JSON text, e.g. whitespace) decodes to a log.
+/// Deterministic byte-level mutations of real logs in both encodings: no input may panic (a
+/// panic fails the test), and a refusal always says something.
 #[test]
 fn mutated_logs_never_panic() {
     let log = tzq_game("mutate", ["random", "greedy"]);
@@ -137,4 +137,94 @@ fn mutated_logs_never_panic() {
             }
         }
     }
+}
+
+#[test]
+fn only_the_canonical_binary_form_is_read() {
+    use paifu_core::tzq::{Action, Card};
+    let log = tzq_game("canonical", ["greedy", "greedy"]);
+    let k = log.records.iter().position(|r| matches!(r.action, Action::Pong { .. })).unwrap();
+    let bin = log::encode(&log, Encoding::Binary);
+    // The same record with its Pong cards in descending order.
+    let mut rec = postcard::to_stdvec(&log.records[k]).unwrap();
+    // seq varint, seat byte, then the action: variant 2, three cards, the kept card.
+    let pos = 1 + 1 + (log.records[k].seq >= 128) as usize;
+    assert_eq!(rec[pos], 2);
+    let cards: Vec<u8> = rec[pos + 1..pos + 4].to_vec();
+    assert!(cards.iter().all(|&b| Card::try_from(b).is_ok()));
+    assert!(cards[0] < cards[2], "a set of three identical cards cannot be reordered: pick another seed");
+    rec[pos + 1..pos + 4].copy_from_slice(&[cards[2], cards[1], cards[0]]);
+    let mut frames = bin.clone();
+    let orig = postcard::to_stdvec(&log.records[k]).unwrap();
+    let at = frames.windows(orig.len()).position(|w| w == orig.as_slice()).unwrap();
+    frames[at..at + orig.len()].copy_from_slice(&rec);
+    let f = fault(&frames);
+    assert_eq!((f.code, f.index), (ErrorCode::BadEncoding, Some(k)), "{}", f.describe());
+    assert!(f.message.contains("does not allow"), "{}", f.message);
+
+    // A non-minimal varint (seq 0 written as 0x80 0x00) in the first record's frame.
+    let first = postcard::to_stdvec(&log.records[0]).unwrap();
+    let at = bin.windows(first.len() + 1).position(|w| w[0] as usize == first.len() && w[1..] == first[..]).unwrap();
+    let mut long = bin[..at].to_vec();
+    long.push(first.len() as u8 + 1);
+    long.extend([0x80, 0x00]);
+    long.extend(&first[1..]);
+    long.extend(&bin[at + 1 + first.len()..]);
+    let f = fault(&long);
+    assert_eq!((f.code, f.index), (ErrorCode::BadEncoding, Some(0)), "{}", f.describe());
+    assert!(f.message.contains("canonical"));
+
+    // A card code that is not in the deck (a white wind).
+    let mut odd = bin.clone();
+    let d = log.records.iter().position(|r| matches!(r.action, Action::Discard(_))).unwrap();
+    let orig = postcard::to_stdvec(&log.records[d]).unwrap();
+    let at = odd.windows(orig.len()).position(|w| w == orig.as_slice()).unwrap();
+    let card_at = at + orig.len() - 2; // the card byte, before the claim's none
+    odd[card_at] = 9 * 5 + 3;
+    assert_eq!(fault(&odd).code, ErrorCode::BadEncoding);
+}
+
+#[test]
+fn duplicate_header_keys_and_oversized_claims_are_refused() {
+    let mut log = tzq_game("dups", ["greedy", "greedy"]);
+    log.header.meta.insert("game_number".into(), "1".into());
+    let text = String::from_utf8(log::encode(&log, Encoding::JsonLines)).unwrap();
+    let dup = text.replacen("{\"paifu\":1,", "{\"paifu\":1,\"seats\":[\"Mallory\",\"Eve\"],", 1);
+    let f = fault(dup.as_bytes());
+    assert_eq!((f.code, f.line), (ErrorCode::BadEncoding, Some(1)), "{}", f.describe());
+    assert!(f.message.contains("duplicate"), "{}", f.message);
+    let dup_meta = text.replacen("\"meta\":{", "\"meta\":{\"game_number\":\"9\",", 1);
+    assert!(fault(dup_meta.as_bytes()).message.contains("duplicate key"));
+    // null options and meta read as empty.
+    let lines: Vec<&str> = text.lines().collect();
+    let mut h: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    h["options"] = serde_json::Value::Null;
+    h["meta"] = serde_json::Value::Null;
+    let nulls = format!("{h}\n{}", lines[1..].join("\n"));
+    let (read, _) = log::decode::<paifu_core::tzq::Action>(nulls.as_bytes()).unwrap();
+    assert!(read.header.options.is_empty() && read.header.meta.is_empty());
+    let mut l = log.clone();
+    l.records.last_mut().unwrap().claim.as_mut().unwrap().final_scores = Some(vec![0; 9]);
+    for enc in [Encoding::JsonLines, Encoding::Binary] {
+        let f = fault(&log::encode(&l, enc));
+        assert_eq!(f.code, ErrorCode::BadEncoding, "{enc:?}: {}", f.describe());
+        assert!(f.message.contains("more than 8"));
+    }
+}
+
+#[test]
+fn replaying_to_the_largest_index_is_the_whole_log() {
+    let log = tzq_game("upto", ["greedy", "greedy"]);
+    let (_, n) =
+        paifu_core::replay::replay::<paifu_core::tzq::Tzq>(&log, &Default::default(), Some(usize::MAX)).unwrap();
+    assert_eq!(n, log.records.len());
+}
+
+#[cfg(unix)]
+#[test]
+fn devices_and_pipes_are_not_read() {
+    let t = tempfile::tempdir().unwrap();
+    let o = paifu(&["validate", "/dev/zero"], t.path());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
 }

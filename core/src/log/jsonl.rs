@@ -65,7 +65,7 @@ fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     text.split('\n')
         .enumerate()
         .map(|(i, l)| (i + 1, l.strip_suffix('\r').unwrap_or(l)))
-        .filter(|(_, l)| !l.trim().is_empty())
+        .filter(|(_, l)| !l.trim_ascii().is_empty())
 }
 
 fn parse_header(line_no: usize, line: &str, last: bool) -> Result<Header, Fault> {
@@ -89,7 +89,8 @@ fn parse_header(line_no: usize, line: &str, last: bool) -> Result<Header, Fault>
             check_version(&probe).map_err(|f| f.at_line(line_no))?;
         }
     }
-    let h: Header = serde_json::from_value(v).map_err(|e| json_fault(&e, "bad header", line_no, false))?;
+    // Read the line itself (not the Value, which keeps the last of duplicate keys).
+    let h: Header = serde_json::from_str(line).map_err(|e| json_fault(&e, "bad header", line_no, false))?;
     check_version(&h).map_err(|f| f.at_line(line_no))?;
     Ok(h)
 }
@@ -127,6 +128,11 @@ pub fn decode_jsonl<A: Action>(text: &str) -> Result<(Log<A>, Positions), Fault>
         let r: RecordIn = serde_json::from_str(line).map_err(|e| {
             json_fault(&e, &format!("record {index} is not a valid record"), line_no, last).at_index(index)
         })?;
+        if r.claim.as_ref().is_some_and(|c| !c.is_bounded()) {
+            return Err(Fault::new(ErrorCode::BadEncoding, format!("record {index}: a claim lists more than 8 seats"))
+                .at_line(line_no)
+                .at_index(index));
+        }
         let action = r.action.parse::<A>().map_err(|e| {
             let mut f = Fault::new(
                 ErrorCode::BadEncoding,
