@@ -220,7 +220,7 @@ fn show_checks_claims_and_sequence_like_validate() {
     {
         let o = paifu(&["show", fx.join(name).to_str().unwrap()], t.path());
         assert_eq!(o.status.code(), Some(1), "{name}");
-        assert!(stdout(&o).contains(&format!("The log is invalid here: record")), "{name}");
+        assert!(stdout(&o).contains("The log is invalid here: record"), "{name}");
         assert!(stdout(&o).contains(code), "{name}: {}", stdout(&o));
         assert!(!stdout(&o).contains("Final scores"), "{name}");
     }
