@@ -12,6 +12,7 @@ pub mod game;
 pub mod log;
 pub mod random;
 pub mod replay;
+pub mod riichi;
 pub mod tzq;
 
 pub use digest::Digest;
