@@ -37,3 +37,27 @@ fn random_bots_finish_games() {
     let counts = conformance::run::<Riichi>("tonpuu", rules, seed, 3, |_| bots("random", &seed)).unwrap();
     assert_eq!(counts.games, 3);
 }
+
+#[test]
+#[ignore]
+fn print_some_games() {
+    let seed = Seed::from_text("peek");
+    for g in 0..3 {
+        let s = seed.child(&format!("g{g}"));
+        let mut b = mixed(g, &s);
+        let log = paifu_recorder::play_game::<Riichi>(
+            "standard",
+            Riichi::rules("standard", &Default::default()).unwrap(),
+            s,
+            &mut b,
+            Default::default(),
+        )
+        .unwrap();
+        let v = paifu_core::replay::validate_log::<Riichi>(&log, &Default::default());
+        let o = v.outcome().unwrap();
+        for r in &o.rounds {
+            println!("{} {:?} sum {}", r.summary, r.deltas, r.deltas.iter().sum::<i64>());
+        }
+        println!("final {:?} records {}", o.final_scores, log.records.len());
+    }
+}

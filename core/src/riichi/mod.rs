@@ -1,6 +1,8 @@
 //! Riichi mahjong: the Japanese part of seed 003 with RULINGS.md (see docs/rules/riichi.md).
 //! Defaults are Tenhou's ranked rules.
 
+#![allow(clippy::needless_range_loop)]
+
 mod action;
 mod engine;
 pub mod hand;
