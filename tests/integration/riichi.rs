@@ -61,3 +61,141 @@ fn print_some_games() {
         println!("final {:?} records {}", o.final_scores, log.records.len());
     }
 }
+
+use paifu_core::log::{OptValue, Options};
+use paifu_core::replay::validate_log;
+use paifu_core::riichi::{counts_of, hand::is_win, Action, Tile};
+use paifu_core::{ErrorCode, Log, Record};
+
+/// Plays greedy games under `options` and, before each record, asks `bad` for a wrong move of
+/// some seat in that position. Answers the log cut there with the wrong move appended.
+fn find_bad(options: Options, mut bad: impl FnMut(&Riichi) -> Option<(u8, Action)>) -> (Log<Action>, usize, String) {
+    let rules = Riichi::rules("standard", &options).unwrap();
+    for g in 0..200 {
+        let seed = Seed::from_text(&format!("bad logs {g}"));
+        let mut b = bots("greedy", &seed);
+        let mut log =
+            paifu_recorder::play_game::<Riichi>("standard", rules.clone(), seed, &mut b, Default::default()).unwrap();
+        let mut state = Riichi::new(rules.clone(), 4, Some(&seed)).unwrap();
+        for i in 0..log.records.len() {
+            if let Some((seat, action)) = bad(&state) {
+                let text = state.render();
+                log.records.truncate(i);
+                log.records.push(Record { seq: i as u32, seat, action, claim: None });
+                return (log, i, text);
+            }
+            let r = &log.records[i];
+            state.play_mut(r.seat, &r.action).unwrap();
+        }
+    }
+    panic!("no position found for the bad move");
+}
+
+#[track_caller]
+fn rejected(log: &Log<Action>, index: usize, code: ErrorCode, words: &str, text: &str) {
+    let v = validate_log::<Riichi>(log, &Default::default());
+    let f = v.fault().unwrap_or_else(|| panic!("the bad log validates:\n{text}"));
+    assert_eq!(f.index, Some(index), "{}\n{text}", f.describe());
+    assert_eq!(f.code, code, "{}\n{text}", f.describe());
+    assert!(f.message.contains(words), "{}\n{text}", f.describe());
+}
+
+fn claim_of(g: &Riichi) -> Option<(u8, Tile)> {
+    let v = g.view();
+    let c = v.get("claim")?;
+    let from = c.get("from")?.as_u64()? as u8;
+    let tile: Tile = c.get("tile")?.as_str()?.parse().ok()?;
+    Some((from, tile))
+}
+
+#[test]
+fn bad_log_chi_from_across() {
+    let (log, i, text) = find_bad(Options::new(), |g| {
+        let (from, tile) = claim_of(g)?;
+        if tile.is_honor() {
+            return None;
+        }
+        let seat = g.to_act().iter().find(|&s| s != (from + 1) % 4)?;
+        let hand = g.hand(seat);
+        let k = tile.kind();
+        let find = |kk: usize| hand.iter().copied().find(|t| t.kind() == kk);
+        for (a, b) in [(k + 1, k + 2), (k.wrapping_sub(1), k + 1), (k.wrapping_sub(2), k.wrapping_sub(1))] {
+            if a < 27 && b < 27 && a / 9 == k / 9 && b / 9 == k / 9 {
+                if let (Some(x), Some(y)) = (find(a), find(b)) {
+                    return Some((seat, Action::chi(x, y)));
+                }
+            }
+        }
+        None
+    });
+    rejected(&log, i, ErrorCode::IllegalAction, "only from the player on the left", &text);
+}
+
+#[test]
+fn bad_log_ron_in_furiten() {
+    let (log, i, text) = find_bad(Options::new(), |g| {
+        let (_, tile) = claim_of(g)?;
+        for seat in g.to_act().iter() {
+            let mut c = counts_of(g.hand(seat));
+            c[tile.kind()] += 1;
+            let discarded = g.river(seat).iter().any(|r| r.tile.kind() == tile.kind());
+            if is_win(&c) && discarded && !g.legal_actions(seat).contains(&Action::Ron) {
+                return Some((seat, Action::Ron));
+            }
+        }
+        None
+    });
+    rejected(&log, i, ErrorCode::IllegalAction, "furiten", &text);
+}
+
+#[test]
+fn bad_log_riichi_with_900_points() {
+    let mut o = Options::new();
+    o.insert("start_points".into(), OptValue::Int(900));
+    o.insert("bust".into(), OptValue::Bool(false));
+    let (log, i, text) = find_bad(o, |g| {
+        let seat = g.to_act().iter().next()?;
+        if g.melds(seat).iter().any(|m| m.is_open()) || g.view()["drawn"].is_null() {
+            return None;
+        }
+        let hand = g.hand(seat);
+        for (j, &t) in hand.iter().enumerate() {
+            let mut rest = hand.to_vec();
+            rest.remove(j);
+            let c = counts_of(&rest);
+            if paifu_core::riichi::hand::waits(&c) != 0 && g.scores()[usize::from(seat)] < 1000 {
+                let drawn = g.view()["drawn"].as_str() == Some(&t.to_string());
+                return Some((seat, Action::Discard { tile: t, drawn, riichi: true }));
+            }
+        }
+        None
+    });
+    rejected(&log, i, ErrorCode::IllegalAction, "the deposit is 1000", &text);
+}
+
+#[test]
+fn bad_log_discard_not_held() {
+    let (log, i, text) = find_bad(Options::new(), |g| {
+        let seat = g.to_act().iter().next()?;
+        if g.view()["drawn"].is_null() {
+            return None;
+        }
+        let missing = (0..34).map(Tile::kind_tile).find(|t| !g.hand(seat).iter().any(|h| h.kind() == t.kind()))?;
+        Some((seat, Action::discard(missing)))
+    });
+    rejected(&log, i, ErrorCode::IllegalAction, "but holds", &text);
+}
+
+#[test]
+fn bad_log_wrong_claimed_payment() {
+    let seed = Seed::from_text("bad claim");
+    let rules = Riichi::rules("standard", &Default::default()).unwrap();
+    let mut b = bots("greedy", &seed);
+    let mut log = paifu_recorder::play_game::<Riichi>("standard", rules, seed, &mut b, Default::default()).unwrap();
+    let i = log.records.iter().position(|r| r.claim.as_ref().is_some_and(|c| c.round.is_some())).unwrap();
+    let claim = log.records[i].claim.as_mut().unwrap();
+    let deltas = claim.round.as_mut().unwrap();
+    deltas[0] += 100;
+    deltas[1] -= 100;
+    rejected(&log, i, ErrorCode::ClaimMismatch, "score changes claimed", "");
+}
