@@ -199,3 +199,87 @@ fn bad_log_wrong_claimed_payment() {
     deltas[1] -= 100;
     rejected(&log, i, ErrorCode::ClaimMismatch, "score changes claimed", "");
 }
+
+#[test]
+fn options_flipped_play_and_replay() {
+    let flips: Vec<(&str, OptValue)> = vec![
+        ("double_ron", OptValue::Bool(false)),
+        ("triple_ron_abort", OptValue::Bool(false)),
+        ("abortive_draws", OptValue::Bool(false)),
+        ("red_fives", OptValue::Int(0)),
+        ("red_fives", OptValue::Int(4)),
+        ("kuitan", OptValue::Bool(false)),
+        ("atozuke", OptValue::Bool(false)),
+        ("noten_oyanagare", OptValue::Bool(false)),
+        ("noten_penalty", OptValue::Bool(false)),
+        ("keishiki_tenpai", OptValue::Bool(false)),
+        ("nagashi_mangan", OptValue::Bool(false)),
+        ("sanmanten", OptValue::Bool(true)),
+        ("sha_nyuu", OptValue::Bool(false)),
+        ("kiriage_mangan", OptValue::Bool(true)),
+        ("rinshan_pao", OptValue::Bool(true)),
+        ("renhou", OptValue::Text("yakuman".into())),
+        ("kan_dora", OptValue::Bool(false)),
+        ("ura_dora", OptValue::Bool(false)),
+        ("agari_yame", OptValue::Bool(false)),
+        ("bust", OptValue::Bool(false)),
+        ("uma", OptValue::Text("30,10,-10,-30".into())),
+    ];
+    for (k, v) in flips {
+        let mut o = Options::new();
+        o.insert("length".into(), OptValue::Int(1));
+        o.insert(k.into(), v.clone());
+        let rules = Riichi::rules("standard", &o).unwrap();
+        let seed = Seed::from_text(&format!("option {k} {v}"));
+        conformance::run::<Riichi>("standard", rules, seed, 2, |i| mixed(i, &seed))
+            .unwrap_or_else(|e| panic!("option {k}={v}: {e}"));
+    }
+}
+
+#[test]
+fn round_deltas_sum_to_sticks_and_facts_match_summaries() {
+    let seed = Seed::from_text("facts");
+    let rules = Riichi::rules("standard", &Default::default()).unwrap();
+    for g in 0..4 {
+        let s = seed.child(&format!("{g}"));
+        let mut b = mixed(g, &s);
+        let log =
+            paifu_recorder::play_game::<Riichi>("standard", rules.clone(), s, &mut b, Default::default()).unwrap();
+        let o = validate_log::<Riichi>(&log, &Default::default()).outcome().cloned().unwrap();
+        let mut total = 0;
+        for r in &o.rounds {
+            let sum: i64 = r.deltas.iter().sum();
+            // Only riichi sticks (multiples of 1000) may unbalance a round.
+            assert_eq!(sum % 1000, 0, "{}", r.summary);
+            let wins = r.facts.iter().filter(|f| f.key == "win").count();
+            assert_eq!(wins, r.summary.matches(" wins by ").count(), "{}", r.summary);
+            let deal_in = r.facts.iter().filter(|f| f.key == "deal_in").count();
+            assert_eq!(deal_in > 0, r.summary.contains(" by ron "), "{}", r.summary);
+            let riichi = r.facts.iter().filter(|f| f.key == "riichi").count();
+            assert!(riichi <= 4);
+            if r.summary.contains("exhaustive draw") {
+                assert!(r.facts.iter().any(|f| f.key == "exhaustive_draw"));
+            }
+            total += sum;
+        }
+        let start: i64 = 4 * 25000;
+        assert_eq!(o.final_scores.iter().sum::<i64>(), start, "points are neither made nor lost");
+        assert!(total <= 0 || o.final_scores.iter().sum::<i64>() == start);
+        let last = o.rounds.last().unwrap();
+        let mut ranks: Vec<i64> = last.facts.iter().filter(|f| f.key == "rank").map(|f| f.value).collect();
+        ranks.sort();
+        assert_eq!(ranks, [1, 2, 3, 4]);
+        let fp: i64 = last.facts.iter().filter(|f| f.key == "final_points").map(|f| f.value).sum();
+        assert_eq!(fp, 0, "uma and oka sum to zero");
+    }
+}
+
+/// The long run: `cargo test --release --test integration conformance_long -- --ignored`.
+#[test]
+#[ignore]
+fn conformance_long() {
+    let seed = Seed::from_text("riichi conformance long");
+    let rules = Riichi::rules("standard", &Default::default()).unwrap();
+    let counts = conformance::run::<Riichi>("standard", rules, seed, 2000, |i| mixed(i, &seed)).unwrap();
+    eprintln!("{counts:?}");
+}
