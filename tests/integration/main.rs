@@ -4,6 +4,7 @@ mod cli;
 mod conformance;
 mod fixtures;
 mod log_format;
+mod riichi;
 mod robustness;
 mod tayu;
 mod tenhou;

@@ -1,5 +1,6 @@
 //! Each game's bots, and choosing a bot by name.
 
+pub mod riichi;
 pub mod tayu;
 pub mod tzq;
 
