@@ -20,9 +20,11 @@ A log is a header (game, rules, seats, seed) and the players' decisions. Paifu r
 the game's rules from the seed, checks every action and every claimed score, and can sign the
 verdict as a certificate that anyone can verify with the signer's public key.";
 
-const AFTER: &str = "Examples:
+const AFTER: &str = r#"Examples:
   paifu simulate tzq --games 5 --seed club-night --out logs/
   paifu simulate tayu --players 3 --games 5 --out tayu/
+  paifu simulate riichi --games 5 --out riichi/
+  echo '{"hand":"123m456p789s11z22z2z","win":"2z","tsumo":true}' | paifu score riichi
   paifu validate logs/
   paifu show logs/tzq-0001.paifu.jsonl --at 10
   paifu keygen -o referee
@@ -31,7 +33,7 @@ const AFTER: &str = "Examples:
   paifu demo
 
 Exit status: 0 success (every log valid), 1 a log is invalid or a certificate does not verify,
-2 usage or I/O error.";
+2 usage or I/O error."#;
 
 #[derive(Parser, Debug)]
 #[command(name = "paifu", version, about = "Replay recorder, validator and analyzer for tile and card games", long_about = ABOUT, after_help = AFTER)]
@@ -58,8 +60,26 @@ pub enum Command {
     Sign(SignArgs),
     /// Check a certificate against its log and the signer's public key.
     Verify(VerifyArgs),
+    /// Score hands: one JSON object per line on standard input, one result per line out.
+    Score(ScoreArgs),
     /// Simulate a small tournament, validate and sign every game, print the standings.
     Demo(crate::demo::DemoArgs),
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = r#"Input, one JSON object per line (absent fields are false / none / default rules):
+  id, hand (concealed tiles with the winning tile: 123m456p789s1234567z, 0m/0p/0s red fives),
+  melds ["chi:345m", "pon:777z", "minkan:1111s", "ankan:9999p", "kakan:5555m"], win, tsumo,
+  riichi, double_riichi, ippatsu, rinshan, chankan, haitei, houtei, tenhou, chiihou, seat_wind,
+  round_wind ("E" "S" "W" "N"), dora, ura (indicator tiles), honba, riichi_sticks, rules.
+Output, one JSON object per line: {"id", "ok": true, "han", "fu", "yaku": [{"name", "han"}],
+  "yakuman", "limit", "payment", "total"} or {"id", "ok": false, "error", "message"}.
+
+Example:
+  echo '{"id":1,"hand":"123m456p789s11z22z2z","win":"2z","tsumo":true}' | paifu score riichi"#)]
+pub struct ScoreArgs {
+    /// The game whose hands to score: riichi.
+    pub game: String,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -81,7 +101,7 @@ impl Format {
 
 #[derive(Args, Debug)]
 pub struct SimulateArgs {
-    /// The game: tzq (Tien Zi Que), tayu (Ta Yü).
+    /// The game: tzq (Tien Zi Que), riichi, tayu (Ta Yü).
     pub game: String,
     /// How many games to play.
     #[arg(long, default_value_t = 10)]
@@ -198,6 +218,7 @@ pub fn run(cli: Cli) -> Result<i32, String> {
         Command::Keygen(a) => keygen(a),
         Command::Sign(a) => sign(a),
         Command::Verify(a) => verify(a),
+        Command::Score(a) => score(a),
         Command::Demo(a) => crate::demo::run(a),
     }
 }
@@ -555,6 +576,28 @@ fn convert(a: ConvertArgs) -> Result<i32, String> {
     write_file(&a.output, &out)?;
     println!("wrote {}", a.output.display());
     Ok(0)
+}
+
+fn score(a: ScoreArgs) -> Result<i32, String> {
+    use std::io::BufRead;
+    if a.game != "riichi" {
+        return Err(format!("paifu score knows riichi hands only, not {:?}", a.game));
+    }
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut failed = false;
+    for line in stdin.lock().lines() {
+        let line = line.map_err(|e| format!("standard input: {e}"))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let answer = paifu_core::riichi::score_line(&line);
+        failed |= answer.contains("\"ok\":false");
+        writeln!(out, "{answer}").map_err(|e| format!("standard output: {e}"))?;
+    }
+    out.flush().map_err(|e| format!("standard output: {e}"))?;
+    Ok(i32::from(failed))
 }
 
 fn keygen(a: KeygenArgs) -> Result<i32, String> {
