@@ -1,15 +1,14 @@
-//! `paifu demo`: a small tournament, simulated, validated and signed.
+//! `paifu demo`: a small tournament of every game Paifu plays, simulated, validated and signed.
 
 use crate::cli::{certify, report_line};
 use clap::Args;
 use paifu_core::log::{self, Encoding};
 use paifu_core::replay;
-use paifu_core::tzq::Tzq;
-use paifu_core::{Game, Seed};
+use paifu_core::Seed;
 use paifu_recorder::bots::Bots;
 use paifu_recorder::play_game;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
 pub struct DemoArgs {
@@ -22,102 +21,143 @@ pub struct DemoArgs {
 }
 
 /// The demo players: a name and the bot that plays for them.
-const PLAYERS: [(&str, &str); 4] = [("Aiko", "greedy"), ("Bence", "greedy"), ("Chen", "random"), ("Dora", "random")];
+pub const PLAYERS: [(&str, &str); 4] =
+    [("Aiko", "greedy"), ("Bence", "greedy"), ("Chen", "random"), ("Dora", "random")];
 
-#[derive(Default)]
-struct Standing {
-    played: u32,
-    won: u32,
-    drawn: u32,
-    points: i64,
+/// One player's line in a game's standings.
+#[derive(Default, Debug)]
+pub struct Standing {
+    pub played: u32,
+    /// Games finished first (alone or shared).
+    pub won: u32,
+    pub points: i64,
 }
 
-pub fn run(a: DemoArgs) -> Result<i32, String> {
-    let seed = Seed::from_text(&a.seed);
-    let logs = a.out.join("logs");
-    let certs = a.out.join("certs");
+/// What the demo made.
+pub struct Made {
+    pub logs: Vec<PathBuf>,
+    pub valid: usize,
+    pub standings: BTreeMap<&'static str, BTreeMap<&'static str, Standing>>,
+}
+
+struct Ctx<'a> {
+    seed: Seed,
+    logs: PathBuf,
+    certs: PathBuf,
+    key: &'a paifu_core::cert::SecretKey,
+    made: Made,
+}
+
+/// Plays one game of `G` with these players in these seats, writes, validates and signs it.
+fn table<G: Bots>(cx: &mut Ctx, ruleset: &str, label: &str, players: &[(&'static str, &str)]) -> Result<(), String> {
+    let rules = G::rules(ruleset, &Default::default()).map_err(|e| e.0)?;
+    let mut bots: Vec<Box<dyn paifu_recorder::Bot<G>>> = players
+        .iter()
+        .enumerate()
+        .filter_map(|(s, (_, b))| G::bot(b, &cx.seed.child(&format!("{label}/bot/{s}"))))
+        .collect();
+    let meta = BTreeMap::from([
+        ("event".to_owned(), "Paifu demo tournament".to_owned()),
+        ("table".to_owned(), label.to_owned()),
+    ]);
+    let mut game =
+        play_game::<G>(ruleset, rules, cx.seed.child(label), &mut bots, meta).map_err(|e| format!("{label}: {e}"))?;
+    game.header.seats = players.iter().map(|(p, _)| (*p).to_owned()).collect();
+    let path = cx.logs.join(format!("{}.paifu.jsonl", label.replace('/', "-")));
+    let bytes = log::encode(&game, Encoding::JsonLines);
+    std::fs::write(&path, &bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    let report = replay::validate_bytes(&bytes);
+    println!("{}", report_line(&path, &report));
+    if let Some(c) = certify(&report, cx.key) {
+        let cp = cx.certs.join(format!("{}.cert.json", label.replace('/', "-")));
+        std::fs::write(&cp, c.to_json()).map_err(|e| format!("{}: {e}", cp.display()))?;
+    }
+    if let Some(o) = report.verdict.outcome() {
+        cx.made.valid += 1;
+        let best = o.final_scores.iter().copied().max().unwrap_or(0);
+        let st = cx.made.standings.entry(G::KIND.title()).or_default();
+        for (seat, (name, _)) in players.iter().enumerate() {
+            let s = st.entry(name).or_default();
+            s.played += 1;
+            s.points += o.final_scores[seat];
+            s.won += u32::from(o.final_scores[seat] == best);
+        }
+    }
+    cx.made.logs.push(path);
+    Ok(())
+}
+
+/// Simulates the tournament into `out`; answers what was made.
+pub fn make(out: &Path, seed: &str) -> Result<Made, String> {
+    let logs = out.join("logs");
+    let certs = out.join("certs");
     for d in [&logs, &certs] {
         std::fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
     }
     // The referee's key: kept from an earlier run, made otherwise.
-    let key_path = a.out.join("referee.key");
-    let pub_path = a.out.join("referee.pub");
+    let key_path = out.join("referee.key");
+    let pub_path = out.join("referee.pub");
     if !key_path.exists() {
         let (secret, public) = paifu_recorder::keys::generate().map_err(|e| e.to_string())?;
         paifu_recorder::keys::write_private(&key_path, &secret).map_err(|e| e.to_string())?;
         std::fs::write(&pub_path, public).map_err(|e| format!("{}: {e}", pub_path.display()))?;
     }
     let key = paifu_recorder::keys::read_private(&key_path).map_err(|e| e.to_string())?;
+    let mut cx = Ctx {
+        seed: Seed::from_text(seed),
+        logs,
+        certs,
+        key: &key,
+        made: Made { logs: Vec::new(), valid: 0, standings: BTreeMap::new() },
+    };
 
-    println!(
-        "Paifu demo: a Tien Zi Que round robin for {} players, every pairing twice (seats swapped).\n",
-        PLAYERS.len()
-    );
-    let rules = Tzq::rules("standard", &Default::default()).map_err(|e| e.0)?;
-    let mut standings: BTreeMap<&str, Standing> = BTreeMap::new();
-    let (mut n, mut valid) = (0, 0);
-    for (i, &(p, pb)) in PLAYERS.iter().enumerate() {
-        for &(q, qb) in &PLAYERS[i + 1..] {
-            for (s0, b0, s1, b1) in [(p, pb, q, qb), (q, qb, p, pb)] {
+    // Tien Zi Que: a round robin, every pairing twice with the seats swapped.
+    let mut n = 0;
+    for (i, &p) in PLAYERS.iter().enumerate() {
+        for &q in &PLAYERS[i + 1..] {
+            for pair in [[p, q], [q, p]] {
                 n += 1;
-                let label = format!("match/{n}");
-                let mut bots: Vec<Box<dyn paifu_recorder::Bot<Tzq>>> = [b0, b1]
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(s, b)| Tzq::bot(b, &seed.child(&format!("{label}/bot/{s}"))))
-                    .collect();
-                let meta = BTreeMap::from([
-                    ("event".to_owned(), "Paifu demo tournament".to_owned()),
-                    ("match".to_owned(), n.to_string()),
-                ]);
-                let mut game = play_game::<Tzq>("standard", rules.clone(), seed.child(&label), &mut bots, meta)
-                    .map_err(|e| format!("match {n}: {e}"))?;
-                game.header.seats = vec![s0.to_owned(), s1.to_owned()];
-                let path =
-                    logs.join(format!("match-{n:02}-{}-vs-{}.paifu.jsonl", s0.to_lowercase(), s1.to_lowercase()));
-                let bytes = log::encode(&game, Encoding::JsonLines);
-                std::fs::write(&path, &bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-
-                let report = replay::validate_bytes(&bytes);
-                println!("{}", report_line(&path, &report));
-                if let Some(c) = certify(&report, &key) {
-                    let cp = certs.join(format!("match-{n:02}.cert.json"));
-                    std::fs::write(&cp, c.to_json()).map_err(|e| format!("{}: {e}", cp.display()))?;
-                }
-                if let Some(o) = report.verdict.outcome() {
-                    valid += 1;
-                    let sc = &o.final_scores;
-                    for (seat, name) in [s0, s1].iter().enumerate() {
-                        let st = standings.entry(name).or_default();
-                        st.played += 1;
-                        st.points += sc[seat];
-                        match sc[seat].cmp(&sc[1 - seat]) {
-                            std::cmp::Ordering::Greater => st.won += 1,
-                            std::cmp::Ordering::Equal => st.drawn += 1,
-                            std::cmp::Ordering::Less => {}
-                        }
-                    }
-                }
+                table::<paifu_core::tzq::Tzq>(&mut cx, "standard", &format!("tzq/{n:02}"), &pair)?;
             }
         }
     }
-    let mut table: Vec<(&str, Standing)> = standings.into_iter().collect();
-    table.sort_by_key(|(_, s)| std::cmp::Reverse((s.won, s.points)));
-    println!("\nStandings ({valid} of {n} matches valid and signed):");
-    println!("  {:<8} {:>6} {:>4} {:>5} {:>7}", "player", "played", "won", "drawn", "points");
-    for (name, s) in &table {
-        println!("  {:<8} {:>6} {:>4} {:>5} {:>7}", name, s.played, s.won, s.drawn, s.points);
+    // Riichi: two East+South games at one table, the seats rotated.
+    for g in 0..2 {
+        let seats: Vec<_> = (0..4).map(|s| PLAYERS[(s + g) % 4]).collect();
+        table::<paifu_core::riichi::Riichi>(&mut cx, "standard", &format!("riichi/{:02}", g + 1), &seats)?;
     }
-    let first = logs.join("match-01-aiko-vs-bence.paifu.jsonl");
+    // Ta Yü: two two-player games, a team game and a three-player game with a flood.
+    table::<paifu_core::tayu::Tayu>(&mut cx, "standard", "tayu/01", &[PLAYERS[0], PLAYERS[2]])?;
+    table::<paifu_core::tayu::Tayu>(&mut cx, "standard", "tayu/02", &[PLAYERS[1], PLAYERS[3]])?;
+    table::<paifu_core::tayu::Tayu>(&mut cx, "standard", "tayu/03", &PLAYERS)?;
+    table::<paifu_core::tayu::Tayu>(&mut cx, "standard", "tayu/04", &PLAYERS[..3])?;
+    Ok(cx.made)
+}
+
+pub fn run(a: DemoArgs) -> Result<i32, String> {
+    println!("Paifu demo: a tournament of Tien Zi Que, riichi mahjong and Ta Yü for four players.\n");
+    let made = make(&a.out, &a.seed)?;
+    let n = made.logs.len();
+    println!("\n{} of {n} games valid and signed.", made.valid);
+    for (game, table) in &made.standings {
+        println!("\n{game}:");
+        println!("  {:<8} {:>6} {:>4} {:>9}", "player", "played", "won", "points");
+        let mut rows: Vec<_> = table.iter().collect();
+        rows.sort_by_key(|(_, s)| std::cmp::Reverse((s.won, s.points)));
+        for (name, s) in rows {
+            println!("  {:<8} {:>6} {:>4} {:>9}", name, s.played, s.won, s.points);
+        }
+    }
+    let first = a.out.join("logs/tzq-01.paifu.jsonl");
     println!("\nEverything is in {}. Try:", a.out.display());
     println!("  paifu show {}", first.display());
-    println!("  paifu validate {}", logs.display());
+    println!("  paifu validate {}", a.out.join("logs").display());
     println!(
         "  paifu verify {} {} --key {}",
-        certs.join("match-01.cert.json").display(),
+        a.out.join("certs/tzq-01.cert.json").display(),
         first.display(),
-        pub_path.display()
+        a.out.join("referee.pub").display()
     );
     println!("Then change a card in {} and validate it again to see where and why it is rejected.", first.display());
-    Ok(if valid == n { 0 } else { 1 })
+    Ok(if made.valid == n { 0 } else { 1 })
 }
