@@ -9,6 +9,7 @@ use paifu_analyzer::{plot, Analysis, Format};
 use paifu_core::cert::{self, SecretKey};
 use paifu_recorder::archive::{prepare, Archive, Filter, Prepared};
 use paifu_recorder::files::{collect_logs, read_log_bytes, ReadError};
+use paifu_recorder::keys;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -136,26 +137,20 @@ fn now_rfc3339() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
 }
 
-/// Reads a PEM private key.
+/// Reads a PEM private key (readable by its owner only, as `paifu keygen` writes it).
 pub fn read_key(path: &Path) -> Result<SecretKey, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    cert::secret_from_pem(&text).map_err(|e| format!("{}: {e}", path.display()))
+    keys::read_private(path).map_err(|e| e.to_string())
 }
 
-/// Reads a PEM private key, or makes one and writes it there when the file does not exist.
+/// Reads a PEM private key, or makes one and writes it there (mode 0600) when the file does not
+/// exist. Answers whether it was made.
 pub fn read_or_create_key(path: &Path) -> Result<(SecretKey, bool), String> {
     if path.exists() {
         return Ok((read_key(path)?, false));
     }
-    let key = paifu_web::generate_key()?;
-    let pem = cert::secret_to_pem(&key).map_err(|e| e.to_string())?;
-    std::fs::write(path, pem).map_err(|e| format!("{}: {e}", path.display()))?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600));
-    }
-    Ok((key, true))
+    let (private, _public) = keys::generate().map_err(|e| e.to_string())?;
+    keys::write_private(path, &private).map_err(|e| e.to_string())?;
+    Ok((read_key(path)?, true))
 }
 
 fn open_existing(db: &Path) -> Result<Archive, String> {

@@ -10,7 +10,7 @@ use crate::replay::{Report, Verdict};
 use ed25519_dalek::pkcs8::{
     spki::der::pem::LineEnding, DecodePrivateKey, DecodePublicKey, EncodePrivateKey, EncodePublicKey,
 };
-use ed25519_dalek::{Signature, Signer, SigningKey, Verifier, VerifyingKey};
+use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
 use serde::{Deserialize, Serialize};
 
 pub use ed25519_dalek::{SigningKey as SecretKey, VerifyingKey as PublicKey};
@@ -60,6 +60,7 @@ pub struct Certificate {
 
 /// Why a certificate does not verify.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[allow(clippy::large_enum_variant)]
 pub enum CertError {
     #[error("the certificate could not be read: {0}")]
     Malformed(String),
@@ -73,6 +74,12 @@ pub enum CertError {
     VerdictChanged { certified: String, actual: String },
     #[error("the log could not be read: {0}")]
     Log(Fault),
+    #[error("the public key is a weak (small-order) ed25519 key, which can verify forged signatures")]
+    WeakKey,
+    #[error("certificate version {0} is not one this Paifu reads (it reads {CERT_VERSION})")]
+    Version(u32),
+    #[error("the certificate is for a {certified} game with seats {seats:?}, but the log is {actual}")]
+    OtherGame { certified: String, seats: Vec<String>, actual: String },
 }
 
 impl CertificateBody {
@@ -140,13 +147,28 @@ impl Certificate {
         let mut sig = [0u8; 64];
         hex::decode_to_slice(&self.signature, &mut sig)
             .map_err(|_| CertError::Malformed("the signature is not 128 hex digits".into()))?;
-        key.verify(&self.certificate.signing_digest().0, &Signature::from_bytes(&sig))
+        if key.is_weak() {
+            return Err(CertError::WeakKey);
+        }
+        key.verify_strict(&self.certificate.signing_digest().0, &Signature::from_bytes(&sig))
             .map_err(|_| CertError::BadSignature)
     }
 
     /// Full check against a log's fresh report: signature, digest, and the verdict and scores.
     pub fn verify(&self, key: &VerifyingKey, report: &Report) -> Result<(), CertError> {
+        if self.certificate.version != CERT_VERSION {
+            return Err(CertError::Version(self.certificate.version));
+        }
         self.check_signature(key)?;
+        if let Some(h) = &report.header {
+            if h.game != self.certificate.game || h.seats != self.certificate.seats {
+                return Err(CertError::OtherGame {
+                    certified: self.certificate.game.clone(),
+                    seats: self.certificate.seats.clone(),
+                    actual: format!("a {} game with seats {:?}", h.game, h.seats),
+                });
+            }
+        }
         let actual = report.digest.ok_or_else(|| {
             CertError::Log(
                 report
@@ -214,9 +236,73 @@ pub fn public_to_pem(key: &VerifyingKey) -> Result<String, KeyError> {
 /// A public key from PEM, or from 64 hex digits.
 pub fn public_from_text(text: &str) -> Result<VerifyingKey, KeyError> {
     let t = text.trim();
-    if let Ok(b) = crate::digest::parse_hex32(t) {
-        return VerifyingKey::from_bytes(&b).map_err(|e| KeyError(format!("not a valid ed25519 public key: {e}")));
+    let key = if let Ok(b) = crate::digest::parse_hex32(t) {
+        VerifyingKey::from_bytes(&b).map_err(|e| KeyError(format!("not a valid ed25519 public key: {e}")))?
+    } else {
+        VerifyingKey::from_public_key_pem(t).map_err(|e| {
+            KeyError(format!("not an ed25519 public key (PEM SubjectPublicKeyInfo or 64 hex digits): {e}"))
+        })?
+    };
+    if key.is_weak() {
+        return Err(KeyError("a weak (small-order) ed25519 key cannot be trusted to verify anything".into()));
     }
-    VerifyingKey::from_public_key_pem(t)
-        .map_err(|e| KeyError(format!("not an ed25519 public key (PEM SubjectPublicKeyInfo or 64 hex digits): {e}")))
+    Ok(key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weak_keys_are_refused() {
+        let weak = format!("01{}", "00".repeat(31));
+        assert!(public_from_text(&weak).unwrap_err().0.contains("weak"));
+        let good = secret_from_bytes([7; 32]).verifying_key();
+        assert_eq!(public_from_text(&hex::encode(good.to_bytes())).unwrap(), good);
+        assert_eq!(public_from_text(&public_to_pem(&good).unwrap()).unwrap(), good);
+        assert!(public_from_text("not a key").is_err());
+    }
+
+    fn body(signer: &VerifyingKey) -> CertificateBody {
+        CertificateBody {
+            version: CERT_VERSION,
+            game: "tzq".into(),
+            seats: vec!["a".into(), "b".into()],
+            log_digest: Digest([1; 32]),
+            verdict: "valid".into(),
+            fault: None,
+            final_scores: Some(vec![1, 2]),
+            engine: crate::ENGINE.into(),
+            issued_at: "2026-11-22T00:00:00Z".into(),
+            signer: Digest(signer.to_bytes()),
+        }
+    }
+
+    #[test]
+    fn a_weak_key_with_a_trivial_signature_does_not_verify() {
+        // The identity point as key and (R = identity, s = 0) as signature verify any message
+        // under a lax check.
+        let mut weak = [0u8; 32];
+        weak[0] = 1;
+        let key = VerifyingKey::from_bytes(&weak).unwrap();
+        let mut sig = [0u8; 64];
+        sig[0] = 1;
+        let c = Certificate { certificate: body(&key), signature: hex::encode(sig) };
+        assert_eq!(c.check_signature(&key), Err(CertError::WeakKey));
+    }
+
+    #[test]
+    fn signatures_cover_every_field() {
+        let k = secret_from_bytes([9; 32]);
+        let c = sign(body(&k.verifying_key()), &k);
+        assert_eq!(c.check_signature(&k.verifying_key()), Ok(()));
+        let mut changed = c.clone();
+        changed.certificate.final_scores = Some(vec![2, 1]);
+        assert_eq!(changed.check_signature(&k.verifying_key()), Err(CertError::BadSignature));
+        let mut changed = c.clone();
+        changed.certificate.seats[0] = "z".into();
+        assert_eq!(changed.check_signature(&k.verifying_key()), Err(CertError::BadSignature));
+        let other = secret_from_bytes([8; 32]).verifying_key();
+        assert!(matches!(c.check_signature(&other), Err(CertError::WrongSigner { .. })));
+    }
 }

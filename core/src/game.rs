@@ -142,7 +142,7 @@ pub trait Game: Clone + Sized {
     /// One decision of one seat.
     type Action: Action;
     /// The ruleset with every option resolved.
-    type Rules: Clone + fmt::Debug + Default;
+    type Rules: Clone + fmt::Debug + Default + Send + Sync;
 
     const KIND: GameKind;
 
@@ -171,7 +171,8 @@ pub trait Game: Clone + Sized {
     /// Every legal action of `seat` now (empty if it does not owe a decision).
     fn legal_actions(&self, seat: Seat) -> Vec<Self::Action>;
 
-    /// Checks an action of a seat that owes a decision, without changing anything.
+    /// Checks an action of a seat that owes a decision, without changing anything. Callers
+    /// that do not know whether the seat owes a decision use [`Game::validate`].
     fn check(&self, seat: Seat, action: &Self::Action) -> Result<(), Violation>;
 
     /// Applies an action that `check` accepted. Must not be called with anything else.
@@ -206,8 +207,9 @@ pub trait Game: Clone + Sized {
         self.to_act().is_empty()
     }
 
-    /// Checks and applies in place; the state is untouched on error.
-    fn play_mut(&mut self, seat: Seat, action: &Self::Action) -> Result<(), Violation> {
+    /// Checks any seat's action: that the seat exists and owes a decision, then `check`.
+    /// Accepts exactly the actions `legal_actions(seat)` lists.
+    fn validate(&self, seat: Seat, action: &Self::Action) -> Result<(), Violation> {
         if usize::from(seat) >= self.seat_count() {
             return Err(Violation::new(
                 ErrorCode::NotYourTurn,
@@ -225,7 +227,12 @@ pub trait Game: Clone + Sized {
                 },
             ));
         }
-        self.check(seat, action)?;
+        self.check(seat, action)
+    }
+
+    /// Checks and applies in place; the state is untouched on error.
+    fn play_mut(&mut self, seat: Seat, action: &Self::Action) -> Result<(), Violation> {
+        self.validate(seat, action)?;
         self.apply(seat, action);
         Ok(())
     }

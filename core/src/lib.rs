@@ -12,6 +12,8 @@ pub mod game;
 pub mod log;
 pub mod random;
 pub mod replay;
+pub mod riichi;
+pub mod tayu;
 pub mod tzq;
 
 pub use digest::Digest;
@@ -25,7 +27,7 @@ pub use replay::{validate_bytes, Outcome, Report, Verdict};
 pub const ENGINE: &str = concat!("paifu-core ", env!("CARGO_PKG_VERSION"));
 
 /// The games this build replays, by header name.
-pub const GAMES: &[&str] = &["tzq"];
+pub const GAMES: &[&str] = &["tzq", "riichi", "tayu"];
 
 /// Runs `$body` with `$G` bound to the engine type of the game named `$name`; answers
 /// `Err(Fault)` with code `unknown_game` for a name without an engine.
@@ -35,6 +37,14 @@ macro_rules! for_game {
         match $name {
             "tzq" => {
                 type $G = $crate::tzq::Tzq;
+                Ok($body)
+            }
+            "riichi" => {
+                type $G = $crate::riichi::Riichi;
+                Ok($body)
+            }
+            "tayu" => {
+                type $G = $crate::tayu::Tayu;
                 Ok($body)
             }
             other => Err($crate::replay::unknown_game(other)),

@@ -3,7 +3,7 @@
 use crate::digest::Digest;
 use crate::error::{ErrorCode, Fault};
 use crate::game::{Game, RoundResult};
-use crate::log::{self, Header, Log, Positions};
+use crate::log::{self, Header, Log, Positions, Record};
 use serde::Serialize;
 
 /// What a valid log computes to.
@@ -88,7 +88,11 @@ pub fn setup<G: Game>(header: &Header) -> Result<G, Fault> {
         ));
     }
     let rules = G::rules(&header.ruleset, &header.options).map_err(|e| Fault::new(ErrorCode::BadHeader, e.0))?;
-    G::new(rules, n, seed.as_ref()).map_err(|e| Fault::new(ErrorCode::BadHeader, e.0))
+    G::new(rules, n, seed.as_ref()).map_err(|e| {
+        // An imported log (no seed) for an engine that replays only from a seed.
+        let code = if seed.is_none() { ErrorCode::MissingSeed } else { ErrorCode::BadHeader };
+        Fault::new(code, e.0)
+    })
 }
 
 /// Replays a decoded log and returns the verdict. `pos` gives line numbers for messages.
@@ -99,98 +103,102 @@ pub fn validate_log<G: Game>(log: &Log<G::Action>, pos: &Positions) -> Verdict {
     }
 }
 
+/// Applies record `i` to `state` with every check the validator makes: the sequence number, the
+/// game not being over, the action's legality, and the record's claims. On error the state is
+/// as it was before the record, except that a wrong claim is found after the action is applied.
+pub fn step<G: Game>(state: &mut G, i: usize, rec: &Record<G::Action>, pos: &Positions) -> Result<(), Fault> {
+    let round = state.round();
+    let mk = |code: ErrorCode, msg: String, round: u32| {
+        let mut f = locate(Fault::new(code, msg), i, pos);
+        f.round = Some(round);
+        f.seat = Some(rec.seat);
+        f.action = Some(rec.action.to_string());
+        f
+    };
+    if rec.seq as usize != i {
+        return Err(mk(
+            ErrorCode::BadSequence,
+            format!("record {i} carries sequence number {}; a record was dropped, inserted or moved here", rec.seq),
+            round,
+        ));
+    }
+    if state.is_over() {
+        return Err(mk(ErrorCode::AfterGameEnd, "the game was already over before this record".into(), round));
+    }
+    let before = state.results().len();
+    if let Err(v) = state.play_mut(rec.seat, &rec.action) {
+        return Err(mk(v.code, v.message, round));
+    }
+    let Some(claim) = &rec.claim else { return Ok(()) };
+    if let Some(claimed) = &claim.round {
+        match state.results()[before..].last() {
+            None => {
+                return Err(mk(
+                    ErrorCode::ClaimMismatch,
+                    "the record claims a round result, but the round does not end here".into(),
+                    round,
+                ))
+            }
+            Some(r) if &r.deltas != claimed => {
+                return Err(mk(
+                    ErrorCode::ClaimMismatch,
+                    format!(
+                        "round {} score changes claimed {:?}, computed {:?} ({})",
+                        r.round, claimed, r.deltas, r.summary
+                    ),
+                    r.round,
+                ))
+            }
+            Some(_) => {}
+        }
+    }
+    if let Some(claimed) = &claim.final_scores {
+        if !state.is_over() {
+            return Err(mk(
+                ErrorCode::ClaimMismatch,
+                "the record claims final scores, but the game does not end here".into(),
+                state.round(),
+            ));
+        }
+        let computed = state.scores();
+        if &computed != claimed {
+            return Err(mk(
+                ErrorCode::ClaimMismatch,
+                format!("final scores claimed {claimed:?}, computed {computed:?}"),
+                state.round(),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The fault for a log that ends before its game does.
+pub fn truncated<G: Game>(state: &G, records: usize) -> Fault {
+    let who: Vec<String> = state.to_act().iter().map(|s| s.to_string()).collect();
+    let mut f = Fault::new(
+        ErrorCode::Truncated,
+        format!(
+            "the log ends after {records} records in round {}, before the game is over (seat {} to act)",
+            state.round(),
+            who.join(" or ")
+        ),
+    );
+    f.index = Some(records);
+    f.round = Some(state.round());
+    f
+}
+
 /// Replays `log` up to and including record `upto` (all records when `None`), checking every
 /// record and claim. On success answers the state and how many records were applied; a log
 /// replayed in full must also reach the end of the game.
 pub fn replay<G: Game>(log: &Log<G::Action>, pos: &Positions, upto: Option<usize>) -> Result<(G, usize), Fault> {
     let mut state: G = setup(&log.header)?;
-    let n = upto.map_or(log.records.len(), |u| (u + 1).min(log.records.len()));
+    let n = upto.map_or(log.records.len(), |u| u.saturating_add(1).min(log.records.len()));
     for (i, rec) in log.records.iter().take(n).enumerate() {
-        let mk = |code: ErrorCode, msg: String, st: &G| {
-            let mut f = locate(Fault::new(code, msg), i, pos);
-            f.round = Some(st.round());
-            f.seat = Some(rec.seat);
-            f.action = Some(rec.action.to_string());
-            f
-        };
-        if rec.seq as usize != i {
-            return Err(mk(
-                ErrorCode::BadSequence,
-                format!("record {i} carries sequence number {}; a record was dropped, inserted or moved here", rec.seq),
-                &state,
-            ));
-        }
-        if state.is_over() {
-            return Err(mk(ErrorCode::AfterGameEnd, "the game was already over before this record".into(), &state));
-        }
-        let round = state.round();
-        let before = state.results().len();
-        if let Err(v) = state.play_mut(rec.seat, &rec.action) {
-            let mut f = mk(v.code, v.message, &state);
-            f.round = Some(round);
-            return Err(f);
-        }
-        if let Some(claim) = &rec.claim {
-            let ended = &state.results()[before..];
-            if let Some(claimed) = &claim.round {
-                match ended.last() {
-                    None => {
-                        let mut f = mk(
-                            ErrorCode::ClaimMismatch,
-                            "the record claims a round result, but the round does not end here".into(),
-                            &state,
-                        );
-                        f.round = Some(round);
-                        return Err(f);
-                    }
-                    Some(r) if &r.deltas != claimed => {
-                        let mut f = mk(
-                            ErrorCode::ClaimMismatch,
-                            format!(
-                                "round {} score changes claimed {:?}, computed {:?} ({})",
-                                r.round, claimed, r.deltas, r.summary
-                            ),
-                            &state,
-                        );
-                        f.round = Some(r.round);
-                        return Err(f);
-                    }
-                    Some(_) => {}
-                }
-            }
-            if let Some(claimed) = &claim.final_scores {
-                if !state.is_over() {
-                    return Err(mk(
-                        ErrorCode::ClaimMismatch,
-                        "the record claims final scores, but the game does not end here".into(),
-                        &state,
-                    ));
-                }
-                let computed = state.scores();
-                if &computed != claimed {
-                    return Err(mk(
-                        ErrorCode::ClaimMismatch,
-                        format!("final scores claimed {claimed:?}, computed {computed:?}"),
-                        &state,
-                    ));
-                }
-            }
-        }
+        step(&mut state, i, rec, pos)?;
     }
     if upto.is_none() && !state.is_over() {
-        let who: Vec<String> = state.to_act().iter().map(|s| s.to_string()).collect();
-        let mut f = Fault::new(
-            ErrorCode::Truncated,
-            format!(
-                "the log ends after {} records in round {}, before the game is over (seat {} to act)",
-                log.records.len(),
-                state.round(),
-                who.join(" or ")
-            ),
-        );
-        f.index = Some(log.records.len());
-        f.round = Some(state.round());
-        return Err(f);
+        return Err(truncated(&state, log.records.len()));
     }
     Ok((state, n))
 }

@@ -62,7 +62,7 @@ impl<G: Game> Bot<G> for Checked<G> {
     fn act(&mut self, game: &G, seat: u8) -> G::Action {
         let legal = game.legal_actions(seat);
         for a in legal.iter().chain(self.prev.iter()) {
-            let ok = game.check(seat, a).is_ok();
+            let ok = game.validate(seat, a).is_ok();
             assert_eq!(
                 ok,
                 legal.contains(a),

@@ -11,18 +11,46 @@ pub const MAX_FILE_BYTES: u64 = 64 << 20;
 pub enum ReadError {
     #[error("{path}: {source}")]
     Io { path: String, source: std::io::Error },
-    #[error("{path}: the file is {size} bytes; Paifu reads logs of at most {max} bytes")]
+    #[error("{path}: the file is {size} bytes or more; Paifu reads logs of at most {max} bytes")]
     TooLarge { path: String, size: u64, max: u64 },
+    #[error("{path}: not a regular file")]
+    NotAFile { path: String },
 }
 
-/// Reads a file of at most [`MAX_FILE_BYTES`].
+/// Reads a log file of at most [`MAX_FILE_BYTES`].
 pub fn read_log_bytes(path: &Path) -> Result<Vec<u8>, ReadError> {
-    let io = |source| ReadError::Io { path: path.display().to_string(), source };
-    let meta = std::fs::metadata(path).map_err(io)?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(ReadError::TooLarge { path: path.display().to_string(), size: meta.len(), max: MAX_FILE_BYTES });
+    read_limited(path, MAX_FILE_BYTES)
+}
+
+/// Reads a regular file of at most `max` bytes: devices, pipes and folders are refused, and
+/// reading stops past the limit whatever the file system reported.
+pub fn read_limited(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
+    use std::io::Read;
+    let name = || path.display().to_string();
+    let io = |source| ReadError::Io { path: name(), source };
+    let f = std::fs::File::open(path).map_err(io)?;
+    let meta = f.metadata().map_err(io)?;
+    if !meta.is_file() {
+        return Err(ReadError::NotAFile { path: name() });
     }
-    std::fs::read(path).map_err(io)
+    if meta.len() > max {
+        return Err(ReadError::TooLarge { path: name(), size: meta.len(), max });
+    }
+    let mut out = Vec::with_capacity(meta.len() as usize);
+    f.take(max + 1).read_to_end(&mut out).map_err(io)?;
+    if out.len() as u64 > max {
+        return Err(ReadError::TooLarge { path: name(), size: out.len() as u64, max });
+    }
+    Ok(out)
+}
+
+/// Reads a small text file (a key or a certificate, at most 1 MiB).
+pub fn read_small_text(path: &Path) -> Result<String, ReadError> {
+    let bytes = read_limited(path, 1 << 20)?;
+    String::from_utf8(bytes).map_err(|_| ReadError::Io {
+        path: path.display().to_string(),
+        source: std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"),
+    })
 }
 
 /// Whether a file name looks like a Paifu log.

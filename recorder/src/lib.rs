@@ -6,6 +6,8 @@ pub mod bot;
 pub mod bots;
 pub mod conformance;
 pub mod files;
+pub mod import;
+pub mod keys;
 pub mod samples;
 pub mod simulate;
 

@@ -67,13 +67,13 @@ impl<'a> Frames<'a> {
                 break;
             }
         }
-        if len as usize > MAX_ITEM_BYTES {
+        if len > MAX_ITEM_BYTES as u64 {
             return Err(Fault::new(
                 ErrorCode::BadEncoding,
                 format!("{what} at byte {start} claims {len} bytes, more than the 1 MiB limit"),
             ));
         }
-        let end = self.pos + len as usize;
+        let end = self.pos.saturating_add(len as usize);
         if end > self.bytes.len() {
             return Err(Fault::new(
                 ErrorCode::Truncated,
@@ -89,12 +89,26 @@ impl<'a> Frames<'a> {
     }
 }
 
-fn decode_frame<T: serde::de::DeserializeOwned>(frame: &[u8], what: &str) -> Result<T, Fault> {
+/// Decodes a frame, which must be the canonical encoding of what it holds (minimal varints,
+/// sorted unique map keys, sets in ascending order), so that one log has one binary form.
+fn decode_frame<T: serde::de::DeserializeOwned + serde::Serialize>(frame: &[u8], what: &str) -> Result<T, Fault> {
     match postcard::take_from_bytes::<T>(frame) {
-        Ok((v, rest)) if rest.is_empty() => Ok(v),
+        Ok((v, [])) => {
+            if postcard::to_stdvec(&v).ok().as_deref() != Some(frame) {
+                return Err(Fault::new(
+                    ErrorCode::BadEncoding,
+                    format!("{what} is not in canonical form (overlong number, unsorted or repeated map key)"),
+                ));
+            }
+            Ok(v)
+        }
         Ok((_, rest)) => {
             Err(Fault::new(ErrorCode::BadEncoding, format!("{what} has {} stray bytes at its end", rest.len())))
         }
+        Err(postcard::Error::SerdeDeCustom) => Err(Fault::new(
+            ErrorCode::BadEncoding,
+            format!("{what} holds a value its type does not allow (a card code outside the deck, the cards of a set not in ascending order, ...)"),
+        )),
         Err(e) => Err(Fault::new(ErrorCode::BadEncoding, format!("{what} cannot be decoded: {e}"))),
     }
 }
@@ -121,7 +135,7 @@ fn start(bytes: &[u8]) -> Result<(Frames<'_>, Header), Fault> {
     Ok((frames, header))
 }
 
-fn empty_header() -> Header {
+pub(super) fn empty_header() -> Header {
     Header {
         paifu: 0,
         game: String::new(),
@@ -152,6 +166,11 @@ pub fn decode_binary<A: Action>(bytes: &[u8]) -> Result<Log<A>, Fault> {
             break;
         };
         let r: Record<A> = decode_frame(f, &what).map_err(|f| f.at_index(index))?;
+        if r.claim.as_ref().is_some_and(|c| !c.is_bounded()) {
+            return Err(
+                Fault::new(ErrorCode::BadEncoding, format!("{what}: a claim lists more than 8 seats")).at_index(index)
+            );
+        }
         records.push(r);
     }
     Ok(Log { header, records })

@@ -49,8 +49,9 @@ pub fn encode_jsonl<A: Action>(log: &Log<A>) -> String {
     out
 }
 
-fn json_fault(e: &serde_json::Error, what: &str, line: usize) -> Fault {
-    let code = if e.is_eof() { ErrorCode::Truncated } else { ErrorCode::BadEncoding };
+fn json_fault(e: &serde_json::Error, what: &str, line: usize, last: bool) -> Fault {
+    // Running out of input is a cut-off file only on the last line; inside it is a bad line.
+    let code = if e.is_eof() && last { ErrorCode::Truncated } else { ErrorCode::BadEncoding };
     // serde_json reports "line 1 column N" for the single line it saw; keep the column only.
     let msg = e.to_string();
     let msg = match msg.rfind(" at line ") {
@@ -64,14 +65,15 @@ fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     text.split('\n')
         .enumerate()
         .map(|(i, l)| (i + 1, l.strip_suffix('\r').unwrap_or(l)))
-        .filter(|(_, l)| !l.trim().is_empty())
+        .filter(|(_, l)| !l.trim_ascii().is_empty())
 }
 
-fn parse_header(line_no: usize, line: &str) -> Result<Header, Fault> {
+fn parse_header(line_no: usize, line: &str, last: bool) -> Result<Header, Fault> {
     if line.len() > MAX_ITEM_BYTES {
         return Err(Fault::new(ErrorCode::BadEncoding, "the header line is longer than 1 MiB").at_line(line_no));
     }
-    let v: Value = serde_json::from_str(line).map_err(|e| json_fault(&e, "the header is not valid JSON", line_no))?;
+    let v: Value =
+        serde_json::from_str(line).map_err(|e| json_fault(&e, "the header is not valid JSON", line_no, last))?;
     if v.get("paifu").is_none() {
         return Err(Fault::new(
             ErrorCode::BadEncoding,
@@ -79,24 +81,34 @@ fn parse_header(line_no: usize, line: &str) -> Result<Header, Fault> {
         )
         .at_line(line_no));
     }
-    let h: Header = serde_json::from_value(v).map_err(|e| json_fault(&e, "bad header", line_no))?;
+    // A newer format may have other fields: say so before judging them.
+    if let Some(version) = v.get("paifu").and_then(Value::as_u64) {
+        if version > u64::from(super::FORMAT_VERSION) {
+            let mut probe = super::binary::empty_header();
+            probe.paifu = u32::try_from(version).unwrap_or(u32::MAX);
+            check_version(&probe).map_err(|f| f.at_line(line_no))?;
+        }
+    }
+    // Read the line itself (not the Value, which keeps the last of duplicate keys).
+    let h: Header = serde_json::from_str(line).map_err(|e| json_fault(&e, "bad header", line_no, false))?;
     check_version(&h).map_err(|f| f.at_line(line_no))?;
     Ok(h)
 }
 
 /// Reads the header line only.
 pub fn read_jsonl_header(text: &str) -> Result<Header, Fault> {
-    match lines(text).next() {
-        Some((n, l)) => parse_header(n, l),
+    let mut it = lines(text);
+    match it.next() {
+        Some((n, l)) => parse_header(n, l, it.next().is_none()),
         None => Err(Fault::new(ErrorCode::Truncated, "the file is empty: a log starts with a header line").at_line(1)),
     }
 }
 
 /// Reads a whole JSON Lines log.
 pub fn decode_jsonl<A: Action>(text: &str) -> Result<(Log<A>, Positions), Fault> {
-    let mut it = lines(text);
+    let mut it = lines(text).peekable();
     let header = match it.next() {
-        Some((n, l)) => parse_header(n, l)?,
+        Some((n, l)) => parse_header(n, l, it.peek().is_none())?,
         None => {
             return Err(
                 Fault::new(ErrorCode::Truncated, "the file is empty: a log starts with a header line").at_line(1)
@@ -105,15 +117,22 @@ pub fn decode_jsonl<A: Action>(text: &str) -> Result<(Log<A>, Positions), Fault>
     };
     let mut records = Vec::new();
     let mut pos = Positions::default();
-    for (line_no, line) in it {
+    while let Some((line_no, line)) = it.next() {
+        let last = it.peek().is_none();
         let index = records.len();
         if line.len() > MAX_ITEM_BYTES {
             return Err(Fault::new(ErrorCode::BadEncoding, "a record line is longer than 1 MiB")
                 .at_line(line_no)
                 .at_index(index));
         }
-        let r: RecordIn = serde_json::from_str(line)
-            .map_err(|e| json_fault(&e, &format!("record {index} is not a valid record"), line_no).at_index(index))?;
+        let r: RecordIn = serde_json::from_str(line).map_err(|e| {
+            json_fault(&e, &format!("record {index} is not a valid record"), line_no, last).at_index(index)
+        })?;
+        if r.claim.as_ref().is_some_and(|c| !c.is_bounded()) {
+            return Err(Fault::new(ErrorCode::BadEncoding, format!("record {index}: a claim lists more than 8 seats"))
+                .at_line(line_no)
+                .at_index(index));
+        }
         let action = r.action.parse::<A>().map_err(|e| {
             let mut f = Fault::new(
                 ErrorCode::BadEncoding,

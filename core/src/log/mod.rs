@@ -123,6 +123,43 @@ impl<'de> Deserialize<'de> for OptValue {
 
 pub type Options = BTreeMap<String, OptValue>;
 
+/// Reads a map refusing duplicate keys (serde's own maps keep the last silently), and in JSON
+/// reads `null` as empty.
+fn unique_map<'de, D, V>(d: D) -> Result<BTreeMap<String, V>, D::Error>
+where
+    D: Deserializer<'de>,
+    V: Deserialize<'de>,
+{
+    struct Visit<V>(std::marker::PhantomData<V>);
+    impl<'de, V: Deserialize<'de>> serde::de::Visitor<'de> for Visit<V> {
+        type Value = BTreeMap<String, V>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a map with unique keys")
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(BTreeMap::new())
+        }
+        fn visit_none<E>(self) -> Result<Self::Value, E> {
+            Ok(BTreeMap::new())
+        }
+        fn visit_map<M: serde::de::MapAccess<'de>>(self, mut m: M) -> Result<Self::Value, M::Error> {
+            let mut out = BTreeMap::new();
+            while let Some((k, v)) = m.next_entry::<String, V>()? {
+                if out.contains_key(&k) {
+                    return Err(serde::de::Error::custom(format!("duplicate key {k:?}")));
+                }
+                out.insert(k, v);
+            }
+            Ok(out)
+        }
+    }
+    if d.is_human_readable() {
+        d.deserialize_any(Visit(std::marker::PhantomData))
+    } else {
+        d.deserialize_map(Visit(std::marker::PhantomData))
+    }
+}
+
 /// Where an imported game came from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -146,7 +183,7 @@ pub struct Header {
     /// Ruleset name, for example `standard`.
     pub ruleset: String,
     /// Options that differ from or restate the ruleset's defaults.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "unique_map")]
     pub options: Options,
     /// The engine that wrote the log, `paifu-core 0.1.0`.
     pub engine: String,
@@ -162,7 +199,7 @@ pub struct Header {
     #[serde(default)]
     pub source: Option<Source>,
     /// Free metadata: event, table, round, date, ...
-    #[serde(default)]
+    #[serde(default, deserialize_with = "unique_map")]
     pub meta: BTreeMap<String, String>,
 }
 
@@ -217,6 +254,17 @@ pub struct Claim {
     /// Each seat's final score, on the record that ends the game.
     #[serde(default, rename = "final")]
     pub final_scores: Option<Vec<i64>>,
+}
+
+impl Claim {
+    /// The longest list a claim may hold (no game seats more than 8).
+    pub const MAX_SEATS: usize = 8;
+
+    /// Whether both lists are of a plausible length.
+    pub fn is_bounded(&self) -> bool {
+        self.round.as_ref().is_none_or(|v| v.len() <= Self::MAX_SEATS)
+            && self.final_scores.as_ref().is_none_or(|v| v.len() <= Self::MAX_SEATS)
+    }
 }
 
 /// One decision: who, what, and optionally the results claimed after it.

@@ -125,6 +125,11 @@ impl Card {
         Colour::ALL[usize::from(self.0 % 5)]
     }
 
+    /// Whether the deck (data/tzq-deck.txt) has a card of this kind and colour.
+    pub fn in_deck(self) -> bool {
+        standard_deck().is_ok_and(|d| d.contains(&self))
+    }
+
     pub fn is_sparrow(self) -> bool {
         self.kind() == Kind::Sparrow
     }
@@ -145,11 +150,13 @@ impl From<Card> for u8 {
 
 impl TryFrom<u8> for Card {
     type Error = String;
+    /// Only the codes of cards in the deck (data/tzq-deck.txt) are cards.
     fn try_from(b: u8) -> Result<Card, String> {
-        if b < 75 {
-            Ok(Card(b))
+        let c = Card(b);
+        if b < 75 && c.in_deck() {
+            Ok(c)
         } else {
-            Err(format!("{b} is not a card code (0-74)"))
+            Err(format!("{b} is not the code of a card in the deck"))
         }
     }
 }
@@ -189,7 +196,13 @@ impl FromStr for Card {
         if ch.next().is_some() {
             return Err(bad());
         }
-        Ok(Card::new(kind, colour))
+        let card = Card::new(kind, colour);
+        if !card.in_deck() {
+            return Err(NotationError(format!(
+                "{s:?} is not a card of the deck (see data/tzq-deck.txt for its colour codes)"
+            )));
+        }
+        Ok(card)
     }
 }
 
@@ -279,9 +292,27 @@ mod tests {
             assert_eq!(c.to_string().parse::<Card>().unwrap(), c);
         }
         assert_eq!("Qk".parse::<Card>().unwrap(), c!(Q));
-        for bad in ["", "0b", "5", "5k", "Ek", "Qb", "5bb", "X", "10b"] {
+        for bad in ["", "0b", "5", "5k", "Ek", "Ew", "Rw", "Qb", "5bb", "X", "10b"] {
             assert!(bad.parse::<Card>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn exactly_the_deck_codes_are_cards() {
+        let deck = standard_deck().unwrap();
+        let mut valid = 0;
+        for b in 0..=255u8 {
+            match Card::try_from(b) {
+                Ok(c) => {
+                    valid += 1;
+                    assert!(deck.contains(&c));
+                    assert_eq!(c.to_string().parse::<Card>().unwrap(), c, "code {b}");
+                }
+                Err(_) => assert!(!deck.contains(&Card(b))),
+            }
+        }
+        // 36 numbers, 12 winds, 3 dragons and one Sparrow code.
+        assert_eq!(valid, 52);
     }
 
     #[test]

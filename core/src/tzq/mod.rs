@@ -19,6 +19,7 @@ use std::str::FromStr;
 /// Notation (JSON Lines logs, the command line): `draw`, `discard 5b`,
 /// `pong 3b 4g 5r keep 4g`, `chow 3b 4g take 5r keep 5r`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "ActionRepr")]
 pub enum Action {
     /// Draw the top card of the draw pile (then discard, or lay a set: Pong).
     Draw,
@@ -31,7 +32,42 @@ pub enum Action {
     Chow { hand: [Card; 2], take: Card, keep: Card },
 }
 
+/// The binary form as read, before its order is checked.
+#[derive(Deserialize)]
+enum ActionRepr {
+    Draw,
+    Discard(Card),
+    Pong { cards: [Card; 3], keep: Card },
+    Chow { hand: [Card; 2], take: Card, keep: Card },
+}
+
+impl TryFrom<ActionRepr> for Action {
+    type Error = String;
+    fn try_from(r: ActionRepr) -> Result<Action, String> {
+        let a = match r {
+            ActionRepr::Draw => Action::Draw,
+            ActionRepr::Discard(c) => Action::Discard(c),
+            ActionRepr::Pong { cards, keep } => Action::Pong { cards, keep },
+            ActionRepr::Chow { hand, take, keep } => Action::Chow { hand, take, keep },
+        };
+        if a.is_canonical() {
+            Ok(a)
+        } else {
+            Err(format!("{a}: the cards of a set are written in ascending order"))
+        }
+    }
+}
+
 impl Action {
+    /// Whether a Pong's or Chow's hand cards are in ascending order, the only form logs hold.
+    pub fn is_canonical(&self) -> bool {
+        match self {
+            Action::Pong { cards, .. } => cards.is_sorted(),
+            Action::Chow { hand, .. } => hand.is_sorted(),
+            _ => true,
+        }
+    }
+
     /// A Pong with its cards in canonical (sorted) order.
     pub fn pong(mut cards: [Card; 3], keep: Card) -> Action {
         cards.sort();
@@ -414,6 +450,8 @@ impl Tzq {
         if let Some(i) = rest.iter().position(|&c| c == keep) {
             rest.remove(i);
         }
+        // The other two go onto the discard pile in ascending card-code order.
+        rest.sort();
         if self.kept[s].len() == 5 {
             self.turns += 1;
             self.discards.extend_from_slice(&rest);
@@ -637,6 +675,15 @@ impl Game for Tzq {
     }
 
     fn check(&self, seat: Seat, action: &Action) -> Result<(), Violation> {
+        if !self.to_act().contains(seat) {
+            return Err(Violation::new(
+                crate::ErrorCode::NotYourTurn,
+                format!("seat {seat} does not owe a decision now"),
+            ));
+        }
+        if !action.is_canonical() {
+            return Err(Violation::illegal(format!("{action}: the cards of a set are written in ascending order")));
+        }
         let hand = &self.hands[usize::from(seat & 1)];
         match (self.phase, action) {
             (Phase::Over, _) => Err(Violation::illegal("the match is over")),
@@ -742,6 +789,26 @@ impl Game for Tzq {
 
     fn scores(&self) -> Vec<i64> {
         self.scores.to_vec()
+    }
+
+    fn view(&self) -> serde_json::Value {
+        let names = |v: &[Card]| v.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+        serde_json::json!({
+            "game": "tzq",
+            "round": self.round,
+            "scores": self.scores,
+            "to_act": self.to_act().iter().collect::<Vec<_>>(),
+            "turn": self.turn,
+            "drawn": self.drawn().map(|c| c.to_string()),
+            "over": self.phase == Phase::Over,
+            "seats": (0..2).map(|s| serde_json::json!({
+                "hand": names(&self.hands[s]),
+                "kept": names(&self.kept[s]),
+            })).collect::<Vec<_>>(),
+            "pile": self.pile.len(),
+            "discards": names(&self.discards),
+            "chowable": names(&self.chowable),
+        })
     }
 
     fn render(&self) -> String {

@@ -230,28 +230,7 @@ fn discarding_a_card_not_held_is_refused() {
 }
 
 #[test]
-fn the_fifth_set_wins_the_round_and_scores_with_winning_draw_after_pong() {
-    let g = Pos {
-        hands: ["Eg 1r 1w 9w Sb Nb", "1g 2r 3g 2g 7r"],
-        kept: ["Eb Q Q Q", ""],
-        turn: 0,
-        drawn: Some("Nb"),
-        ..Pos::default()
-    }
-    .build();
-    // Keeps East: E E Q Q Q = Pair 2 + King 6 + Honours 1, + Winning Draw 1.
-    let g = g.play(0, &act("pong Eg Sb Nb keep Eg")).unwrap_err().violation;
-    assert!(g.message.contains("not a set"));
-    let g = Pos {
-        hands: ["Eg Er 1w 9w Sb Nb", "1g 2r 3g 2g 7r"],
-        kept: ["Eb Q Q Q", ""],
-        turn: 0,
-        drawn: Some("Nb"),
-        ..Pos::default()
-    }
-    .build()
-    .play(0, &act("pong Eg Er Nb keep Eg"));
-    assert!(g.is_err(), "E E N is not a set");
+fn the_fifth_set_wins_the_round_at_once() {
     let g = Pos {
         hands: ["Eg Er Sr 9w Sb Nb", "1g 2r 3g 2g 7r"],
         kept: ["Eb Q Q Q", ""],
@@ -260,9 +239,29 @@ fn the_fifth_set_wins_the_round_and_scores_with_winning_draw_after_pong() {
         ..Pos::default()
     }
     .build();
-    let before = g.round();
-    let g = g.play(0, &act("pong Eg Er Wb keep Eg")).err().map(|e| e.state).unwrap();
-    assert_eq!(g.round(), before, "Wb is not in hand");
+    // E E N is not a set, and a card not held cannot be laid: neither ends the round.
+    assert!(refuse(&g, 0, "pong Eg Er Nb keep Eg").message.contains("not a set"));
+    assert!(refuse(&g, 0, "pong Eg Er Wb keep Eg").message.contains("but holds"));
+    let g = g.play(0, &act("pong Eg Er Sr keep Eg")).unwrap_err().state;
+    assert_eq!(g.results().len(), 0, "E E S is not a set either");
+    let g = g.play(0, &act("discard 9w")).unwrap();
+    assert_eq!(g.results().len(), 0);
+    // Now a real fifth set: E E E, keeping East: the round ends at once, before any refill.
+    let g = Pos {
+        hands: ["Eg Er Sr 9w Sb", "1g 2r 3g 2g 7r"],
+        kept: ["Rb Q Q Q", ""],
+        discards: "Eb",
+        chowable: "Eb",
+        turn: 0,
+        ..Pos::default()
+    }
+    .build();
+    let g = g.play(0, &act("chow Eg Er take Eb keep Eg")).unwrap();
+    assert_eq!(g.results().len(), 1);
+    // Rb Q Q Q Eg: King 6 + Honours 3 (East, Red Dragon); a Chow, so no Winning Draw.
+    assert_eq!(g.results()[0].deltas, vec![9, 0], "{}", g.results()[0].summary);
+    assert_eq!(g.round(), 2);
+    assert!(g.kept(0).is_empty(), "a new round has begun");
 }
 
 #[test]
@@ -309,11 +308,9 @@ fn minimum_points_option_refuses_a_cheap_mahjong() {
         ..Pos::default()
     }
     .build();
-    // 1b 5g 7r Nb 4w: Honours 1 only.
-    let v = refuse(&g, 0, "chow 4w 9w take 6b keep 4w");
-    assert_eq!(v.code, ErrorCode::IllegalAction);
-    let v = refuse(&g, 0, "chow 2g 3r take 4w keep 4w");
-    assert_eq!(v.code, ErrorCode::IllegalAction, "4w is not chowable");
+    // The legal set 2-3-4 with the discarded... nothing legal here scores 2 from this hand:
+    // 1b 5g 7r Nb + any card of 2g 3r 4w is Honours 1 only.
+    assert!(g.legal_actions(0).iter().all(|a| !matches!(a, Action::Chow { .. })));
     let g = Pos {
         hands: ["2g 3r 4w 5b Sb", "1g 2r 3g 6g 8r"],
         kept: ["1b 5g 7r Nb", ""],
@@ -392,16 +389,79 @@ fn play_out(rules: Rules, seed: &str) -> Tzq {
 
 #[test]
 fn a_match_is_four_rounds_with_alternating_starters() {
-    let g = play_out(Rules::default(), "match");
-    assert!(g.is_over());
-    assert_eq!(g.results().len(), 4);
-    let sum: Vec<i64> = (0..2).map(|s| g.results().iter().map(|r| r.deltas[s]).sum()).collect();
-    assert_eq!(g.scores(), sum);
-    let fresh = Tzq::new(Rules::default(), 2, Some(&Seed::from_text("match"))).unwrap();
-    assert_eq!(fresh.starter(1), fresh.first);
-    assert_eq!(fresh.starter(2), 1 - fresh.first);
-    assert_eq!(fresh.starter(3), fresh.first);
-    assert_eq!(fresh.starter(4), 1 - fresh.first);
+    for seed in ["match", "match 2", "match 3"] {
+        // Record who acts first in each round while playing it out.
+        let mut g = Tzq::new(Rules::default(), 2, Some(&Seed::from_text(seed))).unwrap();
+        let mut firsts = vec![g.turn()];
+        while !g.is_over() {
+            let seat = g.to_act().iter().next().unwrap();
+            let acts = g.legal_actions(seat);
+            let a = acts.iter().find(|a| !matches!(a, Action::Draw | Action::Discard(_))).unwrap_or(&acts[0]).clone();
+            let round = g.round();
+            g.play_mut(seat, &a).unwrap();
+            if g.round() != round && !g.is_over() {
+                firsts.push(g.turn());
+            }
+        }
+        assert_eq!(g.results().len(), 4);
+        assert_eq!(firsts.len(), 4);
+        assert_eq!(firsts[1], 1 - firsts[0], "{seed}: {firsts:?}");
+        assert_eq!(firsts[2], firsts[0]);
+        assert_eq!(firsts[3], firsts[1]);
+        let sum: Vec<i64> = (0..2).map(|s| g.results().iter().map(|r| r.deltas[s]).sum()).collect();
+        assert_eq!(g.scores(), sum);
+    }
+}
+
+/// check accepts exactly the legal actions, among every action that can be written with the
+/// cards in play: all discards, all Pongs and Chows of hand cards and nearby cards, every keep,
+/// in canonical and in reversed order.
+#[test]
+fn check_accepts_exactly_the_legal_actions_perft_style() {
+    let deck = standard_deck().unwrap();
+    let mut positions = 0;
+    for seed in 0..12 {
+        let mut g = Tzq::new(Rules::default(), 2, Some(&Seed::from_text(&format!("perft {seed}")))).unwrap();
+        let mut pick = Seed::from_text("pick").stream(&seed.to_string());
+        while !g.is_over() && positions < 4000 {
+            let seat = g.turn();
+            let legal = g.legal_actions(seat);
+            let mut pool: Vec<Card> = g.hand(seat).to_vec();
+            pool.extend(g.chowable());
+            for _ in 0..3 {
+                pool.push(deck[pick.below(deck.len() as u64) as usize]);
+            }
+            let mut universe: Vec<Action> = vec![Action::Draw];
+            universe.extend(deck.iter().map(|&c| Action::Discard(c)));
+            for i in 0..pool.len() {
+                for j in i + 1..pool.len() {
+                    for &take in &pool {
+                        for keep in [pool[i], pool[j], take] {
+                            universe.push(Action::chow([pool[i], pool[j]], take, keep));
+                            universe.push(Action::Chow { hand: [pool[j], pool[i]], take, keep });
+                        }
+                    }
+                    for k in j + 1..pool.len() {
+                        for keep in [pool[i], pool[j], pool[k]] {
+                            universe.push(Action::pong([pool[i], pool[j], pool[k]], keep));
+                            universe.push(Action::Pong { cards: [pool[k], pool[j], pool[i]], keep });
+                        }
+                    }
+                }
+            }
+            for a in &universe {
+                assert_eq!(g.validate(seat, a).is_ok(), legal.contains(a), "{a} at\n{}", g.render());
+                assert!(g.validate(1 - seat, a).is_err(), "the other seat never acts");
+            }
+            for a in &legal {
+                assert!(g.validate(seat, a).is_ok());
+            }
+            positions += 1;
+            let a = legal[pick.below(legal.len() as u64) as usize].clone();
+            g.play_mut(seat, &a).unwrap();
+        }
+    }
+    assert!(positions > 1000, "{positions}");
 }
 
 #[test]

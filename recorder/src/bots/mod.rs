@@ -1,5 +1,7 @@
 //! Each game's bots, and choosing a bot by name.
 
+pub mod riichi;
+pub mod tayu;
 pub mod tzq;
 
 use crate::bot::{Bot, RandomBot};

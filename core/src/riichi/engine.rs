@@ -1,0 +1,1509 @@
+//! The riichi match: walls, turns, claim windows, furiten, round ends, the match and its end.
+
+use super::action::Action;
+use super::hand::{is_win, waits as hand_waits, YAOCHU};
+use super::rules::Rules;
+use super::score::{payment, score, Meld, MeldKind, Payment, Score, Situation, WinHand, Yaku};
+use super::tile::{counts_of, tiles_text, Counts, Tile};
+use crate::error::Violation;
+use crate::game::{Fact, RoundResult, Seat, SeatSet, SetupError};
+use crate::random::Seed;
+use std::fmt::Write as _;
+
+const WINDS: [char; 4] = ['E', 'S', 'W', 'N'];
+
+/// One discard in a river.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct River {
+    pub tile: Tile,
+    /// The tile was the one just drawn (tsumogiri).
+    pub drawn: bool,
+    /// The riichi declaration tile (turned sideways).
+    pub riichi: bool,
+    /// Taken by another seat's call.
+    pub called: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Player {
+    pub hand: Vec<Tile>,
+    pub melds: Vec<Meld>,
+    pub river: Vec<River>,
+    pub riichi: bool,
+    pub double_riichi: bool,
+    pub ippatsu: bool,
+    /// Declared with the discard now in a claim window, not yet established.
+    pub riichi_pending: bool,
+    pub furiten_temp: bool,
+    pub furiten_riichi: bool,
+    /// Kinds this seat has discarded (bit mask).
+    pub discarded: u64,
+    /// The kinds that complete the hand as it was after the last discard (bit mask).
+    pub waits: u64,
+    /// Every discard a terminal or honour and none called (nagashi mangan).
+    pub nagashi: bool,
+    /// The seat liable for a big three dragons / big four winds (pao), with which yakuman.
+    pub pao: Option<(Yaku, Seat)>,
+    /// The seat whose discard made this seat's last open kan (for rinshan liability).
+    pub minkan_from: Option<Seat>,
+    pub calls: u32,
+}
+
+impl Player {
+    fn counts(&self) -> Counts {
+        counts_of(&self.hand)
+    }
+    fn count_tile(&self, t: Tile) -> usize {
+        self.hand.iter().filter(|&&x| x == t).count()
+    }
+    fn count_kind(&self, k: usize) -> usize {
+        self.hand.iter().filter(|x| x.kind() == k).count()
+    }
+    fn closed(&self) -> bool {
+        self.melds.iter().all(|m| !m.is_open())
+    }
+    fn remove(&mut self, t: Tile) -> bool {
+        match self.hand.iter().position(|&x| x == t) {
+            Some(i) => {
+                self.hand.swap_remove(i);
+                true
+            }
+            None => false,
+        }
+    }
+    fn furiten(&self) -> bool {
+        self.furiten_temp || self.furiten_riichi || self.waits & self.discarded != 0
+    }
+    fn update_waits(&mut self) {
+        let c = self.counts();
+        let mut w = hand_waits(&c);
+        // A kind this seat holds all four of (concealed and melded) is no wait.
+        let mut held = c;
+        for m in &self.melds {
+            for t in m.tiles() {
+                held[t.kind()] += 1;
+            }
+        }
+        for (k, &n) in held.iter().enumerate() {
+            if n >= 4 {
+                w &= !(1u64 << k);
+            }
+        }
+        self.waits = w;
+    }
+}
+
+/// What a claim window is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Window {
+    Discard,
+    /// Robbing an added kan.
+    Kakan,
+    /// Robbing a closed kan (thirteen orphans only).
+    Ankan,
+}
+
+pub(crate) const CAN_RON: u8 = 1;
+pub(crate) const CAN_PON: u8 = 2;
+pub(crate) const CAN_KAN: u8 = 4;
+pub(crate) const CAN_CHI: u8 = 8;
+
+#[derive(Clone, Debug)]
+pub(crate) enum Phase {
+    /// `seat` holds 14 tiles (counting kans as 3) and must act: `drawn` is the tile just drawn
+    /// (none after a chi or pon), `rinshan` when it came from the dead wall.
+    Turn {
+        seat: Seat,
+        drawn: Option<Tile>,
+        rinshan: bool,
+        kuikae: u64,
+    },
+    /// Seats may claim `tile` discarded (or added to a kan) by `from`.
+    Claims {
+        from: Seat,
+        tile: Tile,
+        window: Window,
+        can: [u8; 4],
+        answers: [Option<Action>; 4],
+    },
+    Over,
+}
+
+/// A whole riichi match.
+#[derive(Clone, Debug)]
+pub struct Riichi {
+    pub(crate) rules: Rules,
+    pub(crate) seed: Option<Seed>,
+    pub(crate) scores: [i64; 4],
+    pub(crate) results: Vec<RoundResult>,
+    /// 0 East, 1 South, ...
+    pub(crate) round_wind: u8,
+    /// 0-3: the dealer is seat `kyoku` (seat 0 is the first dealer).
+    pub(crate) kyoku: u8,
+    pub(crate) honba: u32,
+    pub(crate) sticks: u32,
+    pub(crate) players: [Player; 4],
+    /// The live wall in draw order.
+    pub(crate) live: Vec<Tile>,
+    pub(crate) next: usize,
+    /// One past the last drawable live tile (shrinks by one per kan).
+    pub(crate) live_end: usize,
+    /// The dead wall: d0-d3 replacement tiles, d4/d6/d8/d10/d12 dora indicators, d5/d7/.. ura.
+    pub(crate) dead: [Tile; 14],
+    pub(crate) rinshan_used: usize,
+    /// Dora indicators shown (1 + kan dora shown).
+    pub(crate) dora_shown: usize,
+    /// Kan dora earned by an open or added kan, shown after the next discard.
+    pub(crate) dora_pending: usize,
+    pub(crate) kans: u8,
+    /// Any call (chi, pon, kan) this hand: ends the first go-around.
+    pub(crate) any_call: bool,
+    pub(crate) discards_made: u32,
+    pub(crate) phase: Phase,
+    pub(crate) round_deltas: [i64; 4],
+    pub(crate) dice: (u8, u8),
+}
+
+/// The outcome of a round, before it is written down.
+struct Ending {
+    summary: String,
+    facts: Vec<Fact>,
+    /// The dealer keeps the seat.
+    renchan: bool,
+    /// The round ended in a win by the dealer (for agari-yame).
+    dealer_won: bool,
+    /// Honba counter after the round.
+    next_honba: u32,
+}
+
+impl Riichi {
+    pub(crate) fn new_game(rules: Rules, seed: Option<&Seed>) -> Result<Riichi, SetupError> {
+        let Some(seed) = seed else {
+            return Err(SetupError(
+                "riichi games without a seed (imported games, whose deals and draws are records of the log) \
+                 are not supported by this engine yet"
+                    .into(),
+            ));
+        };
+        let start = rules.start_points;
+        let mut g = Riichi {
+            rules,
+            seed: Some(*seed),
+            scores: [start; 4],
+            results: Vec::new(),
+            round_wind: 0,
+            kyoku: 0,
+            honba: 0,
+            sticks: 0,
+            players: Default::default(),
+            live: Vec::new(),
+            next: 0,
+            live_end: 0,
+            dead: [Tile::kind_tile(0); 14],
+            rinshan_used: 0,
+            dora_shown: 1,
+            dora_pending: 0,
+            kans: 0,
+            any_call: false,
+            discards_made: 0,
+            phase: Phase::Over,
+            round_deltas: [0; 4],
+            dice: (1, 1),
+        };
+        g.start_round();
+        Ok(g)
+    }
+
+    /// The label of the current hand in stream names: `E1`, `S4`, `W2`...
+    pub fn hand_label(&self) -> String {
+        format!("{}{}", WINDS[usize::from(self.round_wind & 3)], self.kyoku + 1)
+    }
+
+    pub fn dealer(&self) -> Seat {
+        self.kyoku
+    }
+
+    /// The 136 tiles with the configured red fives.
+    pub fn tile_set(rules: &Rules) -> Vec<Tile> {
+        let mut tiles = Vec::with_capacity(136);
+        for k in 0..34 {
+            for _ in 0..4 {
+                tiles.push(Tile::kind_tile(k));
+            }
+        }
+        let reds: &[usize] = match rules.red_fives {
+            0 => &[],
+            3 => &[4, 13, 22],
+            _ => &[4, 13, 13, 22],
+        };
+        for &k in reds {
+            if let Some(t) = tiles.iter_mut().find(|t| t.kind() == k && !t.is_aka()) {
+                *t = t.akaize();
+            }
+        }
+        tiles
+    }
+
+    fn start_round(&mut self) {
+        let Some(seed) = self.seed else { return };
+        let label = format!("{}/{}", self.hand_label(), self.honba);
+        let mut ring = Riichi::tile_set(&self.rules);
+        seed.stream(&format!("riichi/wall/{label}")).shuffle(&mut ring);
+        let mut dice = seed.stream(&format!("riichi/dice/{label}"));
+        let d1 = dice.die(6) as u8;
+        let d2 = dice.die(6) as u8;
+        self.dice = (d1, d2);
+        let sum = usize::from(d1 + d2);
+        let dealer = usize::from(self.dealer());
+        let wall = (dealer + sum - 1) % 4;
+        let brk = 34 * wall + 2 * sum;
+        self.live = (0..122).map(|i| ring[(brk + i) % 136]).collect();
+        for k in 1..=7usize {
+            self.dead[2 * k - 2] = ring[(brk + 136 - 2 * k) % 136];
+            self.dead[2 * k - 1] = ring[(brk + 136 - 2 * k + 1) % 136];
+        }
+        for p in self.players.iter_mut() {
+            *p = Player { nagashi: true, ..Player::default() };
+        }
+        // Three rounds of four tiles each, dealer first; then the dealer takes the 49th and the
+        // 53rd tile (the latter counts as its first draw), the others the 50th to 52nd.
+        let mut i = 0;
+        for _ in 0..3 {
+            for s in 0..4 {
+                let seat = (dealer + s) % 4;
+                self.players[seat].hand.extend_from_slice(&self.live[i..i + 4]);
+                i += 4;
+            }
+        }
+        self.players[dealer].hand.push(self.live[48]);
+        for s in 1..4 {
+            self.players[(dealer + s) % 4].hand.push(self.live[48 + s]);
+        }
+        let first = self.live[52];
+        self.players[dealer].hand.push(first);
+        self.next = 53;
+        self.live_end = 122;
+        self.rinshan_used = 0;
+        self.dora_shown = 1;
+        self.dora_pending = 0;
+        self.kans = 0;
+        self.any_call = false;
+        self.discards_made = 0;
+        self.round_deltas = [0; 4];
+        for s in 1..4 {
+            self.players[(dealer + s) % 4].update_waits();
+        }
+        self.phase = Phase::Turn { seat: self.dealer(), drawn: Some(first), rinshan: false, kuikae: 0 };
+    }
+
+    pub fn tiles_left(&self) -> usize {
+        self.live_end.saturating_sub(self.next)
+    }
+
+    pub fn dora_indicators(&self) -> Vec<Tile> {
+        (0..self.dora_shown).map(|i| self.dead[4 + 2 * i]).collect()
+    }
+
+    fn ura_indicators(&self) -> Vec<Tile> {
+        let n = if self.rules.kan_ura_dora { self.dora_shown } else { 1 };
+        (0..n).map(|i| self.dead[5 + 2 * i]).collect()
+    }
+
+    fn seat_wind(&self, seat: Seat) -> u8 {
+        (seat + 4 - self.dealer()) % 4
+    }
+
+    /// Whether nobody has called and every discard so far is part of the first go-around.
+    fn first_go(&self) -> bool {
+        !self.any_call && self.discards_made < 4
+    }
+
+    /// The score if `seat` wins with `tile` (drawn for a tsumo, otherwise claimed).
+    fn win_score(&self, seat: Seat, tile: Tile, tsumo: bool, rinshan: bool, chankan: bool) -> Option<Score> {
+        let p = &self.players[usize::from(seat)];
+        let mut concealed = p.hand.clone();
+        if !tsumo {
+            concealed.push(tile);
+        }
+        let dealer = seat == self.dealer();
+        let first = self.first_go() && p.river.is_empty();
+        let last = self.tiles_left() == 0;
+        let sit = Situation {
+            tsumo,
+            riichi: p.riichi && !p.double_riichi,
+            double_riichi: p.double_riichi,
+            ippatsu: p.ippatsu,
+            rinshan,
+            chankan,
+            haitei: tsumo && !rinshan && last,
+            houtei: !tsumo && !chankan && last,
+            tenhou: tsumo && dealer && first,
+            chiihou: tsumo && !dealer && first,
+            renhou: !tsumo && !dealer && first && !chankan,
+            seat_wind: self.seat_wind(seat),
+            round_wind: self.round_wind & 3,
+        };
+        let dora = if self.rules.kan_dora { self.dora_indicators() } else { vec![self.dead[4]] };
+        let ura = if (p.riichi) && self.rules.ura_dora { self.ura_indicators() } else { Vec::new() };
+        let wh = WinHand { concealed: &concealed, melds: &p.melds, win: tile, dora: &dora, ura: &ura };
+        score(&wh, &sit, &self.rules).ok()
+    }
+
+    fn can_ron(&self, seat: Seat, tile: Tile, window: Window) -> bool {
+        let p = &self.players[usize::from(seat)];
+        if p.waits & (1 << tile.kind()) == 0 || p.furiten() {
+            return false;
+        }
+        if window == Window::Ankan {
+            // Only thirteen orphans may rob a closed kan.
+            let mut c = p.counts();
+            c[tile.kind()] += 1;
+            if !super::hand::is_kokushi(&c) {
+                return false;
+            }
+        }
+        self.win_score(seat, tile, false, false, window != Window::Discard).is_some()
+    }
+
+    /// Whether a hand without `removed` still has a tile it may discard after a call.
+    fn has_discard_after_call(&self, seat: Seat, removed: &[Tile], kuikae: u64) -> bool {
+        let mut hand = self.players[usize::from(seat)].hand.clone();
+        for r in removed {
+            if let Some(i) = hand.iter().position(|x| x == r) {
+                hand.swap_remove(i);
+            }
+        }
+        hand.iter().any(|t| kuikae & (1 << t.kind()) == 0)
+    }
+
+    /// Kinds a chi with `a` and `b` on `tile` forbids discarding right after (kuikae).
+    fn chi_kuikae(tile: Tile, a: Tile, b: Tile) -> u64 {
+        let k = tile.kind();
+        let mut ban = 1u64 << k;
+        let lo = a.kind().min(b.kind());
+        let hi = a.kind().max(b.kind());
+        if k < lo && k % 9 <= 5 {
+            // Called the low end of k, k+1, k+2: k+3 is a swap too.
+            ban |= 1 << (k + 3);
+        } else if k > hi && k % 9 >= 3 {
+            ban |= 1 << (k - 3);
+        }
+        ban
+    }
+
+    fn claim_options(&self, seat: Seat, from: Seat, tile: Tile, window: Window) -> u8 {
+        let mut can = 0;
+        if self.can_ron(seat, tile, window) {
+            can |= CAN_RON;
+        }
+        if window != Window::Discard || self.tiles_left() == 0 {
+            return can;
+        }
+        let p = &self.players[usize::from(seat)];
+        if p.riichi {
+            return can;
+        }
+        let k = tile.kind();
+        let n = p.count_kind(k);
+        if n >= 2 {
+            can |= CAN_PON;
+        }
+        if n >= 3 && self.kans < 4 {
+            can |= CAN_KAN;
+        }
+        if seat == (from + 1) % 4 && !tile.is_honor() {
+            for (a, b) in self.chi_pairs(seat, tile) {
+                if self.check_call(seat, tile, &Action::chi(a, b)).is_ok() {
+                    can |= CAN_CHI;
+                    break;
+                }
+            }
+        }
+        if can & CAN_PON != 0 {
+            // Pon needs a legal discard afterwards.
+            let plain = p.hand.iter().copied().filter(|t| t.kind() == k).take(2).collect::<Vec<_>>();
+            if !self.has_discard_after_call(seat, &plain, 1 << k) {
+                can &= !CAN_PON;
+            }
+        }
+        can
+    }
+
+    /// Candidate chi tile pairs (distinct by red-ness) for `tile`.
+    fn chi_pairs(&self, seat: Seat, tile: Tile) -> Vec<(Tile, Tile)> {
+        let p = &self.players[usize::from(seat)];
+        let k = tile.kind();
+        let mut out = Vec::new();
+        if tile.is_honor() {
+            return out;
+        }
+        let n = k % 9;
+        let shapes: [(i32, i32); 3] = [(-2, -1), (-1, 1), (1, 2)];
+        for (da, db) in shapes {
+            let (na, nb) = (n as i32 + da, n as i32 + db);
+            if !(0..9).contains(&na) || !(0..9).contains(&nb) {
+                continue;
+            }
+            let ka = (k as i32 + da) as usize;
+            let kb = (k as i32 + db) as usize;
+            let va: Vec<Tile> = variants(&p.hand, ka);
+            let vb: Vec<Tile> = variants(&p.hand, kb);
+            for &a in &va {
+                for &b in &vb {
+                    out.push((a, b));
+                }
+            }
+        }
+        out
+    }
+
+    fn check_call(&self, seat: Seat, tile: Tile, action: &Action) -> Result<(), Violation> {
+        let p = &self.players[usize::from(seat)];
+        match *action {
+            Action::Chi(a, b) => {
+                let (ka, kb, k) = (a.kind(), b.kind(), tile.kind());
+                let mut ks = [ka, kb, k];
+                ks.sort_unstable();
+                if tile.is_honor()
+                    || a.is_honor()
+                    || b.is_honor()
+                    || ks[0] / 9 != ks[2] / 9
+                    || ks[1] != ks[0] + 1
+                    || ks[2] != ks[1] + 1
+                {
+                    return Err(Violation::illegal(format!(
+                        "chi {a} {b} does not make a run with the discarded {tile}"
+                    )));
+                }
+                let need_two = a == b;
+                if p.count_tile(a) < 1 + usize::from(need_two) || p.count_tile(b) < 1 {
+                    return Err(Violation::illegal(format!(
+                        "seat {seat} calls chi with {a} {b}, but holds {}",
+                        tiles_text(&p.hand)
+                    )));
+                }
+                if !self.has_discard_after_call(seat, &[a, b], Riichi::chi_kuikae(tile, a, b)) {
+                    return Err(Violation::illegal(format!(
+                        "after chi {a} {b} on {tile}, seat {seat} would have only swap-call tiles to discard (kuikae)"
+                    )));
+                }
+                Ok(())
+            }
+            Action::Pon(a, b) => {
+                if a.kind() != tile.kind() || b.kind() != tile.kind() {
+                    return Err(Violation::illegal(format!("pon {a} {b} does not match the discarded {tile}")));
+                }
+                let need = if a == b { 2 } else { 1 };
+                if p.count_tile(a) < need || p.count_tile(b) < 1 {
+                    return Err(Violation::illegal(format!(
+                        "seat {seat} calls pon with {a} {b}, but holds {}",
+                        tiles_text(&p.hand)
+                    )));
+                }
+                if !self.has_discard_after_call(seat, &[a, b], 1 << tile.kind()) {
+                    return Err(Violation::illegal(format!(
+                        "after pon on {tile}, seat {seat} would have only {tile} to discard (kuikae)"
+                    )));
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn check_turn(
+        &self,
+        seat: Seat,
+        drawn: Option<Tile>,
+        rinshan: bool,
+        kuikae: u64,
+        action: &Action,
+    ) -> Result<(), Violation> {
+        let p = &self.players[usize::from(seat)];
+        match *action {
+            Action::Discard { tile, drawn: from_draw, riichi } => {
+                if from_draw {
+                    if drawn != Some(tile) {
+                        return Err(Violation::illegal(match drawn {
+                            Some(d) => format!("seat {seat} discards {tile} as the drawn tile, but drew {d}"),
+                            None => format!(
+                                "seat {seat} has drawn nothing this turn (it called); discard {tile} from the hand"
+                            ),
+                        }));
+                    }
+                } else {
+                    let in_hand = p.count_tile(tile) - usize::from(drawn == Some(tile));
+                    if in_hand == 0 {
+                        return Err(Violation::illegal(if p.count_tile(tile) > 0 {
+                            format!("seat {seat}'s only {tile} is the tile just drawn: write tsumogiri {tile}")
+                        } else {
+                            format!("seat {seat} discards {tile}, but holds {}", tiles_text(&p.hand))
+                        }));
+                    }
+                    if p.riichi {
+                        return Err(Violation::illegal(format!(
+                            "seat {seat} is in riichi and may only discard the tile it drew"
+                        )));
+                    }
+                }
+                if kuikae & (1 << tile.kind()) != 0 {
+                    return Err(Violation::illegal(format!(
+                        "seat {seat} may not discard {tile} right after calling for it (swap call, kuikae)"
+                    )));
+                }
+                if riichi {
+                    self.check_riichi(seat, tile, drawn)?;
+                }
+                Ok(())
+            }
+            Action::Tsumo => {
+                let Some(d) = drawn else {
+                    return Err(Violation::illegal(format!("seat {seat} declares tsumo without having drawn")));
+                };
+                if !is_win(&p.counts()) {
+                    return Err(Violation::illegal(format!(
+                        "seat {seat} declares tsumo, but {} is not a winning hand",
+                        tiles_text(&p.hand)
+                    )));
+                }
+                if self.win_score(seat, d, true, rinshan, false).is_none() {
+                    return Err(Violation::illegal(format!("seat {seat} declares tsumo with a hand that has no yaku")));
+                }
+                Ok(())
+            }
+            Action::Ankan(t) => {
+                let k = t.kind();
+                if drawn.is_none() {
+                    return Err(Violation::illegal(format!("seat {seat} may not kan right after a call")));
+                }
+                if p.count_kind(k) < 4 {
+                    return Err(Violation::illegal(format!(
+                        "seat {seat} declares a closed kan of {t} without four of them"
+                    )));
+                }
+                self.check_kan_possible(seat)?;
+                if p.riichi {
+                    if drawn.map(|d| d.kind()) != Some(k) {
+                        return Err(Violation::illegal(format!(
+                            "seat {seat} is in riichi: a closed kan must use the tile just drawn"
+                        )));
+                    }
+                    let mut q = p.clone();
+                    q.hand.retain(|x| x.kind() != k);
+                    q.melds.push(Meld { kind: MeldKind::Ankan, tiles: [t; 4], called: None, from: None });
+                    q.update_waits();
+                    if q.waits != p.waits {
+                        return Err(Violation::illegal(format!(
+                            "seat {seat} is in riichi: a closed kan of {t} would change its waits"
+                        )));
+                    }
+                }
+                Ok(())
+            }
+            Action::Kakan(t) => {
+                let k = t.kind();
+                if drawn.is_none() {
+                    return Err(Violation::illegal(format!("seat {seat} may not kan right after a call")));
+                }
+                if !p.melds.iter().any(|m| m.kind == MeldKind::Pon && m.base() == k) || p.count_kind(k) == 0 {
+                    return Err(Violation::illegal(format!(
+                        "seat {seat} adds {t} to a kan, but has no pon of {t} and the fourth tile"
+                    )));
+                }
+                self.check_kan_possible(seat)
+            }
+            Action::Kyuushu => {
+                if !self.rules.abortive_draws {
+                    return Err(Violation::illegal("abortive draws are off in these rules"));
+                }
+                if drawn.is_none() || !self.first_go() || !p.river.is_empty() {
+                    return Err(Violation::illegal(format!(
+                        "seat {seat} may only abort with nine terminals on its first, uninterrupted draw"
+                    )));
+                }
+                let c = p.counts();
+                let kinds = YAOCHU.iter().filter(|&&k| c[k] > 0).count();
+                if kinds < 9 {
+                    return Err(Violation::illegal(format!(
+                        "seat {seat} has {kinds} different terminals and honours; nine terminals needs nine"
+                    )));
+                }
+                Ok(())
+            }
+            Action::Ron | Action::Pass | Action::Chi(..) | Action::Pon(..) | Action::Minkan(_) => {
+                Err(Violation::illegal(format!(
+                    "seat {seat} must discard (or tsumo, kan) on its turn; {action} answers a discard"
+                )))
+            }
+        }
+    }
+
+    fn check_kan_possible(&self, seat: Seat) -> Result<(), Violation> {
+        if self.tiles_left() == 0 {
+            return Err(Violation::illegal(format!("seat {seat} may not kan: the wall is empty")));
+        }
+        if self.kans >= 4 {
+            return Err(Violation::illegal(format!("seat {seat} may not kan: four kans have been made")));
+        }
+        Ok(())
+    }
+
+    fn check_riichi(&self, seat: Seat, tile: Tile, drawn: Option<Tile>) -> Result<(), Violation> {
+        let p = &self.players[usize::from(seat)];
+        if p.riichi {
+            return Err(Violation::illegal(format!("seat {seat} is already in riichi")));
+        }
+        if !p.closed() {
+            return Err(Violation::illegal(format!("seat {seat} may not declare riichi with an open hand")));
+        }
+        if drawn.is_none() {
+            return Err(Violation::illegal(format!("seat {seat} may not declare riichi right after a call")));
+        }
+        if self.scores[usize::from(seat)] < 1000 {
+            return Err(Violation::illegal(format!(
+                "seat {seat} declares riichi with {} points; the deposit is 1000",
+                self.scores[usize::from(seat)]
+            )));
+        }
+        if self.tiles_left() < 4 {
+            return Err(Violation::illegal(format!(
+                "seat {seat} declares riichi with {} tiles left in the wall; riichi needs at least 4",
+                self.tiles_left()
+            )));
+        }
+        let mut q = p.clone();
+        q.remove(tile);
+        q.update_waits();
+        if q.waits == 0 {
+            return Err(Violation::illegal(format!(
+                "seat {seat} declares riichi discarding {tile}, but {} is not tenpai",
+                tiles_text(&q.hand)
+            )));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn check_action(&self, seat: Seat, action: &Action) -> Result<(), Violation> {
+        match &self.phase {
+            Phase::Over => Err(Violation::illegal("the match is over")),
+            Phase::Turn { seat: s, drawn, rinshan, kuikae } => {
+                if *s != seat {
+                    return Err(Violation::new(crate::ErrorCode::NotYourTurn, format!("it is seat {s}'s turn")));
+                }
+                self.check_turn(seat, *drawn, *rinshan, *kuikae, action)
+            }
+            Phase::Claims { from, tile, can, answers, .. } => {
+                let i = usize::from(seat & 3);
+                if can[i] == 0 || answers[i].is_some() {
+                    return Err(Violation::new(
+                        crate::ErrorCode::NotYourTurn,
+                        format!("seat {seat} has no claim to make"),
+                    ));
+                }
+                let c = can[i];
+                let missing = |what: &str| {
+                    Err(Violation::illegal(format!("seat {seat} may not {what} the {tile} of seat {from}")))
+                };
+                match action {
+                    Action::Pass => Ok(()),
+                    Action::Ron => {
+                        if c & CAN_RON != 0 {
+                            Ok(())
+                        } else if self.players[i].waits & (1 << tile.kind()) != 0 && self.players[i].furiten() {
+                            Err(Violation::illegal(format!(
+                                "seat {seat} may not ron on {tile}: it is furiten (it discarded a winning tile, or passed one)"
+                            )))
+                        } else {
+                            missing("ron on")
+                        }
+                    }
+                    Action::Pon(..) => {
+                        if c & CAN_PON == 0 {
+                            return missing("pon");
+                        }
+                        self.check_call(seat, *tile, action)
+                    }
+                    Action::Minkan(t) => {
+                        if c & CAN_KAN == 0 || t.kind() != tile.kind() {
+                            return missing("kan");
+                        }
+                        Ok(())
+                    }
+                    Action::Chi(..) => {
+                        if c & CAN_CHI == 0 {
+                            return if seat != (from + 1) % 4 {
+                                Err(Violation::illegal(format!(
+                                    "seat {seat} may not chi the {tile} of seat {from}: chi is only from the player on the left"
+                                )))
+                            } else {
+                                missing("chi")
+                            };
+                        }
+                        self.check_call(seat, *tile, action)
+                    }
+                    other => Err(Violation::illegal(format!(
+                        "seat {seat} must answer seat {from}'s {tile} with a claim or pass, not {other}"
+                    ))),
+                }
+            }
+        }
+    }
+
+    pub(crate) fn legal(&self, seat: Seat) -> Vec<Action> {
+        let mut out = Vec::new();
+        let push = |a: Action, out: &mut Vec<Action>| {
+            if !out.contains(&a) && self.check_action(seat, &a).is_ok() {
+                out.push(a);
+            }
+        };
+        match &self.phase {
+            Phase::Over => {}
+            Phase::Turn { seat: s, drawn, .. } => {
+                if *s != seat {
+                    return out;
+                }
+                let p = &self.players[usize::from(seat)];
+                push(Action::Tsumo, &mut out);
+                let mut tiles = p.hand.clone();
+                tiles.sort();
+                tiles.dedup();
+                for &t in &tiles {
+                    for drawn_flag in [false, true] {
+                        if drawn_flag && *drawn != Some(t) {
+                            continue;
+                        }
+                        push(Action::Discard { tile: t, drawn: drawn_flag, riichi: false }, &mut out);
+                        if !p.riichi && p.closed() && drawn.is_some() {
+                            push(Action::Discard { tile: t, drawn: drawn_flag, riichi: true }, &mut out);
+                        }
+                    }
+                }
+                for &t in &tiles {
+                    push(Action::Ankan(t.deaka()), &mut out);
+                    push(Action::Kakan(t.deaka()), &mut out);
+                }
+                push(Action::Kyuushu, &mut out);
+            }
+            Phase::Claims { tile, can, answers, .. } => {
+                let i = usize::from(seat & 3);
+                if can[i] == 0 || answers[i].is_some() {
+                    return out;
+                }
+                let p = &self.players[i];
+                push(Action::Pass, &mut out);
+                push(Action::Ron, &mut out);
+                let vs = variants(&p.hand, tile.kind());
+                for &a in &vs {
+                    for &b in &vs {
+                        push(Action::pon(a, b), &mut out);
+                    }
+                }
+                push(Action::Minkan(tile.deaka()), &mut out);
+                for (a, b) in self.chi_pairs(seat, *tile) {
+                    push(Action::chi(a, b), &mut out);
+                }
+            }
+        }
+        out
+    }
+
+    pub(crate) fn to_act_set(&self) -> SeatSet {
+        match &self.phase {
+            Phase::Over => SeatSet::EMPTY,
+            Phase::Turn { seat, .. } => SeatSet::single(*seat),
+            Phase::Claims { can, answers, .. } => {
+                let mut s = SeatSet::EMPTY;
+                for i in 0..4 {
+                    if can[i] != 0 && answers[i].is_none() {
+                        s.insert(i as Seat);
+                    }
+                }
+                s
+            }
+        }
+    }
+
+    pub(crate) fn apply_action(&mut self, seat: Seat, action: &Action) {
+        let phase = self.phase.clone();
+        match phase {
+            Phase::Over => {}
+            Phase::Turn { drawn, rinshan, .. } => self.apply_turn(seat, drawn, rinshan, action),
+            Phase::Claims { from, tile, window, can, mut answers } => {
+                answers[usize::from(seat & 3)] = Some(*action);
+                let done = (0..4).all(|i| can[i] == 0 || answers[i].is_some());
+                self.phase = Phase::Claims { from, tile, window, can, answers };
+                if done {
+                    self.resolve_claims(from, tile, window, can, answers);
+                }
+            }
+        }
+    }
+
+    fn apply_turn(&mut self, seat: Seat, drawn: Option<Tile>, rinshan: bool, action: &Action) {
+        let s = usize::from(seat);
+        match *action {
+            Action::Discard { tile, drawn: _, riichi } => self.discard(seat, tile, riichi),
+            Action::Tsumo => {
+                let tile = drawn.unwrap_or(self.players[s].hand[0]);
+                self.win_tsumo(seat, tile, rinshan);
+            }
+            Action::Ankan(t) => {
+                let k = t.kind();
+                let tiles: Vec<Tile> = self.players[s].hand.iter().copied().filter(|x| x.kind() == k).collect();
+                self.players[s].hand.retain(|x| x.kind() != k);
+                if let Some(m) = Meld::new(MeldKind::Ankan, &tiles, None, None) {
+                    self.players[s].melds.push(m);
+                }
+                self.after_kan(seat);
+                // Closed kan dora is shown at once.
+                self.show_dora();
+                let can = self.window_options(seat, t, Window::Ankan);
+                self.open_window(seat, t, Window::Ankan, can);
+            }
+            Action::Kakan(t) => {
+                let k = t.kind();
+                let p = &mut self.players[s];
+                let Some(pos) = p.hand.iter().position(|x| x.kind() == k) else { return };
+                let added = p.hand.swap_remove(pos);
+                if let Some(m) = p.melds.iter_mut().find(|m| m.kind == MeldKind::Pon && m.base() == k) {
+                    m.kind = MeldKind::Kakan;
+                    m.tiles[3] = added;
+                }
+                self.after_kan(seat);
+                self.dora_pending += 1;
+                let can = self.window_options(seat, added, Window::Kakan);
+                self.open_window(seat, added, Window::Kakan, can);
+            }
+            Action::Kyuushu => {
+                self.abort("nine_terminals", format!("seat {seat} declares nine terminals: abortive draw"));
+            }
+            _ => {}
+        }
+    }
+
+    fn after_kan(&mut self, seat: Seat) {
+        self.kans += 1;
+        self.players[usize::from(seat)].calls += 1;
+        self.any_call = true;
+        for p in self.players.iter_mut() {
+            p.ippatsu = false;
+        }
+    }
+
+    fn show_dora(&mut self) {
+        if self.rules.kan_dora {
+            self.dora_shown = (self.dora_shown + 1).min(5);
+        }
+    }
+
+    fn window_options(&self, from: Seat, tile: Tile, window: Window) -> [u8; 4] {
+        let mut can = [0u8; 4];
+        for i in 0..4u8 {
+            if i != from {
+                can[usize::from(i)] = self.claim_options(i, from, tile, window);
+            }
+        }
+        can
+    }
+
+    fn open_window(&mut self, from: Seat, tile: Tile, window: Window, can: [u8; 4]) {
+        if can.iter().all(|&c| c == 0) {
+            self.resolve_claims(from, tile, window, can, [None; 4]);
+        } else {
+            self.phase = Phase::Claims { from, tile, window, can, answers: [None; 4] };
+        }
+    }
+
+    fn discard(&mut self, seat: Seat, tile: Tile, riichi: bool) {
+        let s = usize::from(seat);
+        let first = self.first_go();
+        let drawn_flag = matches!(self.phase, Phase::Turn { drawn: Some(d), .. } if d == tile);
+        {
+            let p = &mut self.players[s];
+            if p.riichi {
+                p.ippatsu = false;
+            }
+            p.remove(tile);
+            p.river.push(River { tile, drawn: drawn_flag, riichi, called: false });
+            p.discarded |= 1 << tile.kind();
+            if !tile.is_yaochu() {
+                p.nagashi = false;
+            }
+            p.furiten_temp = false;
+            if riichi {
+                p.riichi_pending = true;
+                p.double_riichi = first && p.river.len() == 1;
+            }
+            p.update_waits();
+        }
+        self.discards_made += 1;
+        // Kan dora earned by an open or added kan is shown once its replacement tile is discarded.
+        while self.dora_pending > 0 {
+            self.dora_pending -= 1;
+            self.show_dora();
+        }
+        let can = self.window_options(seat, tile, Window::Discard);
+        self.open_window(seat, tile, Window::Discard, can);
+    }
+
+    fn resolve_claims(&mut self, from: Seat, tile: Tile, window: Window, can: [u8; 4], answers: [Option<Action>; 4]) {
+        let order: Vec<Seat> = (1..4).map(|d| (from + d) % 4).collect();
+        let rons: Vec<Seat> = order.iter().copied().filter(|&s| answers[usize::from(s)] == Some(Action::Ron)).collect();
+        // Missed wins: temporary furiten, and for good in riichi.
+        for &s in &order {
+            let p = &mut self.players[usize::from(s)];
+            if p.waits & (1 << tile.kind()) != 0 && !rons.contains(&s) {
+                p.furiten_temp = true;
+                if p.riichi {
+                    p.furiten_riichi = true;
+                }
+            }
+        }
+        let _ = can;
+        if !rons.is_empty() {
+            if rons.len() == 3 && self.rules.triple_ron_abort {
+                self.abort("triple_ron", format!("three players ron on seat {from}'s {tile}: abortive draw"));
+                return;
+            }
+            let winners = if self.rules.double_ron { rons } else { vec![rons[0]] };
+            self.win_ron(&winners, from, tile, window != Window::Discard);
+            return;
+        }
+        match window {
+            Window::Kakan | Window::Ankan => {
+                self.draw_rinshan(from);
+                return;
+            }
+            Window::Discard => {}
+        }
+        // The riichi stands once its tile passes.
+        let f = usize::from(from);
+        if self.players[f].riichi_pending {
+            let p = &mut self.players[f];
+            p.riichi_pending = false;
+            p.riichi = true;
+            p.ippatsu = true;
+            self.scores[f] -= 1000;
+            self.round_deltas[f] -= 1000;
+            self.sticks += 1;
+            if self.rules.abortive_draws && self.players.iter().all(|p| p.riichi) {
+                self.abort("four_riichi", "all four players declared riichi: abortive draw".into());
+                return;
+            }
+        }
+        if self.rules.abortive_draws && self.discards_made == 4 && !self.any_call {
+            let firsts: Vec<Tile> = self.players.iter().filter_map(|p| p.river.first().map(|r| r.tile)).collect();
+            if firsts.len() == 4 && firsts[0].is_wind() && firsts.iter().all(|t| t.kind() == firsts[0].kind()) {
+                self.abort("four_winds", format!("all four players discarded {} first: abortive draw", firsts[0]));
+                return;
+            }
+        }
+        if self.rules.abortive_draws && self.kans == 4 {
+            let by_one = self.players.iter().any(|p| p.melds.iter().filter(|m| m.is_kan()).count() == 4);
+            if !by_one {
+                self.abort("four_kans", "four kans by more than one player: abortive draw".into());
+                return;
+            }
+        }
+        let call = order.iter().copied().find_map(|s| match answers[usize::from(s)] {
+            Some(a @ (Action::Pon(..) | Action::Minkan(_))) => Some((s, a)),
+            _ => None,
+        });
+        let call = call.or_else(|| {
+            order.iter().copied().find_map(|s| match answers[usize::from(s)] {
+                Some(a @ Action::Chi(..)) => Some((s, a)),
+                _ => None,
+            })
+        });
+        if let Some((s, a)) = call {
+            self.make_call(s, from, tile, a);
+            return;
+        }
+        if self.tiles_left() == 0 {
+            self.exhaustive_draw();
+            return;
+        }
+        let next = (from + 1) % 4;
+        let t = self.live[self.next];
+        self.next += 1;
+        self.players[usize::from(next)].hand.push(t);
+        self.phase = Phase::Turn { seat: next, drawn: Some(t), rinshan: false, kuikae: 0 };
+    }
+
+    fn draw_rinshan(&mut self, seat: Seat) {
+        let t = self.dead[self.rinshan_used.min(3)];
+        self.rinshan_used += 1;
+        self.live_end -= 1;
+        self.players[usize::from(seat)].hand.push(t);
+        self.phase = Phase::Turn { seat, drawn: Some(t), rinshan: true, kuikae: 0 };
+    }
+
+    fn make_call(&mut self, seat: Seat, from: Seat, tile: Tile, action: Action) {
+        let s = usize::from(seat);
+        if let Some(r) = self.players[usize::from(from)].river.last_mut() {
+            r.called = true;
+        }
+        self.players[usize::from(from)].nagashi = false;
+        self.any_call = true;
+        for p in self.players.iter_mut() {
+            p.ippatsu = false;
+        }
+        let p = &mut self.players[s];
+        p.calls += 1;
+        let (kind, used, kuikae): (MeldKind, Vec<Tile>, u64) = match action {
+            Action::Chi(a, b) => (MeldKind::Chi, vec![a, b], Riichi::chi_kuikae(tile, a, b)),
+            Action::Pon(a, b) => (MeldKind::Pon, vec![a, b], 1 << tile.kind()),
+            _ => {
+                let k = tile.kind();
+                (MeldKind::Minkan, p.hand.iter().copied().filter(|x| x.kind() == k).take(3).collect(), 0)
+            }
+        };
+        for t in &used {
+            p.remove(*t);
+        }
+        let mut tiles = used.clone();
+        tiles.push(tile);
+        if let Some(m) = Meld::new(kind, &tiles, Some(tile), Some(from)) {
+            p.melds.push(m);
+        }
+        // Liability: the discarder who fed the third dragon set or the fourth wind set.
+        if matches!(kind, MeldKind::Pon | MeldKind::Minkan) {
+            let dragons = p.melds.iter().filter(|m| m.kind != MeldKind::Chi && m.base() >= 31).count();
+            let winds = p.melds.iter().filter(|m| m.kind != MeldKind::Chi && (27..31).contains(&m.base())).count();
+            if tile.is_dragon() && dragons == 3 && self.rules.pao_daisangen {
+                p.pao = Some((Yaku::Daisangen, from));
+            }
+            if tile.is_wind() && winds == 4 && self.rules.pao_daisuushii {
+                p.pao = Some((Yaku::Daisuushii, from));
+            }
+        }
+        if kind == MeldKind::Minkan {
+            p.minkan_from = Some(from);
+            self.kans += 1;
+            self.dora_pending += 1;
+            self.draw_rinshan(seat);
+        } else {
+            self.phase = Phase::Turn { seat, drawn: None, rinshan: false, kuikae };
+        }
+    }
+
+    fn win_tsumo(&mut self, seat: Seat, tile: Tile, rinshan: bool) {
+        let Some(sc) = self.win_score(seat, tile, true, rinshan, false) else { return };
+        let s = usize::from(seat);
+        let dealer = seat == self.dealer();
+        let mut d = [0i64; 4];
+        let honba = i64::from(self.honba);
+        let pao = self.players[s].pao.filter(|(y, _)| sc.has(*y));
+        let rinshan_liable = if rinshan && self.rules.rinshan_pao { self.players[s].minkan_from } else { None };
+        if let Some(liable) = rinshan_liable {
+            // The whole win is paid by the seat whose discard made the open kan, as for a ron.
+            let p = payment(sc.basic, dealer, false).total() + 300 * honba;
+            d[usize::from(liable)] -= p;
+            d[s] += p;
+        } else {
+            let pao_count = pao.map_or(0, |(y, _)| sc.yakuman_of(y)) as i64;
+            let rest_basic = if pao_count > 0 { 8000 * (i64::from(sc.yakuman) - pao_count) } else { sc.basic };
+            if rest_basic > 0 {
+                let pay = payment(rest_basic, dealer, true);
+                for o in 0..4 {
+                    if o == s {
+                        continue;
+                    }
+                    let amount = match pay {
+                        Payment::TsumoDealer(a) => a,
+                        Payment::Tsumo { dealer: dp, non_dealer } => {
+                            if o == usize::from(self.dealer()) {
+                                dp
+                            } else {
+                                non_dealer
+                            }
+                        }
+                        Payment::Ron(p) => p,
+                    };
+                    d[o] -= amount;
+                    d[s] += amount;
+                }
+            }
+            if let Some((_, liable)) = pao {
+                let full = payment(8000 * pao_count, dealer, false).total();
+                d[usize::from(liable)] -= full;
+                d[s] += full;
+            }
+            // Honba: 100 from each payer, all from the liable seat under pao.
+            if let Some((_, liable)) = pao.filter(|_| rest_basic == 0) {
+                d[usize::from(liable)] -= 300 * honba;
+            } else {
+                for o in 0..4 {
+                    if o != s {
+                        d[o] -= 100 * honba;
+                    }
+                }
+            }
+            d[s] += 300 * honba;
+        }
+        d[s] += 1000 * i64::from(self.sticks);
+        self.sticks = 0;
+        let mut facts = vec![Fact::seat(seat, "tsumo", 1)];
+        if let Some(l) = rinshan_liable.or(pao.map(|p| p.1)) {
+            facts.push(Fact::seat(l, "liable", 1));
+        }
+        self.win_facts(seat, &sc, &mut facts);
+        let summary = format!("seat {seat} wins by tsumo on {tile}: {sc}");
+        self.end_round(
+            d,
+            Ending {
+                summary,
+                facts,
+                renchan: dealer,
+                dealer_won: dealer,
+                next_honba: if dealer { self.honba + 1 } else { 0 },
+            },
+        );
+    }
+
+    fn win_ron(&mut self, winners: &[Seat], from: Seat, tile: Tile, chankan: bool) {
+        let mut d = [0i64; 4];
+        let mut facts = vec![Fact::seat(from, "deal_in", 1)];
+        let mut lines = Vec::new();
+        let honba = i64::from(self.honba);
+        let f = usize::from(from);
+        // The discarder's riichi did not stand.
+        self.players[f].riichi_pending = false;
+        for (i, &w) in winners.iter().enumerate() {
+            let Some(sc) = self.win_score(w, tile, false, false, chankan) else { continue };
+            let s = usize::from(w);
+            let dealer = w == self.dealer();
+            let pao = self.players[s].pao.filter(|(y, l)| sc.has(*y) && *l != from);
+            let h = if i == 0 { 300 * honba } else { 0 };
+            if let Some((y, liable)) = pao {
+                let n = i64::from(sc.yakuman_of(y));
+                let pao_part = payment(8000 * n, dealer, false).total();
+                let rest = payment(8000 * (i64::from(sc.yakuman) - n), dealer, false).total();
+                d[usize::from(liable)] -= pao_part / 2;
+                d[f] -= pao_part / 2 + rest + h;
+                d[s] += pao_part + rest + h;
+                facts.push(Fact::seat(liable, "liable", 1));
+            } else {
+                let p = sc.payment.total() + h;
+                d[f] -= p;
+                d[s] += p;
+            }
+            if i == 0 {
+                d[s] += 1000 * i64::from(self.sticks);
+            }
+            facts.push(Fact::seat(w, "ron", 1));
+            self.win_facts(w, &sc, &mut facts);
+            lines.push(format!(
+                "seat {w} wins by ron on seat {from}'s {tile}{}: {sc}",
+                if chankan { " (robbing the kan)" } else { "" }
+            ));
+        }
+        self.sticks = 0;
+        let dealer_won = winners.contains(&self.dealer());
+        self.end_round(
+            d,
+            Ending {
+                summary: lines.join("; "),
+                facts,
+                renchan: dealer_won,
+                dealer_won,
+                next_honba: if dealer_won { self.honba + 1 } else { 0 },
+            },
+        );
+    }
+
+    fn win_facts(&self, seat: Seat, sc: &Score, facts: &mut Vec<Fact>) {
+        facts.push(Fact::seat(seat, "win", 1));
+        facts.push(Fact::seat(seat, "han", i64::from(sc.han)));
+        if sc.yakuman > 0 {
+            facts.push(Fact::seat(seat, "yakuman", i64::from(sc.yakuman)));
+        }
+        for (y, h) in &sc.yaku {
+            facts.push(Fact::seat(seat, format!("yaku:{}", y.name()), i64::from(*h)));
+        }
+    }
+
+    fn tenpai(&self, seat: Seat) -> bool {
+        let p = &self.players[usize::from(seat)];
+        if p.waits == 0 {
+            return false;
+        }
+        if self.rules.keishiki_tenpai || p.riichi {
+            return true;
+        }
+        (0..34).filter(|k| p.waits & (1u64 << k) != 0).any(|k| {
+            let t = Tile::kind_tile(k);
+            self.win_score(seat, t, false, false, false).is_some()
+        })
+    }
+
+    fn exhaustive_draw(&mut self) {
+        let tenpai: Vec<bool> = (0..4).map(|s| self.tenpai(s)).collect();
+        let mut d = [0i64; 4];
+        let mut facts = vec![Fact::table("exhaustive_draw", 1)];
+        for s in 0..4u8 {
+            if tenpai[usize::from(s)] {
+                facts.push(Fact::seat(s, "tenpai", 1));
+            }
+        }
+        let nagashi: Vec<Seat> = if self.rules.nagashi_mangan {
+            (0..4u8)
+                .filter(|&s| self.players[usize::from(s)].nagashi && !self.players[usize::from(s)].river.is_empty())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mut summary = String::from("exhaustive draw");
+        if !nagashi.is_empty() {
+            for &w in &nagashi {
+                let dealer = w == self.dealer();
+                for o in 0..4u8 {
+                    if o == w {
+                        continue;
+                    }
+                    let a = if dealer || o == self.dealer() { 4000 } else { 2000 };
+                    d[usize::from(o)] -= a;
+                    d[usize::from(w)] += a;
+                }
+                facts.push(Fact::seat(w, "nagashi_mangan", 1));
+            }
+            let names: Vec<String> = nagashi.iter().map(|s| s.to_string()).collect();
+            summary.push_str(&format!(": nagashi mangan for seat {}", names.join(", ")));
+        } else if self.rules.noten_penalty {
+            let n = tenpai.iter().filter(|&&t| t).count() as i64;
+            if n > 0 && n < 4 {
+                for s in 0..4 {
+                    d[s] += if tenpai[s] { 3000 / n } else { -3000 / (4 - n) };
+                }
+            }
+        }
+        let t: Vec<String> = (0..4).filter(|&s| tenpai[s]).map(|s| s.to_string()).collect();
+        summary.push_str(&if t.is_empty() {
+            ", nobody tenpai".to_owned()
+        } else {
+            format!(", tenpai: seat {}", t.join(", "))
+        });
+        let dealer_tenpai = tenpai[usize::from(self.dealer())];
+        let renchan = self.rules.noten_oyanagare && dealer_tenpai;
+        self.end_round(d, Ending { summary, facts, renchan, dealer_won: false, next_honba: self.honba + 1 });
+    }
+
+    fn abort(&mut self, kind: &str, summary: String) {
+        // A riichi declared on the discard that ends the hand does not stand (triple ron).
+        for p in self.players.iter_mut() {
+            p.riichi_pending = false;
+        }
+        let facts = vec![Fact::table("abortive_draw", 1), Fact::table(format!("abort:{kind}"), 1)];
+        self.end_round([0; 4], Ending { summary, facts, renchan: true, dealer_won: false, next_honba: self.honba + 1 });
+    }
+
+    fn end_round(&mut self, d: [i64; 4], e: Ending) {
+        for s in 0..4 {
+            self.scores[s] += d[s];
+            self.round_deltas[s] += d[s];
+        }
+        let mut facts = e.facts;
+        for (s, p) in self.players.iter().enumerate() {
+            if p.riichi {
+                facts.push(Fact::seat(s as Seat, "riichi", 1));
+            }
+            if p.calls > 0 {
+                facts.push(Fact::seat(s as Seat, "calls", i64::from(p.calls)));
+            }
+        }
+        let label = format!("{} {} honba", self.hand_label(), self.honba);
+        let round = self.results.len() as u32 + 1;
+        self.results.push(RoundResult {
+            round,
+            deltas: self.round_deltas.to_vec(),
+            summary: format!("{label}: {}", e.summary),
+            facts,
+        });
+        // What comes next.
+        let length = self.rules.length.clamp(1, 4);
+        let in_extension = self.round_wind >= length;
+        let all_last = (self.round_wind + 1 == length && self.kyoku == 3) || in_extension;
+        let dealer = usize::from(self.dealer());
+        let top = self.ranking()[0];
+        let someone_reached = self.scores.iter().any(|&s| s >= self.rules.return_points);
+        let over = if self.rules.bust && self.scores.iter().any(|&s| s < 0) {
+            true
+        } else if all_last {
+            if e.renchan {
+                self.rules.agari_yame
+                    && e.dealer_won
+                    && top == dealer
+                    && self.scores[dealer] >= self.rules.return_points
+            } else {
+                someone_reached || !self.rules.extension || (in_extension && self.kyoku == 3) || self.round_wind >= 3
+            }
+        } else {
+            false
+        };
+        self.honba = e.next_honba;
+        if over {
+            self.finish();
+            return;
+        }
+        if !e.renchan {
+            self.kyoku += 1;
+            if self.kyoku == 4 {
+                self.kyoku = 0;
+                self.round_wind += 1;
+            }
+        }
+        self.start_round();
+    }
+
+    /// Seats from first to last: by score, ties to the seat nearer the first dealer.
+    pub fn ranking(&self) -> [usize; 4] {
+        let mut r = [0, 1, 2, 3];
+        r.sort_by_key(|&s| (std::cmp::Reverse(self.scores[s]), s));
+        r
+    }
+
+    fn finish(&mut self) {
+        let rank = self.ranking();
+        // Leftover riichi sticks go to the top.
+        self.scores[rank[0]] += 1000 * i64::from(self.sticks);
+        let leftover = self.sticks;
+        self.sticks = 0;
+        let standing = self.final_points();
+        if let Some(last) = self.results.last_mut() {
+            if leftover > 0 {
+                last.facts.push(Fact::seat(rank[0] as Seat, "leftover_sticks", i64::from(leftover)));
+            }
+            for (place, &s) in rank.iter().enumerate() {
+                last.facts.push(Fact::seat(s as Seat, "rank", place as i64 + 1));
+                last.facts.push(Fact::seat(s as Seat, "final_points", standing[s]));
+            }
+        }
+        self.phase = Phase::Over;
+    }
+
+    /// Each seat's result after uma and oka (or sanmanten), in points: score - return points
+    /// + uma x 1000, and the oka ((return - start) x 4) to the top.
+    pub fn final_points(&self) -> [i64; 4] {
+        let rank = self.ranking();
+        let mut out = [0i64; 4];
+        let r = &self.rules;
+        for (place, &s) in rank.iter().enumerate() {
+            out[s] = self.scores[s] - r.return_points;
+            if !r.sanmanten {
+                out[s] += r.uma[place] * 1000;
+            }
+        }
+        out[rank[0]] += (r.return_points - r.start_points) * 4;
+        if r.sanmanten {
+            let diff1 = self.scores[rank[0]] - self.scores[rank[3]];
+            let diff2 = self.scores[rank[1]] - self.scores[rank[2]];
+            out[rank[0]] += diff1;
+            out[rank[3]] -= diff1;
+            out[rank[1]] += diff2;
+            out[rank[2]] -= diff2;
+        }
+        out
+    }
+
+    pub(crate) fn render_text(&self) -> String {
+        let mut o = String::new();
+        let status = match &self.phase {
+            Phase::Over => "the match is over".to_owned(),
+            Phase::Turn { seat, drawn: Some(d), rinshan, .. } => {
+                format!("seat {seat} drew {d}{} and acts", if *rinshan { " from the dead wall" } else { "" })
+            }
+            Phase::Turn { seat, drawn: None, .. } => format!("seat {seat} called and discards"),
+            Phase::Claims { from, tile, .. } => {
+                let who: Vec<String> = self.to_act_set().iter().map(|s| s.to_string()).collect();
+                format!("seat {from}'s {tile} may be claimed by seat {}", who.join(", "))
+            }
+        };
+        let _ = writeln!(o, "{} {} honba, {} riichi sticks: {status}", self.hand_label(), self.honba, self.sticks);
+        let _ = writeln!(
+            o,
+            "Wall: {} tiles left; dora indicators {}",
+            self.tiles_left(),
+            self.dora_indicators().iter().map(|t| t.to_string()).collect::<Vec<_>>().join(" ")
+        );
+        for (s, p) in self.players.iter().enumerate() {
+            let wind = WINDS[usize::from(self.seat_wind(s as Seat))];
+            let melds: Vec<String> =
+                p.melds.iter().map(|m| format!("{}:{}", m.kind.name(), tiles_text(m.tiles()))).collect();
+            let river: Vec<String> = p
+                .river
+                .iter()
+                .map(|r| format!("{}{}{}", r.tile, if r.riichi { "*" } else { "" }, if r.called { "^" } else { "" }))
+                .collect();
+            let _ = writeln!(
+                o,
+                "Seat {s} ({wind}) {}{}: {} [{}] river {}",
+                self.scores[s],
+                if p.riichi { " riichi" } else { "" },
+                tiles_text(&p.hand),
+                melds.join(" "),
+                river.join(" ")
+            );
+        }
+        o
+    }
+
+    pub(crate) fn view_json(&self) -> serde_json::Value {
+        use serde_json::json;
+        let players: Vec<serde_json::Value> = self
+            .players
+            .iter()
+            .enumerate()
+            .map(|(s, p)| {
+                let mut hand = p.hand.clone();
+                hand.sort_by_key(|t| (t.kind(), t.is_aka()));
+                json!({
+                    "seat": s,
+                    "wind": WINDS[usize::from(self.seat_wind(s as Seat))].to_string(),
+                    "score": self.scores[s],
+                    "hand": hand.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
+                    "melds": p.melds.iter().map(|m| json!({
+                        "kind": m.kind.name(),
+                        "tiles": m.tiles().iter().map(|t| t.to_string()).collect::<Vec<_>>(),
+                        "called": m.called.map(|t| t.to_string()),
+                        "from": m.from,
+                    })).collect::<Vec<_>>(),
+                    "discards": p.river.iter().map(|r| json!({
+                        "tile": r.tile.to_string(), "tsumogiri": r.drawn, "riichi": r.riichi, "called": r.called,
+                    })).collect::<Vec<_>>(),
+                    "riichi": p.riichi,
+                    "furiten": p.furiten(),
+                })
+            })
+            .collect();
+        let (drawn, claim) = match &self.phase {
+            Phase::Turn { drawn, .. } => (drawn.map(|t| t.to_string()), serde_json::Value::Null),
+            Phase::Claims { from, tile, .. } => (None, json!({"from": from, "tile": tile.to_string()})),
+            Phase::Over => (None, serde_json::Value::Null),
+        };
+        json!({
+            "round": self.results.len() + 1,
+            "scores": self.scores,
+            "to_act": self.to_act_set().iter().collect::<Vec<_>>(),
+            "hand": self.hand_label(),
+            "round_wind": WINDS[usize::from(self.round_wind & 3)].to_string(),
+            "dealer": self.dealer(),
+            "honba": self.honba,
+            "riichi_sticks": self.sticks,
+            "wall": self.tiles_left(),
+            "dora_indicators": self.dora_indicators().iter().map(|t| t.to_string()).collect::<Vec<_>>(),
+            "dice": [self.dice.0, self.dice.1],
+            "drawn": drawn,
+            "claim": claim,
+            "players": players,
+            "over": matches!(self.phase, Phase::Over),
+        })
+    }
+}
+
+/// The distinct tiles (plain and red) of kind `k` in a hand.
+fn variants(hand: &[Tile], k: usize) -> Vec<Tile> {
+    let mut v: Vec<Tile> = hand.iter().copied().filter(|t| t.kind() == k).collect();
+    v.sort();
+    v.dedup();
+    v
+}

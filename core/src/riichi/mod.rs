@@ -1,0 +1,132 @@
+//! Riichi mahjong: the Japanese part of seed 003 with RULINGS.md (see docs/rules/riichi.md).
+//! Defaults are Tenhou's ranked rules.
+
+#![allow(clippy::needless_range_loop)]
+
+mod action;
+mod engine;
+pub mod hand;
+pub mod rules;
+pub mod score;
+mod score_line;
+mod tile;
+
+pub use action::Action;
+pub use engine::{Riichi, River};
+pub use rules::{Renhou, Rules};
+pub use score::{score, Limit, Meld, MeldKind, Payment, Score, ScoreError, Situation, WinHand, Yaku};
+pub use score_line::score_line;
+pub use tile::{counts_of, parse_tiles, tiles_text, Counts, Tile};
+
+use crate::error::Violation;
+use crate::game::{Game, GameKind, RoundResult, Seat, SeatSet, SetupError};
+use crate::log::Options;
+use crate::random::Seed;
+
+impl Game for Riichi {
+    type Action = Action;
+    type Rules = Rules;
+    const KIND: GameKind = GameKind::Riichi;
+    const SEATS: std::ops::RangeInclusive<usize> = 4..=4;
+
+    fn rules(ruleset: &str, options: &Options) -> Result<Rules, SetupError> {
+        Rules::from_options(ruleset, options)
+    }
+
+    fn options(rules: &Rules) -> Options {
+        rules.to_options()
+    }
+
+    fn new(rules: Rules, seats: usize, seed: Option<&Seed>) -> Result<Riichi, SetupError> {
+        if seats != 4 {
+            return Err(SetupError(format!("riichi mahjong is played by 4 players, not {seats}")));
+        }
+        Riichi::new_game(rules, seed)
+    }
+
+    fn seat_count(&self) -> usize {
+        4
+    }
+
+    fn to_act(&self) -> SeatSet {
+        self.to_act_set()
+    }
+
+    fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+        if !self.to_act_set().contains(seat) {
+            return Vec::new();
+        }
+        self.legal(seat)
+    }
+
+    fn check(&self, seat: Seat, action: &Action) -> Result<(), Violation> {
+        self.check_action(seat, action)
+    }
+
+    fn apply(&mut self, seat: Seat, action: &Action) {
+        self.apply_action(seat, action)
+    }
+
+    fn round(&self) -> u32 {
+        self.results.len() as u32 + u32::from(!self.is_over_now())
+    }
+
+    fn results(&self) -> &[RoundResult] {
+        &self.results
+    }
+
+    fn scores(&self) -> Vec<i64> {
+        self.scores.to_vec()
+    }
+
+    fn render(&self) -> String {
+        self.render_text()
+    }
+
+    fn view(&self) -> serde_json::Value {
+        self.view_json()
+    }
+}
+
+impl Riichi {
+    fn is_over_now(&self) -> bool {
+        self.to_act_set().is_empty()
+    }
+
+    pub fn rules_in_force(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// A seat's concealed tiles.
+    pub fn hand(&self, seat: Seat) -> &[Tile] {
+        &self.players[usize::from(seat & 3)].hand
+    }
+
+    pub fn melds(&self, seat: Seat) -> &[Meld] {
+        &self.players[usize::from(seat & 3)].melds
+    }
+
+    pub fn river(&self, seat: Seat) -> &[River] {
+        &self.players[usize::from(seat & 3)].river
+    }
+
+    pub fn in_riichi(&self, seat: Seat) -> bool {
+        self.players[usize::from(seat & 3)].riichi
+    }
+
+    pub fn honba(&self) -> u32 {
+        self.honba
+    }
+
+    pub fn riichi_sticks(&self) -> u32 {
+        self.sticks
+    }
+
+    /// The wind of the current round, 0 East .. 3 North.
+    pub fn round_wind(&self) -> u8 {
+        self.round_wind
+    }
+}
+
+#[cfg(test)]
+mod tests;

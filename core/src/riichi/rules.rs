@@ -1,0 +1,346 @@
+//! Riichi rules with every option resolved. Defaults are Tenhou's ranked rules (RULINGS.md);
+//! every local rule the seed lists is an option (see docs/rules/riichi.md).
+
+use crate::game::SetupError;
+use crate::log::{OptValue, Options};
+
+/// How a blessing of man (a win on a discard before one's first draw) is scored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Renhou {
+    Off,
+    Mangan,
+    Yakuman,
+}
+
+impl Renhou {
+    pub fn name(self) -> &'static str {
+        match self {
+            Renhou::Off => "off",
+            Renhou::Mangan => "mangan",
+            Renhou::Yakuman => "yakuman",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// Red fives: 0, 3 (one each of 0m 0p 0s) or 4 (two 0p).
+    pub red_fives: u8,
+    /// Kuitan: open tanyao counts.
+    pub kuitan: bool,
+    /// Atozuke: a yakuhai set made by a call counts whenever it was called; off (sakizuke) it
+    /// counts only when it was the hand's first call.
+    pub atozuke: bool,
+    /// Pinfu with menzen tsumo (20 fu); off, a tsumo hand is not pinfu.
+    pub tsumo_pinfu: bool,
+    pub ura_dora: bool,
+    pub kan_dora: bool,
+    pub kan_ura_dora: bool,
+    /// Keishiki tenpai: a tenpai hand without a yaku counts as tenpai at an exhaustive draw.
+    pub keishiki_tenpai: bool,
+    /// No-ten penalty: 3000 from the no-ten to the tenpai players at an exhaustive draw.
+    pub noten_penalty: bool,
+    /// No-ten oyanagare: the dealer keeps the seat after an exhaustive draw only when tenpai;
+    /// off, the dealer always passes after an exhaustive draw.
+    pub noten_oyanagare: bool,
+    /// Sanmanten: instead of uma, the fourth pays the first and the third the second their
+    /// difference.
+    pub sanmanten: bool,
+    /// Game length in wind rounds: 1 (East only), 2 (East+South), 4 (East to North).
+    pub length: u8,
+    /// Sha-nyuu: when nobody has the return points after the last round, play on into the next
+    /// wind (sudden death).
+    pub extension: bool,
+    /// Kiriage mangan: 4 han 30 fu and 3 han 60 fu are mangan.
+    pub kiriage_mangan: bool,
+    /// Renfuu: a pair of the wind that is both the seat and the round wind is 4 fu (off: 2).
+    pub renfuu_4fu: bool,
+    /// Rinshan liability: a win on the replacement tile of an open kan is paid by the seat
+    /// whose discard was called for that kan, as a ron.
+    pub rinshan_pao: bool,
+    /// Naki-pinfu: an open hand with no fu beyond the base counts 30 fu (off: 20).
+    pub naki_pinfu_30: bool,
+    pub renhou: Renhou,
+    /// Liability (pao) for big three dragons / big four winds.
+    pub pao_daisangen: bool,
+    pub pao_daisuushii: bool,
+    /// Several players may win on one discard; off, the first in turn order after the
+    /// discarder wins alone (head bump).
+    pub double_ron: bool,
+    /// Three rons on one discard end the hand in an abortive draw.
+    pub triple_ron_abort: bool,
+    /// The abortive draws: nine terminals, four winds, four riichi, four kans.
+    pub abortive_draws: bool,
+    pub nagashi_mangan: bool,
+    /// 13 han or more is a (counted) yakuman; off, sanbaiman.
+    pub kazoe_yakuman: bool,
+    /// Suuankou tanki, kokushi 13-wait, junsei chuuren and daisuushii count double.
+    pub double_yakuman: bool,
+    pub start_points: i64,
+    pub return_points: i64,
+    /// Uma by rank, in thousands.
+    pub uma: [i64; 4],
+    /// The game ends when a player goes below zero.
+    pub bust: bool,
+    /// Agari-yame: the game ends when the dealer of the last round wins and is then first
+    /// with at least the return points.
+    pub agari_yame: bool,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules {
+            red_fives: 3,
+            kuitan: true,
+            atozuke: true,
+            tsumo_pinfu: true,
+            ura_dora: true,
+            kan_dora: true,
+            kan_ura_dora: true,
+            keishiki_tenpai: true,
+            noten_penalty: true,
+            noten_oyanagare: true,
+            sanmanten: false,
+            length: 2,
+            extension: true,
+            kiriage_mangan: false,
+            renfuu_4fu: true,
+            rinshan_pao: false,
+            naki_pinfu_30: true,
+            renhou: Renhou::Off,
+            pao_daisangen: true,
+            pao_daisuushii: true,
+            double_ron: true,
+            triple_ron_abort: true,
+            abortive_draws: true,
+            nagashi_mangan: true,
+            kazoe_yakuman: true,
+            double_yakuman: false,
+            start_points: 25000,
+            return_points: 30000,
+            uma: [20, 10, -10, -20],
+            bust: true,
+            agari_yame: true,
+        }
+    }
+}
+
+/// Ruleset names: `standard` and its alias `tenhou` (Tenhou ranked rules), `tonpuu` (the same,
+/// East only).
+pub const RULESETS: &[&str] = &["standard", "tenhou", "tonpuu"];
+
+/// Every option name, in the order they are documented.
+pub const OPTIONS: &[&str] = &[
+    "red_fives",
+    "kuitan",
+    "atozuke",
+    "tsumo_pinfu",
+    "ura_dora",
+    "kan_dora",
+    "kan_ura_dora",
+    "keishiki_tenpai",
+    "noten_penalty",
+    "noten_oyanagare",
+    "sanmanten",
+    "length",
+    "sha_nyuu",
+    "kiriage_mangan",
+    "renfuu_4fu",
+    "rinshan_pao",
+    "naki_pinfu_30",
+    "renhou",
+    "pao_daisangen",
+    "pao_daisuushii",
+    "double_ron",
+    "triple_ron_abort",
+    "abortive_draws",
+    "nagashi_mangan",
+    "kazoe_yakuman",
+    "double_yakuman",
+    "start_points",
+    "return_points",
+    "uma",
+    "bust",
+    "agari_yame",
+];
+
+fn bad(key: &str, want: &str, got: &OptValue) -> SetupError {
+    SetupError(format!("riichi option {key} takes {want}, not {got}"))
+}
+
+impl Rules {
+    pub fn named(name: &str) -> Option<Rules> {
+        match name {
+            "standard" | "tenhou" => Some(Rules::default()),
+            "tonpuu" => Some(Rules { length: 1, ..Rules::default() }),
+            _ => None,
+        }
+    }
+
+    /// Applies one option.
+    pub fn set(&mut self, key: &str, value: &OptValue) -> Result<(), SetupError> {
+        let flag = |v: &OptValue| match v {
+            OptValue::Bool(b) => Ok(*b),
+            other => Err(bad(key, "true or false", other)),
+        };
+        let int = |v: &OptValue| match v {
+            OptValue::Int(i) => Ok(*i),
+            other => Err(bad(key, "an integer", other)),
+        };
+        match key {
+            "red_fives" => {
+                let n = int(value)?;
+                if ![0, 3, 4].contains(&n) {
+                    return Err(bad(key, "0, 3 or 4", value));
+                }
+                self.red_fives = n as u8;
+            }
+            "kuitan" => self.kuitan = flag(value)?,
+            "atozuke" => self.atozuke = flag(value)?,
+            "tsumo_pinfu" => self.tsumo_pinfu = flag(value)?,
+            "ura_dora" => self.ura_dora = flag(value)?,
+            "kan_dora" => self.kan_dora = flag(value)?,
+            "kan_ura_dora" => self.kan_ura_dora = flag(value)?,
+            "keishiki_tenpai" => self.keishiki_tenpai = flag(value)?,
+            "noten_penalty" => self.noten_penalty = flag(value)?,
+            "noten_oyanagare" => self.noten_oyanagare = flag(value)?,
+            "sanmanten" => self.sanmanten = flag(value)?,
+            "length" => {
+                let n = int(value)?;
+                if ![1, 2, 4].contains(&n) {
+                    return Err(bad(key, "1 (East), 2 (East+South) or 4 (all winds)", value));
+                }
+                self.length = n as u8;
+            }
+            "sha_nyuu" => self.extension = flag(value)?,
+            "kiriage_mangan" => self.kiriage_mangan = flag(value)?,
+            "renfuu_4fu" => self.renfuu_4fu = flag(value)?,
+            "rinshan_pao" => self.rinshan_pao = flag(value)?,
+            "naki_pinfu_30" => self.naki_pinfu_30 = flag(value)?,
+            "renhou" => {
+                self.renhou = match value {
+                    OptValue::Text(t) if t == "off" => Renhou::Off,
+                    OptValue::Text(t) if t == "mangan" => Renhou::Mangan,
+                    OptValue::Text(t) if t == "yakuman" => Renhou::Yakuman,
+                    other => return Err(bad(key, "\"off\", \"mangan\" or \"yakuman\"", other)),
+                }
+            }
+            "pao_daisangen" => self.pao_daisangen = flag(value)?,
+            "pao_daisuushii" => self.pao_daisuushii = flag(value)?,
+            "double_ron" => self.double_ron = flag(value)?,
+            "triple_ron_abort" => self.triple_ron_abort = flag(value)?,
+            "abortive_draws" => self.abortive_draws = flag(value)?,
+            "nagashi_mangan" => self.nagashi_mangan = flag(value)?,
+            "kazoe_yakuman" => self.kazoe_yakuman = flag(value)?,
+            "double_yakuman" => self.double_yakuman = flag(value)?,
+            "start_points" => {
+                let n = int(value)?;
+                if !(100..=1_000_000).contains(&n) || n % 100 != 0 {
+                    return Err(bad(key, "a multiple of 100 from 100 to 1000000", value));
+                }
+                self.start_points = n;
+            }
+            "return_points" => {
+                let n = int(value)?;
+                if !(0..=1_000_000).contains(&n) || n % 100 != 0 {
+                    return Err(bad(key, "a multiple of 100 from 0 to 1000000", value));
+                }
+                self.return_points = n;
+            }
+            "uma" => {
+                let OptValue::Text(t) = value else { return Err(bad(key, "text like \"20,10,-10,-20\"", value)) };
+                let parts: Vec<Option<i64>> = t.split(',').map(|p| p.trim().parse::<i64>().ok()).collect();
+                if parts.len() != 4 || parts.iter().any(|p| p.is_none_or(|v| v.abs() > 1000)) {
+                    return Err(bad(key, "four integers (thousands) like \"20,10,-10,-20\"", value));
+                }
+                for (i, p) in parts.into_iter().enumerate() {
+                    self.uma[i] = p.unwrap_or(0);
+                }
+            }
+            "bust" => self.bust = flag(value)?,
+            "agari_yame" => self.agari_yame = flag(value)?,
+            other => {
+                return Err(SetupError(format!("unknown riichi option {other:?}; known: {}", OPTIONS.join(", "))));
+            }
+        }
+        Ok(())
+    }
+
+    pub fn from_options(ruleset: &str, options: &Options) -> Result<Rules, SetupError> {
+        let mut r = Rules::named(ruleset)
+            .ok_or_else(|| SetupError(format!("unknown riichi ruleset {ruleset:?}; known: {}", RULESETS.join(", "))))?;
+        for (k, v) in options {
+            r.set(k, v)?;
+        }
+        Ok(r)
+    }
+
+    pub fn to_options(&self) -> Options {
+        let mut o = Options::new();
+        let mut b = |k: &str, v: bool| {
+            o.insert(k.to_owned(), OptValue::Bool(v));
+        };
+        b("kuitan", self.kuitan);
+        b("atozuke", self.atozuke);
+        b("tsumo_pinfu", self.tsumo_pinfu);
+        b("ura_dora", self.ura_dora);
+        b("kan_dora", self.kan_dora);
+        b("kan_ura_dora", self.kan_ura_dora);
+        b("keishiki_tenpai", self.keishiki_tenpai);
+        b("noten_penalty", self.noten_penalty);
+        b("noten_oyanagare", self.noten_oyanagare);
+        b("sanmanten", self.sanmanten);
+        b("sha_nyuu", self.extension);
+        b("kiriage_mangan", self.kiriage_mangan);
+        b("renfuu_4fu", self.renfuu_4fu);
+        b("rinshan_pao", self.rinshan_pao);
+        b("naki_pinfu_30", self.naki_pinfu_30);
+        b("pao_daisangen", self.pao_daisangen);
+        b("pao_daisuushii", self.pao_daisuushii);
+        b("double_ron", self.double_ron);
+        b("triple_ron_abort", self.triple_ron_abort);
+        b("abortive_draws", self.abortive_draws);
+        b("nagashi_mangan", self.nagashi_mangan);
+        b("kazoe_yakuman", self.kazoe_yakuman);
+        b("double_yakuman", self.double_yakuman);
+        b("bust", self.bust);
+        b("agari_yame", self.agari_yame);
+        o.insert("red_fives".into(), OptValue::Int(i64::from(self.red_fives)));
+        o.insert("length".into(), OptValue::Int(i64::from(self.length)));
+        o.insert("start_points".into(), OptValue::Int(self.start_points));
+        o.insert("return_points".into(), OptValue::Int(self.return_points));
+        o.insert("renhou".into(), OptValue::Text(self.renhou.name().into()));
+        o.insert("uma".into(), OptValue::Text(self.uma.iter().map(|u| u.to_string()).collect::<Vec<_>>().join(",")));
+        o
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_round_trip_and_errors() {
+        let r = Rules { kuitan: false, renhou: Renhou::Yakuman, uma: [30, 10, -10, -30], ..Rules::default() };
+        let back = Rules::from_options("standard", &r.to_options()).unwrap();
+        assert_eq!(back, r);
+        assert_eq!(Rules::from_options("tenhou", &Options::new()).unwrap(), Rules::default());
+        assert_eq!(Rules::from_options("tonpuu", &Options::new()).unwrap().length, 1);
+        assert!(Rules::from_options("ema2", &Options::new()).unwrap_err().0.contains("unknown riichi ruleset"));
+        let mut o = Options::new();
+        o.insert("kuitan".into(), OptValue::Int(1));
+        assert!(Rules::from_options("standard", &o).unwrap_err().0.contains("kuitan"));
+        let mut o = Options::new();
+        o.insert("nonsense".into(), OptValue::Bool(true));
+        assert!(Rules::from_options("standard", &o).unwrap_err().0.contains("unknown riichi option"));
+        let mut o = Options::new();
+        o.insert("red_fives".into(), OptValue::Int(2));
+        assert!(Rules::from_options("standard", &o).is_err());
+        let mut o = Options::new();
+        o.insert("uma".into(), OptValue::Text("1,2,3".into()));
+        assert!(Rules::from_options("standard", &o).is_err());
+        let mut o = Options::new();
+        o.insert("renhou".into(), OptValue::Text("double".into()));
+        assert!(Rules::from_options("standard", &o).is_err());
+    }
+}

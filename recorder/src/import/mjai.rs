@@ -1,0 +1,419 @@
+//! mjai JSON Lines event logs (the protocol of mjai AI agents and of Mortal).
+//!
+//! One event per line: `start_game`, `start_kyoku`, `tsumo`, `dahai`, `chi`, `pon`,
+//! `daiminkan`, `kakan`, `ankan`, `dora`, `reach`, `reach_accepted`, `hora`, `ryukyoku`,
+//! `end_kyoku`, `end_game`. Tiles are `1m`-`9m`, `1p`-`9p`, `1s`-`9s`, `5mr` `5pr` `5sr` (red
+//! fives), `E S W N P F C` (winds, then white, green, red dragons), and `?` for a hidden tile.
+//!
+//! Readers in the wild differ in a few field names; this parser accepts both forms of each:
+//! `uradora_markers` or `ura_markers` for the ura indicators, and `aka_flag`, `aka` or
+//! `red_fives` for the red-five rule of `start_game`. Yaku lists may be `[name, han]` pairs or
+//! `{"name", "han"}` objects, with Japanese or English (Mahjong Soul) names.
+
+use super::ImportError;
+use serde_json::{Map, Value};
+
+/// A tile in mjai notation, kept as Paifu notation (`5m`, `0m` red five, `7z`), or hidden.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Pai {
+    Known(u8, char),
+    Hidden,
+}
+
+impl Pai {
+    /// Paifu's notation: `5m`, `0p`, `7z`; `?` for a hidden tile.
+    pub fn notation(self) -> String {
+        match self {
+            Pai::Known(n, s) => format!("{n}{s}"),
+            Pai::Hidden => "?".into(),
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Pai> {
+        let honours = ["E", "S", "W", "N", "P", "F", "C"];
+        if s == "?" {
+            return Some(Pai::Hidden);
+        }
+        if let Some(i) = honours.iter().position(|h| *h == s) {
+            return Some(Pai::Known(i as u8 + 1, 'z'));
+        }
+        let b = s.as_bytes();
+        match b {
+            [d @ b'1'..=b'9', s @ (b'm' | b'p' | b's')] => Some(Pai::Known(d - b'0', *s as char)),
+            [b'5', s @ (b'm' | b'p' | b's'), b'r'] => Some(Pai::Known(0, *s as char)),
+            _ => None,
+        }
+    }
+}
+
+/// One event.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    StartGame {
+        names: Vec<String>,
+        red_fives: Option<bool>,
+    },
+    StartKyoku {
+        bakaze: Pai,
+        kyoku: u8,
+        honba: u32,
+        kyotaku: u32,
+        oya: u8,
+        scores: Vec<i64>,
+        dora_marker: Pai,
+        tehais: Vec<Vec<Pai>>,
+    },
+    Tsumo {
+        actor: u8,
+        pai: Pai,
+    },
+    Dahai {
+        actor: u8,
+        pai: Pai,
+        tsumogiri: bool,
+    },
+    Chi {
+        actor: u8,
+        target: u8,
+        pai: Pai,
+        consumed: Vec<Pai>,
+    },
+    Pon {
+        actor: u8,
+        target: u8,
+        pai: Pai,
+        consumed: Vec<Pai>,
+    },
+    Daiminkan {
+        actor: u8,
+        target: u8,
+        pai: Pai,
+        consumed: Vec<Pai>,
+    },
+    Kakan {
+        actor: u8,
+        pai: Pai,
+        consumed: Vec<Pai>,
+    },
+    Ankan {
+        actor: u8,
+        consumed: Vec<Pai>,
+    },
+    Dora {
+        dora_marker: Pai,
+    },
+    Reach {
+        actor: u8,
+    },
+    ReachAccepted {
+        actor: u8,
+        scores: Option<Vec<i64>>,
+    },
+    Hora {
+        actor: u8,
+        target: u8,
+        pai: Option<Pai>,
+        ura_markers: Vec<Pai>,
+        yaku: Vec<(String, u32)>,
+        fu: Option<u32>,
+        han: Option<u32>,
+        deltas: Option<Vec<i64>>,
+        scores: Option<Vec<i64>>,
+    },
+    Ryukyoku {
+        reason: Option<String>,
+        deltas: Option<Vec<i64>>,
+        scores: Option<Vec<i64>>,
+    },
+    EndKyoku,
+    EndGame {
+        scores: Option<Vec<i64>>,
+    },
+}
+
+/// An event with the line it was read from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    pub line: usize,
+    pub event: Event,
+}
+
+struct Obj<'a> {
+    line: usize,
+    kind: String,
+    m: &'a Map<String, Value>,
+}
+
+impl Obj<'_> {
+    fn err(&self, msg: impl Into<String>) -> ImportError {
+        ImportError::new(format!("line {}", self.line), format!("{}: {}", self.kind, msg.into()))
+    }
+
+    fn get(&self, k: &str) -> Result<&Value, ImportError> {
+        self.m.get(k).ok_or_else(|| self.err(format!("missing field {k:?}")))
+    }
+
+    fn int(&self, k: &str) -> Result<i64, ImportError> {
+        self.get(k)?.as_i64().ok_or_else(|| self.err(format!("{k:?} is not an integer")))
+    }
+
+    fn seat(&self, k: &str) -> Result<u8, ImportError> {
+        let v = self.int(k)?;
+        u8::try_from(v).ok().filter(|&s| s < 4).ok_or_else(|| self.err(format!("{k:?} = {v} is not a seat (0-3)")))
+    }
+
+    fn small(&self, k: &str) -> Result<u32, ImportError> {
+        let v = self.int(k)?;
+        u32::try_from(v).map_err(|_| self.err(format!("{k:?} = {v} cannot be negative")))
+    }
+
+    fn pai_value(&self, v: &Value, what: &str) -> Result<Pai, ImportError> {
+        let s = v.as_str().ok_or_else(|| self.err(format!("{what} is not a tile string")))?;
+        Pai::parse(s).ok_or_else(|| self.err(format!("{s:?} is not an mjai tile")))
+    }
+
+    fn pai(&self, k: &str) -> Result<Pai, ImportError> {
+        self.pai_value(self.get(k)?, k)
+    }
+
+    fn pais(&self, k: &str) -> Result<Vec<Pai>, ImportError> {
+        let a = self.get(k)?.as_array().ok_or_else(|| self.err(format!("{k:?} is not a list of tiles")))?;
+        a.iter().map(|v| self.pai_value(v, k)).collect()
+    }
+
+    fn ints(&self, k: &str) -> Result<Option<Vec<i64>>, ImportError> {
+        match self.m.get(k) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Array(a)) => a
+                .iter()
+                .map(|v| v.as_i64().ok_or_else(|| self.err(format!("{k:?} holds a non-integer"))))
+                .collect::<Result<Vec<_>, _>>()
+                .map(Some),
+            Some(_) => Err(self.err(format!("{k:?} is not a list of integers"))),
+        }
+    }
+
+    fn yaku(&self) -> Result<Vec<(String, u32)>, ImportError> {
+        let v = self.m.get("yakus").or_else(|| self.m.get("yaku"));
+        let Some(Value::Array(a)) = v else { return Ok(Vec::new()) };
+        a.iter()
+            .map(|y| match y {
+                Value::Array(p) if p.len() == 2 => Ok((
+                    p[0].as_str().unwrap_or_default().to_owned(),
+                    p[1].as_u64().and_then(|h| u32::try_from(h).ok()).unwrap_or(0),
+                )),
+                Value::Object(o) => Ok((
+                    o.get("name").and_then(Value::as_str).unwrap_or_default().to_owned(),
+                    o.get("han")
+                        .or_else(|| o.get("fan"))
+                        .and_then(Value::as_u64)
+                        .and_then(|h| u32::try_from(h).ok())
+                        .unwrap_or(0),
+                )),
+                _ => Err(self.err("a yaku is [name, han] or {\"name\", \"han\"}")),
+            })
+            .collect()
+    }
+}
+
+fn event(o: &Obj) -> Result<Event, ImportError> {
+    Ok(match o.kind.as_str() {
+        "start_game" => Event::StartGame {
+            names: o
+                .m
+                .get("names")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().map(|n| n.as_str().unwrap_or("").to_owned()).collect())
+                .unwrap_or_default(),
+            red_fives: ["aka_flag", "aka", "red_fives"].iter().find_map(|k| o.m.get(*k)).and_then(|v| match v {
+                Value::Bool(b) => Some(*b),
+                Value::Number(n) => n.as_i64().map(|n| n != 0),
+                _ => None,
+            }),
+        },
+        "start_kyoku" => {
+            let tehais = o.get("tehais")?.as_array().ok_or_else(|| o.err("\"tehais\" is not a list of hands"))?;
+            if tehais.len() != 4 {
+                return Err(o.err(format!(
+                    "{} hands: this is not a four-player game, which is all Paifu plays yet",
+                    tehais.len()
+                )));
+            }
+            let hands = tehais
+                .iter()
+                .map(|h| {
+                    h.as_array()
+                        .ok_or_else(|| o.err("a hand is not a list of tiles"))?
+                        .iter()
+                        .map(|t| o.pai_value(t, "tehais"))
+                        .collect::<Result<Vec<_>, _>>()
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let kyoku = o.int("kyoku")?;
+            Event::StartKyoku {
+                bakaze: o.pai("bakaze")?,
+                kyoku: u8::try_from(kyoku)
+                    .ok()
+                    .filter(|k| (1..=4).contains(k))
+                    .ok_or_else(|| o.err(format!("kyoku {kyoku} is not 1-4")))?,
+                honba: o.small("honba")?,
+                kyotaku: o.small("kyotaku")?,
+                oya: o.seat("oya")?,
+                scores: o.ints("scores")?.unwrap_or_default(),
+                dora_marker: o.pai("dora_marker")?,
+                tehais: hands,
+            }
+        }
+        "tsumo" => Event::Tsumo { actor: o.seat("actor")?, pai: o.pai("pai")? },
+        "dahai" => Event::Dahai {
+            actor: o.seat("actor")?,
+            pai: o.pai("pai")?,
+            tsumogiri: o.m.get("tsumogiri").and_then(Value::as_bool).unwrap_or(false),
+        },
+        "chi" | "pon" | "daiminkan" => {
+            let (actor, target, pai, consumed) =
+                (o.seat("actor")?, o.seat("target")?, o.pai("pai")?, o.pais("consumed")?);
+            let need = if o.kind == "daiminkan" { 3 } else { 2 };
+            if consumed.len() != need {
+                return Err(o.err(format!("\"consumed\" has {} tiles, not {need}", consumed.len())));
+            }
+            match o.kind.as_str() {
+                "chi" => Event::Chi { actor, target, pai, consumed },
+                "pon" => Event::Pon { actor, target, pai, consumed },
+                _ => Event::Daiminkan { actor, target, pai, consumed },
+            }
+        }
+        "kakan" => Event::Kakan { actor: o.seat("actor")?, pai: o.pai("pai")?, consumed: o.pais("consumed")? },
+        "ankan" => Event::Ankan { actor: o.seat("actor")?, consumed: o.pais("consumed")? },
+        "dora" => Event::Dora { dora_marker: o.pai("dora_marker")? },
+        "reach" => Event::Reach { actor: o.seat("actor")? },
+        "reach_accepted" => Event::ReachAccepted { actor: o.seat("actor")?, scores: o.ints("scores")? },
+        "hora" => {
+            let ura = if o.m.contains_key("uradora_markers") {
+                o.pais("uradora_markers")?
+            } else if o.m.contains_key("ura_markers") {
+                o.pais("ura_markers")?
+            } else {
+                Vec::new()
+            };
+            Event::Hora {
+                actor: o.seat("actor")?,
+                target: o.seat("target")?,
+                pai: o.m.get("pai").map(|v| o.pai_value(v, "pai")).transpose()?,
+                ura_markers: ura,
+                yaku: o.yaku()?,
+                fu: o.m.get("fu").and_then(Value::as_u64).and_then(|v| u32::try_from(v).ok()),
+                han: o
+                    .m
+                    .get("fan")
+                    .or_else(|| o.m.get("han"))
+                    .and_then(Value::as_u64)
+                    .and_then(|v| u32::try_from(v).ok()),
+                deltas: o.ints("deltas")?,
+                scores: o.ints("scores")?,
+            }
+        }
+        "ryukyoku" => Event::Ryukyoku {
+            reason: o.m.get("reason").and_then(Value::as_str).map(str::to_owned),
+            deltas: o.ints("deltas")?,
+            scores: o.ints("scores")?,
+        },
+        "end_kyoku" => Event::EndKyoku,
+        "end_game" => Event::EndGame { scores: o.ints("scores")? },
+        other => return Err(o.err(format!("unknown event type {other:?}"))),
+    })
+}
+
+/// Parses an mjai log. `none` events (a player's answer that it does nothing) are skipped.
+pub fn parse(text: &str) -> Result<Vec<Line>, ImportError> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        if raw.trim().is_empty() {
+            continue;
+        }
+        let v: Value = serde_json::from_str(raw).map_err(|e| {
+            let what = if e.is_eof() { "the line is cut short" } else { "not valid JSON" };
+            ImportError::new(format!("line {line}, column {}", e.column()), format!("{what}: {e}"))
+        })?;
+        let m =
+            v.as_object().ok_or_else(|| ImportError::new(format!("line {line}"), "an mjai event is a JSON object"))?;
+        let kind = m
+            .get("type")
+            .and_then(Value::as_str)
+            .ok_or_else(|| ImportError::new(format!("line {line}"), "an mjai event has a \"type\""))?;
+        if kind == "none" {
+            continue;
+        }
+        let event = event(&Obj { line, kind: kind.to_owned(), m })?;
+        out.push(Line { line, event });
+    }
+    if out.is_empty() {
+        return Err(ImportError::new("line 1", "the file holds no mjai events"));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LOG: &str = r#"{"type":"start_game","names":["a","b","c","d"],"aka_flag":true}
+{"type":"start_kyoku","bakaze":"E","dora_marker":"2s","kyoku":1,"honba":0,"kyotaku":0,"oya":0,"scores":[25000,25000,25000,25000],"tehais":[["1m","2m","3m","4p","5pr","6p","7s","8s","9s","E","E","P","C"],["?","?","?","?","?","?","?","?","?","?","?","?","?"],["?","?","?","?","?","?","?","?","?","?","?","?","?"],["?","?","?","?","?","?","?","?","?","?","?","?","?"]]}
+{"type":"tsumo","actor":0,"pai":"C"}
+{"type":"reach","actor":0}
+{"type":"dahai","actor":0,"pai":"P","tsumogiri":false}
+{"type":"reach_accepted","actor":0,"scores":[24000,25000,25000,25000]}
+{"type":"pon","actor":2,"target":0,"pai":"P","consumed":["P","P"]}
+{"type":"none"}
+{"type":"hora","actor":0,"target":0,"pai":"C","ura_markers":["3s"],"yakus":[["riichi",1],["menzen_tsumo",1]],"fu":40,"fan":2,"deltas":[5200,-1300,-2600,-1300]}
+{"type":"end_kyoku"}
+{"type":"end_game","scores":[30200,23700,22400,23700]}
+"#;
+
+    #[test]
+    fn reads_every_event_kind_used_and_skips_none() {
+        let ev = parse(LOG).unwrap();
+        assert_eq!(ev.len(), 10);
+        assert_eq!(
+            ev[0].event,
+            Event::StartGame { names: vec!["a".into(), "b".into(), "c".into(), "d".into()], red_fives: Some(true) }
+        );
+        let Event::StartKyoku { tehais, .. } = &ev[1].event else { panic!() };
+        assert_eq!(tehais[0][4], Pai::Known(0, 'p'));
+        assert_eq!(tehais[1][0], Pai::Hidden);
+        assert_eq!(
+            ev[6].event,
+            Event::Pon { actor: 2, target: 0, pai: Pai::Known(5, 'z'), consumed: vec![Pai::Known(5, 'z'); 2] }
+        );
+        let Event::Hora { ura_markers, yaku, fu, han, .. } = &ev[7].event else { panic!() };
+        assert_eq!(ura_markers, &vec![Pai::Known(3, 's')]);
+        assert_eq!((fu, han), (&Some(40), &Some(2)));
+        assert_eq!(yaku[1], ("menzen_tsumo".to_owned(), 1));
+        assert_eq!(ev[7].line, 9);
+    }
+
+    #[test]
+    fn both_ura_field_names_are_read() {
+        let a = parse(r#"{"type":"hora","actor":0,"target":1,"uradora_markers":["1m"]}"#).unwrap();
+        let b = parse(r#"{"type":"hora","actor":0,"target":1,"ura_markers":["1m"]}"#).unwrap();
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn bad_lines_are_named() {
+        let e = parse("{\"type\":\"tsumo\",\"actor\":0,\"pai\":\"0m\"}").unwrap_err();
+        assert_eq!(e.position, "line 1");
+        assert!(e.message.contains("\"0m\" is not an mjai tile"), "{e}");
+        let e = parse("{\"type\":\"start_game\"}\n{\"type\":\"tsumo\",\"actor\":7,\"pai\":\"1m\"}").unwrap_err();
+        assert_eq!(e.position, "line 2");
+        assert!(e.message.contains("not a seat"));
+        let e = parse("{\"type\":\"start_game\"}\n{\"type\":\"tsu").unwrap_err();
+        assert!(e.message.contains("cut short"), "{e}");
+        let e = parse("{\"type\":\"teleport\"}").unwrap_err();
+        assert!(e.message.contains("unknown event type"));
+        let three = r#"{"type":"start_kyoku","bakaze":"E","dora_marker":"2s","kyoku":1,"honba":0,"kyotaku":0,"oya":0,"scores":[1,2,3],"tehais":[[],[],[]]}"#;
+        assert!(parse(three).unwrap_err().message.contains("four-player"));
+        assert!(parse("").is_err());
+    }
+}

@@ -1,0 +1,510 @@
+//! Tenhou's mjlog XML game records (`<mjloggm ver="2.3">`).
+//!
+//! Tiles are ids 0-135: the kind is `id / 4` (0-8 m, 9-17 p, 18-26 s, 27-33 E S W N White Green
+//! Red), and with red fives on, ids 16, 52 and 88 are the red fives. Draws are tags `T`, `U`, `V`,
+//! `W` followed by the tile id (seats 0-3), discards `D`, `E`, `F`, `G`. Calls are `<N who m>`,
+//! where `m` packs the meld (decoded below); `<REACH who step>`, `<DORA hai>`, `<INIT>` starts a
+//! round, `<AGARI>` and `<RYUUKYOKU>` end one.
+
+use super::ImportError;
+use quick_xml::events::{BytesStart, Event};
+use quick_xml::Reader;
+
+/// A tile id, 0-135.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TileId(pub u8);
+
+impl TileId {
+    pub fn kind(self) -> u8 {
+        self.0 / 4
+    }
+
+    /// Paifu notation; red fives (`0m`) only when `red` is on.
+    pub fn notation(self, red: bool) -> String {
+        if red && matches!(self.0, 16 | 52 | 88) {
+            return format!("0{}", ['m', 'p', 's'][usize::from(self.0 / 36)]);
+        }
+        let k = self.kind();
+        if k >= 27 {
+            format!("{}z", k - 26)
+        } else {
+            format!("{}{}", k % 9 + 1, ['m', 'p', 's'][usize::from(k / 9)])
+        }
+    }
+}
+
+/// Which seat a called tile came from, relative to the caller (Tenhou: 1 right, 2 across, 3 left).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rel {
+    Right,
+    Across,
+    Left,
+}
+
+/// A decoded `m` value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Meld {
+    Chi {
+        tiles: [TileId; 3],
+        called: TileId,
+    },
+    Pon {
+        tiles: [TileId; 3],
+        called: TileId,
+        from: Rel,
+    },
+    AddedKan {
+        tiles: [TileId; 4],
+        added: TileId,
+        from: Rel,
+    },
+    OpenKan {
+        tiles: [TileId; 4],
+        called: TileId,
+        from: Rel,
+    },
+    ClosedKan {
+        tiles: [TileId; 4],
+    },
+    /// A North taken out (three-player games only).
+    Nuki,
+}
+
+fn rel(bits: u32) -> Option<Rel> {
+    match bits & 3 {
+        1 => Some(Rel::Right),
+        2 => Some(Rel::Across),
+        3 => Some(Rel::Left),
+        _ => None,
+    }
+}
+
+/// Decodes Tenhou's meld bits.
+pub fn decode_meld(m: u32) -> Option<Meld> {
+    let id = |v: u32| u8::try_from(v).ok().filter(|&v| v < 136).map(TileId);
+    if m & 0x4 != 0 {
+        // Chi: base = 3 * (lowest kind, as 0-20 over the three suits) + which tile was called.
+        let b = m >> 10;
+        let called = b % 3;
+        let low = b / 3;
+        let kind = low / 7 * 9 + low % 7;
+        if low >= 21 {
+            return None;
+        }
+        let copies = [(m >> 3) & 3, (m >> 5) & 3, (m >> 7) & 3];
+        let tiles = [id((kind) * 4 + copies[0])?, id((kind + 1) * 4 + copies[1])?, id((kind + 2) * 4 + copies[2])?];
+        return Some(Meld::Chi { tiles, called: tiles[called as usize] });
+    }
+    if m & 0x18 != 0 {
+        // Pon (0x8) or added kan (0x10): base = 3 * kind + which of the three was called.
+        let unused = (m >> 5) & 3;
+        let b = m >> 9;
+        let called = (b % 3) as usize;
+        let kind = b / 3;
+        if kind >= 34 {
+            return None;
+        }
+        let from = rel(m)?;
+        let three: Vec<TileId> = (0..4).filter(|&c| c != unused).map(|c| id(kind * 4 + c)).collect::<Option<_>>()?;
+        let tiles = [three[0], three[1], three[2]];
+        if m & 0x8 != 0 {
+            return Some(Meld::Pon { tiles, called: tiles[called], from });
+        }
+        let added = id(kind * 4 + unused)?;
+        return Some(Meld::AddedKan { tiles: [tiles[0], tiles[1], tiles[2], added], added, from });
+    }
+    if m & 0x20 != 0 {
+        return Some(Meld::Nuki);
+    }
+    // Kan from a discard or closed kan: base = 4 * kind + which copy was called.
+    let b = m >> 8;
+    let kind = b / 4;
+    if kind >= 34 {
+        return None;
+    }
+    let tiles = [id(kind * 4)?, id(kind * 4 + 1)?, id(kind * 4 + 2)?, id(kind * 4 + 3)?];
+    match rel(m) {
+        None => Some(Meld::ClosedKan { tiles }),
+        Some(from) => Some(Meld::OpenKan { tiles, called: tiles[(b % 4) as usize], from }),
+    }
+}
+
+/// One tag of the record that matters to the game.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Tag {
+    /// `<GO type>`: the lobby's rule bits (0x10 = three players, 0x02 = no red fives, ...).
+    Go {
+        rule: u32,
+    },
+    /// `<UN n0..n3>`: the players' names (percent-decoded).
+    Names(Vec<String>),
+    Init {
+        kyoku: u8,
+        honba: u32,
+        sticks: u32,
+        dice: [u8; 2],
+        dora: TileId,
+        scores: [i64; 4],
+        dealer: u8,
+        hands: [Vec<TileId>; 4],
+    },
+    Draw {
+        seat: u8,
+        tile: TileId,
+    },
+    Discard {
+        seat: u8,
+        tile: TileId,
+    },
+    Call {
+        seat: u8,
+        meld: Meld,
+    },
+    Reach {
+        seat: u8,
+        step: u8,
+    },
+    Dora {
+        tile: TileId,
+    },
+    Agari {
+        who: u8,
+        from: u8,
+        pao: Option<u8>,
+        fu: u32,
+        points: i64,
+        yaku: Vec<(u32, u32)>,
+        yakuman: Vec<u32>,
+        ura: Vec<TileId>,
+        sc: Vec<i64>,
+        owari: Option<Vec<f64>>,
+    },
+    Ryuukyoku {
+        kind: Option<String>,
+        sc: Vec<i64>,
+        owari: Option<Vec<f64>>,
+    },
+}
+
+/// A tag with its position in the file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Positioned {
+    /// Byte offset of the tag in the file.
+    pub byte: u64,
+    pub tag: Tag,
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 2 < b.len() {
+            if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+struct Attrs {
+    byte: u64,
+    name: String,
+    list: Vec<(String, String)>,
+}
+
+impl Attrs {
+    fn err(&self, msg: impl Into<String>) -> ImportError {
+        ImportError::new(format!("<{}> at byte {}", self.name, self.byte), msg)
+    }
+
+    fn opt(&self, k: &str) -> Option<&str> {
+        self.list.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str())
+    }
+
+    fn get(&self, k: &str) -> Result<&str, ImportError> {
+        self.opt(k).ok_or_else(|| self.err(format!("missing attribute {k}")))
+    }
+
+    fn num<T: std::str::FromStr>(&self, k: &str) -> Result<T, ImportError> {
+        let v = self.get(k)?;
+        v.trim().parse().map_err(|_| self.err(format!("{k}={v:?} is not a number")))
+    }
+
+    fn nums<T: std::str::FromStr>(&self, k: &str) -> Result<Vec<T>, ImportError> {
+        match self.opt(k) {
+            None | Some("") => Ok(Vec::new()),
+            Some(v) => v
+                .split(',')
+                .map(|x| x.trim().parse().map_err(|_| self.err(format!("{k}={v:?} is not a list of numbers"))))
+                .collect(),
+        }
+    }
+
+    fn tile(&self, v: i64) -> Result<TileId, ImportError> {
+        u8::try_from(v)
+            .ok()
+            .filter(|&t| t < 136)
+            .map(TileId)
+            .ok_or_else(|| self.err(format!("{v} is not a tile id (0-135)")))
+    }
+
+    fn tiles(&self, k: &str) -> Result<Vec<TileId>, ImportError> {
+        self.nums::<i64>(k)?.into_iter().map(|v| self.tile(v)).collect()
+    }
+
+    fn seat(&self, k: &str) -> Result<u8, ImportError> {
+        let v: i64 = self.num(k)?;
+        u8::try_from(v).ok().filter(|&s| s < 4).ok_or_else(|| self.err(format!("{k}={v} is not a seat (0-3)")))
+    }
+}
+
+fn attrs(e: &BytesStart, byte: u64) -> Result<Attrs, ImportError> {
+    let name = e.name().as_ref().to_owned();
+    let mut list = Vec::new();
+    for a in e.attributes() {
+        let a =
+            a.map_err(|err| ImportError::new(format!("<{name}> at byte {byte}"), format!("bad attribute: {err}")))?;
+        list.push((a.key.as_ref().to_owned(), a.value.to_string()));
+    }
+    Ok(Attrs { byte, name, list })
+}
+
+fn owari(a: &Attrs) -> Result<Option<Vec<f64>>, ImportError> {
+    Ok(match a.opt("owari") {
+        None => None,
+        Some(_) => Some(a.nums::<f64>("owari")?),
+    })
+}
+
+fn tag(a: &Attrs) -> Result<Option<Tag>, ImportError> {
+    let n = a.name.as_str();
+    let first = n.chars().next().unwrap_or(' ');
+    // T12, D34, ...: a draw or discard with the tile id in the tag name.
+    if n.len() > 1 && "TUVWDEFG".contains(first) && n[1..].bytes().all(|b| b.is_ascii_digit()) {
+        let id: i64 = n[1..].parse().map_err(|_| a.err("bad tile id"))?;
+        let tile = a.tile(id)?;
+        let idx = "TUVWDEFG".find(first).unwrap_or(0) as u8;
+        return Ok(Some(if idx < 4 { Tag::Draw { seat: idx, tile } } else { Tag::Discard { seat: idx - 4, tile } }));
+    }
+    Ok(Some(match n {
+        "GO" => Tag::Go { rule: a.num("type")? },
+        "UN" => {
+            if a.opt("n0").is_none() {
+                return Ok(None); // a reconnect: names only of who came back
+            }
+            Tag::Names((0..4).filter_map(|i| a.opt(&format!("n{i}"))).map(percent_decode).collect())
+        }
+        "INIT" => {
+            let seed: Vec<i64> = a.nums("seed")?;
+            let [k, honba, sticks, d0, d1, dora] = seed.as_slice() else {
+                return Err(a.err("seed= must hold round, honba, sticks, two dice and the dora indicator"));
+            };
+            let ten: Vec<i64> = a.nums("ten")?;
+            let scores: [i64; 4] = ten.iter().map(|t| t * 100).collect::<Vec<_>>().try_into().map_err(|_| {
+                a.err(format!(
+                    "ten= has {} scores: this is not a four-player game, which is all Paifu plays yet",
+                    ten.len()
+                ))
+            })?;
+            let mut hands: [Vec<TileId>; 4] = Default::default();
+            for (s, h) in hands.iter_mut().enumerate() {
+                *h = a.tiles(&format!("hai{s}"))?;
+            }
+            if hands[3].is_empty() {
+                return Err(a.err("seat 4 has no tiles: this is a three-player game, which Paifu does not play yet"));
+            }
+            let small = |v: i64, what: &str| u32::try_from(v).map_err(|_| a.err(format!("{what} {v} is negative")));
+            Tag::Init {
+                kyoku: u8::try_from(*k)
+                    .ok()
+                    .filter(|k| *k < 16)
+                    .ok_or_else(|| a.err(format!("round {k} out of range")))?,
+                honba: small(*honba, "honba")?,
+                sticks: small(*sticks, "riichi sticks")?,
+                dice: [u8::try_from(*d0).unwrap_or(0), u8::try_from(*d1).unwrap_or(0)],
+                dora: a.tile(*dora)?,
+                scores,
+                dealer: a.seat("oya")?,
+                hands,
+            }
+        }
+        "N" => {
+            let m: u32 = a.num("m")?;
+            Tag::Call {
+                seat: a.seat("who")?,
+                meld: decode_meld(m).ok_or_else(|| a.err(format!("m={m} is not a meld")))?,
+            }
+        }
+        "REACH" => Tag::Reach { seat: a.seat("who")?, step: a.num("step")? },
+        "DORA" => Tag::Dora { tile: a.tile(a.num("hai")?)? },
+        "AGARI" => {
+            let ten: Vec<i64> = a.nums("ten")?;
+            let pairs: Vec<u32> = a.nums("yaku")?;
+            Tag::Agari {
+                who: a.seat("who")?,
+                from: a.seat("fromWho")?,
+                pao: if a.opt("paoWho").is_some() { Some(a.seat("paoWho")?) } else { None },
+                fu: ten.first().copied().and_then(|v| u32::try_from(v).ok()).unwrap_or(0),
+                points: ten.get(1).copied().unwrap_or(0),
+                yaku: pairs.chunks(2).filter(|c| c.len() == 2).map(|c| (c[0], c[1])).collect(),
+                yakuman: a.nums("yakuman")?,
+                ura: a.tiles("doraHaiUra")?,
+                sc: a.nums::<i64>("sc")?.iter().map(|v| v * 100).collect(),
+                owari: owari(a)?,
+            }
+        }
+        "RYUUKYOKU" => Tag::Ryuukyoku {
+            kind: a.opt("type").map(str::to_owned),
+            sc: a.nums::<i64>("sc")?.iter().map(|v| v * 100).collect(),
+            owari: owari(a)?,
+        },
+        _ => return Ok(None),
+    }))
+}
+
+/// Parses an mjlog XML record into its game tags.
+pub fn parse(text: &str) -> Result<Vec<Positioned>, ImportError> {
+    let mut reader = Reader::from_str(text);
+    let mut out = Vec::new();
+    let mut seen_root = false;
+    loop {
+        let byte = reader.buffer_position();
+        match reader.read_event() {
+            Ok(Event::Eof) => break,
+            Ok(Event::Start(e)) | Ok(Event::Empty(e)) => {
+                if e.name().as_ref() == "mjloggm" {
+                    seen_root = true;
+                    continue;
+                }
+                let a = attrs(&e, byte)?;
+                if let Some(t) = tag(&a)? {
+                    if let Tag::Go { rule } = t {
+                        if rule & 0x10 != 0 {
+                            return Err(a.err("this is a three-player game, which Paifu does not play yet"));
+                        }
+                    }
+                    out.push(Positioned { byte, tag: t });
+                }
+            }
+            Ok(_) => {}
+            Err(e) => {
+                return Err(ImportError::new(
+                    format!("byte {}", reader.error_position()),
+                    format!("not well-formed XML: {e}"),
+                ))
+            }
+        }
+    }
+    if !seen_root {
+        return Err(ImportError::new("byte 0", "not an mjlog record: no <mjloggm> element"));
+    }
+    if !out.iter().any(|p| matches!(p.tag, Tag::Agari { owari: Some(_), .. } | Tag::Ryuukyoku { owari: Some(_), .. })) {
+        return Err(ImportError::new(
+            format!("byte {}", text.len()),
+            "the record ends before the game does (no final owari= result): the file is cut short",
+        ));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Packs melds the way Tenhou does, to check decoding against values built from the layout.
+    fn chi(low_kind: u32, called: u32, copies: [u32; 3]) -> u32 {
+        let low = low_kind / 9 * 7 + low_kind % 9;
+        ((low * 3 + called) << 10) | (copies[2] << 7) | (copies[1] << 5) | (copies[0] << 3) | 0x4 | 3
+    }
+
+    fn pon(kind: u32, called: u32, unused: u32, from: u32, added: bool) -> u32 {
+        ((kind * 3 + called) << 9) | (unused << 5) | if added { 0x10 } else { 0x8 } | from
+    }
+
+    fn kan(kind: u32, called: u32, from: u32) -> u32 {
+        ((kind * 4 + called) << 8) | from
+    }
+
+    #[test]
+    fn chi_decodes_the_called_tile_and_copies() {
+        // 3p-4p-5p (kinds 11, 12, 13), the 4p called, copies 1, 0, 2.
+        let m = decode_meld(chi(11, 1, [1, 0, 2])).unwrap();
+        assert_eq!(m, Meld::Chi { tiles: [TileId(45), TileId(48), TileId(54)], called: TileId(48) });
+        let Meld::Chi { tiles, .. } = m else { panic!() };
+        assert_eq!(tiles.map(|t| t.notation(true)), ["3p", "4p", "5p"]);
+        // 7s-8s-9s: the highest chi of a suit.
+        let Some(Meld::Chi { tiles, .. }) = decode_meld(chi(24, 0, [0, 0, 0])) else { panic!() };
+        assert_eq!(tiles.map(|t| t.notation(false)), ["7s", "8s", "9s"]);
+    }
+
+    #[test]
+    fn pon_added_kan_and_kans_decode() {
+        // Pon of red dragon (kind 33) from the left, copy 3 unused, second tile called.
+        let m = decode_meld(pon(33, 1, 3, 3, false)).unwrap();
+        assert_eq!(
+            m,
+            Meld::Pon { tiles: [TileId(132), TileId(133), TileId(134)], called: TileId(133), from: Rel::Left }
+        );
+        let m = decode_meld(pon(4, 0, 0, 2, true)).unwrap();
+        assert_eq!(
+            m,
+            Meld::AddedKan {
+                tiles: [TileId(17), TileId(18), TileId(19), TileId(16)],
+                added: TileId(16),
+                from: Rel::Across
+            }
+        );
+        assert_eq!(TileId(16).notation(true), "0m");
+        assert_eq!(
+            decode_meld(kan(9, 2, 0)).unwrap(),
+            Meld::ClosedKan { tiles: [TileId(36), TileId(37), TileId(38), TileId(39)] }
+        );
+        assert_eq!(
+            decode_meld(kan(27, 1, 1)).unwrap(),
+            Meld::OpenKan {
+                tiles: [TileId(108), TileId(109), TileId(110), TileId(111)],
+                called: TileId(109),
+                from: Rel::Right
+            }
+        );
+        assert_eq!(decode_meld(kan(40, 0, 0)), None, "no kind 40");
+    }
+
+    const GAME: &str = r#"<mjloggm ver="2.3"><SHUFFLE seed="x" ref=""/><GO type="169" lobby="0"/><UN n0="%41" n1="B" n2="C" n3="D" dan="0,0,0,0" rate="1500,1500,1500,1500" sx="M,M,M,M"/><TAIKYOKU oya="0"/><INIT seed="0,0,0,2,3,50" ten="250,250,250,250" oya="0" hai0="0,1,2,3,4,5,6,7,8,9,10,11,12" hai1="13,14,15,16,17,18,19,20,21,22,23,24,25" hai2="26,27,28,29,30,31,32,33,34,35,36,37,38" hai3="39,40,41,42,43,44,45,46,47,48,49,50,51"/><T60/><D60/><N who="1" m="1" /><REACH who="2" step="1"/><AGARI ba="0,0" hai="1" ten="30,1000,0" yaku="1,1,0,1" doraHai="50" doraHaiUra="70" who="0" fromWho="0" sc="250,10,250,-3,250,-4,250,-3" owari="260,1.0,247,-20.0,246,-30.0,247,49.0"/></mjloggm>"#;
+
+    #[test]
+    fn reads_a_record() {
+        let t = parse(&GAME.replace(r#"<N who="1" m="1" />"#, "")).unwrap();
+        assert!(matches!(t[0].tag, Tag::Go { rule: 169 }));
+        assert_eq!(t[1].tag, Tag::Names(vec!["A".into(), "B".into(), "C".into(), "D".into()]));
+        let Tag::Init { dice, dora, scores, .. } = &t[2].tag else { panic!() };
+        assert_eq!((dice, dora.0, scores[0]), (&[2, 3], 50, 25000));
+        assert_eq!(t[3].tag, Tag::Draw { seat: 0, tile: TileId(60) });
+        assert_eq!(t[4].tag, Tag::Discard { seat: 0, tile: TileId(60) });
+        let Tag::Agari { yaku, sc, owari, .. } = &t[6].tag else { panic!() };
+        assert_eq!(yaku, &vec![(1, 1), (0, 1)]);
+        assert_eq!(sc[1], 1000);
+        assert_eq!(owari.as_ref().unwrap()[0], 260.0);
+    }
+
+    #[test]
+    fn bad_records_are_named() {
+        // m = 40961 would be a kan of tile kind 40, which does not exist.
+        let e = parse(&GAME.replace("m=\"1\"", "m=\"40961\"")).unwrap_err();
+        assert!(e.message.contains("m=40961 is not a meld"), "{e}");
+        assert!(e.position.starts_with("<N> at byte"), "{e}");
+        let e = parse(&GAME.replace("<T60/>", "<T999/>")).unwrap_err();
+        assert!(e.message.contains("999 is not a tile id"), "{e}");
+        let e = parse(&GAME[..GAME.len() / 2]).unwrap_err();
+        assert!(e.message.contains("cut short") || e.message.contains("XML"), "{e}");
+        let e = parse(&GAME.replace("type=\"169\"", "type=\"185\"")).unwrap_err();
+        assert!(e.message.contains("three-player"), "{e}");
+        assert!(parse("<html/>").unwrap_err().message.contains("no <mjloggm>"));
+    }
+}

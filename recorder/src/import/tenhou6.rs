@@ -1,0 +1,540 @@
+//! tenhou.net/6 JSON game records (the format of Tenhou's own viewer and of mjai-reviewer).
+//!
+//! A record is an object `{ "ver", "ref", "rule": {"disp", "aka"}, "name": [4], "sc": [8],
+//! "log": [rounds] }`. A round is an array: `[kyoku, honba, riichi sticks]`, the four starting
+//! scores, the dora indicators, the ura indicators, then for each seat (0 to 3) its 13 starting
+//! tiles, its takes and its discards, and last the result.
+//!
+//! Tiles are codes: 11-19 characters (m), 21-29 circles (p), 31-39 bamboo (s), 41-47 East South
+//! West North White Green Red, 51 52 53 the red fives of m p s. Takes are drawn tiles or call
+//! strings: `c275226` (chi of 27 with 52 26, always from the left), `p`/`m` (pon, open kan)
+//! written before the called tile at the position of the seat it came from (0 left, 2 across,
+//! 4 right for pon; 0, 2, 6 for open kan). Discards are tiles, 60 for the drawn tile
+//! (tsumogiri), `r` + tile for a riichi discard (`r60` tsumogiri), `k` (added kan) and `a`
+//! (closed kan) strings, and 0 where a call left no discard. A result is `["和了", deltas,
+//! [who, from, pao, "text", yaku...], ...]` for wins (several for a double ron), `["流局",
+//! deltas]`, `["流し満貫", deltas]`, or an abortive draw name alone.
+
+use super::ImportError;
+use serde_json::Value;
+
+/// A tile in Tenhou's code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Tile(pub u8);
+
+impl Tile {
+    pub fn from_code(code: i64) -> Option<Tile> {
+        let ok = matches!(code, 11..=19 | 21..=29 | 31..=39 | 41..=47 | 51..=53);
+        if ok {
+            Some(Tile(code as u8))
+        } else {
+            None
+        }
+    }
+
+    /// Paifu's notation: `5m`, `0p` (red five), `7z`.
+    pub fn notation(self) -> String {
+        match self.0 {
+            51 => "0m".into(),
+            52 => "0p".into(),
+            53 => "0s".into(),
+            c => {
+                let suit = ['m', 'p', 's', 'z'][usize::from(c / 10 - 1).min(3)];
+                format!("{}{suit}", c % 10)
+            }
+        }
+    }
+
+    /// The tile kind with red fives as plain fives.
+    pub fn plain(self) -> Tile {
+        match self.0 {
+            51 => Tile(15),
+            52 => Tile(25),
+            53 => Tile(35),
+            c => Tile(c),
+        }
+    }
+}
+
+/// Which seat a called tile came from, relative to the caller.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CalledFrom {
+    Left,
+    Across,
+    Right,
+}
+
+impl CalledFrom {
+    /// The absolute seat of the discarder, for a caller at `seat`.
+    pub fn seat(self, seat: u8) -> u8 {
+        match self {
+            CalledFrom::Left => (seat + 3) % 4,
+            CalledFrom::Across => (seat + 2) % 4,
+            CalledFrom::Right => (seat + 1) % 4,
+        }
+    }
+}
+
+/// One entry of a seat's takes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Take {
+    Draw(Tile),
+    Chi { called: Tile, own: [Tile; 2] },
+    Pon { called: Tile, own: [Tile; 2], from: CalledFrom },
+    OpenKan { called: Tile, own: [Tile; 3], from: CalledFrom },
+}
+
+/// One entry of a seat's discards.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Discard {
+    Tile(Tile),
+    /// The tile just drawn (60).
+    Tsumogiri,
+    /// A riichi declaration with its discard; `None` discards the drawn tile (`r60`).
+    Riichi(Option<Tile>),
+    /// An added kan: the tile added to the pon.
+    AddedKan {
+        added: Tile,
+        pon: [Tile; 3],
+    },
+    ClosedKan {
+        tiles: [Tile; 4],
+    },
+    /// A 0: no discard (after an open kan).
+    Nothing,
+}
+
+/// One winner's entry of a win result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Win {
+    pub deltas: [i64; 4],
+    pub who: u8,
+    pub from: u8,
+    /// The seat liable (pao); equal to `who` when nobody is.
+    pub pao: u8,
+    /// Tenhou's text, e.g. `30符1飜300-500点` or `満貫8000点`.
+    pub text: String,
+    pub fu: Option<u32>,
+    pub han: Option<u32>,
+    /// Each yaku's Japanese name and its han (13 for each yakuman).
+    pub yaku: Vec<(String, u32)>,
+}
+
+/// How a round ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Wins(Vec<Win>),
+    /// `流局` (exhaustive draw with tenpai payments), `流し満貫`, `全員聴牌`, `全員不聴`, or an
+    /// abortive draw: `九種九牌`, `四風連打`, `四家立直`, `四槓散了`, `三家和了`.
+    Draw {
+        name: String,
+        deltas: Option<[i64; 4]>,
+    },
+}
+
+/// One round.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Round {
+    /// 0-based: 0-3 East 1-4, 4-7 South 1-4, 8-11 West 1-4.
+    pub kyoku: u8,
+    pub honba: u32,
+    pub sticks: u32,
+    pub scores: [i64; 4],
+    pub dora: Vec<Tile>,
+    pub ura: Vec<Tile>,
+    pub hands: [Vec<Tile>; 4],
+    pub takes: [Vec<Take>; 4],
+    pub discards: [Vec<Discard>; 4],
+    pub outcome: Outcome,
+}
+
+impl Round {
+    /// The round as players name it: `East 2, 1 honba`.
+    pub fn name(&self) -> String {
+        round_name(self.kyoku, self.honba)
+    }
+
+    /// The dealer's seat.
+    pub fn dealer(&self) -> u8 {
+        self.kyoku % 4
+    }
+}
+
+pub fn round_name(kyoku: u8, honba: u32) -> String {
+    let wind = ["East", "South", "West", "North"][usize::from(kyoku / 4).min(3)];
+    format!("{wind} {}, {honba} honba", kyoku % 4 + 1)
+}
+
+/// A whole game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Game {
+    /// Tenhou's game id (`ref`).
+    pub id: String,
+    /// The rule's display name, e.g. `鳳南喰赤`.
+    pub rule: String,
+    pub red_fives: bool,
+    pub names: Vec<String>,
+    /// Final points per seat (`sc` even entries).
+    pub final_scores: Option<Vec<i64>>,
+    /// Final results after uma and oka (`sc` odd entries).
+    pub final_results: Option<Vec<f64>>,
+    pub rounds: Vec<Round>,
+}
+
+struct At<'a> {
+    path: String,
+    value: &'a Value,
+}
+
+impl<'a> At<'a> {
+    fn err(&self, msg: impl Into<String>) -> ImportError {
+        ImportError::new(self.path.clone(), msg)
+    }
+
+    fn index(&self, i: usize) -> Result<At<'a>, ImportError> {
+        let a = self.value.as_array().ok_or_else(|| self.err("expected an array"))?;
+        let v = a.get(i).ok_or_else(|| self.err(format!("the array ends before item {i} (it has {})", a.len())))?;
+        Ok(At { path: format!("{}[{i}]", self.path), value: v })
+    }
+
+    fn items(&self) -> Result<Vec<At<'a>>, ImportError> {
+        let a = self.value.as_array().ok_or_else(|| self.err("expected an array"))?;
+        Ok(a.iter().enumerate().map(|(i, v)| At { path: format!("{}[{i}]", self.path), value: v }).collect())
+    }
+
+    fn int(&self) -> Result<i64, ImportError> {
+        match self.value {
+            Value::Number(n) => n
+                .as_i64()
+                .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i64))
+                .ok_or_else(|| self.err(format!("expected an integer, found {n}"))),
+            other => Err(self.err(format!("expected an integer, found {other}"))),
+        }
+    }
+
+    fn tile(&self) -> Result<Tile, ImportError> {
+        let c = self.int()?;
+        Tile::from_code(c)
+            .ok_or_else(|| self.err(format!("{c} is not a Tenhou tile code (11-19, 21-29, 31-39, 41-47, 51-53)")))
+    }
+
+    fn tiles(&self) -> Result<Vec<Tile>, ImportError> {
+        self.items()?.iter().map(At::tile).collect()
+    }
+
+    fn four_ints(&self) -> Result<[i64; 4], ImportError> {
+        let v: Vec<i64> = self.items()?.iter().map(At::int).collect::<Result<_, _>>()?;
+        v.try_into().map_err(|v: Vec<i64>| self.err(format!("expected 4 numbers, found {}", v.len())))
+    }
+}
+
+/// Splits a call string into its tiles (two-digit codes) and the position of its letter.
+fn call_parts(s: &str, at: &At) -> Result<(char, usize, Vec<Tile>), ImportError> {
+    let bad = || at.err(format!("cannot read the call string {s:?}"));
+    let mut letter = None;
+    let mut tiles = Vec::new();
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_alphabetic() {
+            if letter.is_some() {
+                return Err(bad());
+            }
+            letter = Some((b[i] as char, i));
+            i += 1;
+            continue;
+        }
+        let code = s.get(i..i + 2).and_then(|d| d.parse::<i64>().ok()).ok_or_else(bad)?;
+        tiles.push(Tile::from_code(code).ok_or_else(|| at.err(format!("{s:?}: {code} is not a tile code")))?);
+        i += 2;
+    }
+    let (l, pos) = letter.ok_or_else(bad)?;
+    Ok((l, pos, tiles))
+}
+
+fn take(at: &At) -> Result<Take, ImportError> {
+    let s = match at.value {
+        Value::String(s) => s.as_str(),
+        _ => return Ok(Take::Draw(at.tile()?)),
+    };
+    let (letter, pos, t) = call_parts(s, at)?;
+    let bad = |what: &str| at.err(format!("{s:?} is not a valid {what} call string"));
+    match (letter, pos, t.len()) {
+        ('c', 0, 3) => Ok(Take::Chi { called: t[0], own: [t[1], t[2]] }),
+        ('p', p, 3) if p % 2 == 0 && p <= 4 => {
+            let k = p / 2;
+            let from = [CalledFrom::Left, CalledFrom::Across, CalledFrom::Right][k];
+            let own: Vec<Tile> = t.iter().enumerate().filter(|(i, _)| *i != k).map(|(_, x)| *x).collect();
+            Ok(Take::Pon { called: t[k], own: [own[0], own[1]], from })
+        }
+        ('m', p, 4) if p == 0 || p == 2 || p == 6 => {
+            let k = p / 2;
+            let from = match p {
+                0 => CalledFrom::Left,
+                2 => CalledFrom::Across,
+                _ => CalledFrom::Right,
+            };
+            let own: Vec<Tile> = t.iter().enumerate().filter(|(i, _)| *i != k).map(|(_, x)| *x).collect();
+            Ok(Take::OpenKan { called: t[k], own: [own[0], own[1], own[2]], from })
+        }
+        ('c', ..) => Err(bad("chi")),
+        ('p', ..) => Err(bad("pon")),
+        ('m', ..) => Err(bad("open kan")),
+        _ => Err(at.err(format!("{s:?}: a take is a tile code or a c/p/m call string"))),
+    }
+}
+
+fn discard(at: &At) -> Result<Discard, ImportError> {
+    let s = match at.value {
+        Value::String(s) => s.as_str(),
+        _ => {
+            return match at.int()? {
+                60 => Ok(Discard::Tsumogiri),
+                0 => Ok(Discard::Nothing),
+                _ => Ok(Discard::Tile(at.tile()?)),
+            }
+        }
+    };
+    if let Some(rest) = s.strip_prefix('r') {
+        return match rest.parse::<i64>() {
+            Ok(60) => Ok(Discard::Riichi(None)),
+            Ok(c) => Tile::from_code(c)
+                .map(|t| Discard::Riichi(Some(t)))
+                .ok_or_else(|| at.err(format!("{s:?}: {c} is not a tile code"))),
+            Err(_) => Err(at.err(format!("cannot read the riichi discard {s:?}"))),
+        };
+    }
+    let (letter, pos, t) = call_parts(s, at)?;
+    match (letter, t.len()) {
+        ('k', 4) if pos % 2 == 0 && pos <= 4 => {
+            let k = pos / 2;
+            let pon: Vec<Tile> = t.iter().enumerate().filter(|(i, _)| *i != k).map(|(_, x)| *x).collect();
+            Ok(Discard::AddedKan { added: t[k], pon: [pon[0], pon[1], pon[2]] })
+        }
+        ('a', 4) => Ok(Discard::ClosedKan { tiles: [t[0], t[1], t[2], t[3]] }),
+        _ => Err(at.err(format!("{s:?}: a discard is a tile code, 60, r+tile, or a k/a kan string"))),
+    }
+}
+
+fn yaku(s: &str, at: &At) -> Result<(String, u32), ImportError> {
+    let bad = || at.err(format!("cannot read the yaku {s:?}"));
+    let (name, rest) = s.split_once('(').ok_or_else(bad)?;
+    let inner = rest.strip_suffix(')').ok_or_else(bad)?;
+    let han =
+        if inner == "役満" { 13 } else { inner.strip_suffix("飜").and_then(|h| h.parse().ok()).ok_or_else(bad)? };
+    Ok((name.to_owned(), han))
+}
+
+fn win(deltas: &At, info: &At) -> Result<Win, ImportError> {
+    let seat = |a: At| -> Result<u8, ImportError> {
+        let v = a.int()?;
+        u8::try_from(v).ok().filter(|&s| s < 4).ok_or_else(|| a.err(format!("{v} is not a seat (0-3)")))
+    };
+    let text_at = info.index(3)?;
+    let text = text_at.value.as_str().ok_or_else(|| text_at.err("expected the score text"))?.to_owned();
+    let fu = text.split_once('符').and_then(|(f, _)| f.parse().ok());
+    let han = text.split_once('符').and_then(|(_, r)| r.split_once('飜')).and_then(|(h, _)| h.parse().ok());
+    let mut yakus = Vec::new();
+    for y in info.items()?.into_iter().skip(4) {
+        let s = y.value.as_str().ok_or_else(|| y.err("expected a yaku string"))?;
+        yakus.push(yaku(s, &y)?);
+    }
+    Ok(Win {
+        deltas: deltas.four_ints()?,
+        who: seat(info.index(0)?)?,
+        from: seat(info.index(1)?)?,
+        pao: seat(info.index(2)?)?,
+        text,
+        fu,
+        han,
+        yaku: yakus,
+    })
+}
+
+fn outcome(at: &At) -> Result<Outcome, ImportError> {
+    let name_at = at.index(0)?;
+    let name = name_at.value.as_str().ok_or_else(|| name_at.err("expected the result's name"))?;
+    if name == "和了" {
+        let items = at.items()?;
+        if items.len() < 3 || items.len() % 2 == 0 {
+            return Err(at.err("a win result is 和了 followed by pairs of score changes and win details"));
+        }
+        let wins = items[1..].chunks(2).map(|p| win(&p[0], &p[1])).collect::<Result<Vec<_>, _>>()?;
+        return Ok(Outcome::Wins(wins));
+    }
+    const DRAWS: [&str; 9] =
+        ["流局", "流し満貫", "全員聴牌", "全員不聴", "九種九牌", "四風連打", "四家立直", "四槓散了", "三家和了"];
+    if !DRAWS.contains(&name) {
+        return Err(name_at.err(format!("unknown result {name:?}")));
+    }
+    let deltas = match at.index(1) {
+        Ok(d) => Some(d.four_ints()?),
+        Err(_) => None,
+    };
+    Ok(Outcome::Draw { name: name.to_owned(), deltas })
+}
+
+fn round(at: &At) -> Result<Round, ImportError> {
+    let head = at.index(0)?;
+    let kyoku = head.index(0)?.int()?;
+    let honba = head.index(1)?.int()?;
+    let sticks = head.index(2)?.int()?;
+    let name = round_name(u8::try_from(kyoku.clamp(0, 15)).unwrap_or(0), u32::try_from(honba.max(0)).unwrap_or(0));
+    let in_round = |e: ImportError| e.in_round(&name);
+    if !(0..16).contains(&kyoku) || honba < 0 || sticks < 0 {
+        return Err(head
+            .err(format!("[{kyoku}, {honba}, {sticks}] is not a round number, honba and riichi sticks"))
+            .in_round(&name));
+    }
+    let items = at.items().map_err(in_round)?;
+    if items.len() != 17 {
+        return Err(at.err(format!("a four-player round has 17 entries, this one {}", items.len())).in_round(&name));
+    }
+    let mut hands: [Vec<Tile>; 4] = Default::default();
+    let mut takes: [Vec<Take>; 4] = Default::default();
+    let mut discards: [Vec<Discard>; 4] = Default::default();
+    for s in 0..4 {
+        hands[s] = items[4 + 3 * s].tiles().map_err(in_round)?;
+        takes[s] =
+            items[5 + 3 * s].items().map_err(in_round)?.iter().map(take).collect::<Result<_, _>>().map_err(in_round)?;
+        discards[s] = items[6 + 3 * s]
+            .items()
+            .map_err(in_round)?
+            .iter()
+            .map(discard)
+            .collect::<Result<_, _>>()
+            .map_err(in_round)?;
+    }
+    if hands[3].is_empty() {
+        return Err(at
+            .err("seat 4 has no tiles: this is a three-player game, which Paifu does not play yet")
+            .in_round(&name));
+    }
+    for (s, h) in hands.iter().enumerate() {
+        if h.len() != 13 {
+            return Err(items[4 + 3 * s]
+                .err(format!("seat {s} starts with {} tiles, not 13", h.len()))
+                .in_round(&name));
+        }
+    }
+    Ok(Round {
+        kyoku: kyoku as u8,
+        honba: honba as u32,
+        sticks: sticks as u32,
+        scores: items[1].four_ints().map_err(in_round)?,
+        dora: items[2].tiles().map_err(in_round)?,
+        ura: items[3].tiles().map_err(in_round)?,
+        hands,
+        takes,
+        discards,
+        outcome: outcome(&items[16]).map_err(in_round)?,
+    })
+}
+
+/// Parses a tenhou.net/6 JSON record.
+pub fn parse(text: &str) -> Result<Game, ImportError> {
+    let v: Value = serde_json::from_str(text).map_err(|e| {
+        let what = if e.is_eof() { "the file is cut short" } else { "not valid JSON" };
+        ImportError::new(format!("line {}, column {}", e.line(), e.column()), format!("{what}: {e}"))
+    })?;
+    let root = At { path: String::new(), value: &v };
+    if !v.is_object() {
+        return Err(root.err("a tenhou.net/6 record is a JSON object with \"log\""));
+    }
+    let field = |k: &str| At { path: k.to_owned(), value: v.get(k).unwrap_or(&Value::Null) };
+    let rule = v.get("rule").cloned().unwrap_or(Value::Null);
+    let disp = rule.get("disp").and_then(Value::as_str).unwrap_or("").to_owned();
+    let names: Vec<String> = match v.get("name").and_then(Value::as_array) {
+        Some(a) => a.iter().map(|n| n.as_str().unwrap_or("").to_owned()).collect(),
+        None => vec!["A".into(), "B".into(), "C".into(), "D".into()],
+    };
+    if disp.contains('三') || names.len() == 3 {
+        return Err(ImportError::new(
+            "rule",
+            format!("this is a three-player game ({disp}), which Paifu does not play yet"),
+        ));
+    }
+    let sc = field("sc");
+    let (final_scores, final_results) = match sc.value.as_array() {
+        Some(a) if a.len() == 8 => {
+            let pts = (0..4).map(|i| sc.index(2 * i).and_then(|x| x.int())).collect::<Result<Vec<_>, _>>()?;
+            let res = (0..4).map(|i| a[2 * i + 1].as_f64().unwrap_or(0.0)).collect();
+            (Some(pts), Some(res))
+        }
+        _ => (None, None),
+    };
+    let log = field("log");
+    if !log.value.is_array() {
+        return Err(log.err("the record has no \"log\" array of rounds"));
+    }
+    let rounds = log.items()?.iter().map(round).collect::<Result<Vec<_>, _>>()?;
+    Ok(Game {
+        id: v.get("ref").and_then(Value::as_str).unwrap_or("").to_owned(),
+        rule: disp,
+        red_fives: rule.get("aka").and_then(Value::as_i64).unwrap_or(1) != 0,
+        names,
+        final_scores,
+        final_results,
+        rounds,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ROUND: &str = r#"[[0,0,0],[25000,25000,25000,25000],[18],[],
+        [12,16,16,18,21,22,23,33,33,34,53,43,45],[33,"c275226"],[43,45],
+        [11,14,15,17,19,19,23,26,34,34,37,38,43],["42p4242"],["r35"],
+        [13,14,15,16,18,22,23,26,28,31,35,39,41],["393939m39"],[0],
+        [11,15,17,24,25,27,28,28,29,32,41,42,42],[41],["393939a39","4242k4242"],
+        ["和了",[-500,-300,1100,-300],[2,2,2,"30符1飜300-500点","門前清自摸和(1飜)"]]]"#;
+
+    fn game(round: &str) -> String {
+        format!(
+            r#"{{"ref":"x","rule":{{"disp":"鳳南喰赤","aka":1}},"name":["A","B","C","D"],"sc":[250,0,250,0,250,0,250,0],"log":[{round}]}}"#
+        )
+    }
+
+    #[test]
+    fn reads_calls_discards_and_results() {
+        let g = parse(&game(ROUND)).unwrap();
+        let r = &g.rounds[0];
+        assert_eq!(r.name(), "East 1, 0 honba");
+        assert_eq!(r.takes[0][1], Take::Chi { called: Tile(27), own: [Tile(52), Tile(26)] });
+        assert_eq!(r.takes[1][0], Take::Pon { called: Tile(42), own: [Tile(42), Tile(42)], from: CalledFrom::Across });
+        assert_eq!(r.takes[2][0], Take::OpenKan { called: Tile(39), own: [Tile(39); 3], from: CalledFrom::Right });
+        assert_eq!(r.discards[1][0], Discard::Riichi(Some(Tile(35))));
+        assert_eq!(r.discards[2][0], Discard::Nothing);
+        assert_eq!(r.discards[3][0], Discard::ClosedKan { tiles: [Tile(39); 4] });
+        assert_eq!(r.discards[3][1], Discard::AddedKan { added: Tile(42), pon: [Tile(42); 3] });
+        let Outcome::Wins(w) = &r.outcome else { panic!() };
+        assert_eq!((w[0].who, w[0].fu, w[0].han), (2, Some(30), Some(1)));
+        assert_eq!(w[0].yaku, vec![("門前清自摸和".to_owned(), 1)]);
+        assert_eq!(g.final_scores, Some(vec![250; 4]));
+        assert_eq!(Tile(53).notation(), "0s");
+        assert_eq!(Tile(47).notation(), "7z");
+        assert_eq!(CalledFrom::Left.seat(0), 3);
+    }
+
+    #[test]
+    fn bad_input_names_the_round_and_position() {
+        let e = parse(&game(&ROUND.replace("[33,\"c275226\"]", "[33,\"c27x226\"]"))).unwrap_err();
+        assert_eq!(e.round.as_deref(), Some("East 1, 0 honba"));
+        assert_eq!(e.position, "log[0][5][1]");
+        assert!(e.message.contains("c27x226"), "{e}");
+        let e = parse(&game(&ROUND.replace("[43,45]", "[43,99]"))).unwrap_err();
+        assert_eq!(e.position, "log[0][6][1]");
+        assert!(e.message.contains("99 is not a Tenhou tile code"), "{e}");
+        let e = parse(&game(ROUND)[..200]).unwrap_err();
+        assert!(e.message.contains("cut short"), "{e}");
+        let three = game(ROUND).replace("鳳南喰赤", "三鳳南喰赤");
+        assert!(parse(&three).unwrap_err().message.contains("three-player"));
+        let e = parse(&game(&ROUND.replace("\"和了\"", "\"謎\""))).unwrap_err();
+        assert!(e.message.contains("unknown result"), "{e}");
+        let e = parse(&game(&ROUND.replace("[0,0,0]", "[0,0]"))).unwrap_err();
+        assert!(e.position.starts_with("log[0][0]"), "{e}");
+        assert!(parse("[]").is_err());
+        assert!(parse("{}").is_err());
+    }
+}

@@ -1,0 +1,75 @@
+//! Tenhou's yaku table (data/tenhou-yaku.txt): ids, Japanese names, Paifu names, English names.
+
+use std::sync::OnceLock;
+
+/// One row of the table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Yaku {
+    pub id: u32,
+    pub japanese: String,
+    pub paifu: String,
+    pub english: String,
+}
+
+/// The table, or the line that spoils it.
+pub fn table() -> Result<&'static [Yaku], String> {
+    static T: OnceLock<Result<Vec<Yaku>, String>> = OnceLock::new();
+    T.get_or_init(|| parse(include_str!("../../data/tenhou-yaku.txt")))
+        .as_ref()
+        .map(Vec::as_slice)
+        .map_err(Clone::clone)
+}
+
+fn parse(text: &str) -> Result<Vec<Yaku>, String> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let f: Vec<&str> = line.split('\t').collect();
+        let [id, ja, paifu, en] = f.as_slice() else {
+            return Err(format!("data/tenhou-yaku.txt line {}: expected 4 tab-separated fields", i + 1));
+        };
+        let id = id.parse().map_err(|_| format!("data/tenhou-yaku.txt line {}: bad id {id:?}", i + 1))?;
+        out.push(Yaku { id, japanese: ja.to_string(), paifu: paifu.to_string(), english: en.to_string() });
+    }
+    Ok(out)
+}
+
+/// Paifu's name for a yaku named in Japanese, in English (Mahjong Soul), or already in Paifu's
+/// form (mjai logs written by Paifu-compatible tools).
+pub fn paifu_name(name: &str) -> Option<&'static str> {
+    let t = table().ok()?;
+    let lower = name.to_ascii_lowercase();
+    t.iter()
+        .find(|y| y.japanese == name || y.english.eq_ignore_ascii_case(name) || y.paifu == lower)
+        .map(|y| y.paifu.as_str())
+}
+
+/// Paifu's name for a Tenhou yaku id.
+pub fn by_id(id: u32) -> Option<&'static Yaku> {
+    table().ok()?.iter().find(|y| y.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_has_tenhous_55_yaku_with_unique_ids() {
+        let t = table().unwrap();
+        assert_eq!(t.len(), 55);
+        assert!(t.iter().enumerate().all(|(i, y)| y.id == i as u32));
+    }
+
+    #[test]
+    fn names_in_every_language_map_to_paifus() {
+        assert_eq!(paifu_name("門前清自摸和"), Some("menzen_tsumo"));
+        assert_eq!(paifu_name("役牌 中"), Some("yakuhai_chun"));
+        assert_eq!(paifu_name("All Simples"), Some("tanyao"));
+        assert_eq!(paifu_name("all simples"), Some("tanyao"));
+        assert_eq!(paifu_name("pinfu"), Some("pinfu"));
+        assert_eq!(paifu_name("nothing"), None);
+        assert_eq!(by_id(47).unwrap().paifu, "kokushi");
+    }
+}

@@ -1,0 +1,260 @@
+//! The `paifu` command, run as a user would.
+
+use crate::util::{paifu, stderr, stdout};
+use std::fs;
+
+#[test]
+fn simulate_writes_byte_identical_files_for_the_same_arguments() {
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path();
+    for out in ["a", "b"] {
+        let o = paifu(&["simulate", "tzq", "--games", "4", "--seed", "same", "--out", out], p);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let o = paifu(&["simulate", "tzq", "--games", "4", "--seed", "other", "--out", "c"], p);
+    assert!(o.status.success());
+    for i in 1..=4 {
+        let name = format!("tzq-{i:04}.paifu.jsonl");
+        let a = fs::read(p.join("a").join(&name)).unwrap();
+        assert_eq!(a, fs::read(p.join("b").join(&name)).unwrap(), "{name}");
+        assert_ne!(a, fs::read(p.join("c").join(&name)).unwrap(), "{name}");
+    }
+}
+
+#[test]
+fn simulate_refuses_unknown_games_bots_and_options() {
+    let t = tempfile::tempdir().unwrap();
+    let o = paifu(&["simulate", "chess", "--out", "x"], t.path());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown game \"chess\""), "{}", stderr(&o));
+    let o = paifu(&["simulate", "tzq", "--bot", "genius", "--out", "x"], t.path());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("greedy, random"), "{}", stderr(&o));
+    let o = paifu(&["simulate", "tzq", "--option", "speed=9", "--out", "x"], t.path());
+    assert!(stderr(&o).contains("unknown tzq option \"speed\""), "{}", stderr(&o));
+    let o = paifu(&["simulate", "tzq", "--players", "3", "--out", "x"], t.path());
+    assert!(stderr(&o).contains("2 to 2 players"), "{}", stderr(&o));
+}
+
+#[test]
+fn validate_reports_each_log_and_sets_the_exit_status() {
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path();
+    assert!(paifu(&["simulate", "tzq", "--games", "3", "--seed", "v", "--out", "logs", "--bot", "random"], p)
+        .status
+        .success());
+    let o = paifu(&["validate", "logs"], p);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert_eq!(stdout(&o).lines().filter(|l| l.starts_with("valid ")).count(), 3);
+
+    // Break one log by hand: the first discard becomes a card the seat does not hold.
+    let f = p.join("logs/tzq-0002.paifu.jsonl");
+    let text = fs::read_to_string(&f).unwrap();
+    let (log, _) = paifu_core::log::decode::<paifu_core::tzq::Action>(text.as_bytes()).unwrap();
+    let k = log.records.iter().position(|r| matches!(r.action, paifu_core::tzq::Action::Discard(_))).unwrap();
+    let (state, _) =
+        paifu_core::replay::replay::<paifu_core::tzq::Tzq>(&log, &Default::default(), Some(k - 1)).unwrap();
+    let seat = log.records[k].seat;
+    let missing = paifu_core::tzq::standard_deck().unwrap().iter().find(|c| !state.hand(seat).contains(c)).unwrap();
+    let n = k + 1; // the header is line 1, record k is line k + 2
+    let held = log.records[k].action.to_string();
+    let broken: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| if i == n { l.replace(&held, &format!("discard {missing}")) } else { l.to_owned() })
+        .collect();
+    fs::write(&f, broken.join("\n") + "\n").unwrap();
+    let o = paifu(&["validate", "logs"], p);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    let bad = out.lines().find(|l| l.starts_with("INVALID")).unwrap();
+    assert!(bad.contains(&format!("record {k}, line {}", n + 1)), "{bad}");
+    assert!(bad.contains("illegal_action"), "{bad}");
+    assert!(out.contains("3 logs: 2 valid, 1 invalid"), "{out}");
+
+    let o = paifu(&["validate", "--json", "logs"], p);
+    let objs: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(objs.len(), 3);
+    let bad = objs.iter().find(|v| v["valid"] == false).unwrap();
+    assert_eq!(bad["error"]["code"], "illegal_action");
+    assert_eq!(bad["error"]["index"], k);
+    assert_eq!(bad["error"]["line"], n + 1);
+    assert!(bad["error"]["message"].as_str().unwrap().contains("but holds"));
+    let good = objs.iter().find(|v| v["valid"] == true).unwrap();
+    assert_eq!(good["final_scores"].as_array().unwrap().len(), 2);
+    assert_eq!(good["digest"].as_str().unwrap().len(), 64);
+
+    let o = paifu(&["validate", "no-such-file.paifu.jsonl"], p);
+    assert_eq!(o.status.code(), Some(2));
+    let o = paifu(&["validate"], p);
+    assert_eq!(o.status.code(), Some(2), "usage error");
+}
+
+#[test]
+fn convert_round_trips_and_digest_is_encoding_independent() {
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path();
+    assert!(paifu(&["simulate", "tzq", "--games", "1", "--seed", "c", "--out", "."], p).status.success());
+    let o = paifu(&["convert", "tzq-0001.paifu.jsonl", "-o", "g.paifu"], p);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(paifu(&["convert", "g.paifu", "-o", "back.paifu.jsonl"], p).status.success());
+    assert_eq!(fs::read(p.join("tzq-0001.paifu.jsonl")).unwrap(), fs::read(p.join("back.paifu.jsonl")).unwrap());
+    let o = paifu(&["digest", "tzq-0001.paifu.jsonl", "g.paifu"], p);
+    let out = stdout(&o);
+    let digests: Vec<&str> = out.lines().filter_map(|l| l.split_whitespace().next()).collect();
+    assert_eq!(digests.len(), 2);
+    assert_eq!(digests[0], digests[1]);
+    let o = paifu(&["validate", "g.paifu"], p);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains(digests[0]));
+}
+
+#[test]
+fn show_prints_the_game_and_the_state_after_a_record() {
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path();
+    assert!(paifu(&["simulate", "tzq", "--games", "1", "--seed", "show", "--out", "."], p).status.success());
+    let o = paifu(&["show", "tzq-0001.paifu.jsonl"], p);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.contains("#0 seat"), "{out}");
+    assert!(out.contains("Seat 0: hand ["));
+    assert!(out.contains("round 1 ends"));
+    assert!(out.contains("Final scores"));
+    let o = paifu(&["show", "tzq-0001.paifu.jsonl", "--at", "3"], p);
+    let out = stdout(&o);
+    assert!(out.contains("After record #3"), "{out}");
+    assert!(!out.contains("#4 seat"));
+    let o = paifu(&["show", "tzq-0001.paifu.jsonl", "--at", "100000"], p);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("the log has"), "{}", stderr(&o));
+}
+
+#[test]
+fn keygen_sign_and_verify() {
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path();
+    assert!(paifu(&["simulate", "tzq", "--games", "2", "--seed", "sign", "--out", "."], p).status.success());
+    let o = paifu(&["keygen", "-o", "ref"], p);
+    assert!(o.status.success(), "{}", stderr(&o));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(fs::metadata(p.join("ref.key")).unwrap().permissions().mode() & 0o777, 0o600);
+    }
+    assert_eq!(paifu(&["keygen", "-o", "ref"], p).status.code(), Some(2), "no silent overwrite");
+    assert!(paifu(&["keygen", "-o", "other"], p).status.success());
+
+    let o = paifu(&["sign", "tzq-0001.paifu.jsonl", "--key", "ref.key"], p);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let cert = "tzq-0001.paifu.jsonl.cert.json";
+    let c: serde_json::Value = serde_json::from_str(&fs::read_to_string(p.join(cert)).unwrap()).unwrap();
+    assert_eq!(c["certificate"]["verdict"], "valid");
+    assert_eq!(c["certificate"]["final_scores"].as_array().unwrap().len(), 2);
+    assert_eq!(c["signature"].as_str().unwrap().len(), 128);
+
+    let ok = paifu(&["verify", cert, "tzq-0001.paifu.jsonl", "--key", "ref.pub"], p);
+    assert_eq!(ok.status.code(), Some(0), "{}{}", stdout(&ok), stderr(&ok));
+    // The same certificate for another log, or with another key, does not verify.
+    let other_log = paifu(&["verify", cert, "tzq-0002.paifu.jsonl", "--key", "ref.pub"], p);
+    assert_eq!(other_log.status.code(), Some(1));
+    assert!(stdout(&other_log).contains("is for the log"));
+    let other_key = paifu(&["verify", cert, "tzq-0001.paifu.jsonl", "--key", "other.pub"], p);
+    assert_eq!(other_key.status.code(), Some(1));
+    // A certificate edited after signing does not verify.
+    let edited = fs::read_to_string(p.join(cert)).unwrap().replacen("\"valid\"", "\"invalid\"", 1);
+    fs::write(p.join("edited.cert.json"), edited).unwrap();
+    let o = paifu(&["verify", "edited.cert.json", "tzq-0001.paifu.jsonl", "--key", "ref.pub"], p);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("signature does not match"), "{}", stdout(&o));
+    // A log changed after signing does not verify.
+    let text = fs::read_to_string(p.join("tzq-0001.paifu.jsonl")).unwrap();
+    fs::write(p.join("changed.paifu.jsonl"), text.replacen("\"series_seed\":\"sign\"", "\"series_seed\":\"x\"", 1))
+        .unwrap();
+    let o = paifu(&["verify", cert, "changed.paifu.jsonl", "--key", "ref.pub"], p);
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn help_teaches_with_examples() {
+    let t = tempfile::tempdir().unwrap();
+    let o = paifu(&["--help"], t.path());
+    let out = stdout(&o);
+    for cmd in [
+        "simulate",
+        "validate",
+        "show",
+        "digest",
+        "convert",
+        "keygen",
+        "sign",
+        "verify",
+        "demo",
+        "Examples:",
+        "Exit status",
+    ] {
+        assert!(out.contains(cmd), "--help lacks {cmd}");
+    }
+    let o = paifu(&["simulate", "--help"], t.path());
+    assert!(stdout(&o).contains("byte-identical"));
+}
+
+#[test]
+fn demo_runs_a_tournament_and_signs_every_game() {
+    let t = tempfile::tempdir().unwrap();
+    let o = paifu(&["demo", "--out", "d"], t.path());
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("18 of 18 games valid and signed"), "{out}");
+    for game in ["Tien Zi Que:", "Riichi mahjong:", "Ta Yü:"] {
+        assert!(out.contains(game), "{out}");
+    }
+    assert_eq!(fs::read_dir(t.path().join("d/certs")).unwrap().count(), 18);
+    // A second run keeps the referee's key.
+    let key = fs::read(t.path().join("d/referee.key")).unwrap();
+    assert_eq!(paifu(&["demo", "--out", "d"], t.path()).status.code(), Some(0));
+    assert_eq!(fs::read(t.path().join("d/referee.key")).unwrap(), key);
+    let v = paifu(&["validate", "d/logs"], t.path());
+    assert_eq!(v.status.code(), Some(0));
+}
+
+#[test]
+fn show_checks_claims_and_sequence_like_validate() {
+    let t = tempfile::tempdir().unwrap();
+    let fx = crate::util::fixtures_dir().join("tzq");
+    for (name, code) in
+        [("wrong-claimed-score.paifu.jsonl", "claim_mismatch"), ("dropped-record.paifu.jsonl", "bad_sequence")]
+    {
+        let o = paifu(&["show", fx.join(name).to_str().unwrap()], t.path());
+        assert_eq!(o.status.code(), Some(1), "{name}");
+        assert!(stdout(&o).contains("The log is invalid here: record"), "{name}");
+        assert!(stdout(&o).contains(code), "{name}: {}", stdout(&o));
+        assert!(!stdout(&o).contains("Final scores"), "{name}");
+    }
+    let o = paifu(&["show", fx.join("truncated-game.paifu.jsonl").to_str().unwrap()], t.path());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("truncated"));
+}
+
+#[test]
+fn certificates_of_another_version_or_game_are_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path();
+    assert!(paifu(&["simulate", "tzq", "--games", "1", "--seed", "ver", "--out", "."], p).status.success());
+    assert!(paifu(&["keygen", "-o", "k"], p).status.success());
+    assert!(paifu(&["sign", "tzq-0001.paifu.jsonl", "--key", "k.key", "-o", "c.json"], p).status.success());
+    let text = fs::read_to_string(p.join("c.json")).unwrap();
+    fs::write(p.join("v2.json"), text.replacen("\"version\": 1", "\"version\": 2", 1)).unwrap();
+    let o = paifu(&["verify", "v2.json", "tzq-0001.paifu.jsonl", "--key", "k.pub"], p);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("certificate version 2"), "{}", stdout(&o));
+    // A key file readable by others is refused for signing.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(p.join("k.key"), fs::Permissions::from_mode(0o644)).unwrap();
+        let o = paifu(&["sign", "tzq-0001.paifu.jsonl", "--key", "k.key"], p);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains("chmod 600"), "{}", stderr(&o));
+    }
+}

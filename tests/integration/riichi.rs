@@ -1,0 +1,285 @@
+//! Riichi: conformance over simulated games, bad logs, options, replays.
+
+use paifu_core::riichi::Riichi;
+use paifu_core::{Game, Seed};
+use paifu_recorder::bot::Bot;
+use paifu_recorder::bots::Bots;
+use paifu_recorder::conformance;
+
+fn bots(kind: &str, seed: &Seed) -> Vec<Box<dyn Bot<Riichi>>> {
+    (0..4).map(|i| Riichi::bot(kind, &seed.child(&format!("bot/{i}"))).unwrap()).collect()
+}
+
+fn mixed(i: usize, seed: &Seed) -> Vec<Box<dyn Bot<Riichi>>> {
+    // Mostly greedy tables (they win, call and riichi), some with random seats for odd moves.
+    (0..4)
+        .map(|s| {
+            let name = if (i + s) % 5 == 0 { "random" } else { "greedy" };
+            Riichi::bot(name, &seed.child(&format!("bot/{i}/{s}"))).unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn conformance_standard() {
+    let seed = Seed::from_text("riichi conformance");
+    let games: usize = std::env::var("RIICHI_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(20);
+    let rules = Riichi::rules("standard", &Default::default()).unwrap();
+    let counts = conformance::run::<Riichi>("standard", rules, seed, games, |i| mixed(i, &seed)).unwrap();
+    assert_eq!(counts.games, games);
+    eprintln!("{counts:?}");
+}
+
+#[test]
+fn random_bots_finish_games() {
+    let seed = Seed::from_text("riichi random");
+    let rules = Riichi::rules("tonpuu", &Default::default()).unwrap();
+    let counts = conformance::run::<Riichi>("tonpuu", rules, seed, 3, |_| bots("random", &seed)).unwrap();
+    assert_eq!(counts.games, 3);
+}
+
+#[test]
+#[ignore]
+fn print_some_games() {
+    let seed = Seed::from_text("peek");
+    for g in 0..3 {
+        let s = seed.child(&format!("g{g}"));
+        let mut b = mixed(g, &s);
+        let log = paifu_recorder::play_game::<Riichi>(
+            "standard",
+            Riichi::rules("standard", &Default::default()).unwrap(),
+            s,
+            &mut b,
+            Default::default(),
+        )
+        .unwrap();
+        let v = paifu_core::replay::validate_log::<Riichi>(&log, &Default::default());
+        let o = v.outcome().unwrap();
+        for r in &o.rounds {
+            println!("{} {:?} sum {}", r.summary, r.deltas, r.deltas.iter().sum::<i64>());
+        }
+        println!("final {:?} records {}", o.final_scores, log.records.len());
+    }
+}
+
+use paifu_core::log::{OptValue, Options};
+use paifu_core::replay::validate_log;
+use paifu_core::riichi::{counts_of, hand::is_win, Action, Tile};
+use paifu_core::{ErrorCode, Log, Record};
+
+/// Plays greedy games under `options` and, before each record, asks `bad` for a wrong move of
+/// some seat in that position. Answers the log cut there with the wrong move appended.
+fn find_bad(options: Options, mut bad: impl FnMut(&Riichi) -> Option<(u8, Action)>) -> (Log<Action>, usize, String) {
+    let rules = Riichi::rules("standard", &options).unwrap();
+    for g in 0..200 {
+        let seed = Seed::from_text(&format!("bad logs {g}"));
+        let mut b = bots("greedy", &seed);
+        let mut log =
+            paifu_recorder::play_game::<Riichi>("standard", rules.clone(), seed, &mut b, Default::default()).unwrap();
+        let mut state = Riichi::new(rules.clone(), 4, Some(&seed)).unwrap();
+        for i in 0..log.records.len() {
+            if let Some((seat, action)) = bad(&state) {
+                let text = state.render();
+                log.records.truncate(i);
+                log.records.push(Record { seq: i as u32, seat, action, claim: None });
+                return (log, i, text);
+            }
+            let r = &log.records[i];
+            state.play_mut(r.seat, &r.action).unwrap();
+        }
+    }
+    panic!("no position found for the bad move");
+}
+
+#[track_caller]
+fn rejected(log: &Log<Action>, index: usize, code: ErrorCode, words: &str, text: &str) {
+    let v = validate_log::<Riichi>(log, &Default::default());
+    let f = v.fault().unwrap_or_else(|| panic!("the bad log validates:\n{text}"));
+    assert_eq!(f.index, Some(index), "{}\n{text}", f.describe());
+    assert_eq!(f.code, code, "{}\n{text}", f.describe());
+    assert!(f.message.contains(words), "{}\n{text}", f.describe());
+}
+
+fn claim_of(g: &Riichi) -> Option<(u8, Tile)> {
+    let v = g.view();
+    let c = v.get("claim")?;
+    let from = c.get("from")?.as_u64()? as u8;
+    let tile: Tile = c.get("tile")?.as_str()?.parse().ok()?;
+    Some((from, tile))
+}
+
+#[test]
+fn bad_log_chi_from_across() {
+    let (log, i, text) = find_bad(Options::new(), |g| {
+        let (from, tile) = claim_of(g)?;
+        if tile.is_honor() {
+            return None;
+        }
+        let seat = g.to_act().iter().find(|&s| s != (from + 1) % 4)?;
+        let hand = g.hand(seat);
+        let k = tile.kind();
+        let find = |kk: usize| hand.iter().copied().find(|t| t.kind() == kk);
+        for (a, b) in [(k + 1, k + 2), (k.wrapping_sub(1), k + 1), (k.wrapping_sub(2), k.wrapping_sub(1))] {
+            if a < 27 && b < 27 && a / 9 == k / 9 && b / 9 == k / 9 {
+                if let (Some(x), Some(y)) = (find(a), find(b)) {
+                    return Some((seat, Action::chi(x, y)));
+                }
+            }
+        }
+        None
+    });
+    rejected(&log, i, ErrorCode::IllegalAction, "only from the player on the left", &text);
+}
+
+#[test]
+fn bad_log_ron_in_furiten() {
+    let (log, i, text) = find_bad(Options::new(), |g| {
+        let (_, tile) = claim_of(g)?;
+        for seat in g.to_act().iter() {
+            let mut c = counts_of(g.hand(seat));
+            c[tile.kind()] += 1;
+            let discarded = g.river(seat).iter().any(|r| r.tile.kind() == tile.kind());
+            if is_win(&c) && discarded && !g.legal_actions(seat).contains(&Action::Ron) {
+                return Some((seat, Action::Ron));
+            }
+        }
+        None
+    });
+    rejected(&log, i, ErrorCode::IllegalAction, "furiten", &text);
+}
+
+#[test]
+fn bad_log_riichi_with_900_points() {
+    let mut o = Options::new();
+    o.insert("start_points".into(), OptValue::Int(900));
+    o.insert("bust".into(), OptValue::Bool(false));
+    let (log, i, text) = find_bad(o, |g| {
+        let seat = g.to_act().iter().next()?;
+        if g.melds(seat).iter().any(|m| m.is_open()) || g.view()["drawn"].is_null() {
+            return None;
+        }
+        let hand = g.hand(seat);
+        for (j, &t) in hand.iter().enumerate() {
+            let mut rest = hand.to_vec();
+            rest.remove(j);
+            let c = counts_of(&rest);
+            if paifu_core::riichi::hand::waits(&c) != 0 && g.scores()[usize::from(seat)] < 1000 {
+                let drawn = g.view()["drawn"].as_str() == Some(&t.to_string());
+                return Some((seat, Action::Discard { tile: t, drawn, riichi: true }));
+            }
+        }
+        None
+    });
+    rejected(&log, i, ErrorCode::IllegalAction, "the deposit is 1000", &text);
+}
+
+#[test]
+fn bad_log_discard_not_held() {
+    let (log, i, text) = find_bad(Options::new(), |g| {
+        let seat = g.to_act().iter().next()?;
+        if g.view()["drawn"].is_null() {
+            return None;
+        }
+        let missing = (0..34).map(Tile::kind_tile).find(|t| !g.hand(seat).iter().any(|h| h.kind() == t.kind()))?;
+        Some((seat, Action::discard(missing)))
+    });
+    rejected(&log, i, ErrorCode::IllegalAction, "but holds", &text);
+}
+
+#[test]
+fn bad_log_wrong_claimed_payment() {
+    let seed = Seed::from_text("bad claim");
+    let rules = Riichi::rules("standard", &Default::default()).unwrap();
+    let mut b = bots("greedy", &seed);
+    let mut log = paifu_recorder::play_game::<Riichi>("standard", rules, seed, &mut b, Default::default()).unwrap();
+    let i = log.records.iter().position(|r| r.claim.as_ref().is_some_and(|c| c.round.is_some())).unwrap();
+    let claim = log.records[i].claim.as_mut().unwrap();
+    let deltas = claim.round.as_mut().unwrap();
+    deltas[0] += 100;
+    deltas[1] -= 100;
+    rejected(&log, i, ErrorCode::ClaimMismatch, "score changes claimed", "");
+}
+
+#[test]
+fn options_flipped_play_and_replay() {
+    let flips: Vec<(&str, OptValue)> = vec![
+        ("double_ron", OptValue::Bool(false)),
+        ("triple_ron_abort", OptValue::Bool(false)),
+        ("abortive_draws", OptValue::Bool(false)),
+        ("red_fives", OptValue::Int(0)),
+        ("red_fives", OptValue::Int(4)),
+        ("kuitan", OptValue::Bool(false)),
+        ("atozuke", OptValue::Bool(false)),
+        ("noten_oyanagare", OptValue::Bool(false)),
+        ("noten_penalty", OptValue::Bool(false)),
+        ("keishiki_tenpai", OptValue::Bool(false)),
+        ("nagashi_mangan", OptValue::Bool(false)),
+        ("sanmanten", OptValue::Bool(true)),
+        ("sha_nyuu", OptValue::Bool(false)),
+        ("kiriage_mangan", OptValue::Bool(true)),
+        ("rinshan_pao", OptValue::Bool(true)),
+        ("renhou", OptValue::Text("yakuman".into())),
+        ("kan_dora", OptValue::Bool(false)),
+        ("ura_dora", OptValue::Bool(false)),
+        ("agari_yame", OptValue::Bool(false)),
+        ("bust", OptValue::Bool(false)),
+        ("uma", OptValue::Text("30,10,-10,-30".into())),
+    ];
+    for (k, v) in flips {
+        let mut o = Options::new();
+        o.insert("length".into(), OptValue::Int(1));
+        o.insert(k.into(), v.clone());
+        let rules = Riichi::rules("standard", &o).unwrap();
+        let seed = Seed::from_text(&format!("option {k} {v}"));
+        conformance::run::<Riichi>("standard", rules, seed, 2, |i| mixed(i, &seed))
+            .unwrap_or_else(|e| panic!("option {k}={v}: {e}"));
+    }
+}
+
+#[test]
+fn round_deltas_sum_to_sticks_and_facts_match_summaries() {
+    let seed = Seed::from_text("facts");
+    let rules = Riichi::rules("standard", &Default::default()).unwrap();
+    for g in 0..4 {
+        let s = seed.child(&format!("{g}"));
+        let mut b = mixed(g, &s);
+        let log =
+            paifu_recorder::play_game::<Riichi>("standard", rules.clone(), s, &mut b, Default::default()).unwrap();
+        let o = validate_log::<Riichi>(&log, &Default::default()).outcome().cloned().unwrap();
+        let mut total = 0;
+        for r in &o.rounds {
+            let sum: i64 = r.deltas.iter().sum();
+            // Only riichi sticks (multiples of 1000) may unbalance a round.
+            assert_eq!(sum % 1000, 0, "{}", r.summary);
+            let wins = r.facts.iter().filter(|f| f.key == "win").count();
+            assert_eq!(wins, r.summary.matches(" wins by ").count(), "{}", r.summary);
+            let deal_in = r.facts.iter().filter(|f| f.key == "deal_in").count();
+            assert_eq!(deal_in > 0, r.summary.contains(" by ron "), "{}", r.summary);
+            let riichi = r.facts.iter().filter(|f| f.key == "riichi").count();
+            assert!(riichi <= 4);
+            if r.summary.contains("exhaustive draw") {
+                assert!(r.facts.iter().any(|f| f.key == "exhaustive_draw"));
+            }
+            total += sum;
+        }
+        let start: i64 = 4 * 25000;
+        assert_eq!(o.final_scores.iter().sum::<i64>(), start, "points are neither made nor lost");
+        assert!(total <= 0 || o.final_scores.iter().sum::<i64>() == start);
+        let last = o.rounds.last().unwrap();
+        let mut ranks: Vec<i64> = last.facts.iter().filter(|f| f.key == "rank").map(|f| f.value).collect();
+        ranks.sort();
+        assert_eq!(ranks, [1, 2, 3, 4]);
+        let fp: i64 = last.facts.iter().filter(|f| f.key == "final_points").map(|f| f.value).sum();
+        assert_eq!(fp, 0, "uma and oka sum to zero");
+    }
+}
+
+/// The long run: `cargo test --release --test integration conformance_long -- --ignored`.
+#[test]
+#[ignore]
+fn conformance_long() {
+    let seed = Seed::from_text("riichi conformance long");
+    let rules = Riichi::rules("standard", &Default::default()).unwrap();
+    let counts = conformance::run::<Riichi>("standard", rules, seed, 2000, |i| mixed(i, &seed)).unwrap();
+    eprintln!("{counts:?}");
+}

@@ -1,0 +1,36 @@
+//! Helpers shared by the integration tests.
+
+use paifu_core::log::Log;
+use paifu_core::tzq::{Action, Tzq};
+use paifu_core::{Game, Seed};
+use paifu_recorder::bots::Bots;
+use paifu_recorder::play_game;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Runs the `paifu` binary built for these tests.
+pub fn paifu(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_paifu")).args(args).current_dir(dir).output().expect("run paifu")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A finished TZQ game between two bots.
+pub fn tzq_game(seed: &str, bots: [&str; 2]) -> Log<Action> {
+    let s = Seed::from_text(seed);
+    let mut b: Vec<Box<dyn paifu_recorder::Bot<Tzq>>> =
+        bots.iter().enumerate().map(|(i, n)| Tzq::bot(n, &s.child(&format!("bot/{i}"))).expect("bot")).collect();
+    let rules = Tzq::rules("standard", &Default::default()).expect("rules");
+    play_game::<Tzq>("standard", rules, s, &mut b, Default::default()).expect("game")
+}
+
+/// The repository's fixtures folder.
+pub fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
+}
