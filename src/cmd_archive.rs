@@ -85,6 +85,7 @@ pub enum OutputFormat {
 ///   placements  how often a player took each place (needs --player)
 ///   categories, win_points, turns   TZQ distributions
 ///   yaku, han, fu, ends             riichi distributions
+///   score, ends                     Ta Yü distributions
 /// Distributions are over the games the filters choose (all valid games by default), for one
 /// game kind (--game; the only kind in the selection if there is one).
 #[command(verbatim_doc_comment)]

@@ -10,6 +10,7 @@
 
 pub mod plot;
 pub mod riichi;
+pub mod tayu;
 pub mod tzq;
 
 use paifu_recorder::archive::{Archive, ArchiveError, Filter, GameData};
@@ -152,6 +153,7 @@ impl Stats {
         match g.game.as_str() {
             "tzq" => tzq::add_game(&mut b, g, seats),
             "riichi" => riichi::add_game(&mut b, g, seats),
+            "tayu" => tayu::add_game(&mut b, g, seats),
             _ => {}
         }
         let mut s = Stats::default();
@@ -302,6 +304,7 @@ pub fn metrics(game: &str, b: &Block) -> Vec<Metric> {
     match game {
         "tzq" => m.extend(tzq::metrics(b)),
         "riichi" => m.extend(riichi::metrics(b)),
+        "tayu" => m.extend(tayu::metrics(b)),
         _ => {
             for (k, v) in &b.sums {
                 m.push(Metric::new(format!("sum:{k}"), format!("Sum of {k}"), *v as f64, Unit::Count));
@@ -330,6 +333,7 @@ pub fn distributions(game: &str, b: &Block) -> Vec<Distribution> {
     match game {
         "tzq" => tzq::distributions(b),
         "riichi" => riichi::distributions(b),
+        "tayu" => tayu::distributions(b),
         _ => Vec::new(),
     }
 }

@@ -1,23 +1,33 @@
 //! Riichi mahjong statistics.
 //!
 //! Computed from whichever of these fact keys the riichi engine emits (docs/statistics.md):
-//! per seat `win`, `tsumo`, `deal_in`, `riichi`, `call`, `han`, `fu`, `points`,
-//! `yaku:<name>`; for the table `draw:<kind>`. A missing key only leaves its statistics at 0.
+//! per seat `win`, `tsumo`, `ron`, `deal_in`, `riichi`, `calls` (or `call`), `han`, `fu`,
+//! `points`, `yakuman`, `yaku:<name>`, `tenpai`; for the table `exhaustive_draw`,
+//! `abortive_draw`, `abort:<kind>` (or `draw:<kind>`). A missing key only leaves its statistics
+//! at 0.
 
 use crate::{ratio, Block, Distribution, Metric, Unit};
 use paifu_recorder::archive::GameData;
 
-/// How a round ended: `tsumo`, `ron`, a `draw:<kind>` key, or `other`.
+/// How a round ended: `tsumo`, `ron`, `exhaustive_draw`, an `abort:<kind>` or `draw:<kind>`
+/// key, or `other`.
 fn round_end(r: &paifu_core::RoundResult) -> String {
     let has = |k: &str| r.facts.iter().any(|f| f.key == k && f.value != 0);
+    let table = |prefix: &str| {
+        r.facts.iter().find(|f| f.seat.is_none() && f.key.starts_with(prefix) && f.value != 0).map(|f| f.key.clone())
+    };
     if has("win") {
         if has("tsumo") {
             "tsumo".into()
         } else {
             "ron".into()
         }
-    } else if let Some(f) = r.facts.iter().find(|f| f.seat.is_none() && f.key.starts_with("draw:") && f.value != 0) {
-        f.key.clone()
+    } else if has("exhaustive_draw") {
+        "exhaustive_draw".into()
+    } else if let Some(k) = table("abort:").or_else(|| table("draw:")) {
+        k
+    } else if has("abortive_draw") {
+        "abortive_draw".into()
     } else {
         "other".into()
     }
@@ -61,7 +71,12 @@ pub fn metrics(b: &Block) -> Vec<Metric> {
         Metric::new("tsumo_share", "Wins by self-draw (tsumo)", ratio(b.sum("tsumo") as f64, wins), Unit::Ratio),
         Metric::new("deal_in_rate", "Deal-in rate", ratio(deal_ins, sr), Unit::Ratio),
         Metric::new("riichi_rate", "Riichi rate", ratio(b.hit("riichi") as f64, sr), Unit::Ratio),
-        Metric::new("call_rate", "Call rate (rounds with an open meld)", ratio(b.hit("call") as f64, sr), Unit::Ratio),
+        Metric::new(
+            "call_rate",
+            "Call rate (rounds with an open meld)",
+            ratio((b.hit("calls") + b.hit("call")) as f64, sr),
+            Unit::Ratio,
+        ),
         Metric::new("average_win_value", "Average win value", ratio(b.sum("win_value") as f64, wins), Unit::Average),
         Metric::new(
             "average_deal_in_value",
@@ -70,8 +85,19 @@ pub fn metrics(b: &Block) -> Vec<Metric> {
             Unit::Average,
         ),
         Metric::new("average_han", "Average han of wins", avg("han"), Unit::Average),
-        Metric::new("average_fu", "Average fu of wins", avg("fu"), Unit::Average),
     ];
+    if b.dists.contains_key("fu") {
+        m.push(Metric::new("average_fu", "Average fu of wins", avg("fu"), Unit::Average));
+    }
+    m.push(Metric::new("yakuman", "Yakuman wins", b.hit("yakuman") as f64, Unit::Count));
+    // Tenpai at exhaustive draws: per seat present at such a draw.
+    let seats_per_round = ratio(sr, b.rounds as f64);
+    m.push(Metric::new(
+        "tenpai_at_draw",
+        "Tenpai at exhaustive draws",
+        ratio(b.sum("tenpai") as f64, b.sum("end:exhaustive_draw") as f64 * seats_per_round),
+        Unit::Ratio,
+    ));
     for (k, v) in b.sums.iter().filter(|(k, _)| k.starts_with("end:")) {
         m.push(Metric::new(
             k.clone(),

@@ -69,6 +69,10 @@ svg.plot{width:100%;height:auto;max-width:720px;background:#fff;border:1px solid
 .t.cb{color:#1d4ed8}.t.cg{color:#15803d}.t.cr{color:#b91c1c}.t.cw{color:#555;background:#fff}.t.ck{color:#111;background:#f3e9c6}
 .t.cm{color:#b91c1c}.t.cp{color:#1d4ed8}.t.cs{color:#15803d}.t.cz{color:#111}
 .tiles{display:flex;flex-wrap:wrap;align-items:center;gap:1px}
+.t.side{transform:rotate(90deg);margin:2px 6px}.t.gone{opacity:.35}.t.tg{background:#eee}
+table.rec{min-width:0;font-size:.9em}table.rec th,table.rec td{padding:2px 6px}
+.meld{display:inline-flex;align-items:center;gap:2px;margin-right:10px}
+svg.board{width:100%;max-width:560px;height:auto;background:#fff;border:1px solid #ccc}
 .seats{display:grid;grid-template-columns:repeat(auto-fit,minmax(280px,1fr));gap:10px}
 .seat{background:#fff;border:1px solid #ccc;border-radius:8px;padding:8px 10px}
 .seat.act{border:2px solid #f2a900;box-shadow:0 0 0 2px #fde9a8}
@@ -153,9 +157,55 @@ pub fn value(v: &Value) -> String {
         Value::Null => "<span class=\"k\">—</span>".into(),
         Value::Bool(b) => if *b { "yes" } else { "no" }.into(),
         Value::Number(n) => esc(&n.to_string()),
-        Value::String(s) if is_tile(s) => tile(s),
         Value::String(s) if s.contains('\n') => format!("<pre>{}</pre>", esc(s)),
         Value::String(s) => esc(s),
+        // A discard or similar: a tile with flags (riichi: turned sideways; called: taken away;
+        // tsumogiri: discarded as drawn).
+        Value::Object(o) if o.get("tile").and_then(Value::as_str).is_some_and(is_tile) => {
+            let t = o.get("tile").and_then(Value::as_str).unwrap_or("");
+            let flag = |k: &str| o.get(k).and_then(Value::as_bool).unwrap_or(false);
+            let mut class = String::new();
+            let mut title = t.to_owned();
+            for (k, c, label) in
+                [("riichi", " side", "riichi"), ("called", " gone", "called"), ("tsumogiri", " tg", "as drawn")]
+            {
+                if flag(k) {
+                    class.push_str(c);
+                    title.push_str(&format!(" ({label})"));
+                }
+            }
+            format!("<span class=\"t {}{class}\" title=\"{}\">{}</span>", tile_class(t), esc(&title), esc(t))
+        }
+        // A meld: its kind and tiles.
+        Value::Object(o) if o.get("tiles").is_some_and(Value::is_array) => {
+            let kind = o.get("kind").and_then(Value::as_str).unwrap_or("");
+            format!(
+                "<span class=\"meld\"><span class=\"k\">{}</span> {}</span>",
+                esc(kind),
+                o.get("tiles").map(value).unwrap_or_default()
+            )
+        }
+        Value::Array(a) if !a.is_empty() && a.iter().all(|x| x.get("tile").is_some()) => {
+            format!("<span class=\"tiles\">{}</span>", a.iter().map(value).collect::<String>())
+        }
+        Value::Array(a) if !a.is_empty() && a.iter().all(|x| x.get("tiles").is_some()) => a.iter().map(value).collect(),
+        // Records of scalars with the same keys: a small table.
+        Value::Array(a) if records(a).is_some() => {
+            let keys = records(a).unwrap_or_default();
+            let mut s = String::from("<div class=\"scroll\"><table class=\"rec\"><thead><tr>");
+            for k in &keys {
+                let _ = write!(s, "<th>{}</th>", esc(k));
+            }
+            s.push_str("</tr></thead><tbody>");
+            for x in a {
+                s.push_str("<tr>");
+                for k in &keys {
+                    let _ = write!(s, "<td>{}</td>", x.get(k).map(value).unwrap_or_default());
+                }
+                s.push_str("</tr>");
+            }
+            s + "</tbody></table></div>"
+        }
         Value::Array(a) if a.iter().all(|x| x.as_str().is_some_and(is_tile)) => {
             tiles(&a.iter().filter_map(Value::as_str).collect::<Vec<_>>())
         }
@@ -171,6 +221,20 @@ pub fn value(v: &Value) -> String {
             s + "</dl>"
         }
     }
+}
+
+/// The keys of an array of at least two objects that all have the same keys and only scalar
+/// values.
+fn records(a: &[Value]) -> Option<Vec<String>> {
+    let first = a.first()?.as_object()?;
+    let keys: Vec<String> = first.keys().cloned().collect();
+    let same = a.len() >= 2
+        && a.iter().all(|x| {
+            x.as_object().is_some_and(|o| {
+                o.len() == keys.len() && keys.iter().all(|k| o.get(k).is_some_and(|v| !v.is_array() && !v.is_object()))
+            })
+        });
+    same.then_some(keys)
 }
 
 /// A 2D board (array of rows of cells) as a table.
@@ -193,6 +257,67 @@ pub fn board(v: &Value) -> Option<String> {
         s.push_str("</tr>");
     }
     Some(s + "</table></div>")
+}
+
+/// A picture of a board of square cells from a view with `board: {size, centre, special}` and
+/// `pieces: [{index, seat, squares: [[row, col], ...]}]` (Ta Yü). `None` when the view has none.
+pub fn board_svg(v: &Value) -> Option<String> {
+    const COLOURS: [&str; 4] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
+    let size = v.get("board")?.get("size")?.as_u64().filter(|&s| (1..=64).contains(&s))? as usize;
+    let pieces = v.get("pieces").and_then(Value::as_array)?;
+    let cell = 20usize;
+    let px = size * cell;
+    let mut s = format!(
+        "<svg class=\"board\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"-1 -1 {w} {w}\" role=\"img\" \
+         aria-label=\"The board: {n} pieces\"><title>The board: {n} pieces</title>\
+         <rect x=\"0\" y=\"0\" width=\"{px}\" height=\"{px}\" fill=\"#f4f1e8\" stroke=\"#888\"/>",
+        w = px + 2,
+        n = pieces.len()
+    );
+    for i in 1..size {
+        let at = i * cell;
+        let _ = write!(
+            s,
+            "<line x1=\"{at}\" y1=\"0\" x2=\"{at}\" y2=\"{px}\" stroke=\"#ddd\"/><line x1=\"0\" y1=\"{at}\" x2=\"{px}\" y2=\"{at}\" stroke=\"#ddd\"/>"
+        );
+    }
+    if let Some(c) = v.get("board").and_then(|b| b.get("centre")).and_then(Value::as_array) {
+        if let (Some(r), Some(col)) = (c.first().and_then(Value::as_u64), c.get(1).and_then(Value::as_u64)) {
+            let (x, y) = (col as usize * cell + cell / 2, r as usize * cell + cell / 2);
+            let _ = write!(
+                s,
+                "<circle cx=\"{x}\" cy=\"{y}\" r=\"8\" fill=\"none\" stroke=\"#f2a900\" stroke-width=\"3\"/>"
+            );
+        }
+    }
+    for p in pieces {
+        let colour = p.get("seat").and_then(Value::as_u64).map_or("#777", |x| COLOURS[x as usize % COLOURS.len()]);
+        let squares: Vec<(usize, usize)> = p
+            .get("squares")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|q| Some((q.get(0)?.as_u64()? as usize, q.get(1)?.as_u64()? as usize)))
+            .filter(|&(r, c)| r < size && c < size)
+            .collect();
+        for &(r, c) in &squares {
+            let _ = write!(
+                s,
+                "<rect x=\"{}\" y=\"{}\" width=\"{cell}\" height=\"{cell}\" fill=\"{colour}\" fill-opacity=\"0.75\" stroke=\"#222\" stroke-width=\"0.5\"/>",
+                c * cell,
+                r * cell
+            );
+        }
+        if let (Some(&(r, c)), Some(i)) = (squares.first(), p.get("index").and_then(Value::as_u64)) {
+            let _ = write!(
+                s,
+                "<text x=\"{}\" y=\"{}\" font-size=\"10\" font-family=\"sans-serif\" fill=\"#fff\" text-anchor=\"middle\">{i}</text>",
+                c * cell + cell / 2,
+                r * cell + cell / 2 + 4
+            );
+        }
+    }
+    Some(s + "</svg>")
 }
 
 /// A verdict badge.

@@ -175,12 +175,15 @@ async fn games(state: web::Data<State>, q: web::Query<GamesQuery>) -> Page {
          <label>Tournament<input name=\"tournament\" value=\"{}\"></label>\
          <label>Verdict<select name=\"verdict\"><option value=\"\">any</option>\
          <option value=\"valid\"{}>valid</option><option value=\"invalid\"{}>invalid</option></select></label>\
-         <button type=\"submit\">Filter</button></form><p>{} games match.</p>",
+         <button type=\"submit\">Filter</button></form><p>{}</p>",
         esc(g.filter.player.as_deref().unwrap_or("")),
         esc(g.filter.tournament.as_deref().unwrap_or("")),
         sel("valid", &verdict),
         sel("invalid", &verdict),
-        g.games.total
+        match g.games.total {
+            1 => "1 game matches.".to_owned(),
+            n => format!("{n} games match."),
+        }
     );
     b.push_str(&games_table(&g.games.rows));
     b.push_str(&pager("/games", g.games.page, g.pages, &q));
@@ -275,12 +278,16 @@ pub fn parse_step(s: Option<&str>) -> Result<usize, WebError> {
     }
 }
 
-fn seat_html(s: &Value) -> String {
+/// Seat colours, the same as the plots' and the board's.
+const SEAT_COLOURS: [&str; 4] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
+
+fn seat_html(s: &Value, index: usize, acting: bool) -> String {
     let name = s.get("name").and_then(Value::as_str).unwrap_or("seat");
-    let act = s.get("to_act").and_then(Value::as_bool).unwrap_or(false);
+    let act = s.get("to_act").and_then(Value::as_bool).unwrap_or(acting);
     let mut o = format!(
-        "<section class=\"seat{}\" aria-label=\"{}\"><h3><span>{}{}</span><span>{}</span></h3>",
+        "<section class=\"seat{}\" style=\"border-top:5px solid {}\" aria-label=\"{}\"><h3><span>{}{}</span><span>{}</span></h3>",
         if act { " act" } else { "" },
+        SEAT_COLOURS[index % SEAT_COLOURS.len()],
         esc(name),
         esc(name),
         if act { " · to act" } else { "" },
@@ -311,10 +318,14 @@ fn seat_html(s: &Value) -> String {
 /// The position: seats, shared tiles, board, and the rest of the view as data.
 pub fn view_html(v: &Value) -> String {
     let mut o = String::new();
-    if let Some(seats) = v.get("seats").and_then(Value::as_array) {
+    let seats_key = if v.get("seats").is_some() { "seats" } else { "players" };
+    let board_pic = html::board_svg(v);
+    if let Some(seats) = v.get(seats_key).and_then(Value::as_array) {
         o.push_str("<div class=\"seats\">");
-        for s in seats {
-            o.push_str(&seat_html(s));
+        let to_act: Vec<u64> =
+            v.get("to_act").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_u64).collect();
+        for (i, s) in seats.iter().enumerate() {
+            o.push_str(&seat_html(s, i, to_act.contains(&(i as u64))));
         }
         o.push_str("</div>");
     }
@@ -324,33 +335,48 @@ pub fn view_html(v: &Value) -> String {
         ("discards", "Discard pile"),
         ("indicators", "Indicators"),
         ("dora", "Dora indicators"),
+        ("dora_indicators", "Dora indicators"),
+        ("claim", "Discard that may be claimed"),
+        ("status", "Status"),
         ("pile", "Cards left in the draw pile"),
         ("wall", "Tiles left in the wall"),
     ];
     let mut dl = String::new();
     for (k, label) in shared {
         if let Some(x) = v.get(k).filter(|x| !x.is_null()) {
-            let _ = write!(dl, "<dt>{label}</dt><dd>{}</dd>", html::value(x));
+            let shown = match x.as_str() {
+                Some(t) if k == "drawn" && html::is_tile(t) => html::tile(t),
+                _ => html::value(x),
+            };
+            let _ = write!(dl, "<dt>{label}</dt><dd>{shown}</dd>");
         }
     }
     if let Some(obj) = v.as_object() {
         for (k, x) in obj {
-            let known = ["seats", "text", "board", "round", "scores", "to_act"].contains(&k.as_str())
-                || shared.iter().any(|s| s.0 == k);
+            let pictured = board_pic.is_some() && ["pieces", "open_ends"].contains(&k.as_str());
+            let known = ["seats", "players", "text", "board", "round", "scores", "to_act"].contains(&k.as_str())
+                || shared.iter().any(|s| s.0 == k)
+                || pictured;
             if !known {
                 let _ = write!(dl, "<dt>{}</dt><dd>{}</dd>", esc(k), html::value(x));
             }
         }
     }
-    if !dl.is_empty() {
-        let _ = write!(o, "<h2>Table</h2><dl class=\"kv\">{dl}</dl>");
-    }
-    if let Some(b) = v.get("board").and_then(html::board) {
+    if let Some(svg) = &board_pic {
+        o.push_str("<h2>Board</h2>");
+        o.push_str(svg);
+        if let Some(p) = v.get("pieces") {
+            let _ = write!(o, "<details><summary>Pieces (data)</summary>{}</details>", html::value(p));
+        }
+    } else if let Some(b) = v.get("board").and_then(html::board) {
         o.push_str("<h2>Board</h2>");
         o.push_str(&b);
     }
+    if !dl.is_empty() {
+        let _ = write!(o, "<h2>Table</h2><dl class=\"kv\">{dl}</dl>");
+    }
     if let Some(t) = v.get("text").and_then(Value::as_str) {
-        let open = if v.get("seats").is_none() && v.get("board").is_none() { " open" } else { "" };
+        let open = if v.get(seats_key).is_none() && board_pic.is_none() { " open" } else { "" };
         let _ = write!(o, "<details{open}><summary>Text render</summary><pre>{}</pre></details>", esc(t));
     }
     o

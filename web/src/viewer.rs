@@ -82,7 +82,8 @@ impl<G: Game + 'static> Viewable for G {
         }
         let mut v = self.view();
         // Give seats their names when the engine lists seats.
-        if let Some(seats) = v.get_mut("seats").and_then(Value::as_array_mut) {
+        let key = if v.get("seats").is_some() { "seats" } else { "players" };
+        if let Some(seats) = v.get_mut(key).and_then(Value::as_array_mut) {
             for (i, s) in seats.iter_mut().enumerate() {
                 if let (Some(obj), Some(n)) = (s.as_object_mut(), names.get(i)) {
                     obj.entry("name").or_insert_with(|| json!(n));

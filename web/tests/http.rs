@@ -364,3 +364,45 @@ async fn odd_requests_never_fail_the_server() {
     let s = test::call_service(&app, req).await.status();
     assert!(s.is_client_error(), "{s}");
 }
+
+#[actix_web::test]
+async fn every_game_is_shown() {
+    use paifu_recorder::samples::game_bytes;
+    let f = fixture();
+    let r = game_bytes::<paifu_core::riichi::Riichi>(
+        "tenhou",
+        "http/riichi",
+        &["Ann", "Bo", "Cy Ré", "Dee"],
+        Encoding::Binary,
+    )
+    .unwrap();
+    let t =
+        game_bytes::<paifu_core::tayu::Tayu>("standard", "http/tayu", &["Ann", "Bo", "Dee"], Encoding::Binary).unwrap();
+    let (rid, tid) = {
+        let mut a = Archive::open(&f.config.db).unwrap();
+        (a.ingest_bytes(&r, None, None).unwrap().id, a.ingest_bytes(&t, None, None).unwrap().id)
+    };
+    let app = app!(f);
+    for (id, needle) in [(rid, "Riichi mahjong"), (tid, "Ta Yü")] {
+        let (s, b) = get(&app, &format!("/games/{id}")).await;
+        assert_eq!(s, StatusCode::OK);
+        assert!(b.contains(needle) && b.contains("✔ valid"), "{b}");
+        for step in ["0", "30", "end"] {
+            let (s, b) = get(&app, &format!("/games/{id}/view?step={step}")).await;
+            assert_eq!(s, StatusCode::OK, "{id} {step}");
+            assert!(b.contains("class=\"seat"), "{id} {step}: {b}");
+        }
+    }
+    // Riichi hands are drawn as tiles; the Ta Yü board as a picture.
+    let (_, b) = get(&app, &format!("/games/{rid}/view?step=30")).await;
+    assert!(b.contains("class=\"t cm") || b.contains("class=\"t cp") || b.contains("class=\"t cs"), "{b}");
+    let (_, b) = get(&app, &format!("/games/{tid}/view?step=40")).await;
+    assert!(b.contains("<svg class=\"board\""), "{b}");
+    // Every game's statistics on a player's page.
+    let (s, b) = get(&app, "/players/Ann").await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(b.contains("Tien Zi Que") && b.contains("Riichi mahjong") && b.contains("Ta Yü"), "{b}");
+    assert!(b.contains("Deal-in rate") && b.contains("Pieces placed per game"));
+    let (_, b) = get(&app, "/games?game=riichi").await;
+    assert!(b.contains("1 game matches"));
+}

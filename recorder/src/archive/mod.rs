@@ -186,6 +186,26 @@ pub fn placements(scores: &[i64]) -> Vec<u32> {
     scores.iter().map(|s| 1 + scores.iter().filter(|o| *o > s).count() as u32).collect()
 }
 
+/// A valid game's places: the engine's own `rank` facts in the last round when it gives one for
+/// every seat (riichi breaks ties by seat order), otherwise from the final scores.
+pub fn placements_of(outcome: &paifu_core::Outcome) -> Vec<u32> {
+    let n = outcome.final_scores.len();
+    if let Some(last) = outcome.rounds.last() {
+        let mut ranks = vec![0u32; n];
+        for f in last.facts.iter().filter(|f| f.key == "rank") {
+            if let (Some(s), Ok(r)) = (f.seat, u32::try_from(f.value)) {
+                if let Some(slot) = ranks.get_mut(usize::from(s)) {
+                    *slot = r;
+                }
+            }
+        }
+        if n > 0 && ranks.iter().all(|&r| r >= 1 && r as usize <= n) {
+            return ranks;
+        }
+    }
+    placements(&outcome.final_scores)
+}
+
 fn json<T: Serialize>(v: &T) -> String {
     serde_json::to_string(v).unwrap_or_else(|_| "null".into())
 }
@@ -710,7 +730,7 @@ fn store_one(tx: &rusqlite::Transaction<'_>, p: &Prepared, source: Option<&str>)
         ],
     )?;
     if let Some(h) = &p.header {
-        let places = final_scores.as_deref().map(placements);
+        let places = outcome.map(placements_of);
         for (seat, name) in h.seats.iter().enumerate() {
             tx.execute("INSERT INTO players(name) VALUES (?1) ON CONFLICT(name) DO NOTHING", [name])?;
             let pid: i64 = tx.query_row("SELECT id FROM players WHERE name = ?1", [name], |r| r.get(0))?;

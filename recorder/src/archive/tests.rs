@@ -184,3 +184,36 @@ fn a_batch_is_committed_whole() {
     let b = Archive::open(&path).unwrap();
     assert_eq!(b.summary().unwrap().games, 5);
 }
+
+#[test]
+fn placements_prefer_the_engines_ranks() {
+    use paifu_core::{Fact, Outcome};
+    let mut last = RoundResult { round: 1, deltas: vec![0, 0, 0, 0], summary: String::new(), facts: vec![] };
+    let mut o = Outcome { rounds: vec![last.clone()], final_scores: vec![30000, 30000, 20000, 20000] };
+    assert_eq!(placements_of(&o), vec![1, 1, 3, 3]);
+    for (s, r) in [(0u8, 2), (1, 1), (2, 3), (3, 4)] {
+        last.facts.push(Fact::seat(s, "rank", r));
+    }
+    o.rounds = vec![last];
+    assert_eq!(placements_of(&o), vec![2, 1, 3, 4]);
+}
+
+#[test]
+fn every_game_is_archived() {
+    use crate::samples::game_bytes;
+    let (_d, mut a) = temp_archive();
+    let r =
+        game_bytes::<paifu_core::riichi::Riichi>("tenhou", "archive/riichi", &["A", "B", "C", "D"], Encoding::Binary)
+            .unwrap();
+    let t = game_bytes::<paifu_core::tayu::Tayu>("standard", "archive/tayu", &["A", "B", "C"], Encoding::JsonLines)
+        .unwrap();
+    for bytes in [r, t] {
+        let st = a.ingest_bytes(&bytes, None, None).unwrap();
+        assert!(st.valid, "{:?}", st.fault);
+        let g = a.game(st.id).unwrap().unwrap();
+        let mut places: Vec<u32> = g.seats.iter().map(|s| s.placement.unwrap()).collect();
+        places.sort();
+        assert_eq!(places[0], 1);
+    }
+    assert_eq!(a.game_kinds().unwrap(), vec!["riichi".to_owned(), "tayu".to_owned()]);
+}
