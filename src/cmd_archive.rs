@@ -358,3 +358,26 @@ pub fn serve(a: ServeArgs) -> Result<i32, String> {
     })?;
     Ok(0)
 }
+
+/// For `paifu demo`: stores `logs` in the archive `db` as the tournament `tournament`, with
+/// certificates signed by `key`, prints a summary, then serves the dashboard on `addr` (port 0
+/// picks a free one), printing its address, until the process is stopped.
+pub fn ingest_and_serve(
+    logs: &[PathBuf],
+    db: &Path,
+    tournament: &str,
+    key: &SecretKey,
+    addr: &str,
+) -> Result<i32, String> {
+    let mut archive = Archive::open(db).map_err(|e| format!("{}: {e}", db.display()))?;
+    let s = ingest_files(&mut archive, logs, Some(tournament), Some(key), &ProgressBar::hidden())?;
+    drop(archive);
+    s.print();
+    let mut config = paifu_web::Config::new(db);
+    config.key = Some(key.clone());
+    let db = db.display().to_string();
+    paifu_web::serve(config, addr, |addr| {
+        println!("Paifu dashboard for {db} at http://{addr}/ (Ctrl-C stops it)");
+    })?;
+    Ok(0)
+}

@@ -673,43 +673,76 @@ impl Archive {
 fn store_one(tx: &rusqlite::Transaction<'_>, p: &Prepared, source: Option<&str>) -> Result<Stored> {
     let digest = p.digest.to_hex();
     let fault = p.verdict.fault().cloned();
-    if let Some((id, valid)) = tx
+    let existing = tx
         .query_row(
-            "SELECT l.id, v.valid FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE l.digest = ?1",
+            "SELECT l.id, v.valid, v.fault_code, v.fault_json FROM logs l JOIN verdicts v ON v.log_id = l.id
+             WHERE l.digest = ?1",
             [&digest],
-            |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)),
+            |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, i64>(1)? != 0,
+                    r.get::<_, Option<String>>(2)?,
+                    r.get::<_, Option<String>>(3)?,
+                ))
+            },
         )
-        .optional()?
-    {
-        let fault = if valid != 0 {
-            None
-        } else {
-            tx.query_row("SELECT fault_json FROM verdicts WHERE log_id = ?1", [id], |r| r.get::<_, Option<String>>(0))?
-                .and_then(|f| serde_json::from_str(&f).ok())
-        };
-        return Ok(Stored { id, new: false, valid: valid != 0, digest, fault });
-    }
-    let header_json = p.header.as_ref().map(json);
-    tx.execute(
-        "INSERT INTO logs(digest, digest_kind, game, ruleset, seat_count, form, bytes, size, records, header_json,
-                          source, added_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-        params![
-            digest,
-            p.digest_kind.as_str(),
-            p.header.as_ref().map(|h| h.game.as_str()),
-            p.header.as_ref().map(|h| h.ruleset.as_str()),
-            p.header.as_ref().map_or(0, |h| h.seats.len() as i64),
-            p.form.as_str(),
-            p.stored,
-            p.size as i64,
-            p.records as i64,
-            header_json,
-            source,
-            now(),
-        ],
-    )?;
-    let id = tx.last_insert_rowid();
+        .optional()?;
+    let id = match existing {
+        // Stored before with its seed still secret, and now given with the seed revealed (the
+        // digest leaves the seed out): the stored log and its verdict are replaced.
+        Some((id, false, Some(code), _)) if code == ErrorCode::MissingSeed.as_str() && p.verdict.is_valid() => {
+            tx.execute(
+                "UPDATE logs SET form = ?2, bytes = ?3, size = ?4, records = ?5, header_json = ?6,
+                                 source = COALESCE(?7, source)
+                 WHERE id = ?1",
+                params![
+                    id,
+                    p.form.as_str(),
+                    p.stored,
+                    p.size as i64,
+                    p.records as i64,
+                    p.header.as_ref().map(json),
+                    source
+                ],
+            )?;
+            for table in [
+                "DELETE FROM verdicts WHERE log_id = ?1",
+                "DELETE FROM seats WHERE log_id = ?1",
+                "DELETE FROM rounds WHERE log_id = ?1",
+                "DELETE FROM certificates WHERE log_id = ?1",
+            ] {
+                tx.execute(table, [id])?;
+            }
+            id
+        }
+        Some((id, valid, _, fault_json)) => {
+            let fault = fault_json.filter(|_| !valid).and_then(|f| serde_json::from_str(&f).ok());
+            return Ok(Stored { id, new: false, valid, digest, fault });
+        }
+        None => {
+            tx.execute(
+                "INSERT INTO logs(digest, digest_kind, game, ruleset, seat_count, form, bytes, size, records,
+                                  header_json, source, added_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                params![
+                    digest,
+                    p.digest_kind.as_str(),
+                    p.header.as_ref().map(|h| h.game.as_str()),
+                    p.header.as_ref().map(|h| h.ruleset.as_str()),
+                    p.header.as_ref().map_or(0, |h| h.seats.len() as i64),
+                    p.form.as_str(),
+                    p.stored,
+                    p.size as i64,
+                    p.records as i64,
+                    p.header.as_ref().map(json),
+                    source,
+                    now(),
+                ],
+            )?;
+            tx.last_insert_rowid()
+        }
+    };
     let outcome = p.verdict.outcome();
     let final_scores = outcome.map(|o| o.final_scores.clone());
     tx.execute(

@@ -217,3 +217,27 @@ fn every_game_is_archived() {
     }
     assert_eq!(a.game_kinds().unwrap(), vec!["riichi".to_owned(), "tayu".to_owned()]);
 }
+
+#[test]
+fn revealing_the_seed_replaces_the_missing_seed_verdict() {
+    let (_d, mut a) = temp_archive();
+    let log = tzq_log("archive/reveal", ["Ann", "Bo"]);
+    let mut secret = log.clone();
+    secret.header.seed = None;
+    let first = a.ingest_bytes(&paifu_core::log::encode(&secret, Encoding::JsonLines), None, Some("Cup")).unwrap();
+    assert!(first.new && !first.valid);
+    assert_eq!(first.fault.unwrap().code, ErrorCode::MissingSeed);
+    a.put_certificate(first.id, "k", "t", "{}").unwrap();
+    let revealed = a.ingest_bytes(&paifu_core::log::encode(&log, Encoding::Binary), None, None).unwrap();
+    assert_eq!(revealed.id, first.id);
+    assert!(revealed.valid && revealed.new);
+    let g = a.game(first.id).unwrap().unwrap();
+    assert!(g.valid && !g.rounds.is_empty() && g.seats[0].final_score.is_some());
+    assert_eq!(g.tournaments, vec!["Cup".to_owned()]);
+    // The certificate of the old verdict is gone; the game is stored once.
+    assert!(a.certificate(first.id, "k").unwrap().is_none());
+    assert_eq!(a.summary().unwrap().games, 1);
+    // Giving the secret form again changes nothing.
+    let again = a.ingest_bytes(&paifu_core::log::encode(&secret, Encoding::JsonLines), None, None).unwrap();
+    assert!(!again.new && again.valid);
+}
