@@ -221,13 +221,23 @@ pub async fn tournament(state: &web::Data<State>, name: String) -> Result<Tourna
     .await
 }
 
-/// The fields of a multipart form, each capped at `limit` bytes.
+/// The most fields a form may have.
+const MAX_FIELDS: usize = 16;
+
+/// The fields of a multipart form, each capped at `limit` bytes, all together at `limit` and
+/// 64 KiB more, and at most [`MAX_FIELDS`] of them.
 pub async fn read_form(
     mut mp: Multipart,
     limit: usize,
 ) -> Result<BTreeMap<String, (Option<String>, Vec<u8>)>, WebError> {
     let mut out = BTreeMap::new();
+    let mut total = 0usize;
+    let mut fields = 0usize;
     while let Some(field) = mp.next().await {
+        fields += 1;
+        if fields > MAX_FIELDS {
+            return Err(WebError::BadRequest(format!("the form has more than {MAX_FIELDS} fields")));
+        }
         let mut field = field.map_err(|e| WebError::BadRequest(format!("the form could not be read: {e}")))?;
         let name = field.name().unwrap_or("").to_owned();
         let filename =
@@ -239,6 +249,12 @@ pub async fn read_form(
                 return Err(WebError::TooLarge(format!(
                     "the field {name:?} is larger than the {} bytes this server accepts",
                     limit
+                )));
+            }
+            total += chunk.len();
+            if total > limit + (64 << 10) {
+                return Err(WebError::TooLarge(format!(
+                    "the form is larger than the {limit} bytes this server accepts"
                 )));
             }
             buf.extend_from_slice(&chunk);

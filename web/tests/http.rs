@@ -406,3 +406,24 @@ async fn every_game_is_shown() {
     let (_, b) = get(&app, "/games?game=riichi").await;
     assert!(b.contains("1 game matches"));
 }
+
+#[actix_web::test]
+async fn forms_are_bounded() {
+    let f = fixture();
+    let app = app!(f);
+    let many: Vec<(String, Vec<u8>)> = (0..20).map(|i| (format!("f{i}"), b"x".to_vec())).collect();
+    let fields: Vec<(&str, Option<&str>, &[u8])> = many.iter().map(|(n, v)| (n.as_str(), None, v.as_slice())).collect();
+    let (ct, body) = multipart(&fields);
+    let req =
+        test::TestRequest::post().uri("/upload").insert_header(("content-type", ct)).set_payload(body).to_request();
+    let resp = test::call_service(&app, req).await;
+    assert_eq!(resp.status(), StatusCode::BAD_REQUEST);
+    assert!(body_text(resp).await.contains("more than 16 fields"));
+    let chunk = vec![b'y'; 60 * 1024];
+    let fields: Vec<(&str, Option<&str>, &[u8])> =
+        ["a", "b", "c"].iter().map(|n| (*n, None, chunk.as_slice())).collect();
+    let (ct, body) = multipart(&fields);
+    let req =
+        test::TestRequest::post().uri("/verify").insert_header(("content-type", ct)).set_payload(body).to_request();
+    assert_eq!(test::call_service(&app, req).await.status(), StatusCode::PAYLOAD_TOO_LARGE);
+}
