@@ -164,6 +164,13 @@ async fn dashboard_in_chromium() {
     assert!(total.ends_with(&format!("of {last}")), "End goes to the last step: {total}");
     press(&c, Key::Home).await;
     wait_text(&c, "#step", |t| t == "0").await;
+    // Jump to round 2.
+    let option = c.find(Locator::Css("select#round option:nth-child(2)")).await.unwrap();
+    let start = option.attr("value").await.unwrap().expect("the option is the round's first step");
+    option.click().await.unwrap();
+    c.find(Locator::Css(".viewer-nav form button")).await.unwrap().click().await.unwrap();
+    wait_text(&c, "#step", |t| t == start).await;
+    assert!(c.source().await.unwrap().contains("<b>Round 2</b>"));
 
     // Upload a log and see its verdict; then a bad one.
     let upload_dir = tempfile::tempdir().unwrap();

@@ -390,7 +390,6 @@ document.addEventListener('keydown',function(e){
   var id=m[e.key];if(!id)return;var a=document.getElementById(id);
   if(a&&a.href){e.preventDefault();location.href=a.href;}
 });
-var sel=document.getElementById('round');if(sel){sel.addEventListener('change',function(){sel.form.submit();});}
 "#;
 
 async fn viewer(state: web::Data<State>, id: web::Path<String>, q: web::Query<StepQuery>) -> Page {
