@@ -6,6 +6,7 @@
 
 pub mod mjai;
 pub mod mjlog;
+pub mod riichi_log;
 pub mod tenhou6;
 pub mod yaku;
 
