@@ -4,6 +4,7 @@
 //! error can name the round and the position in the source), then converts that into a Paifu
 //! log for the game's engine.
 
+pub mod export;
 pub mod mjai;
 pub mod mjlog;
 pub mod riichi_log;
