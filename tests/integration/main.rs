@@ -3,6 +3,7 @@
 mod cli;
 mod conformance;
 mod fixtures;
+mod import;
 mod log_format;
 mod riichi;
 mod robustness;
