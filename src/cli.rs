@@ -64,6 +64,10 @@ pub enum Command {
     Score(ScoreArgs),
     /// Simulate a small tournament, validate and sign every game, print the standings.
     Demo(crate::demo::DemoArgs),
+    /// Import riichi game records: tenhou (tenhou.net/6 JSON) into Paifu logs, validated.
+    Import(crate::cmd_import::ImportArgs),
+    /// Export a riichi log as tenhou.net/6 JSON.
+    Export(crate::cmd_import::ExportArgs),
 }
 
 #[derive(Args, Debug)]
@@ -220,6 +224,8 @@ pub fn run(cli: Cli) -> Result<i32, String> {
         Command::Verify(a) => verify(a),
         Command::Score(a) => score(a),
         Command::Demo(a) => crate::demo::run(a),
+        Command::Import(a) => crate::cmd_import::import(a),
+        Command::Export(a) => crate::cmd_import::export(a),
     }
 }
 

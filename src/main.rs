@@ -1,6 +1,7 @@
 //! The `paifu` command.
 
 mod cli;
+mod cmd_import;
 mod demo;
 
 use clap::Parser;

@@ -96,6 +96,24 @@ impl SeatSet {
 #[error("{0}")]
 pub struct SetupError(pub String);
 
+impl crate::log::OptValue {
+    /// The value of `game`'s option `key` as a boolean, or an error naming both.
+    pub fn as_bool(&self, game: GameKind, key: &str) -> Result<bool, SetupError> {
+        match self {
+            crate::log::OptValue::Bool(b) => Ok(*b),
+            other => Err(SetupError(format!("{game} option {key} takes true or false, not {other}"))),
+        }
+    }
+
+    /// The value of `game`'s option `key` as an integer, or an error naming both.
+    pub fn as_int(&self, game: GameKind, key: &str) -> Result<i64, SetupError> {
+        match self {
+            crate::log::OptValue::Int(i) => Ok(*i),
+            other => Err(SetupError(format!("{game} option {key} takes an integer, not {other}"))),
+        }
+    }
+}
+
 /// The result of one round.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RoundResult {

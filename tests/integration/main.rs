@@ -4,6 +4,7 @@ mod cli;
 mod cli_archive;
 mod conformance;
 mod fixtures;
+mod import;
 mod log_format;
 mod riichi;
 mod robustness;

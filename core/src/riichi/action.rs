@@ -14,6 +14,13 @@ use std::str::FromStr;
 /// on a discard), `ankan 5m`, `kakan 5m`, `tsumo`, `ron`, `pass`, `kyuushu` (nine terminals).
 /// The kans name the kind (a red five is written and read as its plain five: the tiles used are
 /// every copy, so there is no choice to record).
+///
+/// Imported games (no seed) also record the chance events the source shows, appended at the end
+/// of the enum so that older binary logs keep their encoding: `deal 123m456p789s1234z` (a seat's
+/// 13 starting tiles, in canonical order: by suit, number, red after plain), `draw 5m` (the seat's
+/// draw, also the replacement draw after a kan), `dora 3p` (the next dora indicator of the dead
+/// wall: the first before the dealer's first draw, kan dora as the source shows them) and
+/// `ura 4s` (the next ura indicator). These are illegal in seeded games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Action {
     Discard { tile: Tile, drawn: bool, riichi: bool },
@@ -26,6 +33,10 @@ pub enum Action {
     Ron,
     Pass,
     Kyuushu,
+    Deal([Tile; 13]),
+    Draw(Tile),
+    Dora(Tile),
+    Ura(Tile),
 }
 
 impl Action {
@@ -44,6 +55,19 @@ impl Action {
         let (x, y) = order(a, b);
         Action::Pon(x, y)
     }
+    /// A deal with its tiles in canonical order.
+    pub fn deal(mut tiles: [Tile; 13]) -> Action {
+        tiles.sort_by_key(|t| deal_key(*t));
+        Action::Deal(tiles)
+    }
+    /// Whether a deal's tiles are in canonical order.
+    pub fn deal_is_canonical(tiles: &[Tile; 13]) -> bool {
+        tiles.windows(2).all(|w| deal_key(w[0]) <= deal_key(w[1]))
+    }
+}
+
+fn deal_key(t: Tile) -> (usize, bool) {
+    (t.kind(), t.is_aka())
 }
 
 fn order(a: Tile, b: Tile) -> (Tile, Tile) {
@@ -73,6 +97,10 @@ impl fmt::Display for Action {
             Action::Ron => f.write_str("ron"),
             Action::Pass => f.write_str("pass"),
             Action::Kyuushu => f.write_str("kyuushu"),
+            Action::Deal(tiles) => write!(f, "deal {}", super::tile::tiles_text(tiles)),
+            Action::Draw(t) => write!(f, "draw {t}"),
+            Action::Dora(t) => write!(f, "dora {t}"),
+            Action::Ura(t) => write!(f, "ura {t}"),
         }
     }
 }
@@ -96,10 +124,21 @@ impl FromStr for Action {
             ["ron"] => Action::Ron,
             ["pass"] => Action::Pass,
             ["kyuushu"] => Action::Kyuushu,
+            ["deal", hand] => {
+                let tiles = super::tile::parse_tiles(hand)?;
+                let n = tiles.len();
+                let arr: [Tile; 13] =
+                    tiles.try_into().map_err(|_| NotationError(format!("{s:?}: a deal is 13 tiles, not {n}")))?;
+                Action::deal(arr)
+            }
+            ["draw", x] => Action::Draw(t(x)?),
+            ["dora", x] => Action::Dora(t(x)?),
+            ["ura", x] => Action::Ura(t(x)?),
             _ => {
                 return Err(NotationError(format!(
                     "{s:?} is not a riichi action: write discard T, tsumogiri T, riichi discard T, riichi tsumogiri T, \
-                     chi T T, pon T T, minkan T, ankan T, kakan T, tsumo, ron, pass or kyuushu"
+                     chi T T, pon T T, minkan T, ankan T, kakan T, tsumo, ron, pass, kyuushu, \
+                     or in imported games deal TILES, draw T, dora T, ura T"
                 )))
             }
         })
@@ -127,6 +166,10 @@ mod tests {
             "ron",
             "pass",
             "kyuushu",
+            "deal 123m550p789s1234z",
+            "draw 0s",
+            "dora 7z",
+            "ura 1m",
         ] {
             let a: Action = s.parse().unwrap();
             assert_eq!(a.to_string(), s);
@@ -136,7 +179,11 @@ mod tests {
         assert_eq!("chi 6m 4m".parse::<Action>().unwrap().to_string(), "chi 4m 6m");
         assert_eq!("pon 0p 5p".parse::<Action>().unwrap().to_string(), "pon 5p 0p");
         assert_eq!("ankan 0m".parse::<Action>().unwrap().to_string(), "ankan 5m");
-        for bad in ["", "discard", "discard 5x", "riichi 5m", "chi 4m", "pon", "draw 5m", "ron now"] {
+        // The variants of imported games come after the older ones: older logs keep their bytes.
+        assert_eq!(postcard::to_allocvec(&Action::Kyuushu).unwrap(), vec![9]);
+        assert_eq!(postcard::to_allocvec(&Action::Draw(Tile::kind_tile(0))).unwrap(), vec![11, 0]);
+        assert_eq!("deal 5m0m1m2m3m4m6m7m8m9m1z2z3z".parse::<Action>().unwrap().to_string(), "deal 1234506789m123z");
+        for bad in ["", "discard", "discard 5x", "riichi 5m", "chi 4m", "pon", "draw", "deal 123m", "ron now"] {
             assert!(bad.parse::<Action>().is_err(), "{bad}");
         }
         // A tile id out of range in the binary form is refused.

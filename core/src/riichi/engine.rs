@@ -126,6 +126,16 @@ pub(crate) enum Phase {
         can: [u8; 4],
         answers: [Option<Action>; 4],
     },
+    /// Imported games: `seat` records its 13 starting tiles (the dealer first, then in turn).
+    Deal {
+        seat: Seat,
+    },
+    /// Imported games: `seat` records the tile it draws (from the dead wall when `rinshan`); it
+    /// may first record dora and ura indicators.
+    Draw {
+        seat: Seat,
+        rinshan: bool,
+    },
     Over,
 }
 
@@ -162,6 +172,13 @@ pub struct Riichi {
     pub(crate) phase: Phase,
     pub(crate) round_deltas: [i64; 4],
     pub(crate) dice: (u8, u8),
+    /// Imported games (no seed): copies of each tile id the records have shown this hand (hands
+    /// dealt, draws, indicators), and how many dora and ura indicators they gave.
+    pub(crate) seen: [u8; 37],
+    pub(crate) dora_known: usize,
+    pub(crate) ura_known: usize,
+    /// The wins of the last round that ended in wins, with their scores.
+    pub(crate) last_wins: Vec<(Seat, Score)>,
 }
 
 /// The outcome of a round, before it is written down.
@@ -177,18 +194,12 @@ struct Ending {
 }
 
 impl Riichi {
+    /// A new match. Without a seed, an imported game: the deals, draws and indicators are records.
     pub(crate) fn new_game(rules: Rules, seed: Option<&Seed>) -> Result<Riichi, SetupError> {
-        let Some(seed) = seed else {
-            return Err(SetupError(
-                "riichi games without a seed (imported games, whose deals and draws are records of the log) \
-                 are not supported by this engine yet"
-                    .into(),
-            ));
-        };
         let start = rules.start_points;
         let mut g = Riichi {
             rules,
-            seed: Some(*seed),
+            seed: seed.copied(),
             scores: [start; 4],
             results: Vec::new(),
             round_wind: 0,
@@ -209,6 +220,10 @@ impl Riichi {
             phase: Phase::Over,
             round_deltas: [0; 4],
             dice: (1, 1),
+            seen: [0; 37],
+            dora_known: 0,
+            ura_known: 0,
+            last_wins: Vec::new(),
         };
         g.start_round();
         Ok(g)
@@ -245,7 +260,7 @@ impl Riichi {
     }
 
     fn start_round(&mut self) {
-        let Some(seed) = self.seed else { return };
+        let Some(seed) = self.seed else { return self.start_imported_round() };
         let label = format!("{}/{}", self.hand_label(), self.honba);
         let mut ring = Riichi::tile_set(&self.rules);
         seed.stream(&format!("riichi/wall/{label}")).shuffle(&mut ring);
@@ -294,6 +309,192 @@ impl Riichi {
             self.players[(dealer + s) % 4].update_waits();
         }
         self.phase = Phase::Turn { seat: self.dealer(), drawn: Some(first), rinshan: false, kuikae: 0 };
+    }
+
+    /// An imported hand: the same counters as a dealt one (52 tiles dealt), the tiles to come as
+    /// records.
+    fn start_imported_round(&mut self) {
+        for p in self.players.iter_mut() {
+            *p = Player { nagashi: true, ..Player::default() };
+        }
+        self.seen = [0; 37];
+        self.dora_known = 0;
+        self.ura_known = 0;
+        self.next = 52;
+        self.live_end = 122;
+        self.rinshan_used = 0;
+        self.dora_shown = 1;
+        self.dora_pending = 0;
+        self.kans = 0;
+        self.any_call = false;
+        self.discards_made = 0;
+        self.round_deltas = [0; 4];
+        self.phase = Phase::Deal { seat: self.dealer() };
+    }
+
+    /// Whether a game is imported (its chance events are records).
+    pub fn is_imported(&self) -> bool {
+        self.seed.is_none()
+    }
+
+    /// How many copies of tile id `id` the set has.
+    fn copies(&self, id: usize) -> u8 {
+        let reds = match self.rules.red_fives {
+            0 => [0, 0, 0],
+            3 => [1, 1, 1],
+            _ => [1, 2, 1],
+        };
+        match id {
+            34..=36 => reds[id - 34],
+            4 | 13 | 22 => 4 - reds[[4, 13, 22].iter().position(|&k| k == id).unwrap_or(0)],
+            _ => 4,
+        }
+    }
+
+    /// Checks that `tiles` can still come out of the wall (imported games).
+    fn check_possible(&self, seat: Seat, what: &str, tiles: &[Tile]) -> Result<(), Violation> {
+        let mut seen = self.seen;
+        for t in tiles {
+            let id = usize::from(t.id());
+            seen[id] += 1;
+            if seen[id] > self.copies(id) {
+                let n = self.copies(id);
+                return Err(Violation::illegal(format!(
+                    "seat {seat} {what} {t}, but all {n} {} of {t} are already accounted for (hands, melds, rivers, \
+                     indicators): there is no such tile left",
+                    if n == 1 { "copy" } else { "copies" }
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn note_seen(&mut self, tiles: &[Tile]) {
+        for t in tiles {
+            self.seen[usize::from(t.id())] += 1;
+        }
+    }
+
+    /// The ura indicators a riichi win of `seat` needs that the records have not given.
+    fn check_ura_known(&self, seat: Seat) -> Result<(), Violation> {
+        let p = &self.players[usize::from(seat)];
+        if self.seed.is_some() || !p.riichi || !self.rules.ura_dora {
+            return Ok(());
+        }
+        let need = if self.rules.kan_ura_dora { self.dora_shown } else { 1 };
+        if self.ura_known < need {
+            return Err(Violation::illegal(format!(
+                "seat {seat} wins in riichi, but the records give {} of the {need} ura indicators",
+                self.ura_known
+            )));
+        }
+        Ok(())
+    }
+
+    /// Kan dora that showing `more` indicators would need and the records have not given.
+    fn check_dora_known(&self, seat: Seat, more: usize) -> Result<(), Violation> {
+        if self.seed.is_some() || !self.rules.kan_dora || more == 0 {
+            return Ok(());
+        }
+        let need = (self.dora_shown + more).min(5);
+        if self.dora_known < need {
+            return Err(Violation::illegal(format!(
+                "seat {seat}'s kan reveals dora indicator {need}, but the records give only {}",
+                self.dora_known
+            )));
+        }
+        Ok(())
+    }
+
+    fn check_chance(&self, seat: Seat, action: &Action) -> Result<(), Violation> {
+        let phase_seat = match self.phase {
+            Phase::Deal { seat } | Phase::Draw { seat, .. } => Some(seat),
+            _ => None,
+        };
+        if self.seed.is_some() || phase_seat.is_none() {
+            return Err(Violation::illegal(if self.seed.is_some() {
+                format!("{action}: deals, draws and indicators are records only in imported games (without a seed)")
+            } else {
+                format!("seat {seat} records {action}, but no tile is drawn or dealt now")
+            }));
+        }
+        if phase_seat != Some(seat) {
+            return Err(Violation::new(
+                crate::ErrorCode::NotYourTurn,
+                format!("it is seat {}'s turn", phase_seat.unwrap_or(0)),
+            ));
+        }
+        match (&self.phase, action) {
+            (Phase::Deal { .. }, Action::Deal(tiles)) => {
+                if !Action::deal_is_canonical(tiles) {
+                    return Err(Violation::illegal("a deal's tiles must be in canonical order"));
+                }
+                self.check_possible(seat, "is dealt", tiles)
+            }
+            (Phase::Deal { .. }, other) => {
+                Err(Violation::illegal(format!("seat {seat} must record its starting tiles (deal), not {other}")))
+            }
+            (Phase::Draw { .. }, Action::Draw(t)) => {
+                if self.dora_known == 0 {
+                    return Err(Violation::illegal("the first dora indicator must be recorded before the first draw"));
+                }
+                self.check_possible(seat, "draws", &[*t])
+            }
+            (Phase::Draw { .. }, Action::Dora(t)) => {
+                if self.dora_known >= 5 {
+                    return Err(Violation::illegal("the dead wall has only 5 dora indicators"));
+                }
+                self.check_possible(seat, "shows the dora indicator", &[*t])
+            }
+            (Phase::Draw { .. }, Action::Ura(t)) => {
+                if self.ura_known >= 5 {
+                    return Err(Violation::illegal("the dead wall has only 5 ura indicators"));
+                }
+                self.check_possible(seat, "shows the ura indicator", &[*t])
+            }
+            (_, other) => Err(Violation::illegal(format!("seat {seat} must record the tile it draws, not {other}"))),
+        }
+    }
+
+    fn apply_chance(&mut self, seat: Seat, action: &Action) {
+        let s = usize::from(seat);
+        match (self.phase.clone(), *action) {
+            (Phase::Deal { .. }, Action::Deal(tiles)) => {
+                self.note_seen(&tiles);
+                self.players[s].hand = tiles.to_vec();
+                self.players[s].update_waits();
+                let next = (seat + 1) % 4;
+                self.phase = if next == self.dealer() {
+                    Phase::Draw { seat: next, rinshan: false }
+                } else {
+                    Phase::Deal { seat: next }
+                };
+            }
+            (Phase::Draw { rinshan, .. }, Action::Draw(t)) => {
+                self.note_seen(&[t]);
+                if !rinshan {
+                    self.next += 1;
+                }
+                self.players[s].hand.push(t);
+                self.phase = Phase::Turn { seat, drawn: Some(t), rinshan, kuikae: 0 };
+            }
+            (Phase::Draw { .. }, Action::Dora(t)) => {
+                self.note_seen(&[t]);
+                self.dead[(4 + 2 * self.dora_known).min(13)] = t;
+                self.dora_known += 1;
+            }
+            (Phase::Draw { .. }, Action::Ura(t)) => {
+                self.note_seen(&[t]);
+                self.dead[(5 + 2 * self.ura_known).min(13)] = t;
+                self.ura_known += 1;
+            }
+            _ => {}
+        }
+    }
+
+    /// The tiles a seat may draw now (imported games; for `legal_actions`).
+    fn possible_tiles(&self, seat: Seat) -> Vec<Tile> {
+        (0..37u8).filter_map(Tile::new).filter(|t| self.check_possible(seat, "draws", &[*t]).is_ok()).collect()
     }
 
     pub fn tiles_left(&self) -> usize {
@@ -554,7 +755,7 @@ impl Riichi {
                 if riichi {
                     self.check_riichi(seat, tile, drawn)?;
                 }
-                Ok(())
+                self.check_dora_known(seat, self.dora_pending)
             }
             Action::Tsumo => {
                 let Some(d) = drawn else {
@@ -569,7 +770,7 @@ impl Riichi {
                 if self.win_score(seat, d, true, rinshan, false).is_none() {
                     return Err(Violation::illegal(format!("seat {seat} declares tsumo with a hand that has no yaku")));
                 }
-                Ok(())
+                self.check_ura_known(seat)
             }
             Action::Ankan(t) => {
                 let k = t.kind();
@@ -582,6 +783,7 @@ impl Riichi {
                     )));
                 }
                 self.check_kan_possible(seat)?;
+                self.check_dora_known(seat, self.dora_pending + 1)?;
                 if p.riichi {
                     if drawn.map(|d| d.kind()) != Some(k) {
                         return Err(Violation::illegal(format!(
@@ -635,6 +837,7 @@ impl Riichi {
                     "seat {seat} must discard (or tsumo, kan) on its turn; {action} answers a discard"
                 )))
             }
+            Action::Deal(_) | Action::Draw(_) | Action::Dora(_) | Action::Ura(_) => self.check_chance(seat, action),
         }
     }
 
@@ -686,6 +889,7 @@ impl Riichi {
     pub(crate) fn check_action(&self, seat: Seat, action: &Action) -> Result<(), Violation> {
         match &self.phase {
             Phase::Over => Err(Violation::illegal("the match is over")),
+            Phase::Deal { .. } | Phase::Draw { .. } => self.check_chance(seat, action),
             Phase::Turn { seat: s, drawn, rinshan, kuikae } => {
                 if *s != seat {
                     return Err(Violation::new(crate::ErrorCode::NotYourTurn, format!("it is seat {s}'s turn")));
@@ -708,7 +912,7 @@ impl Riichi {
                     Action::Pass => Ok(()),
                     Action::Ron => {
                         if c & CAN_RON != 0 {
-                            Ok(())
+                            self.check_ura_known(seat)
                         } else if self.players[i].waits & (1 << tile.kind()) != 0 && self.players[i].furiten() {
                             Err(Violation::illegal(format!(
                                 "seat {seat} may not ron on {tile}: it is furiten (it discarded a winning tile, or passed one)"
@@ -751,13 +955,27 @@ impl Riichi {
 
     pub(crate) fn legal(&self, seat: Seat) -> Vec<Action> {
         let mut out = Vec::new();
+        if let Phase::Draw { seat: s, .. } = self.phase {
+            // Imported games: any tile that can still come out of the wall. (A deal is not listed:
+            // the possible deals are too many.)
+            if s == seat {
+                for t in self.possible_tiles(seat) {
+                    for a in [Action::Draw(t), Action::Dora(t), Action::Ura(t)] {
+                        if self.check_action(seat, &a).is_ok() {
+                            out.push(a);
+                        }
+                    }
+                }
+            }
+            return out;
+        }
         let push = |a: Action, out: &mut Vec<Action>| {
             if !out.contains(&a) && self.check_action(seat, &a).is_ok() {
                 out.push(a);
             }
         };
         match &self.phase {
-            Phase::Over => {}
+            Phase::Over | Phase::Deal { .. } | Phase::Draw { .. } => {}
             Phase::Turn { seat: s, drawn, .. } => {
                 if *s != seat {
                     return out;
@@ -810,7 +1028,7 @@ impl Riichi {
     pub(crate) fn to_act_set(&self) -> SeatSet {
         match &self.phase {
             Phase::Over => SeatSet::EMPTY,
-            Phase::Turn { seat, .. } => SeatSet::single(*seat),
+            Phase::Turn { seat, .. } | Phase::Deal { seat } | Phase::Draw { seat, .. } => SeatSet::single(*seat),
             Phase::Claims { can, answers, .. } => {
                 let mut s = SeatSet::EMPTY;
                 for i in 0..4 {
@@ -827,6 +1045,7 @@ impl Riichi {
         let phase = self.phase.clone();
         match phase {
             Phase::Over => {}
+            Phase::Deal { .. } | Phase::Draw { .. } => self.apply_chance(seat, action),
             Phase::Turn { drawn, rinshan, .. } => self.apply_turn(seat, drawn, rinshan, action),
             Phase::Claims { from, tile, window, can, mut answers } => {
                 answers[usize::from(seat & 3)] = Some(*action);
@@ -869,7 +1088,13 @@ impl Riichi {
                     m.kind = MeldKind::Kakan;
                     m.tiles[3] = added;
                 }
+                // A win robbing the added tile keeps ippatsu (Tenhou): the kan is made only once
+                // the tile passes (then ippatsu ends, in resolve_claims).
+                let ippatsu: [bool; 4] = std::array::from_fn(|i| self.players[i].ippatsu);
                 self.after_kan(seat);
+                for (p, i) in self.players.iter_mut().zip(ippatsu) {
+                    p.ippatsu = i;
+                }
                 self.dora_pending += 1;
                 let can = self.window_options(seat, added, Window::Kakan);
                 self.open_window(seat, added, Window::Kakan, can);
@@ -971,6 +1196,9 @@ impl Riichi {
         }
         match window {
             Window::Kakan | Window::Ankan => {
+                for p in self.players.iter_mut() {
+                    p.ippatsu = false;
+                }
                 self.draw_rinshan(from);
                 return;
             }
@@ -1024,6 +1252,10 @@ impl Riichi {
             return;
         }
         let next = (from + 1) % 4;
+        if self.seed.is_none() {
+            self.phase = Phase::Draw { seat: next, rinshan: false };
+            return;
+        }
         let t = self.live[self.next];
         self.next += 1;
         self.players[usize::from(next)].hand.push(t);
@@ -1034,6 +1266,10 @@ impl Riichi {
         let t = self.dead[self.rinshan_used.min(3)];
         self.rinshan_used += 1;
         self.live_end -= 1;
+        if self.seed.is_none() {
+            self.phase = Phase::Draw { seat, rinshan: true };
+            return;
+        }
         self.players[usize::from(seat)].hand.push(t);
         self.phase = Phase::Turn { seat, drawn: Some(t), rinshan: true, kuikae: 0 };
     }
@@ -1149,6 +1385,7 @@ impl Riichi {
         }
         self.win_facts(seat, &sc, &mut facts);
         let summary = format!("seat {seat} wins by tsumo on {tile}: {sc}");
+        self.last_wins = vec![(seat, sc)];
         self.end_round(
             d,
             Ending {
@@ -1169,6 +1406,7 @@ impl Riichi {
         let f = usize::from(from);
         // The discarder's riichi did not stand.
         self.players[f].riichi_pending = false;
+        self.last_wins.clear();
         for (i, &w) in winners.iter().enumerate() {
             let Some(sc) = self.win_score(w, tile, false, false, chankan) else { continue };
             let s = usize::from(w);
@@ -1193,6 +1431,7 @@ impl Riichi {
             }
             facts.push(Fact::seat(w, "ron", 1));
             self.win_facts(w, &sc, &mut facts);
+            self.last_wins.push((w, sc.clone()));
             lines.push(format!(
                 "seat {w} wins by ron on seat {from}'s {tile}{}: {sc}",
                 if chankan { " (robbing the kan)" } else { "" }
@@ -1413,6 +1652,10 @@ impl Riichi {
                 format!("seat {seat} drew {d}{} and acts", if *rinshan { " from the dead wall" } else { "" })
             }
             Phase::Turn { seat, drawn: None, .. } => format!("seat {seat} called and discards"),
+            Phase::Deal { seat } => format!("seat {seat} is dealt its tiles"),
+            Phase::Draw { seat, rinshan } => {
+                format!("seat {seat} draws{}", if *rinshan { " from the dead wall" } else { "" })
+            }
             Phase::Claims { from, tile, .. } => {
                 let who: Vec<String> = self.to_act_set().iter().map(|s| s.to_string()).collect();
                 format!("seat {from}'s {tile} may be claimed by seat {}", who.join(", "))
@@ -1478,7 +1721,7 @@ impl Riichi {
         let (drawn, claim) = match &self.phase {
             Phase::Turn { drawn, .. } => (drawn.map(|t| t.to_string()), serde_json::Value::Null),
             Phase::Claims { from, tile, .. } => (None, json!({"from": from, "tile": tile.to_string()})),
-            Phase::Over => (None, serde_json::Value::Null),
+            Phase::Over | Phase::Deal { .. } | Phase::Draw { .. } => (None, serde_json::Value::Null),
         };
         json!({
             "round": self.results.len() + 1,

@@ -126,6 +126,54 @@ impl Riichi {
     pub fn round_wind(&self) -> u8 {
         self.round_wind
     }
+
+    /// The wins (seat and score) of the last round that ended in a win.
+    pub fn last_wins(&self) -> &[(Seat, Score)] {
+        &self.last_wins
+    }
+
+    /// The dealer's seat in the current hand (0 = the first dealer) and the hand's number:
+    /// 0-3 East 1-4, 4-7 South 1-4, ...
+    pub fn kyoku_index(&self) -> u32 {
+        u32::from(self.round_wind) * 4 + u32::from(self.kyoku)
+    }
+
+    /// The tile the seat to act has just drawn, and whether from the dead wall.
+    pub fn drawn_tile(&self) -> Option<(Seat, Tile, bool)> {
+        match self.phase {
+            engine::Phase::Turn { seat, drawn: Some(t), rinshan, .. } => Some((seat, t, rinshan)),
+            _ => None,
+        }
+    }
+
+    /// The open claim window: the seat whose tile may be claimed, and the tile.
+    pub fn claim_window(&self) -> Option<(Seat, Tile)> {
+        match self.phase {
+            engine::Phase::Claims { from, tile, .. } => Some((from, tile)),
+            _ => None,
+        }
+    }
+
+    /// Imported games: the seat that records a draw now, and whether from the dead wall.
+    pub fn draw_pending(&self) -> Option<(Seat, bool)> {
+        match self.phase {
+            engine::Phase::Draw { seat, rinshan } => Some((seat, rinshan)),
+            _ => None,
+        }
+    }
+
+    /// Imported games: the seat that records its starting tiles now.
+    pub fn deal_pending(&self) -> Option<Seat> {
+        match self.phase {
+            engine::Phase::Deal { seat } => Some(seat),
+            _ => None,
+        }
+    }
+
+    /// The ura indicators under the shown dora indicators.
+    pub fn ura_shown(&self) -> Vec<Tile> {
+        (0..self.dora_shown).map(|i| self.dead[5 + 2 * i]).collect()
+    }
 }
 
 #[cfg(test)]

@@ -610,13 +610,6 @@ fn seat_list<T: fmt::Display>(v: &[T]) -> String {
     v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" or ")
 }
 
-fn opt_bool(key: &str, value: &OptValue) -> Result<bool, SetupError> {
-    match value {
-        OptValue::Bool(b) => Ok(*b),
-        other => Err(SetupError(format!("tayu option {key} takes true or false, not {other}"))),
-    }
-}
-
 impl Game for Tayu {
     type Action = Action;
     type Rules = Rules;
@@ -628,8 +621,8 @@ impl Game for Tayu {
             .ok_or_else(|| SetupError(format!("unknown tayu ruleset {ruleset:?}; known: {}", RULESETS.join(", "))))?;
         for (k, v) in options {
             match k.as_str() {
-                "face_up" => r.face_up = opt_bool(k, v)?,
-                "set_aside" => r.set_aside = opt_bool(k, v)?,
+                "face_up" => r.face_up = v.as_bool(GameKind::Tayu, k)?,
+                "set_aside" => r.set_aside = v.as_bool(GameKind::Tayu, k)?,
                 other => {
                     return Err(SetupError(format!("unknown tayu option {other:?}; known: face_up, set_aside")));
                 }

@@ -528,13 +528,6 @@ impl Tzq {
     }
 }
 
-fn opt_int(key: &str, value: &OptValue) -> Result<i64, SetupError> {
-    match value {
-        OptValue::Int(i) => Ok(*i),
-        other => Err(SetupError(format!("tzq option {key} takes an integer, not {other}"))),
-    }
-}
-
 impl Game for Tzq {
     type Action = Action;
     type Rules = Rules;
@@ -546,10 +539,10 @@ impl Game for Tzq {
             .ok_or_else(|| SetupError(format!("unknown tzq ruleset {ruleset:?}; known: {}", RULESETS.join(", "))))?;
         for (k, v) in options {
             match (k.as_str(), v) {
-                ("min_points", v) => r.min_points = opt_int(k, v)?,
-                ("target", v) => r.target = opt_int(k, v)?,
+                ("min_points", v) => r.min_points = v.as_int(GameKind::Tzq, k)?,
+                ("target", v) => r.target = v.as_int(GameKind::Tzq, k)?,
                 ("rounds", v) => {
-                    let n = opt_int(k, v)?;
+                    let n = v.as_int(GameKind::Tzq, k)?;
                     r.rounds = u32::try_from(n)
                         .ok()
                         .filter(|&n| n >= 1)

@@ -4,8 +4,10 @@
 //! error can name the round and the position in the source), then converts that into a Paifu
 //! log for the game's engine.
 
+pub mod export;
 pub mod mjai;
 pub mod mjlog;
+pub mod riichi_log;
 pub mod tenhou6;
 pub mod yaku;
 
