@@ -20,6 +20,13 @@ pub const DEFAULT_DB: &str = "paifu.db";
 const CHUNK: usize = 64;
 
 #[derive(Args, Debug, Clone)]
+#[command(
+    after_help = "Files and folders (searched for *.paifu and *.paifu.jsonl) are validated in parallel and every \
+log is stored with its verdict, an invalid one with its fault, once: a log already in the archive is not stored \
+again. Each batch is committed before it is counted, so an interrupted ingest keeps every log it reported stored.
+
+Exit status: 0 every log valid, 1 some log invalid, 2 a file or the database could not be used."
+)]
 /// Validate logs and store them in the archive, valid and invalid alike.
 ///
 /// Files and folders (searched recursively for *.paifu and *.paifu.jsonl) are validated in
@@ -46,6 +53,15 @@ pub struct IngestArgs {
 }
 
 #[derive(Args, Debug, Clone)]
+#[command(
+    after_help = "Statistics add up over any set of games; the filters choose the set. With --player, only that \
+player's statistics are shown beside those of everyone in the same games. docs/statistics.md says what each \
+number means.
+
+Examples:
+  paifu stats --player Aiko
+  paifu stats --tournament \"Spring Cup\" --game riichi --format csv"
+)]
 /// Statistics over the archive's valid games, overall and per player.
 ///
 /// Statistics add up over any set of games; the filters choose the set. With --player, only
@@ -78,6 +94,18 @@ pub enum OutputFormat {
 }
 
 #[derive(Args, Debug, Clone)]
+#[command(after_help = "KIND is one of:
+  scores       a game's scores after each round (needs --id N)
+  placements   how often a player took each place (needs --player NAME)
+  categories, win_points, turns   Tien Zi Que distributions
+  yaku, han, fu, ends             riichi distributions
+  score, ends                     Ta Yü distributions
+Distributions are over the valid games the filters choose, for one game kind (--game when there are several).
+
+Examples:
+  paifu plot scores --id 12 -o game12.svg
+  paifu plot placements --player Aiko -o aiko.svg
+  paifu plot yaku --game riichi -o yaku.svg")]
 /// Draw a plot from the archive as an SVG file.
 ///
 /// KIND is one of:
@@ -88,7 +116,6 @@ pub enum OutputFormat {
 ///   score, ends                     Ta Yü distributions
 /// Distributions are over the games the filters choose (all valid games by default), for one
 /// game kind (--game; the only kind in the selection if there is one).
-#[command(verbatim_doc_comment)]
 pub struct PlotArgs {
     /// What to plot.
     #[arg(value_name = "KIND")]
@@ -114,6 +141,13 @@ pub struct PlotArgs {
 }
 
 #[derive(Args, Debug, Clone)]
+#[command(
+    after_help = "Pages for the archive, the games (with a move-by-move viewer), players, tournaments, uploads and \
+certificate checks, with a JSON API under /api/ and the server's public key at /api/key (docs/web.md).
+
+Example:
+  paifu serve --db club.db --addr 127.0.0.1:8080 --key referee.key"
+)]
 /// Serve the web dashboard over the archive.
 ///
 /// Pages for the archive, games (with a move-by-move viewer), players, tournaments, uploads and
