@@ -325,7 +325,12 @@ pub fn plot_svg(archive: &Archive, a: &PlotArgs) -> Result<String, String> {
             let id = a.id.ok_or("plot scores needs --id N (the game's number in the archive)")?;
             let g = archive.game(id).map_err(|e| e.to_string())?.ok_or(format!("there is no game {id}"))?;
             let names: Vec<String> = g.seats.iter().map(|s| s.player.clone()).collect();
-            Ok(plot::score_chart(&names, &g.rounds, &format!("Game #{id}: scores after each round")))
+            Ok(plot::score_chart(
+                &names,
+                &g.rounds,
+                plot::starting_score(g.final_scores.as_deref().unwrap_or(&[]), &g.rounds),
+                &format!("Game #{id}: scores after each round"),
+            ))
         }
         kind => {
             let f = filter(&a.player, &a.tournament, &a.game);

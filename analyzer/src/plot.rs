@@ -75,15 +75,28 @@ fn draw(title: &str, f: impl FnOnce(&Drawing<'_>) -> Result<(), String>) -> Stri
     }
 }
 
-/// Each seat's total score after each round (round 0 = the start), one line per seat.
-pub fn score_chart(players: &[String], rounds: &[RoundResult], title: &str) -> String {
+/// The score every seat started with, from the final scores and the rounds' score changes: the
+/// most common `final - sum of changes` (a game may add something after its last round, such as
+/// riichi's leftover sticks to the top player, so one seat can differ).
+pub fn starting_score(final_scores: &[i64], rounds: &[RoundResult]) -> i64 {
+    let starts: Vec<i64> = final_scores
+        .iter()
+        .enumerate()
+        .map(|(s, f)| f - rounds.iter().map(|r| r.deltas.get(s).copied().unwrap_or(0)).sum::<i64>())
+        .collect();
+    starts.iter().copied().max_by_key(|v| (starts.iter().filter(|x| *x == v).count(), -v)).unwrap_or(0)
+}
+
+/// Each seat's total score after each round (round 0 = the start, `start` points each), one line
+/// per seat.
+pub fn score_chart(players: &[String], rounds: &[RoundResult], start: i64, title: &str) -> String {
     if players.is_empty() || rounds.is_empty() {
         return message_svg(title, "no rounds were completed");
     }
-    let mut lines: Vec<Vec<(i32, i64)>> = vec![vec![(0, 0)]; players.len()];
+    let mut lines: Vec<Vec<(i32, i64)>> = vec![vec![(0, start)]; players.len()];
     for (i, r) in rounds.iter().enumerate() {
         for (s, line) in lines.iter_mut().enumerate() {
-            let prev = line.last().map_or(0, |p| p.1);
+            let prev = line.last().map_or(start, |p| p.1);
             line.push((i as i32 + 1, prev + r.deltas.get(s).copied().unwrap_or(0)));
         }
     }

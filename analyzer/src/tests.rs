@@ -148,7 +148,7 @@ fn formats_render() {
 #[test]
 fn plots_are_svg() {
     let rounds = vec![won(1, 0, 3, &[("pair", 3)], 9), won(2, 1, 5, &[("flush", 5)], 9)];
-    let svg = plot::score_chart(&["Ann".into(), "Bo".into()], &rounds, "Scores <&>");
+    let svg = plot::score_chart(&["Ann".into(), "Bo".into()], &rounds, 0, "Scores <&>");
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{svg}");
     assert!(svg.contains("<title>Scores &lt;&amp;&gt;</title>"));
     assert!(svg.contains("Ann"));
@@ -160,8 +160,12 @@ fn plots_are_svg() {
     p.insert(1, 3);
     p.insert(2, 1);
     assert!(plot::placement_chart("Ann", &p).contains("1st"));
+    // Riichi-like: everyone starts at 25000; the top player also got 1000 after the last round.
+    let r = vec![RoundResult { round: 1, deltas: vec![8000, -8000], summary: String::new(), facts: vec![] }];
+    assert_eq!(plot::starting_score(&[34000, 17000], &r), 25000);
+    assert_eq!(plot::starting_score(&[3, 5], &rounds), 0);
     // Empty data says so instead of failing.
-    assert!(plot::score_chart(&[], &[], "x").contains("no rounds"));
+    assert!(plot::score_chart(&[], &[], 0, "x").contains("no rounds"));
     assert!(plot::bars("x", &[], "", "").contains("no data"));
     assert!(plot::frequency_bars("x", &[]).contains("no data"));
 }

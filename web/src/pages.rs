@@ -222,7 +222,12 @@ async fn game(state: web::Data<State>, id: web::Path<String>) -> Page {
     if !g.rounds.is_empty() {
         let names: Vec<String> = g.seats.iter().map(|s| s.player.clone()).collect();
         b.push_str("<h2>Scores over the rounds</h2>");
-        b.push_str(&plot::score_chart(&names, &g.rounds, &format!("Game #{id}: scores after each round")));
+        b.push_str(&plot::score_chart(
+            &names,
+            &g.rounds,
+            plot::starting_score(g.final_scores.as_deref().unwrap_or(&[]), &g.rounds),
+            &format!("Game #{id}: scores after each round"),
+        ));
         b.push_str("<h2>Rounds</h2><div class=\"scroll\"><table><thead><tr><th>Round</th><th>Score changes</th><th>What happened</th></tr></thead><tbody>");
         for r in &g.rounds {
             let d = r.deltas.iter().map(|x| format!("{x:+}")).collect::<Vec<_>>().join(" / ");
