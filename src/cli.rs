@@ -30,6 +30,9 @@ const AFTER: &str = r#"Examples:
   paifu keygen -o referee
   paifu sign logs/tzq-0001.paifu.jsonl --key referee.key
   paifu verify logs/tzq-0001.paifu.jsonl.cert.json logs/tzq-0001.paifu.jsonl --key referee.pub
+  paifu ingest logs/ --tournament "Club night"     # store in ./paifu.db
+  paifu stats --game riichi --player Aiko
+  paifu serve                                      # the dashboard on http://127.0.0.1:8080
   paifu demo
 
 Exit status: 0 success (every log valid), 1 a log is invalid or a certificate does not verify,
@@ -62,8 +65,16 @@ pub enum Command {
     Verify(VerifyArgs),
     /// Score hands: one JSON object per line on standard input, one result per line out.
     Score(ScoreArgs),
-    /// Simulate a small tournament, validate and sign every game, print the standings.
+    /// Simulate a small tournament of every game, sign it, store it and serve the dashboard.
     Demo(crate::demo::DemoArgs),
+    /// Validate logs and store them in the archive, valid and invalid alike.
+    Ingest(crate::cmd_archive::IngestArgs),
+    /// Statistics over the archive's valid games, overall and per player.
+    Stats(crate::cmd_archive::StatsArgs),
+    /// Draw a plot from the archive as an SVG file.
+    Plot(crate::cmd_archive::PlotArgs),
+    /// Serve the web dashboard over the archive.
+    Serve(crate::cmd_archive::ServeArgs),
     /// Import riichi game records: tenhou (tenhou.net/6 JSON) into Paifu logs, validated.
     Import(crate::cmd_import::ImportArgs),
     /// Export a riichi log as tenhou.net/6 JSON.
@@ -224,6 +235,10 @@ pub fn run(cli: Cli) -> Result<i32, String> {
         Command::Verify(a) => verify(a),
         Command::Score(a) => score(a),
         Command::Demo(a) => crate::demo::run(a),
+        Command::Ingest(a) => crate::cmd_archive::ingest(a),
+        Command::Stats(a) => crate::cmd_archive::stats(a),
+        Command::Plot(a) => crate::cmd_archive::plot(a),
+        Command::Serve(a) => crate::cmd_archive::serve(a),
         Command::Import(a) => crate::cmd_import::import(a),
         Command::Export(a) => crate::cmd_import::export(a),
     }

@@ -401,7 +401,6 @@ pub fn serve(a: ServeArgs) -> Result<i32, String> {
 /// For `paifu demo`: stores `logs` in the archive `db` as the tournament `tournament`, with
 /// certificates signed by `key`, prints a summary, then serves the dashboard on `addr` (port 0
 /// picks a free one), printing its address, until the process is stopped.
-#[allow(dead_code)] // Until `paifu demo` calls it.
 pub fn ingest_and_serve(
     logs: &[PathBuf],
     db: &Path,

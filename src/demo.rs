@@ -18,6 +18,12 @@ pub struct DemoArgs {
     /// The tournament seed.
     #[arg(long, default_value = "paifu demo")]
     pub seed: String,
+    /// Where to serve the dashboard.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: String,
+    /// Stop after signing: do not store the games or serve the dashboard.
+    #[arg(long)]
+    pub no_serve: bool,
 }
 
 /// The demo players: a name and the bot that plays for them.
@@ -159,5 +165,10 @@ pub fn run(a: DemoArgs) -> Result<i32, String> {
         a.out.join("referee.pub").display()
     );
     println!("Then change a card in {} and validate it again to see where and why it is rejected.", first.display());
-    Ok(if made.valid == n { 0 } else { 1 })
+    if a.no_serve {
+        return Ok(if made.valid == n { 0 } else { 1 });
+    }
+    let key = paifu_recorder::keys::read_private(&a.out.join("referee.key")).map_err(|e| e.to_string())?;
+    println!();
+    crate::cmd_archive::ingest_and_serve(&made.logs, &a.out.join("paifu.db"), "Paifu demo", &key, &a.addr)
 }

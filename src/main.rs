@@ -1,6 +1,7 @@
 //! The `paifu` command.
 
 mod cli;
+mod cmd_archive;
 mod cmd_import;
 mod demo;
 

@@ -202,7 +202,7 @@ fn help_teaches_with_examples() {
 #[test]
 fn demo_runs_a_tournament_and_signs_every_game() {
     let t = tempfile::tempdir().unwrap();
-    let o = paifu(&["demo", "--out", "d"], t.path());
+    let o = paifu(&["demo", "--out", "d", "--no-serve"], t.path());
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("18 of 18 games valid and signed"), "{out}");
@@ -212,7 +212,7 @@ fn demo_runs_a_tournament_and_signs_every_game() {
     assert_eq!(fs::read_dir(t.path().join("d/certs")).unwrap().count(), 18);
     // A second run keeps the referee's key.
     let key = fs::read(t.path().join("d/referee.key")).unwrap();
-    assert_eq!(paifu(&["demo", "--out", "d"], t.path()).status.code(), Some(0));
+    assert_eq!(paifu(&["demo", "--out", "d", "--no-serve"], t.path()).status.code(), Some(0));
     assert_eq!(fs::read(t.path().join("d/referee.key")).unwrap(), key);
     let v = paifu(&["validate", "d/logs"], t.path());
     assert_eq!(v.status.code(), Some(0));

@@ -11,6 +11,7 @@ fn act(s: &str) -> Action {
 
 /// A position with the given hands, kept cards and discards; every other card is in the draw
 /// pile in deck order (`pile_front` first, if given).
+#[derive(Default)]
 struct Pos {
     hands: [&'static str; 2],
     kept: [&'static str; 2],
@@ -21,22 +22,6 @@ struct Pos {
     turn: Seat,
     drawn: Option<&'static str>,
     rules: Rules,
-}
-
-impl Default for Pos {
-    fn default() -> Self {
-        Pos {
-            hands: ["", ""],
-            kept: ["", ""],
-            discards: "",
-            chowable: "",
-            pile_front: "",
-            pile_only: None,
-            turn: 0,
-            drawn: None,
-            rules: Rules::default(),
-        }
-    }
 }
 
 impl Pos {
