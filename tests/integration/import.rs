@@ -262,3 +262,6 @@ mod bad;
 
 #[path = "import_mjai.rs"]
 mod mjai;
+
+#[path = "import_mjlog.rs"]
+mod mjlog;
