@@ -3,13 +3,13 @@
 use paifu_core::log::{self, Encoding, Positions};
 use paifu_core::replay::{validate_log, Verdict};
 use paifu_core::riichi::{Action, Riichi};
-use paifu_recorder::import::{export, riichi_log, tenhou6};
+use paifu_recorder::import::{self as import, export};
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args, Debug)]
 pub struct ImportArgs {
-    /// The source: `tenhou` (tenhou.net/6 JSON; mjlog XML is recognized but not imported yet) or
-    /// `mjai` (not imported yet).
+    /// The source: `tenhou` (tenhou.net/6 JSON, or Tenhou's mjlog XML, recognized by content) or
+    /// `mjai` (mjai JSON Lines with every hand shown).
     pub format: String,
     /// Source files.
     #[arg(required = true)]
@@ -21,7 +21,7 @@ pub struct ImportArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct ExportArgs {
-    /// The format to write: `tenhou` (tenhou.net/6 JSON).
+    /// The format to write: `tenhou` (tenhou.net/6 JSON) or `mjai` (full-information mjai JSON Lines).
     pub format: String,
     /// A riichi log (seeded or imported).
     pub log: PathBuf,
@@ -34,19 +34,12 @@ fn import_one(format: &str, path: &Path, out_dir: &Path) -> Result<bool, String>
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let text = String::from_utf8(bytes.clone()).map_err(|_| format!("{}: not UTF-8 text", path.display()))?;
     let name = path.display();
-    let imp = match format {
-        "tenhou" => {
-            if text.trim_start().starts_with('<') {
-                return Err(format!("{name}: Tenhou mjlog XML is recognized, but its import is not implemented yet"));
-            }
-            let g = tenhou6::parse(&text).map_err(|e| format!("{name}: {e}"))?;
-            riichi_log::from_tenhou6(&g, &bytes).map_err(|e| format!("{name}: {e}"))?
-        }
-        "mjai" => return Err(format!("{name}: mjai import is not implemented yet")),
-        other => return Err(format!("unknown source format {other:?}: write tenhou or mjai")),
-    };
+    let imp = import::import_text(format, &text, &bytes).map_err(|e| format!("{name}: {e}"))?;
     let stem = path.file_name().and_then(|s| s.to_str()).unwrap_or("game");
-    let stem = stem.strip_suffix(".json").or_else(|| stem.strip_suffix(".xml")).unwrap_or(stem);
+    let stem = [".json", ".jsonl", ".mjson", ".mjai", ".xml", ".mjlog"]
+        .iter()
+        .find_map(|x| stem.strip_suffix(x))
+        .unwrap_or(stem);
     let out = out_dir.join(format!("{stem}.paifu.jsonl"));
     std::fs::create_dir_all(out_dir).map_err(|e| format!("{}: {e}", out_dir.display()))?;
     std::fs::write(&out, log::encode(&imp.log, Encoding::JsonLines)).map_err(|e| format!("{}: {e}", out.display()))?;
@@ -88,7 +81,7 @@ pub fn export(a: ExportArgs) -> Result<i32, String> {
     }
     let text = match a.format.as_str() {
         "tenhou" => export::to_tenhou6(&lg).map_err(|e| format!("{}: {e}", a.log.display()))?,
-        "mjai" => return Err("mjai export is not implemented yet".into()),
+        "mjai" => import::export_mjai::to_mjai(&lg).map_err(|e| format!("{}: {e}", a.log.display()))?,
         other => return Err(format!("unknown export format {other:?}: write tenhou or mjai")),
     };
     std::fs::write(&a.out, text).map_err(|e| format!("{}: {e}", a.out.display()))?;

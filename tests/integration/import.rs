@@ -253,3 +253,15 @@ fn seeded_games_export_and_import_with_the_same_results() {
         assert_eq!(export(&imp), out, "game {i}");
     }
 }
+
+#[path = "import_corners.rs"]
+mod corners;
+
+#[path = "import_bad.rs"]
+mod bad;
+
+#[path = "import_mjai.rs"]
+mod mjai;
+
+#[path = "import_mjlog.rs"]
+mod mjlog;

@@ -52,6 +52,10 @@ pub enum Event {
     StartGame {
         names: Vec<String>,
         red_fives: Option<bool>,
+        /// Tenhou's rule name (`鳳南喰赤`), when the writer gives it (`paifu export mjai` does).
+        rule: Option<String>,
+        /// The game's id, when given.
+        id: Option<String>,
     },
     StartKyoku {
         bakaze: Pai,
@@ -230,6 +234,8 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
                 Value::Number(n) => n.as_i64().map(|n| n != 0),
                 _ => None,
             }),
+            rule: o.m.get("rule").and_then(Value::as_str).map(str::to_owned),
+            id: o.m.get("id").and_then(Value::as_str).map(str::to_owned),
         },
         "start_kyoku" => {
             let tehais = o.get("tehais")?.as_array().ok_or_else(|| o.err("\"tehais\" is not a list of hands"))?;
@@ -324,28 +330,52 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
     })
 }
 
+/// The round a `start_kyoku` starts, as players name it (`East 2, 1 honba`).
+pub fn round_of(e: &Event) -> Option<String> {
+    match e {
+        Event::StartKyoku { bakaze, kyoku, honba, .. } => {
+            Some(super::tenhou6::round_name(kyoku_index(*bakaze, *kyoku), *honba))
+        }
+        _ => None,
+    }
+}
+
+/// 0-based hand index: 0-3 East 1-4, 4-7 South, 8-11 West, 12-15 North.
+pub fn kyoku_index(bakaze: Pai, kyoku: u8) -> u8 {
+    let wind = match bakaze {
+        Pai::Known(n @ 1..=4, 'z') => n - 1,
+        _ => 0,
+    };
+    wind * 4 + kyoku.clamp(1, 4) - 1
+}
+
 /// Parses an mjai log. `none` events (a player's answer that it does nothing) are skipped.
 pub fn parse(text: &str) -> Result<Vec<Line>, ImportError> {
-    let mut out = Vec::new();
+    let mut out: Vec<Line> = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
+        let in_round = |e: ImportError| match out.iter().rev().find_map(|l| round_of(&l.event)) {
+            Some(r) => e.in_round(&r),
+            None => e,
+        };
         if raw.trim().is_empty() {
             continue;
         }
         let v: Value = serde_json::from_str(raw).map_err(|e| {
             let what = if e.is_eof() { "the line is cut short" } else { "not valid JSON" };
-            ImportError::new(format!("line {line}, column {}", e.column()), format!("{what}: {e}"))
+            in_round(ImportError::new(format!("line {line}, column {}", e.column()), format!("{what}: {e}")))
         })?;
-        let m =
-            v.as_object().ok_or_else(|| ImportError::new(format!("line {line}"), "an mjai event is a JSON object"))?;
+        let m = v
+            .as_object()
+            .ok_or_else(|| in_round(ImportError::new(format!("line {line}"), "an mjai event is a JSON object")))?;
         let kind = m
             .get("type")
             .and_then(Value::as_str)
-            .ok_or_else(|| ImportError::new(format!("line {line}"), "an mjai event has a \"type\""))?;
+            .ok_or_else(|| in_round(ImportError::new(format!("line {line}"), "an mjai event has a \"type\"")))?;
         if kind == "none" {
             continue;
         }
-        let event = event(&Obj { line, kind: kind.to_owned(), m })?;
+        let event = event(&Obj { line, kind: kind.to_owned(), m }).map_err(in_round)?;
         out.push(Line { line, event });
     }
     if out.is_empty() {
@@ -377,7 +407,12 @@ mod tests {
         assert_eq!(ev.len(), 10);
         assert_eq!(
             ev[0].event,
-            Event::StartGame { names: vec!["a".into(), "b".into(), "c".into(), "d".into()], red_fives: Some(true) }
+            Event::StartGame {
+                names: vec!["a".into(), "b".into(), "c".into(), "d".into()],
+                red_fives: Some(true),
+                rule: None,
+                id: None
+            }
         );
         let Event::StartKyoku { tehais, .. } = &ev[1].event else { panic!() };
         assert_eq!(tehais[0][4], Pai::Known(0, 'p'));
@@ -410,6 +445,9 @@ mod tests {
         assert!(e.message.contains("not a seat"));
         let e = parse("{\"type\":\"start_game\"}\n{\"type\":\"tsu").unwrap_err();
         assert!(e.message.contains("cut short"), "{e}");
+        let cut = &LOG[..LOG.find("\"pon\"").unwrap()];
+        let e = parse(cut).unwrap_err();
+        assert_eq!((e.round.as_deref(), e.position.as_str()), (Some("East 1, 0 honba"), "line 7, column 8"), "{e}");
         let e = parse("{\"type\":\"teleport\"}").unwrap_err();
         assert!(e.message.contains("unknown event type"));
         let three = r#"{"type":"start_kyoku","bakaze":"E","dora_marker":"2s","kyoku":1,"honba":0,"kyotaku":0,"oya":0,"scores":[1,2,3],"tehais":[[],[],[]]}"#;

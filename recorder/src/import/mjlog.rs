@@ -368,10 +368,18 @@ fn tag(a: &Attrs) -> Result<Option<Tag>, ImportError> {
     }))
 }
 
+/// The round of the last `<INIT>` read, as players name it.
+fn last_round(out: &[Positioned]) -> Option<String> {
+    out.iter().rev().find_map(|p| match &p.tag {
+        Tag::Init { kyoku, honba, .. } => Some(super::tenhou6::round_name(*kyoku, *honba)),
+        _ => None,
+    })
+}
+
 /// Parses an mjlog XML record into its game tags.
 pub fn parse(text: &str) -> Result<Vec<Positioned>, ImportError> {
     let mut reader = Reader::from_str(text);
-    let mut out = Vec::new();
+    let mut out: Vec<Positioned> = Vec::new();
     let mut seen_root = false;
     loop {
         let byte = reader.buffer_position();
@@ -382,8 +390,12 @@ pub fn parse(text: &str) -> Result<Vec<Positioned>, ImportError> {
                     seen_root = true;
                     continue;
                 }
-                let a = attrs(&e, byte)?;
-                if let Some(t) = tag(&a)? {
+                let in_round = |e: ImportError| match last_round(&out) {
+                    Some(r) => e.in_round(&r),
+                    None => e,
+                };
+                let a = attrs(&e, byte).map_err(in_round)?;
+                if let Some(t) = tag(&a).map_err(in_round)? {
                     if let Tag::Go { rule } = t {
                         if rule & 0x10 != 0 {
                             return Err(a.err("this is a three-player game, which Paifu does not play yet"));
@@ -394,10 +406,12 @@ pub fn parse(text: &str) -> Result<Vec<Positioned>, ImportError> {
             }
             Ok(_) => {}
             Err(e) => {
-                return Err(ImportError::new(
-                    format!("byte {}", reader.error_position()),
-                    format!("not well-formed XML: {e}"),
-                ))
+                let err =
+                    ImportError::new(format!("byte {}", reader.error_position()), format!("not well-formed XML: {e}"));
+                return Err(match last_round(&out) {
+                    Some(r) => err.in_round(&r),
+                    None => err,
+                });
             }
         }
     }

@@ -5,8 +5,11 @@
 //! log for the game's engine.
 
 pub mod export;
+pub mod export_mjai;
 pub mod mjai;
+pub mod mjai_log;
 pub mod mjlog;
+pub mod mjlog_log;
 pub mod riichi_log;
 pub mod tenhou6;
 pub mod yaku;
@@ -30,5 +33,16 @@ impl ImportError {
     pub fn in_round(mut self, round: &str) -> ImportError {
         self.round = Some(round.to_owned());
         self
+    }
+}
+
+/// Imports a source of the given format (`tenhou`: tenhou.net/6 JSON, or mjlog XML recognised by
+/// its content; `mjai`). `bytes` are the file's bytes (for the header's digest).
+pub fn import_text(format: &str, text: &str, bytes: &[u8]) -> Result<riichi_log::Imported, ImportError> {
+    match format {
+        "tenhou" if text.trim_start().starts_with('<') => mjlog_log::import(text, bytes, ""),
+        "tenhou" => riichi_log::from_tenhou6(&tenhou6::parse(text)?, bytes),
+        "mjai" => mjai_log::import(text, bytes),
+        other => Err(ImportError::new("", format!("unknown source format {other:?}: write tenhou or mjai"))),
     }
 }

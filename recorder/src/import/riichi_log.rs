@@ -171,11 +171,23 @@ pub fn compare_win(
 
 /// Converts a parsed tenhou.net/6 record. `bytes` are the source file's bytes (for the digest).
 pub fn from_tenhou6(g: &tenhou6::Game, bytes: &[u8]) -> Result<Imported, ImportError> {
+    from_game(g, game_header("tenhou6", g, bytes))
+}
+
+/// The header of an imported game in tenhou.net/6 form: the rules from the rule's name, the
+/// source block for `format`.
+pub fn game_header(format: &str, g: &tenhou6::Game, bytes: &[u8]) -> Header {
     let (ruleset, options) = tenhou_rules(&g.rule, g.red_fives);
-    let mut h = header("tenhou6", &g.id, bytes, g.names.clone(), ruleset, options);
+    let mut h = header(format, &g.id, bytes, g.names.clone(), ruleset, options);
     if !g.rule.is_empty() {
         h.meta.insert("rule".into(), g.rule.clone());
     }
+    h
+}
+
+/// Converts a game in tenhou.net/6 form (read from any source) under the given header. The
+/// positions are tenhou.net/6 JSON paths; other sources map them back to their own.
+pub fn from_game(g: &tenhou6::Game, h: Header) -> Result<Imported, ImportError> {
     let mut b = Builder::new(&h)?;
     let mut mismatches = Vec::new();
     for (ri, r) in g.rounds.iter().enumerate() {

@@ -431,11 +431,47 @@ fn round(at: &At) -> Result<Round, ImportError> {
     })
 }
 
+/// The round a byte of an unreadable file is in: each round starts with `[[kyoku,honba,sticks]`
+/// inside `"log"`; its index and name, read from the text itself.
+fn round_at(text: &str, line: usize, column: usize) -> Option<(usize, String)> {
+    let mut offset = 0;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == line {
+            offset += column.min(l.len());
+            break;
+        }
+        offset += l.len();
+    }
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let upto = &text[..offset];
+    let log = upto.find("\"log\"")?;
+    let body = &upto[log..];
+    let starts: Vec<usize> = body.match_indices("[[").map(|(i, _)| i).collect();
+    let last = *starts.last()?;
+    let head: Vec<i64> = body[last..]
+        .trim_start_matches('[')
+        .split(']')
+        .next()?
+        .split(',')
+        .map(|x| x.trim().parse().ok())
+        .collect::<Option<_>>()?;
+    let (k, h) = (head.first().copied()?, head.get(1).copied().unwrap_or(0));
+    let name = round_name(u8::try_from(k.clamp(0, 15)).ok()?, u32::try_from(h.max(0)).ok()?);
+    Some((starts.len() - 1, name))
+}
+
 /// Parses a tenhou.net/6 JSON record.
 pub fn parse(text: &str) -> Result<Game, ImportError> {
     let v: Value = serde_json::from_str(text).map_err(|e| {
         let what = if e.is_eof() { "the file is cut short" } else { "not valid JSON" };
-        ImportError::new(format!("line {}, column {}", e.line(), e.column()), format!("{what}: {e}"))
+        let err = ImportError::new(format!("line {}, column {}", e.line(), e.column()), format!("{what}: {e}"));
+        match round_at(text, e.line(), e.column()) {
+            Some((i, name)) => ImportError { position: format!("log[{i}], {}", err.position), ..err }.in_round(&name),
+            None => err,
+        }
     })?;
     let root = At { path: String::new(), value: &v };
     if !v.is_object() {
@@ -528,6 +564,8 @@ mod tests {
         assert!(e.message.contains("99 is not a Tenhou tile code"), "{e}");
         let e = parse(&game(ROUND)[..200]).unwrap_err();
         assert!(e.message.contains("cut short"), "{e}");
+        assert_eq!(e.round.as_deref(), Some("East 1, 0 honba"), "{e}");
+        assert!(e.position.starts_with("log[0], line 2, column "), "{e}");
         let three = game(ROUND).replace("鳳南喰赤", "三鳳南喰赤");
         assert!(parse(&three).unwrap_err().message.contains("three-player"));
         let e = parse(&game(&ROUND.replace("\"和了\"", "\"謎\""))).unwrap_err();

@@ -1,0 +1,232 @@
+//! Writing riichi logs (seeded or imported) as full-information mjai JSON Lines: every hand and
+//! every draw is shown. The log is first written in tenhou.net/6 form (export.rs) and converted
+//! back into an imported log, whose records are in the global order of play; each record becomes
+//! its mjai event. `start_game` carries `aka_flag`, Tenhou's rule name (`rule`) and the source id
+//! (`id`), so that importing the export gives the same header rules and the same records.
+
+use super::export::{self, code};
+use super::riichi_log;
+use super::tenhou6::{self, Outcome};
+use paifu_core::game::Game;
+use paifu_core::log::{Log, OptValue};
+use paifu_core::riichi::{Action, Riichi, Tile};
+use paifu_core::Seat;
+use serde_json::{json, Value};
+
+/// mjai notation of a tile: `5m`, `5mr` (red five), `E` ... `C`.
+pub fn pai(t: Tile) -> String {
+    let c = code(t);
+    match c {
+        51 => "5mr".into(),
+        52 => "5pr".into(),
+        53 => "5sr".into(),
+        41..=47 => ["E", "S", "W", "N", "P", "F", "C"][(c - 41) as usize].into(),
+        _ => format!("{}{}", c % 10, ['m', 'p', 's'][(c / 10 - 1) as usize]),
+    }
+}
+
+fn pai6(t: tenhou6::Tile) -> String {
+    pai(riichi_log::tile(t))
+}
+
+fn pais(ts: &[Tile]) -> Vec<String> {
+    ts.iter().map(|t| pai(*t)).collect()
+}
+
+fn reason(name: &str) -> &'static str {
+    match name {
+        "九種九牌" => "kyushukyuhai",
+        "四風連打" => "suufonrenda",
+        "四家立直" => "suuchariichi",
+        "四槓散了" => "suukaikan",
+        "三家和了" => "sanchaho",
+        "流し満貫" => "nagashimangan",
+        _ => "fanpai",
+    }
+}
+
+/// Tenhou's rule name for a header: the recorded one, or one made from the ruleset and options.
+fn rule_name(log: &Log<Action>) -> String {
+    let h = &log.header;
+    if let Some(r) = h.meta.get("rule") {
+        return r.clone();
+    }
+    let kuitan = !matches!(h.options.get("kuitan"), Some(OptValue::Bool(false)));
+    let red = !matches!(h.options.get("red_fives"), Some(OptValue::Int(0)));
+    format!(
+        "{}{}{}",
+        if h.ruleset == "tonpuu" { "東" } else { "南" },
+        if kuitan { "喰" } else { "" },
+        if red { "赤" } else { "" }
+    )
+}
+
+/// Exports a riichi log as mjai JSON Lines. Fails on a log that does not validate.
+pub fn to_mjai(log: &Log<Action>) -> Result<String, String> {
+    let t6 = export::to_tenhou6(log)?;
+    let g6 = tenhou6::parse(&t6).map_err(|e| e.to_string())?;
+    let h = log.header.clone();
+    let imp = riichi_log::from_game(&g6, h.clone()).map_err(|e| e.to_string())?;
+    if let Some((i, why)) = &imp.refused {
+        return Err(format!("record {i}: {why}"));
+    }
+    let rules = Riichi::rules(&h.ruleset, &h.options).map_err(|e| e.0)?;
+    let aka = rules.red_fives > 0;
+    let mut g = Riichi::new(rules, 4, None).map_err(|e| e.0)?;
+    let mut out: Vec<Value> = Vec::new();
+    let mut start = json!({"type": "start_game", "names": h.seats, "aka_flag": aka, "rule": rule_name(log)});
+    if let Some(s) = h.source.as_ref().filter(|s| !s.id.is_empty()) {
+        start["id"] = json!(s.id);
+    }
+    out.push(start);
+    let mut deals = 0usize;
+    let mut kan_dora: Vec<tenhou6::Tile> = Vec::new();
+    let mut pending_call: Option<(Seat, Value, usize)> = None;
+    let mut pending_reach: Option<Seat> = None;
+    for (i, rec) in imp.log.records.iter().enumerate() {
+        let ri = g.results().len();
+        let round = g6.rounds.get(ri).ok_or_else(|| format!("record {i}: past the last hand"))?;
+        let window = g.claim_window();
+        let drawn = g.drawn_tile();
+        let hand_before: Vec<Tile> = g.hand(rec.seat).to_vec();
+        let melds_before = g.melds(rec.seat).len();
+        let s = rec.seat;
+        g.play_mut(s, &rec.action).map_err(|v| format!("record {i}: {}", v.message))?;
+        let mut kan = false;
+        match rec.action {
+            Action::Deal(_) => {
+                if deals % 4 == 0 {
+                    let k = round.kyoku;
+                    let bakaze = ["E", "S", "W", "N"][usize::from(k / 4 % 4)];
+                    out.push(json!({
+                        "type": "start_kyoku",
+                        "bakaze": bakaze,
+                        "kyoku": k % 4 + 1,
+                        "honba": round.honba,
+                        "kyotaku": round.sticks,
+                        "oya": k % 4,
+                        "scores": round.scores,
+                        "dora_marker": round.dora.first().map(|t| pai6(*t)),
+                        "tehais": round.hands.iter().map(|h| h.iter().map(|t| pai6(*t)).collect::<Vec<_>>()).collect::<Vec<_>>(),
+                    }));
+                    kan_dora = round.dora.iter().skip(1).rev().copied().collect();
+                }
+                deals += 1;
+            }
+            Action::Dora(_) | Action::Ura(_) | Action::Pass | Action::Tsumo | Action::Ron | Action::Kyuushu => {}
+            Action::Draw(t) => out.push(json!({"type": "tsumo", "actor": s, "pai": pai(t)})),
+            Action::Discard { tile, drawn, riichi } => {
+                if riichi {
+                    out.push(json!({"type": "reach", "actor": s}));
+                    pending_reach = Some(s);
+                }
+                out.push(json!({"type": "dahai", "actor": s, "pai": pai(tile), "tsumogiri": drawn}));
+            }
+            Action::Chi(a, b) => {
+                if let Some((from, t)) = window {
+                    let ev =
+                        json!({"type": "chi", "actor": s, "target": from, "pai": pai(t), "consumed": pais(&[a, b])});
+                    pending_call = Some((s, ev, melds_before));
+                }
+            }
+            Action::Pon(a, b) => {
+                if let Some((from, t)) = window {
+                    let ev =
+                        json!({"type": "pon", "actor": s, "target": from, "pai": pai(t), "consumed": pais(&[a, b])});
+                    pending_call = Some((s, ev, melds_before));
+                }
+            }
+            Action::Minkan(_) => {
+                if let Some((from, t)) = window {
+                    let own: Vec<Tile> = hand_before.iter().copied().filter(|x| x.kind() == t.kind()).collect();
+                    let ev =
+                        json!({"type": "daiminkan", "actor": s, "target": from, "pai": pai(t), "consumed": pais(&own)});
+                    pending_call = Some((s, ev, melds_before));
+                }
+            }
+            Action::Kakan(k) => {
+                let m = g.melds(s).iter().find(|m| m.base() == k.kind() && m.is_kan()).copied();
+                if let Some(m) = m {
+                    out.push(
+                        json!({"type": "kakan", "actor": s, "pai": pai(m.tiles[3]), "consumed": pais(&m.tiles[..3])}),
+                    );
+                    kan = true;
+                }
+            }
+            Action::Ankan(k) => {
+                let m = g.melds(s).iter().rev().find(|m| m.base() == k.kind()).copied();
+                if let Some(m) = m {
+                    out.push(json!({"type": "ankan", "actor": s, "consumed": pais(m.tiles())}));
+                    kan = true;
+                }
+            }
+        }
+        let ended = g.results().len() > ri;
+        if g.claim_window().is_none() && !ended {
+            if let Some((c, ev, before)) = pending_call.take() {
+                if g.melds(c).len() > before {
+                    out.push(ev);
+                    kan = kan || ev_is_kan(&out);
+                }
+            }
+            if let Some(r) = pending_reach.take() {
+                out.push(json!({"type": "reach_accepted", "actor": r, "scores": g.scores()}));
+            }
+        }
+        if kan {
+            if let Some(d) = kan_dora.pop() {
+                out.push(json!({"type": "dora", "dora_marker": pai6(d)}));
+            }
+        }
+        if ended {
+            pending_call = None;
+            pending_reach = None;
+            while let Some(d) = kan_dora.pop() {
+                out.push(json!({"type": "dora", "dora_marker": pai6(d)}));
+            }
+            let wins = g.last_wins().to_vec();
+            match &round.outcome {
+                Outcome::Wins(ws) => {
+                    let win_pai = window.map(|(_, t)| t).or(drawn.map(|(_, t, _)| t));
+                    for w in ws {
+                        let sc = wins.iter().find(|(x, _)| *x == w.who).map(|(_, sc)| sc);
+                        let yakus: Vec<Value> = w.yaku.iter().map(|(n, h)| json!([n, h])).collect();
+                        let mut ev = json!({
+                            "type": "hora",
+                            "actor": w.who,
+                            "target": w.from,
+                            "uradora_markers": round.ura.iter().map(|t| pai6(*t)).collect::<Vec<_>>(),
+                            "yakus": yakus,
+                            "deltas": w.deltas,
+                        });
+                        if let Some(t) = win_pai {
+                            ev["pai"] = json!(pai(t));
+                        }
+                        if let Some(sc) = sc {
+                            ev["fu"] = json!(sc.fu);
+                            ev["fan"] = json!(sc.han);
+                        }
+                        out.push(ev);
+                    }
+                }
+                Outcome::Draw { name, deltas } => out.push(json!({
+                    "type": "ryukyoku",
+                    "reason": reason(name),
+                    "deltas": deltas.unwrap_or_default(),
+                })),
+            }
+            out.push(json!({"type": "end_kyoku"}));
+        }
+    }
+    out.push(json!({"type": "end_game", "scores": g6.final_scores}));
+    let mut text = String::new();
+    for v in out {
+        text.push_str(&v.to_string());
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+fn ev_is_kan(out: &[Value]) -> bool {
+    out.last().is_some_and(|v| v["type"] == "daiminkan")
+}

@@ -1,0 +1,379 @@
+//! mjai event logs to Paifu logs: the events are gathered into the tenhou.net/6 form of the
+//! game (per hand: hands, each seat's takes and discards, indicators and results), which the
+//! one converter (riichi_log.rs) plays through the engine; positions are mapped back to the
+//! mjai lines.
+
+use super::mjai::{self, Event, Line, Pai};
+use super::riichi_log::{self, Imported};
+use super::tenhou6::{self, CalledFrom, Discard, Game, Outcome, Round, Take, Tile, Win};
+use super::ImportError;
+use std::collections::HashMap;
+
+/// tenhou.net/6 JSON paths of the gathered game mapped to mjai lines (`line 12`).
+#[derive(Clone, Debug, Default)]
+pub struct PosMap(HashMap<String, String>);
+
+impl PosMap {
+    fn set(&mut self, path: String, line: usize) {
+        self.0.insert(path, format!("line {line}"));
+    }
+
+    /// Maps a path to any position text (`byte 1234`).
+    pub fn set_label(&mut self, path: String, label: String) {
+        self.0.insert(path, label);
+    }
+
+    /// The line of a path, or of its nearest enclosing path.
+    pub fn map(&self, path: &str) -> String {
+        let mut p = path;
+        loop {
+            if let Some(l) = self.0.get(p) {
+                return l.clone();
+            }
+            match p.rfind('[') {
+                Some(i) if i > 0 => p = &p[..i],
+                _ => return path.to_owned(),
+            }
+        }
+    }
+}
+
+fn tile(p: Pai, line: usize, round: &str, what: &str) -> Result<Tile, ImportError> {
+    let err = |m: String| ImportError::new(format!("line {line}"), m).in_round(round);
+    match p {
+        Pai::Hidden => Err(err(format!(
+            "{what} is hidden (\"?\"): Paifu validates every tile, so it needs a full-information log (every hand \
+             and draw known, as a game server or `paifu export mjai` writes it)"
+        ))),
+        Pai::Known(n, s) => {
+            let code = match (n, s) {
+                (0, 'm') => 51,
+                (0, 'p') => 52,
+                (0, 's') => 53,
+                (n, 'm') => 10 + i64::from(n),
+                (n, 'p') => 20 + i64::from(n),
+                (n, 's') => 30 + i64::from(n),
+                (n, _) => 40 + i64::from(n),
+            };
+            Tile::from_code(code).ok_or_else(|| err(format!("{} is not a tile", p.notation())))
+        }
+    }
+}
+
+fn ryukyoku_name(reason: Option<&str>) -> &'static str {
+    match reason.unwrap_or("") {
+        "kyushukyuhai" | "kyuushukyuuhai" | "kyushu" | "yao9" | "九種九牌" => "九種九牌",
+        "sanchaho" | "sanchahou" | "sanchahoo" | "三家和了" => "三家和了",
+        "suufonrenda" | "sufonrenda" | "kaze4" | "四風連打" => "四風連打",
+        "suuchariichi" | "suucha_riichi" | "reach4" | "四家立直" => "四家立直",
+        "suukaikan" | "sukaikan" | "kan4" | "四槓散了" => "四槓散了",
+        "nagashimangan" | "nagashi_mangan" | "流し満貫" => "流し満貫",
+        _ => "流局",
+    }
+}
+
+struct Open {
+    round: Round,
+    name: String,
+    reach: [bool; 4],
+    last_draw: [Option<Tile>; 4],
+    ended: bool,
+}
+
+/// Gathers the events into the tenhou.net/6 form, with the line of every entry.
+pub fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
+    let mut g = Game {
+        id: String::new(),
+        rule: String::new(),
+        red_fives: false,
+        names: vec!["A".into(), "B".into(), "C".into(), "D".into()],
+        final_scores: None,
+        final_results: None,
+        rounds: Vec::new(),
+    };
+    let mut red_flag = None;
+    let mut red_seen = false;
+    let mut pm = PosMap::default();
+    let mut cur: Option<Open> = None;
+    let mut ended_game = false;
+    for l in lines {
+        let line = l.line;
+        let ri = g.rounds.len();
+        let here = |m: String| ImportError::new(format!("line {line}"), m);
+        if ended_game {
+            return Err(here("events after end_game".into()));
+        }
+        let close = |g: &mut Game, cur: &mut Option<Open>| -> Result<(), ImportError> {
+            if let Some(o) = cur.take() {
+                if !o.ended {
+                    return Err(here(format!("{} ends without a hora or ryukyoku", o.name)).in_round(&o.name));
+                }
+                g.rounds.push(o.round);
+            }
+            Ok(())
+        };
+        match &l.event {
+            Event::StartGame { names, red_fives, rule, id } => {
+                if !g.rounds.is_empty() || cur.is_some() {
+                    return Err(here("a second start_game: one game per file".into()));
+                }
+                if names.len() == 4 {
+                    g.names.clone_from(names);
+                }
+                red_flag = *red_fives;
+                g.rule = rule.clone().unwrap_or_default();
+                g.id = id.clone().unwrap_or_default();
+            }
+            Event::StartKyoku { bakaze, kyoku, honba, kyotaku, scores, dora_marker, tehais, oya } => {
+                close(&mut g, &mut cur)?;
+                let k = mjai::kyoku_index(*bakaze, *kyoku);
+                let name = tenhou6::round_name(k, *honba);
+                if usize::from(*oya) != usize::from(k % 4) {
+                    return Err(here(format!("oya {oya} is not the dealer of {name}")).in_round(&name));
+                }
+                let sc: [i64; 4] = scores
+                    .clone()
+                    .try_into()
+                    .map_err(|_| here("start_kyoku needs the four scores".into()).in_round(&name))?;
+                let mut hands: [Vec<Tile>; 4] = Default::default();
+                for (s, h) in tehais.iter().enumerate() {
+                    for p in h {
+                        let t = tile(*p, line, &name, &format!("a tile of seat {s}'s starting hand"))?;
+                        red_seen |= t.0 > 50;
+                        hands[s].push(t);
+                    }
+                    if hands[s].len() != 13 {
+                        return Err(
+                            here(format!("seat {s} starts with {} tiles, not 13", hands[s].len())).in_round(&name)
+                        );
+                    }
+                    pm.set(format!("log[{ri}][{}]", 4 + 3 * s), line);
+                    pm.set(format!("log[{ri}][{}]", 5 + 3 * s), line);
+                    pm.set(format!("log[{ri}][{}]", 6 + 3 * s), line);
+                }
+                let dora = tile(*dora_marker, line, &name, "the dora indicator")?;
+                for p in ["", "[0]", "[1]", "[2]", "[2][0]", "[16]"] {
+                    pm.set(format!("log[{ri}]{p}"), line);
+                }
+                cur = Some(Open {
+                    round: Round {
+                        kyoku: k,
+                        honba: *honba,
+                        sticks: *kyotaku,
+                        scores: sc,
+                        dora: vec![dora],
+                        ura: Vec::new(),
+                        hands,
+                        takes: Default::default(),
+                        discards: Default::default(),
+                        outcome: Outcome::Draw { name: String::new(), deltas: None },
+                    },
+                    name,
+                    reach: [false; 4],
+                    last_draw: [None; 4],
+                    ended: false,
+                });
+            }
+            Event::EndGame { scores } => {
+                close(&mut g, &mut cur)?;
+                g.final_scores.clone_from(scores);
+                ended_game = true;
+            }
+            Event::EndKyoku => close(&mut g, &mut cur)?,
+            ev => {
+                let Some(o) = cur.as_mut() else {
+                    return Err(here("an event outside a hand (before start_kyoku or after end_kyoku)".into()));
+                };
+                let name = o.name.clone();
+                let here = |m: String| ImportError::new(format!("line {line}"), m).in_round(&name);
+                if o.ended && !matches!(ev, Event::Hora { .. }) {
+                    return Err(here("the hand has ended (hora or ryukyoku) but its events go on".into()));
+                }
+                let r = &mut o.round;
+                let take = |pm: &mut PosMap, r: &mut Round, s: u8, t: Take| {
+                    let su = usize::from(s);
+                    pm.set(format!("log[{ri}][{}][{}]", 5 + 3 * su, r.takes[su].len()), line);
+                    r.takes[su].push(t);
+                };
+                let disc = |pm: &mut PosMap, r: &mut Round, s: u8, d: Discard| {
+                    let su = usize::from(s);
+                    pm.set(format!("log[{ri}][{}][{}]", 6 + 3 * su, r.discards[su].len()), line);
+                    r.discards[su].push(d);
+                };
+                let tl = |p: Pai, what: &str| tile(p, line, &name, what);
+                let from = |actor: u8, target: u8| match (target + 4 - actor) % 4 {
+                    3 => Ok(CalledFrom::Left),
+                    2 => Ok(CalledFrom::Across),
+                    1 => Ok(CalledFrom::Right),
+                    _ => Err(here(format!("seat {actor} calls its own discard"))),
+                };
+                let own = |c: &[Pai]| -> Result<Vec<Tile>, ImportError> {
+                    c.iter().map(|p| tl(*p, "a tile of \"consumed\"")).collect()
+                };
+                match ev {
+                    Event::Tsumo { actor, pai } => {
+                        let t = tl(*pai, &format!("seat {actor}'s draw"))?;
+                        red_seen |= t.0 > 50;
+                        o.last_draw[usize::from(*actor)] = Some(t);
+                        take(&mut pm, r, *actor, Take::Draw(t));
+                    }
+                    Event::Dahai { actor, pai, tsumogiri } => {
+                        let a = usize::from(*actor);
+                        let t = tl(*pai, &format!("seat {actor}'s discard"))?;
+                        if *tsumogiri && o.last_draw[a] != Some(t) {
+                            return Err(here(format!(
+                                "seat {actor} discards {} as the tile just drawn (tsumogiri), but it drew {}",
+                                pai.notation(),
+                                o.last_draw[a].map(|x| x.notation()).unwrap_or_else(|| "nothing".into())
+                            )));
+                        }
+                        let d = match (std::mem::take(&mut o.reach[a]), tsumogiri) {
+                            (true, true) => Discard::Riichi(None),
+                            (true, false) => Discard::Riichi(Some(t)),
+                            (false, true) => Discard::Tsumogiri,
+                            (false, false) => Discard::Tile(t),
+                        };
+                        o.last_draw[a] = None;
+                        disc(&mut pm, r, *actor, d);
+                    }
+                    Event::Reach { actor } => o.reach[usize::from(*actor)] = true,
+                    Event::ReachAccepted { .. } => {}
+                    Event::Chi { actor, target, pai, consumed } => {
+                        if (actor + 3) % 4 != *target {
+                            return Err(here(format!("seat {actor} calls chi from seat {target}, not its left")));
+                        }
+                        let c = own(consumed)?;
+                        take(&mut pm, r, *actor, Take::Chi { called: tl(*pai, "the called tile")?, own: [c[0], c[1]] });
+                        o.last_draw[usize::from(*actor)] = None;
+                    }
+                    Event::Pon { actor, target, pai, consumed } => {
+                        let c = own(consumed)?;
+                        let t = Take::Pon {
+                            called: tl(*pai, "the called tile")?,
+                            own: [c[0], c[1]],
+                            from: from(*actor, *target)?,
+                        };
+                        take(&mut pm, r, *actor, t);
+                        o.last_draw[usize::from(*actor)] = None;
+                    }
+                    Event::Daiminkan { actor, target, pai, consumed } => {
+                        let c = own(consumed)?;
+                        let t = Take::OpenKan {
+                            called: tl(*pai, "the called tile")?,
+                            own: [c[0], c[1], c[2]],
+                            from: from(*actor, *target)?,
+                        };
+                        take(&mut pm, r, *actor, t);
+                        disc(&mut pm, r, *actor, Discard::Nothing);
+                    }
+                    Event::Kakan { actor, pai, consumed } => {
+                        let c = own(consumed)?;
+                        let [a, b, d] = c.as_slice() else {
+                            return Err(here(format!("kakan: \"consumed\" has {} tiles, not the pon's 3", c.len())));
+                        };
+                        disc(
+                            &mut pm,
+                            r,
+                            *actor,
+                            Discard::AddedKan { added: tl(*pai, "the added tile")?, pon: [*a, *b, *d] },
+                        );
+                    }
+                    Event::Ankan { actor, consumed } => {
+                        let c = own(consumed)?;
+                        let [a, b, d, e] = c.as_slice() else {
+                            return Err(here(format!("ankan: \"consumed\" has {} tiles, not 4", c.len())));
+                        };
+                        disc(&mut pm, r, *actor, Discard::ClosedKan { tiles: [*a, *b, *d, *e] });
+                    }
+                    Event::Dora { dora_marker } => {
+                        pm.set(format!("log[{ri}][2][{}]", r.dora.len()), line);
+                        r.dora.push(tl(*dora_marker, "the dora indicator")?);
+                    }
+                    Event::Hora { actor, target, ura_markers, yaku, fu, han, deltas, .. } => {
+                        let deltas: [i64; 4] = deltas.clone().and_then(|d| d.try_into().ok()).ok_or_else(|| {
+                            here("hora needs \"deltas\" (each seat's score change): Paifu checks every result".into())
+                        })?;
+                        let mut wins = match std::mem::replace(&mut r.outcome, Outcome::Wins(Vec::new())) {
+                            Outcome::Wins(w) => w,
+                            Outcome::Draw { .. } if !o.ended => Vec::new(),
+                            Outcome::Draw { .. } => return Err(here("a hora after a ryukyoku".into())),
+                        };
+                        if wins.is_empty() {
+                            pm.set(format!("log[{ri}][16]"), line);
+                            for (i, u) in ura_markers.iter().enumerate() {
+                                pm.set(format!("log[{ri}][3][{i}]"), line);
+                                r.ura.push(tl(*u, "an ura indicator")?);
+                            }
+                        }
+                        pm.set(format!("log[{ri}][16][{}]", 2 * wins.len() + 2), line);
+                        wins.push(Win {
+                            deltas,
+                            who: *actor,
+                            from: *target,
+                            pao: *actor,
+                            text: String::new(),
+                            fu: *fu,
+                            han: *han,
+                            yaku: yaku.clone(),
+                        });
+                        r.outcome = Outcome::Wins(wins);
+                        o.ended = true;
+                    }
+                    Event::Ryukyoku { reason, deltas, .. } => {
+                        let deltas: Option<[i64; 4]> = match deltas {
+                            None => None,
+                            Some(d) => {
+                                Some(d.clone().try_into().map_err(|_| here("\"deltas\" must have 4 numbers".into()))?)
+                            }
+                        };
+                        pm.set(format!("log[{ri}][16]"), line);
+                        r.outcome = Outcome::Draw { name: ryukyoku_name(reason.as_deref()).to_owned(), deltas };
+                        o.ended = true;
+                    }
+                    Event::StartGame { .. } | Event::StartKyoku { .. } | Event::EndKyoku | Event::EndGame { .. } => {}
+                }
+            }
+        }
+    }
+    if let Some(o) = cur {
+        if !o.ended {
+            let last = lines.last().map_or(0, |l| l.line);
+            return Err(ImportError::new(
+                format!("line {last}"),
+                "the file ends inside a hand (no hora or ryukyoku): it is cut short",
+            )
+            .in_round(&o.name));
+        }
+        g.rounds.push(o.round);
+    }
+    if g.rounds.is_empty() {
+        return Err(ImportError::new("line 1", "the log has no hand (start_kyoku)"));
+    }
+    g.red_fives = red_flag.unwrap_or(red_seen);
+    if g.rule.is_empty() {
+        // No rule name: an East-only game if it ended normally after East 4.
+        let east_only = g.rounds.iter().all(|r| r.kyoku < 4) && g.rounds.last().is_some_and(|r| r.kyoku == 3);
+        let no_bust = g.final_scores.as_ref().is_some_and(|f| f.iter().all(|&x| x >= 0));
+        if east_only && no_bust {
+            g.rule = "東喰".into();
+        }
+    }
+    Ok((g, pm))
+}
+
+/// Imports an mjai log. `bytes` are the file's bytes (for the digest).
+pub fn import(text: &str, bytes: &[u8]) -> Result<Imported, ImportError> {
+    let lines = mjai::parse(text)?;
+    let (g, pm) = to_game(&lines)?;
+    let remap = |mut e: ImportError| {
+        e.position = pm.map(&e.position);
+        e
+    };
+    let h = riichi_log::game_header("mjai", &g, bytes);
+    let mut imp = riichi_log::from_game(&g, h).map_err(remap)?;
+    for p in &mut imp.positions {
+        *p = pm.map(p);
+    }
+    imp.mismatches = imp.mismatches.into_iter().map(remap).collect();
+    Ok(imp)
+}

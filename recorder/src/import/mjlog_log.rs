@@ -1,0 +1,301 @@
+//! Tenhou mjlog XML to Paifu logs: the tags are gathered into the tenhou.net/6 form of the game
+//! and converted by the one converter (riichi_log.rs), as mjai logs are; positions are mapped back
+//! to the tags' byte offsets.
+
+use super::mjai_log::PosMap;
+use super::mjlog::{self, Meld, Positioned, Rel, Tag, TileId};
+use super::riichi_log::{self, Imported};
+use super::tenhou6::{self, CalledFrom, Discard, Game, Outcome, Round, Take, Tile, Win};
+use super::{yaku, ImportError};
+
+fn code(t: TileId, red: bool) -> Tile {
+    if red && matches!(t.0, 16 | 52 | 88) {
+        return Tile(51 + t.0 / 36);
+    }
+    let k = t.kind();
+    Tile(if k >= 27 { 41 + k - 27 } else { (k / 9 + 1) * 10 + k % 9 + 1 })
+}
+
+fn from(r: Rel) -> CalledFrom {
+    match r {
+        Rel::Left => CalledFrom::Left,
+        Rel::Across => CalledFrom::Across,
+        Rel::Right => CalledFrom::Right,
+    }
+}
+
+/// Tenhou's rule name for the `<GO type>` bits: lobby (般 上 特 鳳), 東/南, 喰 (open tanyao), 赤.
+pub fn rule_name(rule: u32) -> String {
+    let lobby = match rule & 0xA0 {
+        0xA0 => "鳳",
+        0x80 => "上",
+        0x20 => "特",
+        _ => "般",
+    };
+    format!(
+        "{lobby}{}{}{}",
+        if rule & 0x08 != 0 { "南" } else { "東" },
+        if rule & 0x04 == 0 { "喰" } else { "" },
+        if rule & 0x02 == 0 { "赤" } else { "" }
+    )
+}
+
+fn draw_name(kind: Option<&str>) -> &'static str {
+    match kind.unwrap_or("") {
+        "yao9" => "九種九牌",
+        "reach4" => "四家立直",
+        "ron3" => "三家和了",
+        "kan4" => "四槓散了",
+        "kaze4" => "四風連打",
+        "nm" => "流し満貫",
+        _ => "流局",
+    }
+}
+
+/// A hand being read: the round, its name, each seat's drawn tile, riichi declared (step 1)
+/// and not yet discarded, and whether the hand has ended.
+type OpenHand = (Round, String, [Option<TileId>; 4], [bool; 4], bool);
+
+/// Gathers the tags into the tenhou.net/6 form, with the byte offset of every entry.
+pub fn to_game(tags: &[Positioned], id: &str) -> Result<(Game, PosMap), ImportError> {
+    let mut g = Game {
+        id: id.to_owned(),
+        rule: String::new(),
+        red_fives: true,
+        names: vec!["A".into(), "B".into(), "C".into(), "D".into()],
+        final_scores: None,
+        final_results: None,
+        rounds: Vec::new(),
+    };
+    let mut pm = PosMap::default();
+    let mut cur: Option<OpenHand> = None;
+    for p in tags {
+        let at = format!("byte {}", p.byte);
+        let here = |m: String| ImportError::new(at.clone(), m);
+        let red = g.red_fives;
+        let ri = g.rounds.len();
+        match &p.tag {
+            Tag::Go { rule } => {
+                g.rule = rule_name(*rule);
+                g.red_fives = rule & 0x02 == 0;
+            }
+            Tag::Names(n) => {
+                if n.len() == 4 {
+                    g.names.clone_from(n);
+                }
+            }
+            Tag::Init { kyoku, honba, sticks, dora, scores, dealer, hands, .. } => {
+                if let Some((r, name, _, _, ended)) = cur.take() {
+                    if !ended {
+                        return Err(here("a new hand starts before the last one ended".into()).in_round(&name));
+                    }
+                    g.rounds.push(r);
+                }
+                let name = tenhou6::round_name(*kyoku, *honba);
+                if *dealer != kyoku % 4 {
+                    return Err(here(format!("oya={dealer} is not the dealer of {name}")).in_round(&name));
+                }
+                let mut hs: [Vec<Tile>; 4] = Default::default();
+                for (s, h) in hands.iter().enumerate() {
+                    if h.len() != 13 {
+                        return Err(here(format!("hai{s} has {} tiles, not 13", h.len())).in_round(&name));
+                    }
+                    hs[s] = h.iter().map(|t| code(*t, red)).collect();
+                    for k in 4..7 {
+                        pm.set_label(format!("log[{ri}][{}]", k + 3 * s), at.clone());
+                    }
+                }
+                for x in ["", "[0]", "[1]", "[2]", "[2][0]", "[16]"] {
+                    pm.set_label(format!("log[{ri}]{x}"), at.clone());
+                }
+                let round = Round {
+                    kyoku: *kyoku,
+                    honba: *honba,
+                    sticks: *sticks,
+                    scores: *scores,
+                    dora: vec![code(*dora, red)],
+                    ura: Vec::new(),
+                    hands: hs,
+                    takes: Default::default(),
+                    discards: Default::default(),
+                    outcome: Outcome::Draw { name: String::new(), deltas: None },
+                };
+                cur = Some((round, name, [None; 4], [false; 4], false));
+            }
+            tag => {
+                let Some((r, name, drawn, reach, ended)) = cur.as_mut() else {
+                    return Err(here("a game tag before the first <INIT>".into()));
+                };
+                let name = name.clone();
+                let here = |m: String| ImportError::new(at.clone(), m).in_round(&name);
+                if *ended && !matches!(tag, Tag::Agari { .. }) {
+                    return Err(here("the hand is over (AGARI or RYUUKYOKU), but its tags go on".into()));
+                }
+                let take = |pm: &mut PosMap, r: &mut Round, s: u8, t: Take| {
+                    let su = usize::from(s);
+                    pm.set_label(format!("log[{ri}][{}][{}]", 5 + 3 * su, r.takes[su].len()), at.clone());
+                    r.takes[su].push(t);
+                };
+                let disc = |pm: &mut PosMap, r: &mut Round, s: u8, d: Discard| {
+                    let su = usize::from(s);
+                    pm.set_label(format!("log[{ri}][{}][{}]", 6 + 3 * su, r.discards[su].len()), at.clone());
+                    r.discards[su].push(d);
+                };
+                let c = |t: TileId| code(t, red);
+                match tag {
+                    Tag::Draw { seat, tile } => {
+                        drawn[usize::from(*seat)] = Some(*tile);
+                        take(&mut pm, r, *seat, Take::Draw(c(*tile)));
+                    }
+                    Tag::Discard { seat, tile } => {
+                        let su = usize::from(*seat);
+                        let tsumogiri = drawn[su] == Some(*tile);
+                        let d = match (std::mem::take(&mut reach[su]), tsumogiri) {
+                            (true, true) => Discard::Riichi(None),
+                            (true, false) => Discard::Riichi(Some(c(*tile))),
+                            (false, true) => Discard::Tsumogiri,
+                            (false, false) => Discard::Tile(c(*tile)),
+                        };
+                        drawn[su] = None;
+                        disc(&mut pm, r, *seat, d);
+                    }
+                    Tag::Reach { seat, step } => {
+                        if *step == 1 {
+                            reach[usize::from(*seat)] = true;
+                        }
+                    }
+                    Tag::Call { seat, meld } => {
+                        drawn[usize::from(*seat)] = None;
+                        let others = |tiles: &[TileId], called: TileId| -> Vec<Tile> {
+                            tiles.iter().filter(|t| **t != called).map(|t| c(*t)).collect()
+                        };
+                        match meld {
+                            Meld::Chi { tiles, called } => {
+                                let o = others(tiles, *called);
+                                take(&mut pm, r, *seat, Take::Chi { called: c(*called), own: [o[0], o[1]] });
+                            }
+                            Meld::Pon { tiles, called, from: f } => {
+                                let o = others(tiles, *called);
+                                let t = Take::Pon { called: c(*called), own: [o[0], o[1]], from: from(*f) };
+                                take(&mut pm, r, *seat, t);
+                            }
+                            Meld::OpenKan { tiles, called, from: f } => {
+                                let o = others(tiles, *called);
+                                let t = Take::OpenKan { called: c(*called), own: [o[0], o[1], o[2]], from: from(*f) };
+                                take(&mut pm, r, *seat, t);
+                                disc(&mut pm, r, *seat, Discard::Nothing);
+                            }
+                            Meld::AddedKan { tiles, added, .. } => {
+                                let o = others(tiles, *added);
+                                disc(
+                                    &mut pm,
+                                    r,
+                                    *seat,
+                                    Discard::AddedKan { added: c(*added), pon: [o[0], o[1], o[2]] },
+                                );
+                            }
+                            Meld::ClosedKan { tiles } => {
+                                disc(&mut pm, r, *seat, Discard::ClosedKan { tiles: tiles.map(c) });
+                            }
+                            Meld::Nuki => {
+                                return Err(here(
+                                    "a North taken out (nuki): a three-player game, which Paifu does not play yet"
+                                        .into(),
+                                ))
+                            }
+                        }
+                    }
+                    Tag::Dora { tile } => {
+                        pm.set_label(format!("log[{ri}][2][{}]", r.dora.len()), at.clone());
+                        r.dora.push(c(*tile));
+                    }
+                    Tag::Agari { who, from: fw, pao, fu, yaku: ys, yakuman, ura, sc, owari, .. } => {
+                        let deltas =
+                            sc_deltas(sc).ok_or_else(|| here("sc= must hold 4 scores and 4 changes".into()))?;
+                        let mut wins = match std::mem::replace(&mut r.outcome, Outcome::Wins(Vec::new())) {
+                            Outcome::Wins(w) => w,
+                            Outcome::Draw { .. } => Vec::new(),
+                        };
+                        if wins.is_empty() {
+                            pm.set_label(format!("log[{ri}][16]"), at.clone());
+                            for (i, u) in ura.iter().enumerate() {
+                                pm.set_label(format!("log[{ri}][3][{i}]"), at.clone());
+                                r.ura.push(c(*u));
+                            }
+                        }
+                        pm.set_label(format!("log[{ri}][16][{}]", 2 * wins.len() + 2), at.clone());
+                        let mut names = Vec::new();
+                        for (id, han) in ys {
+                            let y = yaku::by_id(*id).ok_or_else(|| here(format!("yaku id {id} is not Tenhou's")))?;
+                            names.push((y.japanese.clone(), *han));
+                        }
+                        for id in yakuman {
+                            let y = yaku::by_id(*id).ok_or_else(|| here(format!("yakuman id {id} is not Tenhou's")))?;
+                            names.push((y.japanese.clone(), 13));
+                        }
+                        wins.push(Win {
+                            deltas,
+                            who: *who,
+                            from: *fw,
+                            pao: pao.unwrap_or(*who),
+                            text: String::new(),
+                            fu: Some(*fu).filter(|f| *f > 0 && yakuman.is_empty()),
+                            han: None,
+                            yaku: names,
+                        });
+                        r.outcome = Outcome::Wins(wins);
+                        *ended = true;
+                        if let Some(o) = owari {
+                            g.final_scores =
+                                Some(final_points(o).ok_or_else(|| here("owari= must hold 8 numbers".into()))?);
+                        }
+                    }
+                    Tag::Ryuukyoku { kind, sc, owari } => {
+                        pm.set_label(format!("log[{ri}][16]"), at.clone());
+                        r.outcome =
+                            Outcome::Draw { name: draw_name(kind.as_deref()).to_owned(), deltas: sc_deltas(sc) };
+                        *ended = true;
+                        if let Some(o) = owari {
+                            g.final_scores =
+                                Some(final_points(o).ok_or_else(|| here("owari= must hold 8 numbers".into()))?);
+                        }
+                    }
+                    Tag::Go { .. } | Tag::Names(_) | Tag::Init { .. } => {}
+                }
+            }
+        }
+    }
+    match cur {
+        Some((r, _, _, _, true)) => g.rounds.push(r),
+        Some((_, name, ..)) => {
+            return Err(ImportError::new("end", "the record ends inside a hand: it is cut short").in_round(&name))
+        }
+        None => return Err(ImportError::new("byte 0", "the record has no hand (<INIT>)")),
+    }
+    Ok((g, pm))
+}
+
+fn sc_deltas(sc: &[i64]) -> Option<[i64; 4]> {
+    (sc.len() == 8).then(|| [sc[1], sc[3], sc[5], sc[7]])
+}
+
+fn final_points(o: &[f64]) -> Option<Vec<i64>> {
+    (o.len() == 8).then(|| (0..4).map(|i| (o[2 * i] * 100.0).round() as i64).collect())
+}
+
+/// Imports an mjlog XML record. `id` names the game (the file name without its extension).
+pub fn import(text: &str, bytes: &[u8], id: &str) -> Result<Imported, ImportError> {
+    let tags = mjlog::parse(text)?;
+    let (g, pm) = to_game(&tags, id)?;
+    let remap = |mut e: ImportError| {
+        e.position = pm.map(&e.position);
+        e
+    };
+    let h = riichi_log::game_header("mjlog", &g, bytes);
+    let mut imp = riichi_log::from_game(&g, h).map_err(remap)?;
+    for p in &mut imp.positions {
+        *p = pm.map(p);
+    }
+    imp.mismatches = imp.mismatches.into_iter().map(remap).collect();
+    Ok(imp)
+}
