@@ -75,21 +75,7 @@ impl Player {
         self.furiten_temp || self.furiten_riichi || self.waits & self.discarded != 0
     }
     fn update_waits(&mut self) {
-        let c = self.counts();
-        let mut w = hand_waits(&c);
-        // A kind this seat holds all four of (concealed and melded) is no wait.
-        let mut held = c;
-        for m in &self.melds {
-            for t in m.tiles() {
-                held[t.kind()] += 1;
-            }
-        }
-        for (k, &n) in held.iter().enumerate() {
-            if n >= 4 {
-                w &= !(1u64 << k);
-            }
-        }
-        self.waits = w;
+        self.waits = seat_waits(&self.counts(), &self.melds, None);
     }
 }
 
@@ -367,13 +353,15 @@ impl Riichi {
 
     /// Whether a hand without `removed` still has a tile it may discard after a call.
     fn has_discard_after_call(&self, seat: Seat, removed: &[Tile], kuikae: u64) -> bool {
-        let mut hand = self.players[usize::from(seat)].hand.clone();
-        for r in removed {
-            if let Some(i) = hand.iter().position(|x| x == r) {
-                hand.swap_remove(i);
+        // Each removed tile takes away one copy from the hand (no copy of the hand is made).
+        let mut taken = 0u8;
+        self.players[usize::from(seat)].hand.iter().any(|t| {
+            if let Some(j) = removed.iter().enumerate().position(|(j, r)| r == t && taken & (1 << j) == 0) {
+                taken |= 1 << j;
+                return false;
             }
-        }
-        hand.iter().any(|t| kuikae & (1 << t.kind()) == 0)
+            kuikae & (1 << t.kind()) == 0
+        })
     }
 
     /// Kinds a chi with `a` and `b` on `tile` forbids discarding right after (kuikae).
@@ -404,26 +392,36 @@ impl Riichi {
             return can;
         }
         let k = tile.kind();
-        let n = p.count_kind(k);
-        if n >= 2 {
+        let c = p.counts();
+        let n = usize::from(c[k]);
+        // Pon needs a legal discard afterwards: a tile of another kind (kuikae bans this one).
+        if n >= 2 && p.hand.len() > n {
             can |= CAN_PON;
         }
         if n >= 3 && self.kans < 4 {
             can |= CAN_KAN;
         }
         if seat == (from + 1) % 4 && !tile.is_honor() {
-            for (a, b) in self.chi_pairs(seat, tile) {
-                if self.check_call(seat, tile, &Action::chi(a, b)).is_ok() {
+            // Chi with some two tiles of the hand, leaving a tile that the swap-call rule allows
+            // (which tiles of a kind are used does not change the kinds left).
+            let num = k % 9;
+            for (da, db) in [(-2i32, -1i32), (-1, 1), (1, 2)] {
+                let (na, nb) = (num as i32 + da, num as i32 + db);
+                if !(0..9).contains(&na) || !(0..9).contains(&nb) {
+                    continue;
+                }
+                let (ka, kb) = ((k as i32 + da) as usize, (k as i32 + db) as usize);
+                if c[ka] == 0 || c[kb] == 0 {
+                    continue;
+                }
+                let ban = Riichi::chi_kuikae(tile, Tile::kind_tile(ka), Tile::kind_tile(kb));
+                let mut rest = c;
+                rest[ka] -= 1;
+                rest[kb] -= 1;
+                if rest.iter().enumerate().any(|(x, &m)| m > 0 && ban & (1 << x) == 0) {
                     can |= CAN_CHI;
                     break;
                 }
-            }
-        }
-        if can & CAN_PON != 0 {
-            // Pon needs a legal discard afterwards.
-            let plain = p.hand.iter().copied().filter(|t| t.kind() == k).take(2).collect::<Vec<_>>();
-            if !self.has_discard_after_call(seat, &plain, 1 << k) {
-                can &= !CAN_PON;
             }
         }
         can
@@ -588,11 +586,9 @@ impl Riichi {
                             "seat {seat} is in riichi: a closed kan must use the tile just drawn"
                         )));
                     }
-                    let mut q = p.clone();
-                    q.hand.retain(|x| x.kind() != k);
-                    q.melds.push(Meld { kind: MeldKind::Ankan, tiles: [t; 4], called: None, from: None });
-                    q.update_waits();
-                    if q.waits != p.waits {
+                    let mut c = p.counts();
+                    c[k] = 0;
+                    if seat_waits(&c, &p.melds, Some(k)) != p.waits {
                         return Err(Violation::illegal(format!(
                             "seat {seat} is in riichi: a closed kan of {t} would change its waits"
                         )));
@@ -671,13 +667,16 @@ impl Riichi {
                 self.tiles_left()
             )));
         }
-        let mut q = p.clone();
-        q.remove(tile);
-        q.update_waits();
-        if q.waits == 0 {
+        let mut c = p.counts();
+        c[tile.kind()] = c[tile.kind()].saturating_sub(1);
+        if seat_waits(&c, &p.melds, None) == 0 {
+            let mut rest = p.hand.clone();
+            if let Some(i) = rest.iter().position(|&x| x == tile) {
+                rest.remove(i);
+            }
             return Err(Violation::illegal(format!(
                 "seat {seat} declares riichi discarding {tile}, but {} is not tenpai",
-                tiles_text(&q.hand)
+                tiles_text(&rest)
             )));
         }
         Ok(())
@@ -947,8 +946,16 @@ impl Riichi {
     }
 
     fn resolve_claims(&mut self, from: Seat, tile: Tile, window: Window, can: [u8; 4], answers: [Option<Action>; 4]) {
-        let order: Vec<Seat> = (1..4).map(|d| (from + d) % 4).collect();
-        let rons: Vec<Seat> = order.iter().copied().filter(|&s| answers[usize::from(s)] == Some(Action::Ron)).collect();
+        let order: [Seat; 3] = [(from + 1) % 4, (from + 2) % 4, (from + 3) % 4];
+        let mut ron_seats = [0 as Seat; 3];
+        let mut n_rons = 0;
+        for s in order {
+            if answers[usize::from(s)] == Some(Action::Ron) {
+                ron_seats[n_rons] = s;
+                n_rons += 1;
+            }
+        }
+        let rons = &ron_seats[..n_rons];
         // Missed wins: temporary furiten, and for good in riichi.
         for &s in &order {
             let p = &mut self.players[usize::from(s)];
@@ -965,8 +972,8 @@ impl Riichi {
                 self.abort("triple_ron", format!("three players ron on seat {from}'s {tile}: abortive draw"));
                 return;
             }
-            let winners = if self.rules.double_ron { rons } else { vec![rons[0]] };
-            self.win_ron(&winners, from, tile, window != Window::Discard);
+            let winners = if self.rules.double_ron { rons } else { &rons[..1] };
+            self.win_ron(winners, from, tile, window != Window::Discard);
             return;
         }
         match window {
@@ -1498,6 +1505,30 @@ impl Riichi {
             "over": matches!(self.phase, Phase::Over),
         })
     }
+}
+
+/// The waits of a concealed part `c` with `melds` (and a closed kan of kind `extra_kan` about to
+/// be made): a kind the seat holds all four of (concealed and melded) is no wait.
+fn seat_waits(c: &Counts, melds: &[Meld], extra_kan: Option<usize>) -> u64 {
+    let mut w = hand_waits(c);
+    if w == 0 {
+        return 0;
+    }
+    let mut held = *c;
+    for m in melds {
+        for t in m.tiles() {
+            held[t.kind()] += 1;
+        }
+    }
+    if let Some(k) = extra_kan {
+        held[k] = 4;
+    }
+    for (k, &n) in held.iter().enumerate() {
+        if n >= 4 {
+            w &= !(1u64 << k);
+        }
+    }
+    w
 }
 
 /// The distinct tiles (plain and red) of kind `k` in a hand.
