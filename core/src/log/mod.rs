@@ -302,8 +302,8 @@ impl Positions {
 pub struct Chain {
     link: Digest,
     buf: Vec<u8>,
-    /// A hasher keyed with the record context, cloned per record (the context is hashed once).
-    record: blake3::Hasher,
+    /// The record context, hashed once (blake3's derive-key mode, as `Digest::derive`).
+    record_key: blake3::hazmat::ContextKey,
 }
 
 impl Chain {
@@ -312,19 +312,31 @@ impl Chain {
         Chain {
             link: Digest::derive(context::HEADER, &[&bytes]),
             buf: Vec::new(),
-            record: blake3::Hasher::new_derive_key(context::RECORD),
+            record_key: blake3::hazmat::hash_derive_key_context(context::RECORD),
         }
     }
 
     /// Chains one record; answers the record's digest.
     pub fn push<A: Action>(&mut self, record: &Record<A>) -> Digest {
-        self.buf.clear();
-        // Serializing into a Vec cannot fail for these types.
-        let _ = postcard::to_io(record, &mut self.buf);
-        // The same as `Digest::derive(context::RECORD, &[&self.link.0, &self.buf])`.
-        let mut h = self.record.clone();
-        h.update(&self.link.0);
-        h.update(&self.buf);
+        // The same as `Digest::derive(context::RECORD, &[&self.link.0, &postcard bytes])`; short
+        // records are serialized on the stack.
+        use blake3::hazmat::HasherExt;
+        let mut h = blake3::Hasher::new_from_context_key(&self.record_key);
+        let mut small = [0u8; 128];
+        small[..32].copy_from_slice(&self.link.0);
+        match postcard::to_slice(record, &mut small[32..]) {
+            Ok(b) => {
+                let n = b.len();
+                h.update(&small[..32 + n]);
+            }
+            Err(_) => {
+                self.buf.clear();
+                // Serializing into a Vec cannot fail for these types.
+                let _ = postcard::to_io(record, &mut self.buf);
+                h.update(&self.link.0);
+                h.update(&self.buf);
+            }
+        }
         self.link = Digest(*h.finalize().as_bytes());
         self.link
     }

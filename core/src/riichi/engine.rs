@@ -40,6 +40,9 @@ pub(crate) struct Player {
     pub discarded: u64,
     /// The kinds that complete the hand as it was after the last discard (bit mask).
     pub waits: u64,
+    /// The hand's counts by kind when `waits` was last computed: the hand of every seat but
+    /// the one on turn (claims are checked against it).
+    pub kinds: Kinds,
     /// Every discard a terminal or honour and none called (nagashi mangan).
     pub nagashi: bool,
     /// The seat liable for a big three dragons / big four winds (pao), with which yakuman.
@@ -47,6 +50,16 @@ pub(crate) struct Player {
     /// The seat whose discard made this seat's last open kan (for rinshan liability).
     pub minkan_from: Option<Seat>,
     pub calls: u32,
+}
+
+/// Tile counts by kind (a newtype for `Default`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Kinds(pub Counts);
+
+impl Default for Kinds {
+    fn default() -> Self {
+        Kinds([0; 34])
+    }
 }
 
 impl Player {
@@ -75,7 +88,8 @@ impl Player {
         self.furiten_temp || self.furiten_riichi || self.waits & self.discarded != 0
     }
     fn update_waits(&mut self) {
-        self.waits = seat_waits(&self.counts(), &self.melds, None);
+        self.kinds = Kinds(self.counts());
+        self.waits = seat_waits(&self.kinds.0, &self.melds, None);
     }
 }
 
@@ -392,7 +406,9 @@ impl Riichi {
             return can;
         }
         let k = tile.kind();
-        let c = p.counts();
+        // A seat that is not on turn holds the hand its waits were computed for.
+        debug_assert_eq!(p.kinds.0, p.counts());
+        let c = p.kinds.0;
         let n = usize::from(c[k]);
         // Pon needs a legal discard afterwards: a tile of another kind (kuikae bans this one).
         if n >= 2 && p.hand.len() > n {
@@ -766,13 +782,19 @@ impl Riichi {
                 let mut tiles = p.hand.clone();
                 tiles.sort();
                 tiles.dedup();
+                let may_riichi = !p.riichi
+                    && p.closed()
+                    && drawn.is_some()
+                    && self.scores[usize::from(seat)] >= 1000
+                    && self.tiles_left() >= 4;
                 for &t in &tiles {
                     for drawn_flag in [false, true] {
                         if drawn_flag && *drawn != Some(t) {
                             continue;
                         }
                         push(Action::Discard { tile: t, drawn: drawn_flag, riichi: false }, &mut out);
-                        if !p.riichi && p.closed() && drawn.is_some() {
+                        // (check_riichi refuses every riichi of a seat failing these.)
+                        if may_riichi {
                             push(Action::Discard { tile: t, drawn: drawn_flag, riichi: true }, &mut out);
                         }
                     }
