@@ -87,7 +87,7 @@ impl Player {
     fn furiten(&self) -> bool {
         self.furiten_temp || self.furiten_riichi || self.waits & self.discarded != 0
     }
-    fn update_waits(&mut self) {
+    pub(crate) fn update_waits(&mut self) {
         self.kinds = Kinds(self.counts());
         self.waits = seat_waits(&self.kinds.0, &self.melds, None);
     }
@@ -379,7 +379,7 @@ impl Riichi {
     }
 
     /// Kinds a chi with `a` and `b` on `tile` forbids discarding right after (kuikae).
-    fn chi_kuikae(tile: Tile, a: Tile, b: Tile) -> u64 {
+    pub(crate) fn chi_kuikae(tile: Tile, a: Tile, b: Tile) -> u64 {
         let k = tile.kind();
         let mut ban = 1u64 << k;
         let lo = a.kind().min(b.kind());
@@ -917,7 +917,7 @@ impl Riichi {
         }
     }
 
-    fn window_options(&self, from: Seat, tile: Tile, window: Window) -> [u8; 4] {
+    pub(crate) fn window_options(&self, from: Seat, tile: Tile, window: Window) -> [u8; 4] {
         let mut can = [0u8; 4];
         for i in 0..4u8 {
             if i != from {
@@ -927,7 +927,7 @@ impl Riichi {
         can
     }
 
-    fn open_window(&mut self, from: Seat, tile: Tile, window: Window, can: [u8; 4]) {
+    pub(crate) fn open_window(&mut self, from: Seat, tile: Tile, window: Window, can: [u8; 4]) {
         if can.iter().all(|&c| c == 0) {
             self.resolve_claims(from, tile, window, can, [None; 4]);
         } else {
