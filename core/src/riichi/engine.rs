@@ -778,7 +778,13 @@ impl Riichi {
                     return out;
                 }
                 let p = &self.players[usize::from(seat)];
-                push(Action::Tsumo, &mut out);
+                // Candidates that `check_action` would refuse are not tried (a refusal writes its
+                // reason): tsumo needs a draw and a winning shape, kans four tiles or a pon,
+                // nine terminals the first draw.
+                let counts = p.counts();
+                if drawn.is_some() && is_win(&counts) {
+                    push(Action::Tsumo, &mut out);
+                }
                 let mut tiles = p.hand.clone();
                 tiles.sort();
                 tiles.dedup();
@@ -799,11 +805,19 @@ impl Riichi {
                         }
                     }
                 }
-                for &t in &tiles {
-                    push(Action::Ankan(t.deaka()), &mut out);
-                    push(Action::Kakan(t.deaka()), &mut out);
+                if drawn.is_some() {
+                    for &t in &tiles {
+                        if counts[t.kind()] == 4 {
+                            push(Action::Ankan(t.deaka()), &mut out);
+                        }
+                        if p.melds.iter().any(|m| m.kind == MeldKind::Pon && m.base() == t.kind()) {
+                            push(Action::Kakan(t.deaka()), &mut out);
+                        }
+                    }
+                    if self.rules.abortive_draws && p.river.is_empty() && self.first_go() {
+                        push(Action::Kyuushu, &mut out);
+                    }
                 }
-                push(Action::Kyuushu, &mut out);
             }
             Phase::Claims { tile, can, answers, .. } => {
                 let i = usize::from(seat & 3);
