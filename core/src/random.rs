@@ -89,22 +89,39 @@ impl<'de> Deserialize<'de> for Seed {
 /// One labelled random stream of a seed.
 pub struct Stream {
     reader: blake3::OutputReader,
+    /// Output read ahead of use (the stream's bytes are the same however they are read; reading
+    /// many blocks at once lets blake3 compute them in parallel).
+    buf: [u8; STREAM_BUF],
+    /// Bytes of `buf` already used (`STREAM_BUF` when it is empty).
+    pos: usize,
 }
+
+const STREAM_BUF: usize = 256;
 
 impl Stream {
     pub fn new(seed: &Seed, label: &str) -> Stream {
         let mut h = blake3::Hasher::new_keyed(&seed.0);
         h.update(label.as_bytes());
-        Stream { reader: h.finalize_xof() }
+        Stream { reader: h.finalize_xof(), buf: [0; STREAM_BUF], pos: STREAM_BUF }
     }
 
     pub fn fill(&mut self, out: &mut [u8]) {
-        self.reader.fill(out);
+        let mut done = 0;
+        while done < out.len() {
+            if self.pos == STREAM_BUF {
+                self.reader.fill(&mut self.buf);
+                self.pos = 0;
+            }
+            let n = (out.len() - done).min(STREAM_BUF - self.pos);
+            out[done..done + n].copy_from_slice(&self.buf[self.pos..self.pos + n]);
+            self.pos += n;
+            done += n;
+        }
     }
 
     pub fn next_u64(&mut self) -> u64 {
         let mut b = [0u8; 8];
-        self.reader.fill(&mut b);
+        self.fill(&mut b);
         u64::from_le_bytes(b)
     }
 

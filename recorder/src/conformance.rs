@@ -12,7 +12,7 @@ use crate::bot::Bot;
 use crate::simulate::play_game;
 use paifu_core::log::{self, Encoding, Positions};
 use paifu_core::replay::validate_log;
-use paifu_core::{Game, Log, Seed, Verdict};
+use paifu_core::{Game, Log, Outcome, Seed, Verdict};
 
 /// What a conformance run saw.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -31,7 +31,22 @@ pub fn run<G: Game>(
     rules: G::Rules,
     seed: Seed,
     games: usize,
+    bots: impl FnMut(usize) -> Vec<Box<dyn Bot<G>>>,
+) -> Result<Counts, String> {
+    run_with::<G>(ruleset, rules, seed, games, 1, bots, |_, _, _| Ok(()))
+}
+
+/// [`run`], with the single-record changes (check 4, the costly one: a partial replay per change)
+/// made on every `mutate_every`-th game only (checks 1 to 3 on every game), and `extra` called
+/// with each game's index, log and outcome for the engine's own checks.
+pub fn run_with<G: Game>(
+    ruleset: &str,
+    rules: G::Rules,
+    seed: Seed,
+    games: usize,
+    mutate_every: usize,
     mut bots: impl FnMut(usize) -> Vec<Box<dyn Bot<G>>>,
+    mut extra: impl FnMut(usize, &Log<G::Action>, &Outcome) -> Result<(), String>,
 ) -> Result<Counts, String> {
     let mut counts = Counts::default();
     for i in 0..games {
@@ -43,7 +58,8 @@ pub fn run<G: Game>(
             .map_err(|e| format!("game {i}: {e}"))?;
         counts.games += 1;
         counts.actions += log.records.len();
-        check_log::<G>(i, &log, &mut counts)?;
+        let outcome = check_log::<G>(i, &log, &mut counts, i % mutate_every.max(1) == 0)?;
+        extra(i, &log, &outcome).map_err(|e| format!("game {i}: {e}"))?;
     }
     Ok(counts)
 }
@@ -77,7 +93,7 @@ impl<G: Game> Bot<G> for Checked<G> {
     }
 }
 
-fn check_log<G: Game>(i: usize, log: &Log<G::Action>, counts: &mut Counts) -> Result<(), String> {
+fn check_log<G: Game>(i: usize, log: &Log<G::Action>, counts: &mut Counts, mutate: bool) -> Result<Outcome, String> {
     let pos = Positions::default();
     let outcome = match validate_log::<G>(log, &pos) {
         Verdict::Valid(o) => o,
@@ -96,6 +112,9 @@ fn check_log<G: Game>(i: usize, log: &Log<G::Action>, counts: &mut Counts) -> Re
         if back.digest() != digest {
             return Err(format!("game {i}: {enc:?} digest differs"));
         }
+    }
+    if !mutate {
+        return Ok(outcome);
     }
     // Single-record changes.
     let n = log.records.len();
@@ -136,5 +155,5 @@ fn check_log<G: Game>(i: usize, log: &Log<G::Action>, counts: &mut Counts) -> Re
             }
         }
     }
-    Ok(())
+    Ok(outcome)
 }

@@ -20,14 +20,63 @@ fn mixed(i: usize, seed: &Seed) -> Vec<Box<dyn Bot<Riichi>>> {
         .collect()
 }
 
+/// Every game's points balance: each round's changes sum to a multiple of 1000 (riichi sticks
+/// only), all rounds together to minus the sticks left at the end, which go to the top; the final
+/// scores are the start scores plus the changes, and sum to four times the start points.
+fn zero_sum(start: i64) -> impl FnMut(usize, &Log<Action>, &Outcome) -> Result<(), String> {
+    move |_, _, o| {
+        let mut total = [0i64; 4];
+        for r in &o.rounds {
+            let sum: i64 = r.deltas.iter().sum();
+            if sum % 1000 != 0 {
+                return Err(format!("round changes sum to {sum}: {}", r.summary));
+            }
+            for (t, d) in total.iter_mut().zip(&r.deltas) {
+                *t += d;
+            }
+        }
+        let last = o.rounds.last().ok_or("no rounds")?;
+        let leftover = last.facts.iter().find(|f| f.key == "leftover_sticks");
+        let sticks = leftover.map_or(0, |f| f.value);
+        if total.iter().sum::<i64>() != -1000 * sticks {
+            return Err(format!("the rounds sum to {}, with {sticks} sticks left over", total.iter().sum::<i64>()));
+        }
+        let mut want: Vec<i64> = total.iter().map(|t| start + t).collect();
+        if let Some(f) = leftover {
+            want[usize::from(f.seat.unwrap_or(0))] += 1000 * sticks;
+        }
+        if o.final_scores != want || want.iter().sum::<i64>() != 4 * start {
+            return Err(format!("final scores {:?}, changes give {want:?}", o.final_scores));
+        }
+        Ok(())
+    }
+}
+
+/// Thousands of East+South games by mixed tables (greedy bots that win, call and riichi, random
+/// seats for odd moves); the single-record changes on every 20th game. `RIICHI_GAMES` overrides
+/// the count.
 #[test]
 fn conformance_standard() {
     let seed = Seed::from_text("riichi conformance");
-    let games: usize = std::env::var("RIICHI_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(20);
+    let games: usize = std::env::var("RIICHI_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(1500);
     let rules = Riichi::rules("standard", &Default::default()).unwrap();
-    let counts = conformance::run::<Riichi>("standard", rules, seed, games, |i| mixed(i, &seed)).unwrap();
+    let counts =
+        conformance::run_with::<Riichi>("standard", rules, seed, games, 20, |i| mixed(i, &seed), zero_sum(25000))
+            .unwrap();
     assert_eq!(counts.games, games);
     eprintln!("{counts:?}");
+}
+
+/// Tables of random bots only (every legal action equally likely: odd calls, kans, passes).
+#[test]
+fn conformance_random_tables() {
+    let seed = Seed::from_text("riichi conformance random");
+    let games: usize = std::env::var("RIICHI_GAMES").ok().and_then(|v| v.parse::<usize>().ok()).map_or(150, |g| g / 8);
+    let rules = Riichi::rules("standard", &Default::default()).unwrap();
+    let counts =
+        conformance::run_with::<Riichi>("standard", rules, seed, games, 10, |_| bots("random", &seed), zero_sum(25000))
+            .unwrap();
+    assert_eq!(counts.games, games);
 }
 
 #[test]
@@ -65,7 +114,7 @@ fn print_some_games() {
 use paifu_core::log::{OptValue, Options};
 use paifu_core::replay::validate_log;
 use paifu_core::riichi::{counts_of, hand::is_win, Action, Tile};
-use paifu_core::{ErrorCode, Log, Record};
+use paifu_core::{ErrorCode, Log, Outcome, Record};
 
 /// Plays greedy games under `options` and, before each record, asks `bad` for a wrong move of
 /// some seat in that position. Answers the log cut there with the wrong move appended.
@@ -200,6 +249,7 @@ fn bad_log_wrong_claimed_payment() {
     rejected(&log, i, ErrorCode::ClaimMismatch, "score changes claimed", "");
 }
 
+/// Every option flipped at least once (each against the defaults), East+South games.
 #[test]
 fn options_flipped_play_and_replay() {
     let flips: Vec<(&str, OptValue)> = vec![
@@ -210,28 +260,43 @@ fn options_flipped_play_and_replay() {
         ("red_fives", OptValue::Int(4)),
         ("kuitan", OptValue::Bool(false)),
         ("atozuke", OptValue::Bool(false)),
-        ("noten_oyanagare", OptValue::Bool(false)),
-        ("noten_penalty", OptValue::Bool(false)),
+        ("tsumo_pinfu", OptValue::Bool(false)),
+        ("ura_dora", OptValue::Bool(false)),
+        ("kan_dora", OptValue::Bool(false)),
+        ("kan_ura_dora", OptValue::Bool(false)),
         ("keishiki_tenpai", OptValue::Bool(false)),
-        ("nagashi_mangan", OptValue::Bool(false)),
+        ("noten_penalty", OptValue::Bool(false)),
+        ("noten_oyanagare", OptValue::Bool(false)),
         ("sanmanten", OptValue::Bool(true)),
+        ("length", OptValue::Int(1)),
+        ("length", OptValue::Int(4)),
         ("sha_nyuu", OptValue::Bool(false)),
         ("kiriage_mangan", OptValue::Bool(true)),
+        ("renfuu_4fu", OptValue::Bool(false)),
         ("rinshan_pao", OptValue::Bool(true)),
+        ("naki_pinfu_30", OptValue::Bool(false)),
+        ("renhou", OptValue::Text("mangan".into())),
         ("renhou", OptValue::Text("yakuman".into())),
-        ("kan_dora", OptValue::Bool(false)),
-        ("ura_dora", OptValue::Bool(false)),
-        ("agari_yame", OptValue::Bool(false)),
-        ("bust", OptValue::Bool(false)),
+        ("pao_daisangen", OptValue::Bool(false)),
+        ("pao_daisuushii", OptValue::Bool(false)),
+        ("nagashi_mangan", OptValue::Bool(false)),
+        ("kazoe_yakuman", OptValue::Bool(false)),
+        ("double_yakuman", OptValue::Bool(true)),
+        ("start_points", OptValue::Int(30000)),
+        ("return_points", OptValue::Int(25000)),
         ("uma", OptValue::Text("30,10,-10,-30".into())),
+        ("bust", OptValue::Bool(false)),
+        ("agari_yame", OptValue::Bool(false)),
     ];
+    let games: usize =
+        std::env::var("RIICHI_GAMES").ok().and_then(|v| v.parse::<usize>().ok()).map_or(12, |g| (g / 100).max(1));
     for (k, v) in flips {
         let mut o = Options::new();
-        o.insert("length".into(), OptValue::Int(1));
         o.insert(k.into(), v.clone());
         let rules = Riichi::rules("standard", &o).unwrap();
+        let start = rules.start_points;
         let seed = Seed::from_text(&format!("option {k} {v}"));
-        conformance::run::<Riichi>("standard", rules, seed, 2, |i| mixed(i, &seed))
+        conformance::run_with::<Riichi>("standard", rules, seed, games, 6, |i| mixed(i, &seed), zero_sum(start))
             .unwrap_or_else(|e| panic!("option {k}={v}: {e}"));
     }
 }

@@ -94,7 +94,14 @@ impl<'a> Frames<'a> {
 fn decode_frame<T: serde::de::DeserializeOwned + serde::Serialize>(frame: &[u8], what: &str) -> Result<T, Fault> {
     match postcard::take_from_bytes::<T>(frame) {
         Ok((v, [])) => {
-            if postcard::to_stdvec(&v).ok().as_deref() != Some(frame) {
+            // Re-encode into a stack buffer (a frame longer than it goes through a vector).
+            let mut buf = [0u8; 128];
+            let canonical = if frame.len() < buf.len() {
+                postcard::to_slice(&v, &mut buf).ok().map(|b| &*b == frame)
+            } else {
+                postcard::to_stdvec(&v).ok().map(|b| b == frame)
+            };
+            if canonical != Some(true) {
                 return Err(Fault::new(
                     ErrorCode::BadEncoding,
                     format!("{what} is not in canonical form (overlong number, unsorted or repeated map key)"),
@@ -161,15 +168,29 @@ pub fn decode_binary<A: Action>(bytes: &[u8]) -> Result<Log<A>, Fault> {
     let mut records = Vec::new();
     loop {
         let index = records.len();
-        let what = format!("record {index}");
-        let Some(f) = frames.next(&what).map_err(|f| f.at_index(index))? else {
-            break;
+        // The record's name is only written out for an error: the failing step is run again
+        // with it (both steps are deterministic).
+        let what = || format!("record {index}");
+        let at = frames.pos;
+        let f = match frames.next("") {
+            Ok(Some(f)) => f,
+            Ok(None) => break,
+            Err(_) => {
+                frames.pos = at;
+                let e = frames.next(&what()).err();
+                return Err(e.unwrap_or_else(|| Fault::new(ErrorCode::BadEncoding, what())).at_index(index));
+            }
         };
-        let r: Record<A> = decode_frame(f, &what).map_err(|f| f.at_index(index))?;
+        let r: Record<A> = match decode_frame(f, "") {
+            Ok(r) => r,
+            Err(_) => {
+                let e = decode_frame::<Record<A>>(f, &what()).err();
+                return Err(e.unwrap_or_else(|| Fault::new(ErrorCode::BadEncoding, what())).at_index(index));
+            }
+        };
         if r.claim.as_ref().is_some_and(|c| !c.is_bounded()) {
-            return Err(
-                Fault::new(ErrorCode::BadEncoding, format!("{what}: a claim lists more than 8 seats")).at_index(index)
-            );
+            return Err(Fault::new(ErrorCode::BadEncoding, format!("{}: a claim lists more than 8 seats", what()))
+                .at_index(index));
         }
         records.push(r);
     }

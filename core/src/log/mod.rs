@@ -302,20 +302,42 @@ impl Positions {
 pub struct Chain {
     link: Digest,
     buf: Vec<u8>,
+    /// The record context, hashed once (blake3's derive-key mode, as `Digest::derive`).
+    record_key: blake3::hazmat::ContextKey,
 }
 
 impl Chain {
     pub fn new(header: &Header) -> Chain {
         let bytes = postcard::to_stdvec(&header.canonical()).unwrap_or_default();
-        Chain { link: Digest::derive(context::HEADER, &[&bytes]), buf: Vec::new() }
+        Chain {
+            link: Digest::derive(context::HEADER, &[&bytes]),
+            buf: Vec::new(),
+            record_key: blake3::hazmat::hash_derive_key_context(context::RECORD),
+        }
     }
 
     /// Chains one record; answers the record's digest.
     pub fn push<A: Action>(&mut self, record: &Record<A>) -> Digest {
-        self.buf.clear();
-        // Serializing into a Vec cannot fail for these types.
-        let _ = postcard::to_io(record, &mut self.buf);
-        self.link = Digest::derive(context::RECORD, &[&self.link.0, &self.buf]);
+        // The same as `Digest::derive(context::RECORD, &[&self.link.0, &postcard bytes])`; short
+        // records are serialized on the stack.
+        use blake3::hazmat::HasherExt;
+        let mut h = blake3::Hasher::new_from_context_key(&self.record_key);
+        let mut small = [0u8; 128];
+        small[..32].copy_from_slice(&self.link.0);
+        match postcard::to_slice(record, &mut small[32..]) {
+            Ok(b) => {
+                let n = b.len();
+                h.update(&small[..32 + n]);
+            }
+            Err(_) => {
+                self.buf.clear();
+                // Serializing into a Vec cannot fail for these types.
+                let _ = postcard::to_io(record, &mut self.buf);
+                h.update(&self.link.0);
+                h.update(&self.buf);
+            }
+        }
+        self.link = Digest(*h.finalize().as_bytes());
         self.link
     }
 
@@ -327,7 +349,11 @@ impl Chain {
 impl<A: Action> Log<A> {
     /// The log digest: the last link of the chain.
     pub fn digest(&self) -> Digest {
-        self.chain().last().copied().unwrap_or_else(|| Chain::new(&self.header).digest())
+        let mut c = Chain::new(&self.header);
+        for r in &self.records {
+            c.push(r);
+        }
+        c.digest()
     }
 
     /// Every record's digest, in order.

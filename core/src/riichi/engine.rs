@@ -40,6 +40,9 @@ pub(crate) struct Player {
     pub discarded: u64,
     /// The kinds that complete the hand as it was after the last discard (bit mask).
     pub waits: u64,
+    /// The hand's counts by kind when `waits` was last computed: the hand of every seat but
+    /// the one on turn (claims are checked against it).
+    pub kinds: Kinds,
     /// Every discard a terminal or honour and none called (nagashi mangan).
     pub nagashi: bool,
     /// The seat liable for a big three dragons / big four winds (pao), with which yakuman.
@@ -47,6 +50,16 @@ pub(crate) struct Player {
     /// The seat whose discard made this seat's last open kan (for rinshan liability).
     pub minkan_from: Option<Seat>,
     pub calls: u32,
+}
+
+/// Tile counts by kind (a newtype for `Default`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Kinds(pub Counts);
+
+impl Default for Kinds {
+    fn default() -> Self {
+        Kinds([0; 34])
+    }
 }
 
 impl Player {
@@ -74,22 +87,9 @@ impl Player {
     fn furiten(&self) -> bool {
         self.furiten_temp || self.furiten_riichi || self.waits & self.discarded != 0
     }
-    fn update_waits(&mut self) {
-        let c = self.counts();
-        let mut w = hand_waits(&c);
-        // A kind this seat holds all four of (concealed and melded) is no wait.
-        let mut held = c;
-        for m in &self.melds {
-            for t in m.tiles() {
-                held[t.kind()] += 1;
-            }
-        }
-        for (k, &n) in held.iter().enumerate() {
-            if n >= 4 {
-                w &= !(1u64 << k);
-            }
-        }
-        self.waits = w;
+    pub(crate) fn update_waits(&mut self) {
+        self.kinds = Kinds(self.counts());
+        self.waits = seat_waits(&self.kinds.0, &self.melds, None);
     }
 }
 
@@ -568,17 +568,19 @@ impl Riichi {
 
     /// Whether a hand without `removed` still has a tile it may discard after a call.
     fn has_discard_after_call(&self, seat: Seat, removed: &[Tile], kuikae: u64) -> bool {
-        let mut hand = self.players[usize::from(seat)].hand.clone();
-        for r in removed {
-            if let Some(i) = hand.iter().position(|x| x == r) {
-                hand.swap_remove(i);
+        // Each removed tile takes away one copy from the hand (no copy of the hand is made).
+        let mut taken = 0u8;
+        self.players[usize::from(seat)].hand.iter().any(|t| {
+            if let Some(j) = removed.iter().enumerate().position(|(j, r)| r == t && taken & (1 << j) == 0) {
+                taken |= 1 << j;
+                return false;
             }
-        }
-        hand.iter().any(|t| kuikae & (1 << t.kind()) == 0)
+            kuikae & (1 << t.kind()) == 0
+        })
     }
 
     /// Kinds a chi with `a` and `b` on `tile` forbids discarding right after (kuikae).
-    fn chi_kuikae(tile: Tile, a: Tile, b: Tile) -> u64 {
+    pub(crate) fn chi_kuikae(tile: Tile, a: Tile, b: Tile) -> u64 {
         let k = tile.kind();
         let mut ban = 1u64 << k;
         let lo = a.kind().min(b.kind());
@@ -605,26 +607,38 @@ impl Riichi {
             return can;
         }
         let k = tile.kind();
-        let n = p.count_kind(k);
-        if n >= 2 {
+        // A seat that is not on turn holds the hand its waits were computed for.
+        debug_assert_eq!(p.kinds.0, p.counts());
+        let c = p.kinds.0;
+        let n = usize::from(c[k]);
+        // Pon needs a legal discard afterwards: a tile of another kind (kuikae bans this one).
+        if n >= 2 && p.hand.len() > n {
             can |= CAN_PON;
         }
         if n >= 3 && self.kans < 4 {
             can |= CAN_KAN;
         }
         if seat == (from + 1) % 4 && !tile.is_honor() {
-            for (a, b) in self.chi_pairs(seat, tile) {
-                if self.check_call(seat, tile, &Action::chi(a, b)).is_ok() {
+            // Chi with some two tiles of the hand, leaving a tile that the swap-call rule allows
+            // (which tiles of a kind are used does not change the kinds left).
+            let num = k % 9;
+            for (da, db) in [(-2i32, -1i32), (-1, 1), (1, 2)] {
+                let (na, nb) = (num as i32 + da, num as i32 + db);
+                if !(0..9).contains(&na) || !(0..9).contains(&nb) {
+                    continue;
+                }
+                let (ka, kb) = ((k as i32 + da) as usize, (k as i32 + db) as usize);
+                if c[ka] == 0 || c[kb] == 0 {
+                    continue;
+                }
+                let ban = Riichi::chi_kuikae(tile, Tile::kind_tile(ka), Tile::kind_tile(kb));
+                let mut rest = c;
+                rest[ka] -= 1;
+                rest[kb] -= 1;
+                if rest.iter().enumerate().any(|(x, &m)| m > 0 && ban & (1 << x) == 0) {
                     can |= CAN_CHI;
                     break;
                 }
-            }
-        }
-        if can & CAN_PON != 0 {
-            // Pon needs a legal discard afterwards.
-            let plain = p.hand.iter().copied().filter(|t| t.kind() == k).take(2).collect::<Vec<_>>();
-            if !self.has_discard_after_call(seat, &plain, 1 << k) {
-                can &= !CAN_PON;
             }
         }
         can
@@ -790,11 +804,9 @@ impl Riichi {
                             "seat {seat} is in riichi: a closed kan must use the tile just drawn"
                         )));
                     }
-                    let mut q = p.clone();
-                    q.hand.retain(|x| x.kind() != k);
-                    q.melds.push(Meld { kind: MeldKind::Ankan, tiles: [t; 4], called: None, from: None });
-                    q.update_waits();
-                    if q.waits != p.waits {
+                    let mut c = p.counts();
+                    c[k] = 0;
+                    if seat_waits(&c, &p.melds, Some(k)) != p.waits {
                         return Err(Violation::illegal(format!(
                             "seat {seat} is in riichi: a closed kan of {t} would change its waits"
                         )));
@@ -874,13 +886,16 @@ impl Riichi {
                 self.tiles_left()
             )));
         }
-        let mut q = p.clone();
-        q.remove(tile);
-        q.update_waits();
-        if q.waits == 0 {
+        let mut c = p.counts();
+        c[tile.kind()] = c[tile.kind()].saturating_sub(1);
+        if seat_waits(&c, &p.melds, None) == 0 {
+            let mut rest = p.hand.clone();
+            if let Some(i) = rest.iter().position(|&x| x == tile) {
+                rest.remove(i);
+            }
             return Err(Violation::illegal(format!(
                 "seat {seat} declares riichi discarding {tile}, but {} is not tenpai",
-                tiles_text(&q.hand)
+                tiles_text(&rest)
             )));
         }
         Ok(())
@@ -981,26 +996,46 @@ impl Riichi {
                     return out;
                 }
                 let p = &self.players[usize::from(seat)];
-                push(Action::Tsumo, &mut out);
+                // Candidates that `check_action` would refuse are not tried (a refusal writes its
+                // reason): tsumo needs a draw and a winning shape, kans four tiles or a pon,
+                // nine terminals the first draw.
+                let counts = p.counts();
+                if drawn.is_some() && is_win(&counts) {
+                    push(Action::Tsumo, &mut out);
+                }
                 let mut tiles = p.hand.clone();
                 tiles.sort();
                 tiles.dedup();
+                let may_riichi = !p.riichi
+                    && p.closed()
+                    && drawn.is_some()
+                    && self.scores[usize::from(seat)] >= 1000
+                    && self.tiles_left() >= 4;
                 for &t in &tiles {
                     for drawn_flag in [false, true] {
                         if drawn_flag && *drawn != Some(t) {
                             continue;
                         }
                         push(Action::Discard { tile: t, drawn: drawn_flag, riichi: false }, &mut out);
-                        if !p.riichi && p.closed() && drawn.is_some() {
+                        // (check_riichi refuses every riichi of a seat failing these.)
+                        if may_riichi {
                             push(Action::Discard { tile: t, drawn: drawn_flag, riichi: true }, &mut out);
                         }
                     }
                 }
-                for &t in &tiles {
-                    push(Action::Ankan(t.deaka()), &mut out);
-                    push(Action::Kakan(t.deaka()), &mut out);
+                if drawn.is_some() {
+                    for &t in &tiles {
+                        if counts[t.kind()] == 4 {
+                            push(Action::Ankan(t.deaka()), &mut out);
+                        }
+                        if p.melds.iter().any(|m| m.kind == MeldKind::Pon && m.base() == t.kind()) {
+                            push(Action::Kakan(t.deaka()), &mut out);
+                        }
+                    }
+                    if self.rules.abortive_draws && p.river.is_empty() && self.first_go() {
+                        push(Action::Kyuushu, &mut out);
+                    }
                 }
-                push(Action::Kyuushu, &mut out);
             }
             Phase::Claims { tile, can, answers, .. } => {
                 let i = usize::from(seat & 3);
@@ -1121,7 +1156,7 @@ impl Riichi {
         }
     }
 
-    fn window_options(&self, from: Seat, tile: Tile, window: Window) -> [u8; 4] {
+    pub(crate) fn window_options(&self, from: Seat, tile: Tile, window: Window) -> [u8; 4] {
         let mut can = [0u8; 4];
         for i in 0..4u8 {
             if i != from {
@@ -1131,7 +1166,7 @@ impl Riichi {
         can
     }
 
-    fn open_window(&mut self, from: Seat, tile: Tile, window: Window, can: [u8; 4]) {
+    pub(crate) fn open_window(&mut self, from: Seat, tile: Tile, window: Window, can: [u8; 4]) {
         if can.iter().all(|&c| c == 0) {
             self.resolve_claims(from, tile, window, can, [None; 4]);
         } else {
@@ -1172,8 +1207,16 @@ impl Riichi {
     }
 
     fn resolve_claims(&mut self, from: Seat, tile: Tile, window: Window, can: [u8; 4], answers: [Option<Action>; 4]) {
-        let order: Vec<Seat> = (1..4).map(|d| (from + d) % 4).collect();
-        let rons: Vec<Seat> = order.iter().copied().filter(|&s| answers[usize::from(s)] == Some(Action::Ron)).collect();
+        let order: [Seat; 3] = [(from + 1) % 4, (from + 2) % 4, (from + 3) % 4];
+        let mut ron_seats = [0 as Seat; 3];
+        let mut n_rons = 0;
+        for s in order {
+            if answers[usize::from(s)] == Some(Action::Ron) {
+                ron_seats[n_rons] = s;
+                n_rons += 1;
+            }
+        }
+        let rons = &ron_seats[..n_rons];
         // Missed wins: temporary furiten, and for good in riichi.
         for &s in &order {
             let p = &mut self.players[usize::from(s)];
@@ -1190,8 +1233,8 @@ impl Riichi {
                 self.abort("triple_ron", format!("three players ron on seat {from}'s {tile}: abortive draw"));
                 return;
             }
-            let winners = if self.rules.double_ron { rons } else { vec![rons[0]] };
-            self.win_ron(&winners, from, tile, window != Window::Discard);
+            let winners = if self.rules.double_ron { rons } else { &rons[..1] };
+            self.win_ron(winners, from, tile, window != Window::Discard);
             return;
         }
         match window {
@@ -1741,6 +1784,30 @@ impl Riichi {
             "over": matches!(self.phase, Phase::Over),
         })
     }
+}
+
+/// The waits of a concealed part `c` with `melds` (and a closed kan of kind `extra_kan` about to
+/// be made): a kind the seat holds all four of (concealed and melded) is no wait.
+fn seat_waits(c: &Counts, melds: &[Meld], extra_kan: Option<usize>) -> u64 {
+    let mut w = hand_waits(c);
+    if w == 0 {
+        return 0;
+    }
+    let mut held = *c;
+    for m in melds {
+        for t in m.tiles() {
+            held[t.kind()] += 1;
+        }
+    }
+    if let Some(k) = extra_kan {
+        held[k] = 4;
+    }
+    for (k, &n) in held.iter().enumerate() {
+        if n >= 4 {
+            w &= !(1u64 << k);
+        }
+    }
+    w
 }
 
 /// The distinct tiles (plain and red) of kind `k` in a hand.

@@ -137,13 +137,20 @@ pub fn waits(c: &Counts) -> u64 {
     if total % 3 != 1 {
         return 0;
     }
-    let mut r1 = Vec::with_capacity(2);
-    let mut r2 = Vec::with_capacity(2);
+    // Suits whose tile count leaves 1 or 2 over three (at most two of each are useful).
+    let (mut r1, mut n1) = ([0usize; 4], 0);
+    let (mut r2, mut n2) = ([0usize; 4], 0);
     for s in 0..4 {
         match suit_sum(c, s) % 3 {
             0 => {}
-            1 => r1.push(s),
-            _ => r2.push(s),
+            1 => {
+                r1[n1] = s;
+                n1 += 1;
+            }
+            _ => {
+                r2[n2] = s;
+                n2 += 1;
+            }
         }
     }
     let suit_waits = |s: usize, with_pair: bool| -> u64 {
@@ -165,11 +172,11 @@ pub fn waits(c: &Counts) -> u64 {
     let others_complete = |skip: usize, pair_suit: Option<usize>| -> bool {
         (0..4).filter(|&s| s != skip).all(|s| part_complete(c, s, Some(s) == pair_suit))
     };
-    if r1.len() == 1 && r2.is_empty() {
+    if n1 == 1 && n2 == 0 {
         if others_complete(r1[0], None) {
             mask |= suit_waits(r1[0], true);
         }
-    } else if r1.is_empty() && r2.len() == 2 {
+    } else if n1 == 0 && n2 == 2 {
         for (a, b) in [(r2[0], r2[1]), (r2[1], r2[0])] {
             if others_complete(a, Some(b)) {
                 mask |= suit_waits(a, false);
@@ -178,12 +185,19 @@ pub fn waits(c: &Counts) -> u64 {
     }
     if total == 13 {
         // Seven pairs: six pairs and a single.
-        let pairs = c.iter().filter(|&&x| x == 2).count();
-        let singles = c.iter().filter(|&&x| x == 1).count();
-        if pairs == 6 && singles == 1 {
-            if let Some(k) = c.iter().position(|&x| x == 1) {
-                mask |= 1 << k;
+        let (mut pairs, mut singles, mut single) = (0, 0, 0);
+        for (k, &x) in c.iter().enumerate() {
+            match x {
+                1 => {
+                    singles += 1;
+                    single = k;
+                }
+                2 => pairs += 1,
+                _ => {}
             }
+        }
+        if pairs == 6 && singles == 1 {
+            mask |= 1 << single;
         }
         // Thirteen orphans.
         if c.iter().enumerate().all(|(k, &x)| x == 0 || YAOCHU.contains(&k)) {

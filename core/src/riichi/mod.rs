@@ -9,6 +9,7 @@ pub mod hand;
 pub mod rules;
 pub mod score;
 mod score_line;
+mod setup;
 mod tile;
 
 pub use action::Action;
@@ -16,6 +17,7 @@ pub use engine::{Riichi, River};
 pub use rules::{Renhou, Rules};
 pub use score::{score, Limit, Meld, MeldKind, Payment, Score, ScoreError, Situation, WinHand, Yaku};
 pub use score_line::score_line;
+pub use setup::{SeatSetup, Setup, SetupPhase};
 pub use tile::{counts_of, parse_tiles, tiles_text, Counts, Tile};
 
 use crate::error::Violation;
