@@ -266,6 +266,11 @@ impl Riichi {
             phase,
             round_deltas: [0; 4],
             dice: (1, 1),
+            // Hand-built positions are seeded games: nothing is imported.
+            seen: [0; 37],
+            dora_known: 0,
+            ura_known: 0,
+            last_wins: Vec::new(),
         };
         for p in g.players.iter_mut() {
             p.update_waits();
