@@ -28,7 +28,7 @@ pub struct DemoArgs {
 
 /// The demo players: a name and the bot that plays for them.
 pub const PLAYERS: [(&str, &str); 4] =
-    [("Aiko", "greedy"), ("Bence", "greedy"), ("Chen", "random"), ("Dora", "random")];
+    [("Aiko", "greedy"), ("Bence", "greedy"), ("Chen", "random"), ("Dani", "random")];
 
 /// One player's line in a game's standings.
 #[derive(Default, Debug)]

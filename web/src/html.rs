@@ -259,8 +259,11 @@ pub fn board(v: &Value) -> Option<String> {
     Some(s + "</table></div>")
 }
 
-/// A picture of a board of square cells from a view with `board: {size, centre, special}` and
-/// `pieces: [{index, seat, squares: [[row, col], ...]}]` (Ta Yü). `None` when the view has none.
+/// A picture of a board of square cells from a view with `board: {size, centre, special}`,
+/// `pieces: [{index, seat, squares: [[row, col], ...], exits: [{row, col, side}]}]` and
+/// `open_ends: [{row, col, side}]` (Ta Yü): each piece in its placer's colour with its channel
+/// drawn as water, the open ends and the 2-point coast spaces marked. `None` when the view has
+/// no board.
 pub fn board_svg(v: &Value) -> Option<String> {
     const COLOURS: [&str; 4] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
     let size = v.get("board")?.get("size")?.as_u64().filter(|&s| (1..=64).contains(&s))? as usize;
@@ -290,6 +293,50 @@ pub fn board_svg(v: &Value) -> Option<String> {
             );
         }
     }
+    // The special 2-point spaces, as notches on each coast.
+    if let Some(sp) = v.get("board").and_then(|b| b.get("special")) {
+        for (coast, list) in sp.as_object().into_iter().flatten() {
+            for at in list.as_array().into_iter().flatten().filter_map(Value::as_u64).map(|a| a as usize) {
+                if at >= size {
+                    continue;
+                }
+                let mid = at * cell + cell / 2;
+                let (x, y) = match coast.as_str() {
+                    "N" => (mid, 0),
+                    "S" => (mid, px),
+                    "W" => (0, mid),
+                    _ => (px, mid),
+                };
+                let _ = write!(
+                    s,
+                    "<circle cx=\"{x}\" cy=\"{y}\" r=\"4\" fill=\"#f2a900\"><title>2-point space</title></circle>"
+                );
+            }
+        }
+    }
+    let sq = |q: &Value| Some((q.get(0)?.as_u64()? as usize, q.get(1)?.as_u64()? as usize));
+    // The point where an exit of square (r, c) on `side` meets the square's edge.
+    let edge = |r: usize, c: usize, side: &str| {
+        let (x, y) = (c * cell + cell / 2, r * cell + cell / 2);
+        match side {
+            "N" => (x, y - cell / 2),
+            "S" => (x, y + cell / 2),
+            "W" => (x - cell / 2, y),
+            _ => (x + cell / 2, y),
+        }
+    };
+    let exits_of = |p: &Value| -> Vec<(usize, usize, String)> {
+        p.get("exits")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|e| {
+                let (r, c) = (e.get("row")?.as_u64()? as usize, e.get("col")?.as_u64()? as usize);
+                Some((r, c, e.get("side")?.as_str()?.to_owned()))
+            })
+            .filter(|&(r, c, _)| r < size && c < size)
+            .collect()
+    };
     for p in pieces {
         let colour = p.get("seat").and_then(Value::as_u64).map_or("#777", |x| COLOURS[x as usize % COLOURS.len()]);
         let squares: Vec<(usize, usize)> = p
@@ -297,24 +344,62 @@ pub fn board_svg(v: &Value) -> Option<String> {
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
-            .filter_map(|q| Some((q.get(0)?.as_u64()? as usize, q.get(1)?.as_u64()? as usize)))
+            .filter_map(sq)
             .filter(|&(r, c)| r < size && c < size)
             .collect();
-        for &(r, c) in &squares {
+        if squares.is_empty() {
+            continue;
+        }
+        let (r0, c0) = squares.iter().fold((usize::MAX, usize::MAX), |a, &(r, c)| (a.0.min(r), a.1.min(c)));
+        let (r1, c1) = squares.iter().fold((0, 0), |a, &(r, c)| (a.0.max(r), a.1.max(c)));
+        let _ = write!(
+            s,
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{colour}\" fill-opacity=\"0.6\" stroke=\"#222\" stroke-width=\"1\"/>",
+            c0 * cell,
+            r0 * cell,
+            (c1 - c0 + 1) * cell,
+            (r1 - r0 + 1) * cell
+        );
+        // The channel: along the piece between its exit squares, then out to each exit.
+        let exits = exits_of(p);
+        let centre = |r: usize, c: usize| (c * cell + cell / 2, r * cell + cell / 2);
+        if let (Some(lo), Some(hi)) =
+            (exits.iter().map(|&(r, c, _)| (r, c)).min(), exits.iter().map(|&(r, c, _)| (r, c)).max())
+        {
+            let ((x1, y1), (x2, y2)) = (centre(lo.0, lo.1), centre(hi.0, hi.1));
+            let _ = write!(s, "<line x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" stroke=\"#e8f4ff\" stroke-width=\"5\" stroke-linecap=\"round\"/>");
+        }
+        for (r, c, side) in &exits {
+            let (x1, y1) = centre(*r, *c);
+            let (x2, y2) = edge(*r, *c, side);
             let _ = write!(
                 s,
-                "<rect x=\"{}\" y=\"{}\" width=\"{cell}\" height=\"{cell}\" fill=\"{colour}\" fill-opacity=\"0.75\" stroke=\"#222\" stroke-width=\"0.5\"/>",
-                c * cell,
-                r * cell
+                "<line x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" stroke=\"#e8f4ff\" stroke-width=\"5\"/>"
             );
         }
-        if let (Some(&(r, c)), Some(i)) = (squares.first(), p.get("index").and_then(Value::as_u64)) {
+        if let Some(i) = p.get("index").and_then(Value::as_u64) {
+            let (x, y) = centre(r0, c0);
             let _ = write!(
                 s,
-                "<text x=\"{}\" y=\"{}\" font-size=\"10\" font-family=\"sans-serif\" fill=\"#fff\" text-anchor=\"middle\">{i}</text>",
-                c * cell + cell / 2,
-                r * cell + cell / 2 + 4
+                "<text x=\"{x}\" y=\"{}\" font-size=\"8\" font-family=\"sans-serif\" fill=\"#111\" text-anchor=\"middle\">{i}</text>",
+                y + 3
             );
+        }
+    }
+    // Open channel ends: where the network can still grow.
+    for e in v.get("open_ends").and_then(Value::as_array).into_iter().flatten() {
+        if let (Some(r), Some(c), Some(side)) = (
+            e.get("row").and_then(Value::as_u64).map(|x| x as usize),
+            e.get("col").and_then(Value::as_u64).map(|x| x as usize),
+            e.get("side").and_then(Value::as_str),
+        ) {
+            if r < size && c < size {
+                let (x, y) = edge(r, c, side);
+                let _ = write!(
+                    s,
+                    "<circle cx=\"{x}\" cy=\"{y}\" r=\"3\" fill=\"#0a58ca\"><title>open channel end</title></circle>"
+                );
+            }
         }
     }
     Some(s + "</svg>")
