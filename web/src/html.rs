@@ -419,3 +419,28 @@ pub fn time(secs: i64) -> String {
     let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs.max(0) as u64);
     humantime::format_rfc3339_seconds(t).to_string().replace('T', " ").replace('Z', " UTC")
 }
+
+#[cfg(test)]
+mod board_tests {
+    use super::board_svg;
+    use serde_json::json;
+
+    #[test]
+    fn the_board_draws_each_piece_its_channel_and_the_open_ends() {
+        let v = json!({
+            "board": {"size": 19, "centre": [9, 9], "special": {"N": [3, 9, 15]}},
+            "pieces": [{"index": 0, "seat": 1, "squares": [[9, 9], [9, 10], [9, 11]],
+                        "exits": [{"row": 9, "col": 10, "side": "N"}, {"row": 9, "col": 11, "side": "E"}]}],
+            "open_ends": [{"row": 9, "col": 10, "side": "N"}],
+        });
+        let svg = board_svg(&v).unwrap();
+        // One outline for the piece, a water line along it and one out to each exit.
+        assert_eq!(svg.matches("fill-opacity=\"0.6\"").count(), 1);
+        assert_eq!(svg.matches("stroke=\"#e8f4ff\"").count(), 3);
+        // The exit on the east end reaches the piece's east edge: x = 12 * 20.
+        assert!(svg.contains("x2=\"240\" y2=\"190\""), "{svg}");
+        assert_eq!(svg.matches("open channel end").count(), 1);
+        assert_eq!(svg.matches("2-point space").count(), 3);
+        assert!(board_svg(&json!({"pieces": []})).is_none());
+    }
+}
