@@ -193,6 +193,7 @@ fn an_edited_embedded_header_is_rejected_or_changes_the_digest() {
     assert!(matches!(validate_log::<Riichi>(&back, &Positions::default()), Verdict::Invalid(_)));
     let e = import("tenhou", &with_paifu(&t6, |v| v["log"][0][16][1][0] = 99999.into())).unwrap_err();
     assert_eq!((e.round.as_deref(), e.position.as_str()), (Some("East 1, 0 honba"), "log[0][16][1][0]"), "{e}");
+    assert!(e.message.contains("the file has 99999, the embedded header and records give"), "{e}");
     // A window answered in another order than the importer's: still the same digest only if the
     // embedded order is kept; a malformed order is refused.
     let e = import("tenhou", &with_paifu(&t6, |v| v["paifu"]["order"] = "0123".into())).unwrap_err();

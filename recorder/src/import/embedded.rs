@@ -335,7 +335,7 @@ pub fn first_difference(a: &Value, b: &Value, path: &str) -> Option<(String, Str
 
 fn mismatch(seeded: bool, file: &str, ours: &str) -> String {
     format!(
-        "the file does not match the Paifu log it embeds (\"paifu\"): the file has {file}, the embedded {} gives \
+        "the file does not match the Paifu log it embeds (\"paifu\"): the file has {file}, the embedded {} give \
          {ours}",
         if seeded { "header, seed and decisions" } else { "header and records" }
     )
