@@ -265,3 +265,6 @@ mod mjai;
 
 #[path = "import_mjlog.rs"]
 mod mjlog;
+
+#[path = "import_roundtrip.rs"]
+mod roundtrip;

@@ -8,7 +8,7 @@
 
 use super::yaku;
 use paifu_core::game::Game;
-use paifu_core::log::Log;
+use paifu_core::log::{Header, Log, OptValue};
 use paifu_core::riichi::{Action, Limit, Riichi, Tile};
 use paifu_core::Seat;
 use serde_json::{json, Value};
@@ -286,9 +286,9 @@ pub fn to_tenhou6(log: &Log<Action>) -> Result<String, String> {
         sc.push(json!(scores[s]));
         sc.push(json!(points[s] as f64 / 1000.0));
     }
-    let disp = h.meta.get("rule").cloned().unwrap_or_else(|| "鳳南喰赤".to_owned());
+    let disp = rule_name(h);
     let id = h.source.as_ref().map(|s| s.id.clone()).unwrap_or_default();
-    let v = json!({
+    let mut v = json!({
         "ver": 2.3,
         "ref": id,
         "rule": {"disp": disp, "aka": i64::from(aka)},
@@ -296,7 +296,25 @@ pub fn to_tenhou6(log: &Log<Action>) -> Result<String, String> {
         "sc": sc,
         "log": rounds,
     });
+    // The log itself (header, record order, claims): importing this file gives this very log.
+    v["paifu"] = super::embedded::write(log);
     Ok(v.to_string())
+}
+
+/// Tenhou's rule name for a header: the recorded one (`meta.rule`), or one made from the ruleset
+/// and options (`南喰赤`, `東喰`, ...).
+pub fn rule_name(h: &Header) -> String {
+    if let Some(r) = h.meta.get("rule") {
+        return r.clone();
+    }
+    let kuitan = !matches!(h.options.get("kuitan"), Some(OptValue::Bool(false)));
+    let red = !matches!(h.options.get("red_fives"), Some(OptValue::Int(0)));
+    format!(
+        "{}{}{}",
+        if h.ruleset == "tonpuu" { "東" } else { "南" },
+        if kuitan { "喰" } else { "" },
+        if red { "赤" } else { "" }
+    )
 }
 
 fn unreachable_result() -> paifu_core::RoundResult {

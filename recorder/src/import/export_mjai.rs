@@ -8,7 +8,7 @@ use super::export::{self, code};
 use super::riichi_log;
 use super::tenhou6::{self, Outcome};
 use paifu_core::game::Game;
-use paifu_core::log::{Log, OptValue};
+use paifu_core::log::Log;
 use paifu_core::riichi::{Action, Riichi, Tile};
 use paifu_core::Seat;
 use serde_json::{json, Value};
@@ -45,22 +45,6 @@ fn reason(name: &str) -> &'static str {
     }
 }
 
-/// Tenhou's rule name for a header: the recorded one, or one made from the ruleset and options.
-fn rule_name(log: &Log<Action>) -> String {
-    let h = &log.header;
-    if let Some(r) = h.meta.get("rule") {
-        return r.clone();
-    }
-    let kuitan = !matches!(h.options.get("kuitan"), Some(OptValue::Bool(false)));
-    let red = !matches!(h.options.get("red_fives"), Some(OptValue::Int(0)));
-    format!(
-        "{}{}{}",
-        if h.ruleset == "tonpuu" { "東" } else { "南" },
-        if kuitan { "喰" } else { "" },
-        if red { "赤" } else { "" }
-    )
-}
-
 /// Exports a riichi log as mjai JSON Lines. Fails on a log that does not validate.
 pub fn to_mjai(log: &Log<Action>) -> Result<String, String> {
     let t6 = export::to_tenhou6(log)?;
@@ -74,10 +58,12 @@ pub fn to_mjai(log: &Log<Action>) -> Result<String, String> {
     let aka = rules.red_fives > 0;
     let mut g = Riichi::new(rules, 4, None).map_err(|e| e.0)?;
     let mut out: Vec<Value> = Vec::new();
-    let mut start = json!({"type": "start_game", "names": h.seats, "aka_flag": aka, "rule": rule_name(log)});
+    let mut start =
+        json!({"type": "start_game", "names": h.seats, "aka_flag": aka, "rule": export::rule_name(&log.header)});
     if let Some(s) = h.source.as_ref().filter(|s| !s.id.is_empty()) {
         start["id"] = json!(s.id);
     }
+    start["paifu"] = super::embedded::write(log);
     out.push(start);
     let mut deals = 0usize;
     let mut kan_dora: Vec<tenhou6::Tile> = Vec::new();

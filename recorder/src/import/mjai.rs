@@ -56,6 +56,8 @@ pub enum Event {
         rule: Option<String>,
         /// The game's id, when given.
         id: Option<String>,
+        /// The Paifu log a `paifu export mjai` embeds (embedded.rs), if any.
+        paifu: Option<Value>,
     },
     StartKyoku {
         bakaze: Pai,
@@ -236,6 +238,7 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
             }),
             rule: o.m.get("rule").and_then(Value::as_str).map(str::to_owned),
             id: o.m.get("id").and_then(Value::as_str).map(str::to_owned),
+            paifu: o.m.get("paifu").cloned(),
         },
         "start_kyoku" => {
             let tehais = o.get("tehais")?.as_array().ok_or_else(|| o.err("\"tehais\" is not a list of hands"))?;
@@ -411,7 +414,8 @@ mod tests {
                 names: vec!["a".into(), "b".into(), "c".into(), "d".into()],
                 red_fives: Some(true),
                 rule: None,
-                id: None
+                id: None,
+                paifu: None
             }
         );
         let Event::StartKyoku { tehais, .. } = &ev[1].event else { panic!() };

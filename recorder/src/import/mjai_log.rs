@@ -6,7 +6,7 @@
 use super::mjai::{self, Event, Line, Pai};
 use super::riichi_log::{self, Imported};
 use super::tenhou6::{self, CalledFrom, Discard, Game, Outcome, Round, Take, Tile, Win};
-use super::ImportError;
+use super::{embedded, ImportError};
 use std::collections::HashMap;
 
 /// tenhou.net/6 JSON paths of the gathered game mapped to mjai lines (`line 12`).
@@ -90,6 +90,7 @@ pub fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
         final_scores: None,
         final_results: None,
         rounds: Vec::new(),
+        paifu: None,
     };
     let mut red_flag = None;
     let mut red_seen = false;
@@ -113,7 +114,7 @@ pub fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
             Ok(())
         };
         match &l.event {
-            Event::StartGame { names, red_fives, rule, id } => {
+            Event::StartGame { names, red_fives, rule, id, paifu } => {
                 if !g.rounds.is_empty() || cur.is_some() {
                     return Err(here("a second start_game: one game per file".into()));
                 }
@@ -123,6 +124,7 @@ pub fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                 red_flag = *red_fives;
                 g.rule = rule.clone().unwrap_or_default();
                 g.id = id.clone().unwrap_or_default();
+                g.paifu.clone_from(paifu);
             }
             Event::StartKyoku { bakaze, kyoku, honba, kyotaku, scores, dora_marker, tehais, oya } => {
                 close(&mut g, &mut cur)?;
@@ -369,6 +371,18 @@ pub fn import(text: &str, bytes: &[u8]) -> Result<Imported, ImportError> {
         e.position = pm.map(&e.position);
         e
     };
+    if let Some(v) = &g.paifu {
+        // A file that embeds a Paifu log (`paifu export mjai` writes one) gives that log.
+        let start = lines.iter().find(|l| matches!(l.event, mjai::Event::StartGame { .. })).map_or(1, |l| l.line);
+        let e = embedded::read(v).map_err(|m| ImportError::new(format!("line {start}"), m))?;
+        let mut imp = embedded::rebuild(&g, &e).map_err(remap)?;
+        for p in &mut imp.positions {
+            *p = pm.map(p);
+        }
+        imp.mismatches = imp.mismatches.into_iter().map(remap).collect();
+        embedded::check_mjai(text, &lines, &imp.log)?;
+        return Ok(imp);
+    }
     let h = riichi_log::game_header("mjai", &g, bytes);
     let mut imp = riichi_log::from_game(&g, h).map_err(remap)?;
     for p in &mut imp.positions {

@@ -66,6 +66,7 @@ pub fn to_game(tags: &[Positioned], id: &str) -> Result<(Game, PosMap), ImportEr
         final_scores: None,
         final_results: None,
         rounds: Vec::new(),
+        paifu: None,
     };
     let mut pm = PosMap::default();
     let mut cur: Option<OpenHand> = None;

@@ -4,6 +4,7 @@
 //! error can name the round and the position in the source), then converts that into a Paifu
 //! log for the game's engine.
 
+pub mod embedded;
 pub mod export;
 pub mod export_mjai;
 pub mod mjai;

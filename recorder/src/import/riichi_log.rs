@@ -55,13 +55,15 @@ pub(crate) struct Builder {
     pub records: Vec<Record<Action>>,
     pub positions: Vec<String>,
     pub refused: Option<(usize, String)>,
+    /// For each record, whether it answers a claim window (the answers to one window are a run).
+    pub windowed: Vec<bool>,
 }
 
 impl Builder {
     pub fn new(header: &Header) -> Result<Builder, ImportError> {
         let rules = Riichi::rules(&header.ruleset, &header.options).map_err(|e| ImportError::new("rules", e.0))?;
         let game = Riichi::new(rules, 4, None).map_err(|e| ImportError::new("rules", e.0))?;
-        Ok(Builder { game, records: Vec::new(), positions: Vec::new(), refused: None })
+        Ok(Builder { game, records: Vec::new(), positions: Vec::new(), refused: None, windowed: Vec::new() })
     }
 
     /// Appends a record and plays it; false (and nothing more is recorded) once one is refused.
@@ -72,6 +74,7 @@ impl Builder {
         let seq = self.records.len();
         self.records.push(Record { seq: seq as u32, seat, action, claim: None });
         self.positions.push(pos);
+        self.windowed.push(self.game.claim_window().is_some());
         match self.game.play_mut(seat, &action) {
             Ok(()) => true,
             Err(v) => {
@@ -170,7 +173,11 @@ pub fn compare_win(
 }
 
 /// Converts a parsed tenhou.net/6 record. `bytes` are the source file's bytes (for the digest).
+/// A file that embeds a Paifu log (`paifu export` writes one) gives that log (embedded.rs).
 pub fn from_tenhou6(g: &tenhou6::Game, bytes: &[u8]) -> Result<Imported, ImportError> {
+    if let Some(v) = &g.paifu {
+        return super::embedded::import_tenhou6(g, v, bytes);
+    }
     from_game(g, game_header("tenhou6", g, bytes))
 }
 
@@ -188,6 +195,11 @@ pub fn game_header(format: &str, g: &tenhou6::Game, bytes: &[u8]) -> Header {
 /// Converts a game in tenhou.net/6 form (read from any source) under the given header. The
 /// positions are tenhou.net/6 JSON paths; other sources map them back to their own.
 pub fn from_game(g: &tenhou6::Game, h: Header) -> Result<Imported, ImportError> {
+    from_game_windows(g, h).map(|(imp, _)| imp)
+}
+
+/// [`from_game`], also telling for each record whether it answers a claim window.
+pub(crate) fn from_game_windows(g: &tenhou6::Game, h: Header) -> Result<(Imported, Vec<bool>), ImportError> {
     let mut b = Builder::new(&h)?;
     let mut mismatches = Vec::new();
     for (ri, r) in g.rounds.iter().enumerate() {
@@ -208,7 +220,8 @@ pub fn from_game(g: &tenhou6::Game, h: Header) -> Result<Imported, ImportError> 
             }
         }
     }
-    Ok(b.finish(h, mismatches))
+    let windowed = std::mem::take(&mut b.windowed);
+    Ok((b.finish(h, mismatches), windowed))
 }
 
 fn round_tenhou6(

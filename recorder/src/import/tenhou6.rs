@@ -179,6 +179,8 @@ pub struct Game {
     /// Final results after uma and oka (`sc` odd entries).
     pub final_results: Option<Vec<f64>>,
     pub rounds: Vec<Round>,
+    /// The Paifu log a `paifu export` embeds (top-level key `paifu`; embedded.rs), if any.
+    pub paifu: Option<Value>,
 }
 
 struct At<'a> {
@@ -512,6 +514,7 @@ pub fn parse(text: &str) -> Result<Game, ImportError> {
         final_scores,
         final_results,
         rounds,
+        paifu: v.get("paifu").cloned(),
     })
 }
 
