@@ -1507,6 +1507,9 @@ impl Riichi {
     fn win_facts(&self, seat: Seat, sc: &Score, facts: &mut Vec<Fact>) {
         facts.push(Fact::seat(seat, "win", 1));
         facts.push(Fact::seat(seat, "han", i64::from(sc.han)));
+        facts.push(Fact::seat(seat, "fu", i64::from(sc.fu)));
+        // The hand's value, before honba and riichi sticks (and as a plain win under pao).
+        facts.push(Fact::seat(seat, "points", sc.payment.total()));
         if sc.yakuman > 0 {
             facts.push(Fact::seat(seat, "yakuman", i64::from(sc.yakuman)));
         }
