@@ -120,6 +120,13 @@ impl Stream {
     }
 
     pub fn next_u64(&mut self) -> u64 {
+        // Fast path: eight bytes left in the buffer.
+        if let Some(b) = self.buf.get(self.pos..self.pos + 8) {
+            let mut a = [0u8; 8];
+            a.copy_from_slice(b);
+            self.pos += 8;
+            return u64::from_le_bytes(a);
+        }
         let mut b = [0u8; 8];
         self.fill(&mut b);
         u64::from_le_bytes(b)
@@ -130,10 +137,15 @@ impl Stream {
         if n <= 1 {
             return 0;
         }
-        // 2^64 mod n, computed without overflow.
-        let rem = (u64::MAX % n + 1) % n;
         loop {
             let x = self.next_u64();
+            // Every x up to 2^64 - n is below the zone (rem = 2^64 mod n < n), so the rejection
+            // bound is only computed for the last n - 1 values.
+            if x <= u64::MAX - (n - 1) {
+                return x % n;
+            }
+            // 2^64 mod n, computed without overflow.
+            let rem = (u64::MAX % n + 1) % n;
             // zone = 2^64 - rem; x < zone  <=>  x <= u64::MAX - rem
             if rem == 0 || x <= u64::MAX - rem {
                 return x % n;
@@ -169,6 +181,48 @@ mod tests {
             seen[v] += 1;
         }
         assert!(seen.iter().all(|&c| c > 800 && c < 1200), "{seen:?}");
+    }
+
+    /// The rejection rule written out plainly, as docs/log-format.md states it.
+    fn below_reference(s: &mut Stream, n: u64) -> u64 {
+        if n <= 1 {
+            return 0;
+        }
+        let zone = (1u128 << 64) - (1u128 << 64) % u128::from(n);
+        loop {
+            let x = s.next_u64();
+            if u128::from(x) < zone {
+                return x % n;
+            }
+        }
+    }
+
+    #[test]
+    fn below_matches_the_specified_rejection_rule() {
+        let seed = Seed::from_text("reference");
+        // Bounds whose zone rejects often, rarely and never, and odd reads between them.
+        let ns = [0, 1, 2, 3, 7, 136, 1 << 32, (1 << 63) + 1, u64::MAX / 3 * 2, u64::MAX, 1 << 63];
+        let mut a = seed.stream("b");
+        let mut b = seed.stream("b");
+        for i in 0..4000 {
+            let n = ns[i % ns.len()];
+            assert_eq!(a.below(n), below_reference(&mut b, n), "draw {i}, n {n}");
+            if i % 7 == 0 {
+                let (mut x, mut y) = ([0u8; 5], [0u8; 5]);
+                a.fill(&mut x);
+                b.fill(&mut y);
+                assert_eq!(x, y);
+            }
+        }
+        // Reading in pieces gives the same bytes as reading at once.
+        let mut whole = [0u8; 600];
+        seed.stream("p").fill(&mut whole);
+        let mut s = seed.stream("p");
+        let mut parts = Vec::new();
+        for _ in 0..75 {
+            parts.extend_from_slice(&s.next_u64().to_le_bytes());
+        }
+        assert_eq!(parts, whole);
     }
 
     #[test]

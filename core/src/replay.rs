@@ -205,15 +205,15 @@ pub fn replay<G: Game>(log: &Log<G::Action>, pos: &Positions, upto: Option<usize
 
 /// Decodes and validates bytes of a known game.
 pub fn validate_typed<G: Game>(bytes: &[u8]) -> Report {
-    match log::decode::<G::Action>(bytes) {
+    match log::decode_with_digest::<G::Action>(bytes) {
         Err(f) => Report {
             header: log::read_header(bytes).ok(),
             digest: None,
             records: f.index.unwrap_or(0),
             verdict: Verdict::Invalid(f),
         },
-        Ok((log, pos)) => Report {
-            digest: Some(log.digest()),
+        Ok((log, pos, digest)) => Report {
+            digest: Some(digest),
             records: log.records.len(),
             verdict: validate_log::<G>(&log, &pos),
             header: Some(log.header),

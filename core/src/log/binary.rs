@@ -1,6 +1,7 @@
 //! The binary encoding: the magic, then length-prefixed postcard frames (header, records...).
 
-use super::{check_version, Action, Header, Log, Record, MAX_ITEM_BYTES};
+use super::{check_version, Action, Chain, Header, Log, Record, MAX_ITEM_BYTES};
+use crate::digest::Digest;
 use crate::error::{ErrorCode, Fault};
 
 /// The first eight bytes of every binary log.
@@ -164,7 +165,15 @@ pub fn read_binary_header(bytes: &[u8]) -> Result<Header, Fault> {
 
 /// Reads a whole binary log.
 pub fn decode_binary<A: Action>(bytes: &[u8]) -> Result<Log<A>, Fault> {
+    decode_binary_chained(bytes, false).map(|(log, _)| log)
+}
+
+/// Reads a whole binary log and, when `digest` is set, computes its digest on the way: a frame
+/// is accepted only in canonical form, so its bytes are the postcard encoding the record chain
+/// hashes and the records need not be encoded again.
+pub(super) fn decode_binary_chained<A: Action>(bytes: &[u8], digest: bool) -> Result<(Log<A>, Option<Digest>), Fault> {
     let (mut frames, header) = start(bytes)?;
+    let mut chain = digest.then(|| Chain::new(&header));
     let mut records = Vec::new();
     loop {
         let index = records.len();
@@ -192,7 +201,10 @@ pub fn decode_binary<A: Action>(bytes: &[u8]) -> Result<Log<A>, Fault> {
             return Err(Fault::new(ErrorCode::BadEncoding, format!("{}: a claim lists more than 8 seats", what()))
                 .at_index(index));
         }
+        if let Some(c) = &mut chain {
+            c.push_bytes(f);
+        }
         records.push(r);
     }
-    Ok(Log { header, records })
+    Ok((Log { header, records }, chain.map(|c| c.digest())))
 }

@@ -316,6 +316,24 @@ impl Chain {
         }
     }
 
+    /// Chains one record given as its postcard bytes (which must be the record's canonical
+    /// encoding, as `push` would write it); answers the record's digest.
+    pub(crate) fn push_bytes(&mut self, bytes: &[u8]) -> Digest {
+        use blake3::hazmat::HasherExt;
+        let mut h = blake3::Hasher::new_from_context_key(&self.record_key);
+        let mut small = [0u8; 128];
+        if let Some(rest) = small.get_mut(32..32 + bytes.len()) {
+            rest.copy_from_slice(bytes);
+            small[..32].copy_from_slice(&self.link.0);
+            h.update(&small[..32 + bytes.len()]);
+        } else {
+            h.update(&self.link.0);
+            h.update(bytes);
+        }
+        self.link = Digest(*h.finalize().as_bytes());
+        self.link
+    }
+
     /// Chains one record; answers the record's digest.
     pub fn push<A: Action>(&mut self, record: &Record<A>) -> Digest {
         // The same as `Digest::derive(context::RECORD, &[&self.link.0, &postcard bytes])`; short
@@ -407,6 +425,23 @@ pub fn decode<A: Action>(bytes: &[u8]) -> Result<(Log<A>, Positions), Fault> {
     }
 }
 
+/// Decodes a log of a known action type, whatever the encoding, and computes its digest (the
+/// same as [`Log::digest`]; from a binary file without encoding the records again).
+pub fn decode_with_digest<A: Action>(bytes: &[u8]) -> Result<(Log<A>, Positions, Digest), Fault> {
+    match Encoding::sniff(bytes) {
+        Encoding::Binary => {
+            let (log, digest) = binary::decode_binary_chained(bytes, true)?;
+            let digest = digest.unwrap_or_else(|| log.digest());
+            Ok((log, Positions::default(), digest))
+        }
+        Encoding::JsonLines => {
+            let (log, pos) = decode_jsonl(as_text(bytes)?)?;
+            let digest = log.digest();
+            Ok((log, pos, digest))
+        }
+    }
+}
+
 /// Encodes a log.
 pub fn encode<A: Action>(log: &Log<A>, encoding: Encoding) -> Vec<u8> {
     match encoding {
@@ -437,4 +472,38 @@ pub(crate) fn check_version(h: &Header) -> Result<(), Fault> {
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::riichi::{Action, Tile};
+
+    #[test]
+    fn digest_computed_while_decoding_matches_the_log_digest() {
+        let seed = Seed::from_text("chain while decoding");
+        let header = Header::new("riichi", "standard", Options::new(), vec!["a".into(); 4], seed);
+        let t = |k| Tile::kind_tile(k);
+        let long = Claim { round: Some(vec![i64::MIN; 8]), final_scores: Some(vec![i64::MAX; 8]) };
+        let records = vec![
+            Record { seq: 0, seat: 0, action: Action::discard(t(3)), claim: None },
+            Record { seq: 1, seat: 1, action: Action::Pass, claim: Some(Claim::default()) },
+            // Longer than the stack buffer: hashed in two updates.
+            Record { seq: 2, seat: 2, action: Action::deal([t(0); 13]), claim: Some(long) },
+            Record {
+                seq: 3,
+                seat: 3,
+                action: Action::Ron,
+                claim: Some(Claim { round: Some(vec![1, -1]), ..Default::default() }),
+            },
+        ];
+        let log = Log { header, records };
+        for e in [Encoding::Binary, Encoding::JsonLines] {
+            let bytes = encode(&log, e);
+            let (back, _, digest) = decode_with_digest::<Action>(&bytes).unwrap();
+            assert_eq!(back, log);
+            assert_eq!(digest, log.digest(), "{e:?}");
+        }
+        assert!(postcard::to_stdvec(&log.records[2]).unwrap().len() > 96);
+    }
 }

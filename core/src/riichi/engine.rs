@@ -43,6 +43,10 @@ pub(crate) struct Player {
     /// The hand's counts by kind when `waits` was last computed: the hand of every seat but
     /// the one on turn (claims are checked against it).
     pub kinds: Kinds,
+    /// `hand::waits(&kinds)`: the waits of the concealed part alone, kept to skip recomputing
+    /// them when a discard leaves the counts as they were (tsumogiri, or a tile of the kind
+    /// drawn).
+    pub concealed_waits: u64,
     /// Every discard a terminal or honour and none called (nagashi mangan).
     pub nagashi: bool,
     /// The seat liable for a big three dragons / big four winds (pao), with which yakuman.
@@ -88,8 +92,14 @@ impl Player {
         self.furiten_temp || self.furiten_riichi || self.waits & self.discarded != 0
     }
     pub(crate) fn update_waits(&mut self) {
-        self.kinds = Kinds(self.counts());
-        self.waits = seat_waits(&self.kinds.0, &self.melds, None);
+        let kinds = Kinds(self.counts());
+        // (The default counts are all zero, and so are their waits.)
+        if kinds != self.kinds {
+            self.kinds = kinds;
+            self.concealed_waits = hand_waits(&kinds.0);
+        }
+        debug_assert_eq!(self.concealed_waits, hand_waits(&self.kinds.0));
+        self.waits = held_out(self.concealed_waits, &self.kinds.0, &self.melds, None);
     }
 }
 
@@ -1497,6 +1507,9 @@ impl Riichi {
     fn win_facts(&self, seat: Seat, sc: &Score, facts: &mut Vec<Fact>) {
         facts.push(Fact::seat(seat, "win", 1));
         facts.push(Fact::seat(seat, "han", i64::from(sc.han)));
+        facts.push(Fact::seat(seat, "fu", i64::from(sc.fu)));
+        // The hand's value, before honba and riichi sticks (and as a plain win under pao).
+        facts.push(Fact::seat(seat, "points", sc.payment.total()));
         if sc.yakuman > 0 {
             facts.push(Fact::seat(seat, "yakuman", i64::from(sc.yakuman)));
         }
@@ -1789,7 +1802,11 @@ impl Riichi {
 /// The waits of a concealed part `c` with `melds` (and a closed kan of kind `extra_kan` about to
 /// be made): a kind the seat holds all four of (concealed and melded) is no wait.
 fn seat_waits(c: &Counts, melds: &[Meld], extra_kan: Option<usize>) -> u64 {
-    let mut w = hand_waits(c);
+    held_out(hand_waits(c), c, melds, extra_kan)
+}
+
+/// `w`, the waits of the concealed part `c`, without the kinds the seat holds all four of.
+fn held_out(mut w: u64, c: &Counts, melds: &[Meld], extra_kan: Option<usize>) -> u64 {
     if w == 0 {
         return 0;
     }

@@ -586,6 +586,23 @@ fn double_ron_honba_and_sticks_to_the_first_in_turn_order() {
 }
 
 #[test]
+fn wins_carry_fu_and_points_without_honba_and_sticks() {
+    let g = double_ron(Rules::default(), [25000, 25000, 26000, 24000]);
+    let r = last(&g);
+    let fact = |seat: Seat, key: &str| r.facts.iter().find(|f| f.seat == Some(seat) && f.key == key).map(|f| f.value);
+    assert_eq!((fact(1, "fu"), fact(1, "points")), (Some(30), Some(2000)), "{}", r.summary);
+    assert_eq!((fact(3, "fu"), fact(3, "points")), (Some(40), Some(1300)), "{}", r.summary);
+    assert_eq!(fact(2, "points"), None);
+    // A tsumo's points are the sum of the payments: 16000 + 8000 + 8000 for a non-dealer yakuman.
+    let turn = SetupPhase::Turn { seat: 1, drawn: Some(t!(9p)), rinshan: false };
+    let mut g = daisangen(turn, "123m99p", Rules { pao_daisangen: false, ..Rules::default() });
+    play(&mut g, 1, "tsumo");
+    let r = last(&g);
+    assert!(r.facts.iter().any(|f| f.seat == Some(1) && f.key == "points" && f.value == 32000), "{:?}", r.facts);
+    assert!(r.facts.iter().any(|f| f.seat == Some(1) && f.key == "fu"), "{:?}", r.facts);
+}
+
+#[test]
 fn head_bump_without_double_ron() {
     let g = double_ron(Rules { double_ron: false, ..Rules::default() }, [25000, 25000, 26000, 24000]);
     assert_eq!(last(&g).deltas, [0, 0, -1900, 2900], "{}", last(&g).summary);
