@@ -15,6 +15,13 @@ struct RecordIn {
     claim: Option<Claim>,
 }
 
+/// A value as JSON Lines writes it: absent optional fields left out.
+pub fn json_object<T: serde::Serialize>(value: &T) -> Value {
+    let mut v = serde_json::to_value(value).unwrap_or(Value::Null);
+    strip_nulls(&mut v);
+    v
+}
+
 fn strip_nulls(v: &mut Value) {
     match v {
         Value::Object(m) => {
@@ -29,9 +36,7 @@ fn strip_nulls(v: &mut Value) {
 /// Writes a log as JSON Lines; absent optional fields are left out.
 pub fn encode_jsonl<A: Action>(log: &Log<A>) -> String {
     let mut out = String::new();
-    let mut h = serde_json::to_value(&log.header).unwrap_or(Value::Null);
-    strip_nulls(&mut h);
-    out.push_str(&h.to_string());
+    out.push_str(&json_object(&log.header).to_string());
     out.push('\n');
     for r in &log.records {
         let mut m = Map::new();
@@ -39,9 +44,7 @@ pub fn encode_jsonl<A: Action>(log: &Log<A>) -> String {
         m.insert("seat".into(), r.seat.into());
         m.insert("action".into(), r.action.to_string().into());
         if let Some(c) = &r.claim {
-            let mut c = serde_json::to_value(c).unwrap_or(Value::Null);
-            strip_nulls(&mut c);
-            m.insert("claim".into(), c);
+            m.insert("claim".into(), json_object(c));
         }
         out.push_str(&Value::Object(m).to_string());
         out.push('\n');

@@ -9,7 +9,7 @@ mod binary;
 mod jsonl;
 
 pub use binary::{decode_binary, encode_binary, read_binary_header, MAGIC};
-pub use jsonl::{decode_jsonl, encode_jsonl, read_jsonl_header};
+pub use jsonl::{decode_jsonl, encode_jsonl, json_object, read_jsonl_header};
 
 use crate::digest::{context, Digest};
 use crate::error::{ErrorCode, Fault};

@@ -38,31 +38,15 @@ pub struct Embedded {
     pub calls: Vec<(usize, Action)>,
 }
 
-fn strip_nulls(v: &mut Value) {
-    match v {
-        Value::Object(m) => {
-            m.retain(|_, v| !v.is_null());
-            m.values_mut().for_each(strip_nulls);
-        }
-        Value::Array(a) => a.iter_mut().for_each(strip_nulls),
-        _ => {}
-    }
-}
-
 /// The object an export embeds for a log.
 pub fn write(log: &Log<Action>) -> Value {
-    let mut header = serde_json::to_value(&log.header).unwrap_or(Value::Null);
-    strip_nulls(&mut header);
+    let header = paifu_core::log::json_object(&log.header);
     let order: String = log.records.iter().map(|r| char::from(b'0' + r.seat.min(9))).collect();
     let claims: Vec<Value> = log
         .records
         .iter()
         .enumerate()
-        .filter_map(|(i, r)| {
-            let mut c = serde_json::to_value(r.claim.as_ref()?).ok()?;
-            strip_nulls(&mut c);
-            Some(json!([i, c]))
-        })
+        .filter_map(|(i, r)| Some(json!([i, paifu_core::log::json_object(r.claim.as_ref()?)])))
         .collect();
     let calls: Vec<Value> = log
         .records
