@@ -74,18 +74,8 @@ fn real_games_go_through_mjai_with_the_same_records_and_results() {
 
 #[test]
 fn seeded_games_go_through_mjai_with_the_same_results() {
-    use paifu_core::{Game, Seed};
-    use paifu_recorder::bots::Bots;
-    let seed = Seed::from_text("mjai round trip");
     for i in 0..4 {
-        let s = seed.child(&format!("g{i}"));
-        let mut bots: Vec<Box<dyn paifu_recorder::Bot<Riichi>>> = (0..4)
-            .map(|k| {
-                Riichi::bot(if (i + k) % 3 == 0 { "random" } else { "greedy" }, &s.child(&format!("b{k}"))).unwrap()
-            })
-            .collect();
-        let rules = Riichi::rules("standard", &Default::default()).unwrap();
-        let log = paifu_recorder::play_game::<Riichi>("standard", rules, s, &mut bots, Default::default()).unwrap();
+        let log = crate::util::riichi_game("mjai round trip", i);
         let Verdict::Valid(orig) = validate_log::<Riichi>(&log, &Positions::default()) else { panic!() };
         let out = to_mjai(&log).unwrap();
         let imp = mjai(&out);

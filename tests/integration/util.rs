@@ -34,3 +34,16 @@ pub fn tzq_game(seed: &str, bots: [&str; 2]) -> Log<Action> {
 pub fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
 }
+
+/// Game `i` of a seeded riichi series, mixed greedy and random bots (standard rules).
+pub fn riichi_game(series: &str, i: usize) -> Log<paifu_core::riichi::Action> {
+    use paifu_core::riichi::Riichi;
+    let s = Seed::from_text(series).child(&format!("g{i}"));
+    let mut bots: Vec<Box<dyn paifu_recorder::Bot<Riichi>>> = (0..4)
+        .map(|k| {
+            Riichi::bot(if (i + k) % 3 == 0 { "random" } else { "greedy" }, &s.child(&format!("b{k}"))).expect("bot")
+        })
+        .collect();
+    let rules = Riichi::rules("standard", &Default::default()).expect("rules");
+    play_game::<Riichi>("standard", rules, s, &mut bots, Default::default()).expect("game")
+}

@@ -307,6 +307,16 @@ impl Riichi {
         let first = self.live[52];
         self.players[dealer].hand.push(first);
         self.next = 53;
+        self.reset_hand_counters();
+        for s in 1..4 {
+            self.players[(dealer + s) % 4].update_waits();
+        }
+        self.phase = Phase::Turn { seat: self.dealer(), drawn: Some(first), rinshan: false, kuikae: 0 };
+    }
+
+    /// The per-hand counters every new hand starts from, seeded or imported: 122 tiles before the
+    /// dead wall, one dora indicator shown, no kans, calls, discards or score changes yet.
+    fn reset_hand_counters(&mut self) {
         self.live_end = 122;
         self.rinshan_used = 0;
         self.dora_shown = 1;
@@ -315,10 +325,6 @@ impl Riichi {
         self.any_call = false;
         self.discards_made = 0;
         self.round_deltas = [0; 4];
-        for s in 1..4 {
-            self.players[(dealer + s) % 4].update_waits();
-        }
-        self.phase = Phase::Turn { seat: self.dealer(), drawn: Some(first), rinshan: false, kuikae: 0 };
     }
 
     /// An imported hand: the same counters as a dealt one (52 tiles dealt), the tiles to come as
@@ -331,14 +337,7 @@ impl Riichi {
         self.dora_known = 0;
         self.ura_known = 0;
         self.next = 52;
-        self.live_end = 122;
-        self.rinshan_used = 0;
-        self.dora_shown = 1;
-        self.dora_pending = 0;
-        self.kans = 0;
-        self.any_call = false;
-        self.discards_made = 0;
-        self.round_deltas = [0; 4];
+        self.reset_hand_counters();
         self.phase = Phase::Deal { seat: self.dealer() };
     }
 
