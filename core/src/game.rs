@@ -202,6 +202,15 @@ pub trait Game: Clone + Sized {
     /// Results of the rounds finished so far.
     fn results(&self) -> &[RoundResult];
 
+    /// The results, moved out of a state that is no longer needed (a replay's outcome). The
+    /// default copies them; engines that own a `Vec` hand it over.
+    fn into_results(self) -> Vec<RoundResult>
+    where
+        Self: Sized,
+    {
+        self.results().to_vec()
+    }
+
     /// Each seat's score now (the final score once the game is over).
     fn scores(&self) -> Vec<i64>;
 

@@ -88,13 +88,24 @@ impl Player {
             None => false,
         }
     }
+    /// A new hand: no tiles, melds or discards (the vectors keep their room), every flag as
+    /// `Default` gives, and nagashi mangan still possible.
+    fn reset(&mut self) {
+        let (mut hand, mut melds, mut river) =
+            (std::mem::take(&mut self.hand), std::mem::take(&mut self.melds), std::mem::take(&mut self.river));
+        hand.clear();
+        melds.clear();
+        river.clear();
+        *self = Player { hand, melds, river, nagashi: true, ..Player::default() };
+    }
     fn furiten(&self) -> bool {
         self.furiten_temp || self.furiten_riichi || self.waits & self.discarded != 0
     }
     pub(crate) fn update_waits(&mut self) {
         let kinds = Kinds(self.counts());
         // (The default counts are all zero, and so are their waits.)
-        if kinds != self.kinds {
+        // (A branch-free comparison: a call to memcmp costs more than the 34 bytes.)
+        if kinds.0.iter().zip(&self.kinds.0).fold(0u8, |acc, (a, b)| acc | (a ^ b)) != 0 {
             self.kinds = kinds;
             self.concealed_waits = hand_waits(&kinds.0);
         }
@@ -250,31 +261,40 @@ impl Riichi {
 
     /// The 136 tiles with the configured red fives.
     pub fn tile_set(rules: &Rules) -> Vec<Tile> {
-        let mut tiles = Vec::with_capacity(136);
-        for k in 0..34 {
-            for _ in 0..4 {
-                tiles.push(Tile::kind_tile(k));
-            }
-        }
+        Riichi::tile_array(rules).to_vec()
+    }
+
+    /// The 136 tiles in kind order, four of each; the first copies of the configured red fives
+    /// (of 5m, 5p, 5s; the second 5p too when there are four) are red.
+    fn tile_array(rules: &Rules) -> [Tile; 136] {
+        let mut tiles: [Tile; 136] = std::array::from_fn(|i| Tile::kind_tile(i / 4));
         let reds: &[usize] = match rules.red_fives {
             0 => &[],
-            3 => &[4, 13, 22],
-            _ => &[4, 13, 13, 22],
+            3 => &[4 * 4, 4 * 13, 4 * 22],
+            _ => &[4 * 4, 4 * 13, 4 * 13 + 1, 4 * 22],
         };
-        for &k in reds {
-            if let Some(t) = tiles.iter_mut().find(|t| t.kind() == k && !t.is_aka()) {
-                *t = t.akaize();
-            }
+        for &i in reds {
+            tiles[i] = tiles[i].akaize();
         }
         tiles
     }
 
+    /// The name of this hand's streams: `E1/0` (East 1, no honba), `S3/2`...
+    fn stream_label(&self, what: &str) -> String {
+        let mut label = String::with_capacity(what.len() + 16);
+        label.push_str(what);
+        label.push(WINDS[usize::from(self.round_wind & 3)]);
+        push_number(&mut label, u32::from(self.kyoku) + 1);
+        label.push('/');
+        push_number(&mut label, self.honba);
+        label
+    }
+
     fn start_round(&mut self) {
         let Some(seed) = self.seed else { return self.start_imported_round() };
-        let label = format!("{}/{}", self.hand_label(), self.honba);
-        let mut ring = Riichi::tile_set(&self.rules);
-        seed.stream(&format!("riichi/wall/{label}")).shuffle(&mut ring);
-        let mut dice = seed.stream(&format!("riichi/dice/{label}"));
+        let mut ring = Riichi::tile_array(&self.rules);
+        seed.stream(&self.stream_label("riichi/wall/")).shuffle(&mut ring);
+        let mut dice = seed.stream(&self.stream_label("riichi/dice/"));
         let d1 = dice.die(6) as u8;
         let d2 = dice.die(6) as u8;
         self.dice = (d1, d2);
@@ -282,13 +302,14 @@ impl Riichi {
         let dealer = usize::from(self.dealer());
         let wall = (dealer + sum - 1) % 4;
         let brk = 34 * wall + 2 * sum;
-        self.live = (0..122).map(|i| ring[(brk + i) % 136]).collect();
+        self.live.clear();
+        self.live.extend((0..122).map(|i| ring[(brk + i) % 136]));
         for k in 1..=7usize {
             self.dead[2 * k - 2] = ring[(brk + 136 - 2 * k) % 136];
             self.dead[2 * k - 1] = ring[(brk + 136 - 2 * k + 1) % 136];
         }
         for p in self.players.iter_mut() {
-            *p = Player { nagashi: true, ..Player::default() };
+            p.reset();
         }
         // Three rounds of four tiles each, dealer first; then the dealer takes the 49th and the
         // 53rd tile (the latter counts as its first draw), the others the 50th to 52nd.
@@ -331,7 +352,7 @@ impl Riichi {
     /// records.
     fn start_imported_round(&mut self) {
         for p in self.players.iter_mut() {
-            *p = Player { nagashi: true, ..Player::default() };
+            p.reset();
         }
         self.seen = [0; 37];
         self.dora_known = 0;
@@ -514,11 +535,6 @@ impl Riichi {
         (0..self.dora_shown).map(|i| self.dead[4 + 2 * i]).collect()
     }
 
-    fn ura_indicators(&self) -> Vec<Tile> {
-        let n = if self.rules.kan_ura_dora { self.dora_shown } else { 1 };
-        (0..n).map(|i| self.dead[5 + 2 * i]).collect()
-    }
-
     fn seat_wind(&self, seat: Seat) -> u8 {
         (seat + 4 - self.dealer()) % 4
     }
@@ -531,10 +547,11 @@ impl Riichi {
     /// The score if `seat` wins with `tile` (drawn for a tsumo, otherwise claimed).
     fn win_score(&self, seat: Seat, tile: Tile, tsumo: bool, rinshan: bool, chankan: bool) -> Option<Score> {
         let p = &self.players[usize::from(seat)];
-        let mut concealed = p.hand.clone();
-        if !tsumo {
-            concealed.push(tile);
-        }
+        // The concealed tiles with the claimed one, on the stack (a hand holds at most 14).
+        let mut buf = [tile; 14];
+        let n = p.hand.len().min(14);
+        buf[..n].copy_from_slice(&p.hand[..n]);
+        let concealed = &buf[..(n + usize::from(!tsumo)).min(14)];
         let dealer = seat == self.dealer();
         let first = self.first_go() && p.river.is_empty();
         let last = self.tiles_left() == 0;
@@ -553,9 +570,19 @@ impl Riichi {
             seat_wind: self.seat_wind(seat),
             round_wind: self.round_wind & 3,
         };
-        let dora = if self.rules.kan_dora { self.dora_indicators() } else { vec![self.dead[4]] };
-        let ura = if (p.riichi) && self.rules.ura_dora { self.ura_indicators() } else { Vec::new() };
-        let wh = WinHand { concealed: &concealed, melds: &p.melds, win: tile, dora: &dora, ura: &ura };
+        // Indicators are every other tile of the dead wall from d4 (dora) and d5 (ura).
+        let dora_all: [Tile; 5] = std::array::from_fn(|i| self.dead[4 + 2 * i]);
+        let ura_all: [Tile; 5] = std::array::from_fn(|i| self.dead[5 + 2 * i]);
+        let shown = self.dora_shown.min(5);
+        let dora = &dora_all[..if self.rules.kan_dora { shown } else { 1 }];
+        let ura_n = if !(p.riichi && self.rules.ura_dora) {
+            0
+        } else if self.rules.kan_ura_dora {
+            shown
+        } else {
+            1
+        };
+        let wh = WinHand { concealed, melds: &p.melds, win: tile, dora, ura: &ura_all[..ura_n] };
         score(&wh, &sit, &self.rules).ok()
     }
 
@@ -618,7 +645,7 @@ impl Riichi {
         let k = tile.kind();
         // A seat that is not on turn holds the hand its waits were computed for.
         debug_assert_eq!(p.kinds.0, p.counts());
-        let c = p.kinds.0;
+        let c = &p.kinds.0;
         let n = usize::from(c[k]);
         // Pon needs a legal discard afterwards: a tile of another kind (kuikae bans this one).
         if n >= 2 && p.hand.len() > n {
@@ -640,11 +667,16 @@ impl Riichi {
                 if c[ka] == 0 || c[kb] == 0 {
                     continue;
                 }
-                let ban = Riichi::chi_kuikae(tile, Tile::kind_tile(ka), Tile::kind_tile(kb));
-                let mut rest = c;
-                rest[ka] -= 1;
-                rest[kb] -= 1;
-                if rest.iter().enumerate().any(|(x, &m)| m > 0 && ban & (1 << x) == 0) {
+                // The hand keeps len - 2 tiles; the chi is possible when they are not all of the
+                // (at most two) banned kinds.
+                let mut ban = Riichi::chi_kuikae(tile, Tile::kind_tile(ka), Tile::kind_tile(kb));
+                let mut banned = 0;
+                while ban != 0 {
+                    let x = ban.trailing_zeros() as usize;
+                    ban &= ban - 1;
+                    banned += usize::from(c[x]) - usize::from(x == ka) - usize::from(x == kb);
+                }
+                if p.hand.len() - 2 > banned {
                     can |= CAN_CHI;
                     break;
                 }
@@ -1513,7 +1545,10 @@ impl Riichi {
             facts.push(Fact::seat(seat, "yakuman", i64::from(sc.yakuman)));
         }
         for (y, h) in &sc.yaku {
-            facts.push(Fact::seat(seat, format!("yaku:{}", y.name()), i64::from(*h)));
+            let mut key = String::with_capacity(5 + y.name().len());
+            key.push_str("yaku:");
+            key.push_str(y.name());
+            facts.push(Fact::seat(seat, key, i64::from(*h)));
         }
     }
 
@@ -1605,12 +1640,12 @@ impl Riichi {
                 facts.push(Fact::seat(s as Seat, "calls", i64::from(p.calls)));
             }
         }
-        let label = format!("{} {} honba", self.hand_label(), self.honba);
         let round = self.results.len() as u32 + 1;
+        let wind = WINDS[usize::from(self.round_wind & 3)];
         self.results.push(RoundResult {
             round,
             deltas: self.round_deltas.to_vec(),
-            summary: format!("{label}: {}", e.summary),
+            summary: format!("{wind}{} {} honba: {}", self.kyoku + 1, self.honba, e.summary),
             facts,
         });
         // What comes next.
@@ -1832,4 +1867,20 @@ fn variants(hand: &[Tile], k: usize) -> Vec<Tile> {
     v.sort();
     v.dedup();
     v
+}
+
+/// Appends `n` in decimal.
+fn push_number(s: &mut String, n: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    s.extend(digits[i..].iter().map(|&d| char::from(d)));
 }

@@ -77,6 +77,10 @@ impl Game for Riichi {
         &self.results
     }
 
+    fn into_results(self) -> Vec<RoundResult> {
+        self.results
+    }
+
     fn scores(&self) -> Vec<i64> {
         self.scores.to_vec()
     }

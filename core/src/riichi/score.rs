@@ -344,17 +344,17 @@ impl Score {
 
 impl fmt::Display for Score {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let items: Vec<String> = self.yaku.iter().map(|(y, h)| format!("{y} {h}")).collect();
+        // Written piece by piece: summaries are made for every win a replay meets.
+        for (i, (y, h)) in self.yaku.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{y} {h}")?;
+        }
         if self.yakuman > 0 {
-            write!(
-                f,
-                "{} ({}), {}",
-                items.join(", "),
-                if self.yakuman > 1 { "multiple yakuman" } else { "yakuman" },
-                self.payment.total()
-            )
+            write!(f, " ({}), {}", if self.yakuman > 1 { "multiple yakuman" } else { "yakuman" }, self.payment.total())
         } else {
-            write!(f, "{}: {} han {} fu", items.join(", "), self.han, self.fu)?;
+            write!(f, ": {} han {} fu", self.han, self.fu)?;
             if self.limit != Limit::None {
                 write!(f, " {}", self.limit.name())?;
             }

@@ -839,6 +839,10 @@ impl Game for Tayu {
         &self.results
     }
 
+    fn into_results(self) -> Vec<RoundResult> {
+        self.results
+    }
+
     /// Two players: each its product; four: each seat its team's product; three: each player
     /// its product, and the flood its bid if it won, else 0 (so the highest score wins).
     fn scores(&self) -> Vec<i64> {

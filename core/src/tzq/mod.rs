@@ -780,6 +780,10 @@ impl Game for Tzq {
         &self.results
     }
 
+    fn into_results(self) -> Vec<RoundResult> {
+        self.results
+    }
+
     fn scores(&self) -> Vec<i64> {
         self.scores.to_vec()
     }
