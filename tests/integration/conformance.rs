@@ -57,3 +57,24 @@ fn greedy_beats_random() {
     }
     assert!(greedy > 2 * random, "greedy {greedy} vs random {random}");
 }
+
+/// A replayed state hands over the same results it shows (`Game::into_results`, which the
+/// validator's outcome uses instead of a copy), for every engine.
+fn into_results_matches<G: Game + Bots>(ruleset: &str) {
+    let rules = G::rules(ruleset, &Default::default()).unwrap();
+    let seed = Seed::from_text(&format!("into_results {}", G::KIND.name()));
+    let seats = *G::SEATS.start();
+    let mut bots: Vec<_> = (0..seats).map(|s| G::bot(G::BOTS[0], &seed.child(&s.to_string())).unwrap()).collect();
+    let log = paifu_recorder::simulate::play_game::<G>(ruleset, rules, seed, &mut bots, Default::default()).unwrap();
+    let (state, _) = paifu_core::replay::replay::<G>(&log, &Default::default(), None).unwrap();
+    let shown = state.results().to_vec();
+    assert!(!shown.is_empty());
+    assert_eq!(state.into_results(), shown);
+}
+
+#[test]
+fn into_results_is_results_for_every_engine() {
+    into_results_matches::<Tzq>("standard");
+    into_results_matches::<paifu_core::riichi::Riichi>("standard");
+    into_results_matches::<paifu_core::tayu::Tayu>("standard");
+}
