@@ -96,7 +96,7 @@ pub struct Stream {
     pos: usize,
 }
 
-const STREAM_BUF: usize = 256;
+const STREAM_BUF: usize = 1024;
 
 impl Stream {
     pub fn new(seed: &Seed, label: &str) -> Stream {
