@@ -97,7 +97,12 @@ pub fn setup<G: Game>(header: &Header) -> Result<G, Fault> {
 
 /// Replays a decoded log and returns the verdict. `pos` gives line numbers for messages.
 pub fn validate_log<G: Game>(log: &Log<G::Action>, pos: &Positions) -> Verdict {
-    match replay::<G>(log, pos, None) {
+    verdict::<G>(&log.header, &log.records, pos)
+}
+
+/// [`validate_log`] of the log with this header and these records.
+fn verdict<G: Game>(header: &Header, records: &[Record<G::Action>], pos: &Positions) -> Verdict {
+    match replay_records::<G>(header, records, pos, None) {
         Ok((state, _)) => Verdict::Valid(Outcome { rounds: state.results().to_vec(), final_scores: state.scores() }),
         Err(f) => Verdict::Invalid(f),
     }
@@ -107,7 +112,9 @@ pub fn validate_log<G: Game>(log: &Log<G::Action>, pos: &Positions) -> Verdict {
 /// game not being over, the action's legality, and the record's claims. On error the state is
 /// as it was before the record, except that a wrong claim is found after the action is applied.
 pub fn step<G: Game>(state: &mut G, i: usize, rec: &Record<G::Action>, pos: &Positions) -> Result<(), Fault> {
-    let round = state.round();
+    // The round an error names is the round the record was played in: asked of the state only
+    // for an error (nothing changes the state before `play_mut`, which leaves it untouched when
+    // it refuses), or before the action for a record with claims, which are few.
     let mk = |code: ErrorCode, msg: String, round: u32| {
         let mut f = locate(Fault::new(code, msg), i, pos);
         f.round = Some(round);
@@ -119,17 +126,20 @@ pub fn step<G: Game>(state: &mut G, i: usize, rec: &Record<G::Action>, pos: &Pos
         return Err(mk(
             ErrorCode::BadSequence,
             format!("record {i} carries sequence number {}; a record was dropped, inserted or moved here", rec.seq),
-            round,
+            state.round(),
         ));
     }
     if state.is_over() {
-        return Err(mk(ErrorCode::AfterGameEnd, "the game was already over before this record".into(), round));
+        return Err(mk(ErrorCode::AfterGameEnd, "the game was already over before this record".into(), state.round()));
     }
+    let Some(claim) = &rec.claim else {
+        return state.play_mut(rec.seat, &rec.action).map_err(|v| mk(v.code, v.message, state.round()));
+    };
     let before = state.results().len();
+    let round = state.round();
     if let Err(v) = state.play_mut(rec.seat, &rec.action) {
         return Err(mk(v.code, v.message, round));
     }
-    let Some(claim) = &rec.claim else { return Ok(()) };
     if let Some(claimed) = &claim.round {
         match state.results()[before..].last() {
             None => {
@@ -192,32 +202,44 @@ pub fn truncated<G: Game>(state: &G, records: usize) -> Fault {
 /// record and claim. On success answers the state and how many records were applied; a log
 /// replayed in full must also reach the end of the game.
 pub fn replay<G: Game>(log: &Log<G::Action>, pos: &Positions, upto: Option<usize>) -> Result<(G, usize), Fault> {
-    let mut state: G = setup(&log.header)?;
-    let n = upto.map_or(log.records.len(), |u| u.saturating_add(1).min(log.records.len()));
-    for (i, rec) in log.records.iter().take(n).enumerate() {
+    replay_records(&log.header, &log.records, pos, upto)
+}
+
+/// [`replay`] of the log with this header and these records.
+fn replay_records<G: Game>(
+    header: &Header,
+    records: &[Record<G::Action>],
+    pos: &Positions,
+    upto: Option<usize>,
+) -> Result<(G, usize), Fault> {
+    let mut state: G = setup(header)?;
+    let n = upto.map_or(records.len(), |u| u.saturating_add(1).min(records.len()));
+    for (i, rec) in records.iter().take(n).enumerate() {
         step(&mut state, i, rec, pos)?;
     }
     if upto.is_none() && !state.is_over() {
-        return Err(truncated(&state, log.records.len()));
+        return Err(truncated(&state, records.len()));
     }
     Ok((state, n))
 }
 
 /// Decodes and validates bytes of a known game.
 pub fn validate_typed<G: Game>(bytes: &[u8]) -> Report {
-    match log::decode_with_digest::<G::Action>(bytes) {
-        Err(f) => Report {
-            header: log::read_header(bytes).ok(),
-            digest: None,
-            records: f.index.unwrap_or(0),
-            verdict: Verdict::Invalid(f),
-        },
-        Ok((log, pos, digest)) => Report {
-            digest: Some(digest),
-            records: log.records.len(),
-            verdict: validate_log::<G>(&log, &pos),
-            header: Some(log.header),
-        },
+    match log::open(bytes) {
+        Ok(opened) => {
+            let (digest, records, verdict) = validate_opened::<G>(&opened);
+            Report { header: Some(opened.into_header()), digest, records, verdict }
+        }
+        Err(f) => Report { header: None, digest: None, records: f.index.unwrap_or(0), verdict: Verdict::Invalid(f) },
+    }
+}
+
+/// Reads the records of a log whose header is read, and validates the log: the digest, the
+/// number of records read and the verdict of its [`Report`].
+fn validate_opened<G: Game>(opened: &log::Opened<'_>) -> (Option<Digest>, usize, Verdict) {
+    match opened.records_with_digest::<G::Action>() {
+        Err(f) => (None, f.index.unwrap_or(0), Verdict::Invalid(f)),
+        Ok((records, pos, digest)) => (Some(digest), records.len(), verdict::<G>(opened.header(), &records, &pos)),
     }
 }
 
@@ -235,13 +257,76 @@ pub fn unknown_game(name: &str) -> Fault {
 
 /// Decodes and validates a log of any game.
 pub fn validate_bytes(bytes: &[u8]) -> Report {
-    let header = match log::read_header(bytes) {
-        Ok(h) => h,
+    // The header is read once: it names the game, and the records are read after it.
+    let opened = match log::open(bytes) {
+        Ok(o) => o,
         Err(f) => return Report { header: None, digest: None, records: 0, verdict: Verdict::Invalid(f) },
     };
-    let game = header.game.clone();
-    match crate::for_game!(game.as_str(), G => validate_typed::<G>(bytes)) {
-        Ok(r) => r,
-        Err(f) => Report { header: Some(header), digest: None, records: 0, verdict: Verdict::Invalid(f) },
+    let game: &str = &opened.header().game;
+    let checked = crate::for_game!(game, G => validate_opened::<G>(&opened));
+    let header = Some(opened.into_header());
+    match checked {
+        Ok((digest, records, verdict)) => Report { header, digest, records, verdict },
+        Err(f) => Report { header, digest: None, records: 0, verdict: Verdict::Invalid(f) },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::log::{random_log, Claim};
+    use crate::riichi::Riichi;
+
+    #[test]
+    fn faults_name_the_round_the_record_was_played_in() {
+        let log = random_log::<Riichi>("standard", 4, "rounds in faults");
+        let pos = Positions::default();
+        let n = log.records.len();
+        // The state before record `k`.
+        let before = |k: usize| -> Riichi {
+            let mut s: Riichi = setup(&log.header).unwrap();
+            for (i, r) in log.records[..k].iter().enumerate() {
+                step(&mut s, i, r, &pos).unwrap();
+            }
+            s
+        };
+        // The first record that ends a round.
+        let ends = log.records.iter().position(|r| r.claim.is_some()).unwrap();
+        for k in [1, ends, ends + 1, n - 1] {
+            let s = before(k);
+            let round = s.round();
+            let fault = |r: &Record<crate::riichi::Action>| {
+                let mut after = s.clone();
+                let f = step(&mut after, k, r, &pos).unwrap_err();
+                (f, after)
+            };
+            let mut r = log.records[k].clone();
+            r.seq += 1;
+            let (f, after) = fault(&r);
+            assert_eq!((f.code, f.round, after.round()), (ErrorCode::BadSequence, Some(round), round));
+            let mut r = log.records[k].clone();
+            r.seat = 7;
+            let (f, after) = fault(&r);
+            assert_eq!((f.code, f.round, after.round()), (ErrorCode::NotYourTurn, Some(round), round));
+            assert_eq!((f.index, f.seat), (Some(k), Some(7)));
+            // A round result claimed where none ends, or a wrong one where one does.
+            let mut r = log.records[k].clone();
+            r.claim = Some(Claim { round: Some(vec![1, 2, 3, 4]), final_scores: None });
+            let (f, _) = fault(&r);
+            assert_eq!((f.code, f.round), (ErrorCode::ClaimMismatch, Some(round)), "{}", f.describe());
+            assert_eq!(f.message.contains("does not end here"), log.records[k].claim.is_none(), "{}", f.message);
+            if k != n - 1 {
+                // Final scores claimed before the end: the round is the one after the action.
+                r.claim = Some(Claim { round: None, final_scores: Some(vec![0; 4]) });
+                let (f, after) = fault(&r);
+                assert_eq!((f.code, f.round), (ErrorCode::ClaimMismatch, Some(after.round())), "{}", f.describe());
+                assert_eq!(after.round(), round + u32::from(k == ends));
+            }
+        }
+        let mut s = before(n);
+        let mut r = log.records[n - 1].clone();
+        r.seq = n as u32;
+        let f = step(&mut s, n, &r, &pos).unwrap_err();
+        assert_eq!((f.code, f.round), (ErrorCode::AfterGameEnd, Some(s.round())));
     }
 }

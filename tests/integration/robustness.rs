@@ -228,3 +228,86 @@ fn devices_and_pipes_are_not_read() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
 }
+
+/// The frames of a binary log (header first), and a binary log made of frames.
+fn split_frames(bytes: &[u8]) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut pos = log::MAGIC.len();
+    while pos < bytes.len() {
+        let (mut len, mut shift) = (0usize, 0);
+        loop {
+            let b = bytes[pos];
+            pos += 1;
+            len |= usize::from(b & 0x7f) << shift;
+            shift += 7;
+            if b < 0x80 {
+                break;
+            }
+        }
+        out.push(bytes[pos..pos + len].to_vec());
+        pos += len;
+    }
+    out
+}
+
+fn join_frames(frames: &[Vec<u8>]) -> Vec<u8> {
+    let mut out = log::MAGIC.to_vec();
+    for f in frames {
+        let mut n = f.len();
+        while n >= 0x80 {
+            out.push((n as u8 & 0x7f) | 0x80);
+            n >>= 7;
+        }
+        out.push(n as u8);
+        out.extend_from_slice(f);
+    }
+    out
+}
+
+/// Record frames of bot games changed byte by byte (and with numbers lengthened: a varint's last
+/// byte given the continuation bit and a 00 after it): the reader accepts exactly the frames that
+/// decode and encode back to the same bytes, and refuses the others that decode as not
+/// canonical, at their record.
+fn canonical_check_matches_encoding_again<A: paifu_core::log::Action>(log: &paifu_core::Log<A>, label: &str) {
+    let bytes = log::encode(log, Encoding::Binary);
+    let frames = split_frames(&bytes);
+    assert_eq!(frames.len(), log.records.len() + 1);
+    let mut s = Seed::from_text(label).stream("frames");
+    let mut refused = 0;
+    for _ in 0..3000 {
+        let k = s.below(log.records.len() as u64) as usize;
+        let mut f = frames[k + 1].clone();
+        let at = s.below(f.len() as u64) as usize;
+        match s.below(3) {
+            0 => f[at] = s.below(256) as u8,
+            1 => f.insert(at, s.below(256) as u8),
+            _ => {
+                if let Some(end) = f[at..].iter().position(|&b| b < 0x80) {
+                    f[at + end] |= 0x80;
+                    f.insert(at + end + 1, 0);
+                }
+            }
+        }
+        let decoded = postcard::take_from_bytes::<paifu_core::Record<A>>(&f);
+        let canonical = matches!(&decoded, Ok((r, [])) if postcard::to_stdvec(r).unwrap() == f);
+        let mut fs = frames.clone();
+        fs[k + 1] = f.clone();
+        let got = log::decode::<A>(&join_frames(&fs));
+        assert_eq!(got.is_ok(), canonical, "{label}: record {k}: {f:02x?}");
+        if let (Ok((_, [])), false) = (&decoded, canonical) {
+            let e = got.unwrap_err();
+            assert_eq!((e.code, e.index), (ErrorCode::BadEncoding, Some(k)), "{}", e.describe());
+            assert!(e.message.contains("not in canonical form"), "{}", e.message);
+            refused += 1;
+        }
+    }
+    assert!(refused > 100, "{label}: {refused}");
+}
+
+#[test]
+fn the_canonical_check_matches_encoding_again_on_bot_games() {
+    canonical_check_matches_encoding_again(&tzq_game("frames", ["greedy", "random"]), "tzq");
+    for i in 0..2 {
+        canonical_check_matches_encoding_again(&crate::util::riichi_game("frames", i), "riichi");
+    }
+}

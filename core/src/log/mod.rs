@@ -11,14 +11,19 @@ mod jsonl;
 pub use binary::{decode_binary, encode_binary, read_binary_header, MAGIC};
 pub use jsonl::{decode_jsonl, encode_jsonl, json_object, read_jsonl_header};
 
+#[cfg(test)]
+pub(crate) use binary::tests::random_log;
+
 use crate::digest::{context, Digest};
 use crate::error::{ErrorCode, Fault};
 use crate::random::Seed;
+use blake3::hazmat::ContextKey;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
 use std::fmt::{Debug, Display};
 use std::str::FromStr;
+use std::sync::OnceLock;
 
 /// The log format version this Paifu writes and the newest it reads.
 pub const FORMAT_VERSION: u32 = 1;
@@ -32,11 +37,35 @@ pub const MAX_ITEM_BYTES: usize = 1 << 20;
 pub trait Action:
     Clone + Debug + Display + FromStr<Err = NotationError> + PartialEq + Serialize + DeserializeOwned
 {
+    /// Whether every value this type decodes from postcard bytes encodes back to those same
+    /// bytes unless one of its varints was overlong (a number written with more bytes than it
+    /// needs). The binary reader then finds a record's frame canonical by looking for the
+    /// trace an overlong varint leaves in it instead of encoding the record again.
+    ///
+    /// Set it only for a type built, all the way down, of integers, `bool`s, strings, options,
+    /// unit, structs, tuples, fixed arrays, lists (`Vec`) and enums of these, where any
+    /// conversion on reading (`try_from`, `deserialize_with`) either refuses a value or keeps
+    /// it as it is. Not with a map, a set or any collection that sorts or drops what it reads,
+    /// a `char` (postcard reads the first character of a longer string), a float, or `flatten`.
+    /// The default, `false`, keeps the full check: encode again and compare.
+    const CANONICAL_UNLESS_OVERLONG: bool = false;
 }
 
-impl<T> Action for T where
-    T: Clone + Debug + Display + FromStr<Err = NotationError> + PartialEq + Serialize + DeserializeOwned
-{
+// The actions of the games this Paifu replays. Each is made of integers (tile, card and
+// pattern bytes that refuse codes outside their range, a bid) and enums, structs and fixed
+// arrays of them; nothing on reading sorts or rewrites a value (a set in the wrong order is
+// refused). The test `action_types_flagged_plain_encode_no_map` in this module checks that no
+// variant encodes a map, a char or a float.
+impl Action for crate::tzq::Action {
+    const CANONICAL_UNLESS_OVERLONG: bool = true;
+}
+
+impl Action for crate::riichi::Action {
+    const CANONICAL_UNLESS_OVERLONG: bool = true;
+}
+
+impl Action for crate::tayu::Action {
+    const CANONICAL_UNLESS_OVERLONG: bool = true;
 }
 
 /// An action string that is not valid notation.
@@ -268,6 +297,10 @@ impl Claim {
 }
 
 /// One decision: who, what, and optionally the results claimed after it.
+///
+/// Apart from the action it holds integers and an optional [`Claim`] of optional lists only,
+/// so its binary form is canonical unless a varint is overlong whenever its action's is (see
+/// [`Action::CANONICAL_UNLESS_OVERLONG`]): keep it that way.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(bound(serialize = "A: Action", deserialize = "A: Action"))]
 pub struct Record<A> {
@@ -302,25 +335,63 @@ impl Positions {
 pub struct Chain {
     link: Digest,
     buf: Vec<u8>,
-    /// The record context, hashed once (blake3's derive-key mode, as `Digest::derive`).
-    record_key: blake3::hazmat::ContextKey,
+    /// A hasher for records (derive-key mode with the record context), reset for each one.
+    hasher: blake3::Hasher,
+}
+
+/// A context hashed once for blake3's derive-key mode (what `Digest::derive` does each time).
+fn context_key(context: &'static str, cell: &'static OnceLock<ContextKey>) -> &'static ContextKey {
+    cell.get_or_init(|| blake3::hazmat::hash_derive_key_context(context))
+}
+
+fn record_key() -> &'static ContextKey {
+    static KEY: OnceLock<ContextKey> = OnceLock::new();
+    context_key(context::RECORD, &KEY)
+}
+
+fn header_key() -> &'static ContextKey {
+    static KEY: OnceLock<ContextKey> = OnceLock::new();
+    context_key(context::HEADER, &KEY)
+}
+
+/// blake3 in derive-key mode with the header context over `parts`: `Digest::derive(context::HEADER, parts)`.
+fn header_digest(parts: &[&[u8]]) -> Digest {
+    use blake3::hazmat::HasherExt;
+    let mut h = blake3::Hasher::new_from_context_key(header_key());
+    for p in parts {
+        h.update(p);
+    }
+    Digest(*h.finalize().as_bytes())
 }
 
 impl Chain {
     pub fn new(header: &Header) -> Chain {
         let bytes = postcard::to_stdvec(&header.canonical()).unwrap_or_default();
-        Chain {
-            link: Digest::derive(context::HEADER, &[&bytes]),
-            buf: Vec::new(),
-            record_key: blake3::hazmat::hash_derive_key_context(context::RECORD),
+        Chain::at(header_digest(&[&bytes]))
+    }
+
+    /// A chain whose last link is `link`.
+    fn at(link: Digest) -> Chain {
+        use blake3::hazmat::HasherExt;
+        Chain { link, buf: Vec::new(), hasher: blake3::Hasher::new_from_context_key(record_key()) }
+    }
+
+    /// The same as `Chain::new(header)` for a header decoded from `frame`, which must be its
+    /// postcard encoding (the binary reader accepts a header frame only if it is): the canonical
+    /// header's bytes are taken from the frame instead of encoding a copy of the header. (Only
+    /// the seed's place in the frame is checked: if the seed is not there, the header is
+    /// encoded after all.)
+    pub(crate) fn from_frame(header: &Header, frame: &[u8]) -> Chain {
+        match header_link_from_frame(header, frame) {
+            Some(link) => Chain::at(link),
+            None => Chain::new(header),
         }
     }
 
     /// Chains one record given as its postcard bytes (which must be the record's canonical
     /// encoding, as `push` would write it); answers the record's digest.
     pub(crate) fn push_bytes(&mut self, bytes: &[u8]) -> Digest {
-        use blake3::hazmat::HasherExt;
-        let mut h = blake3::Hasher::new_from_context_key(&self.record_key);
+        let h = self.hasher.reset();
         let mut small = [0u8; 128];
         if let Some(rest) = small.get_mut(32..32 + bytes.len()) {
             rest.copy_from_slice(bytes);
@@ -338,8 +409,7 @@ impl Chain {
     pub fn push<A: Action>(&mut self, record: &Record<A>) -> Digest {
         // The same as `Digest::derive(context::RECORD, &[&self.link.0, &postcard bytes])`; short
         // records are serialized on the stack.
-        use blake3::hazmat::HasherExt;
-        let mut h = blake3::Hasher::new_from_context_key(&self.record_key);
+        let h = self.hasher.reset();
         let mut small = [0u8; 128];
         small[..32].copy_from_slice(&self.link.0);
         match postcard::to_slice(record, &mut small[32..]) {
@@ -362,6 +432,33 @@ impl Chain {
     pub fn digest(&self) -> Digest {
         self.link
     }
+}
+
+/// The header link (`Chain::new(header).digest()`) of a header whose postcard encoding is
+/// `frame`, hashing the canonical header's bytes from the frame; `None` if the seed is not where
+/// the header's encoding puts it (the caller then encodes the canonical header itself).
+///
+/// Without a seed the canonical header is the header: its encoding is the frame. With one, the
+/// two encodings differ only in the `seed` and `commitment` fields, which come right before
+/// `source` and `meta` (the end of the frame): the frame has `01` and the 32 seed bytes, then the
+/// commitment as written (`00`, or `01` and 32 bytes); the canonical header has `00` (no seed),
+/// then `01` and the seed's commitment.
+fn header_link_from_frame(header: &Header, frame: &[u8]) -> Option<Digest> {
+    let Some(seed) = &header.seed else {
+        return Some(header_digest(&[frame]));
+    };
+    let tail_len = postcard::experimental::serialized_size(&(&header.source, &header.meta)).ok()?;
+    let commitment_len = if header.commitment.is_some() { 33 } else { 1 };
+    let seed_at = frame.len().checked_sub(tail_len + commitment_len + 33)?;
+    let (head, rest) = frame.split_at(seed_at);
+    let (seed_field, rest) = rest.split_at(33);
+    if seed_field[0] != 1 || seed_field[1..] != seed.0 || rest.len() != commitment_len + tail_len {
+        return None;
+    }
+    let mut middle = [0u8; 34];
+    middle[1] = 1;
+    middle[2..].copy_from_slice(&seed.commitment().0);
+    Some(header_digest(&[head, &middle, &rest[commitment_len..]]))
 }
 
 impl<A: Action> Log<A> {
@@ -406,15 +503,67 @@ impl Encoding {
     }
 }
 
-/// Reads only the header, whatever the encoding.
-pub fn read_header(bytes: &[u8]) -> Result<Header, Fault> {
+/// A log with its header read and checked and its records not yet: the header tells which game
+/// the log is of, and so which action type to read the records as, and the records are then
+/// read without reading the header again.
+#[derive(Debug)]
+pub struct Opened<'a> {
+    header: Header,
+    body: Body<'a>,
+}
+
+#[derive(Debug)]
+enum Body<'a> {
+    Binary { header_frame: &'a [u8], frames: binary::Frames<'a> },
+    JsonLines(&'a str),
+}
+
+/// Reads the header, whatever the encoding, and keeps the rest to read: see [`Opened`].
+pub fn open(bytes: &[u8]) -> Result<Opened<'_>, Fault> {
     match Encoding::sniff(bytes) {
-        Encoding::Binary => read_binary_header(bytes),
+        Encoding::Binary => {
+            let s = binary::start(bytes)?;
+            Ok(Opened { header: s.header, body: Body::Binary { header_frame: s.header_frame, frames: s.frames } })
+        }
         Encoding::JsonLines => {
             let text = as_text(bytes)?;
-            read_jsonl_header(text)
+            Ok(Opened { header: read_jsonl_header(text)?, body: Body::JsonLines(text) })
         }
     }
+}
+
+impl Opened<'_> {
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    pub fn into_header(self) -> Header {
+        self.header
+    }
+
+    /// Reads the records as `A` and computes the log digest (the same as [`Log::digest`]; from
+    /// a binary file without encoding anything again). Answers what [`decode_with_digest`]
+    /// answers for the same bytes, less the header.
+    pub fn records_with_digest<A: Action>(&self) -> Result<(Vec<Record<A>>, Positions, Digest), Fault> {
+        match self.body {
+            Body::Binary { header_frame, frames } => {
+                let mut chain = Chain::from_frame(&self.header, header_frame);
+                let records = binary::decode_records(frames, Some(&mut chain))?;
+                Ok((records, Positions::default(), chain.digest()))
+            }
+            Body::JsonLines(text) => {
+                // The header line is read again: JSON Lines is the readable form, not the fast one.
+                let (log, pos) = decode_jsonl::<A>(text)?;
+                let digest = log.digest();
+                Ok((log.records, pos, digest))
+            }
+        }
+    }
+}
+
+/// Reads only the header, whatever the encoding.
+pub fn read_header(bytes: &[u8]) -> Result<Header, Fault> {
+    open(bytes).map(Opened::into_header)
 }
 
 /// Decodes a log of a known action type, whatever the encoding.
@@ -428,18 +577,9 @@ pub fn decode<A: Action>(bytes: &[u8]) -> Result<(Log<A>, Positions), Fault> {
 /// Decodes a log of a known action type, whatever the encoding, and computes its digest (the
 /// same as [`Log::digest`]; from a binary file without encoding the records again).
 pub fn decode_with_digest<A: Action>(bytes: &[u8]) -> Result<(Log<A>, Positions, Digest), Fault> {
-    match Encoding::sniff(bytes) {
-        Encoding::Binary => {
-            let (log, digest) = binary::decode_binary_chained(bytes, true)?;
-            let digest = digest.unwrap_or_else(|| log.digest());
-            Ok((log, Positions::default(), digest))
-        }
-        Encoding::JsonLines => {
-            let (log, pos) = decode_jsonl(as_text(bytes)?)?;
-            let digest = log.digest();
-            Ok((log, pos, digest))
-        }
-    }
+    let opened = open(bytes)?;
+    let (records, pos, digest) = opened.records_with_digest()?;
+    Ok((Log { header: opened.into_header(), records }, pos, digest))
 }
 
 /// Encodes a log.
@@ -505,5 +645,224 @@ mod tests {
             assert_eq!(digest, log.digest(), "{e:?}");
         }
         assert!(postcard::to_stdvec(&log.records[2]).unwrap().len() > 96);
+    }
+
+    /// A serializer that only walks a value, refusing what [`Action::CANONICAL_UNLESS_OVERLONG`]
+    /// rules out: maps, chars and floats.
+    #[derive(Clone, Copy)]
+    struct Plain;
+
+    #[derive(Debug)]
+    struct NotPlain(String);
+
+    impl std::fmt::Display for NotPlain {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(&self.0)
+        }
+    }
+
+    impl std::error::Error for NotPlain {}
+
+    impl serde::ser::Error for NotPlain {
+        fn custom<T: Display>(msg: T) -> Self {
+            NotPlain(msg.to_string())
+        }
+    }
+
+    type R = Result<(), NotPlain>;
+
+    macro_rules! plain_leaves {
+        ($($f:ident($t:ty)),*) => {
+            $(fn $f(self, _: $t) -> R {
+                Ok(())
+            })*
+        };
+    }
+
+    macro_rules! plain_compound {
+        ($($tr:ident: $f:ident),*) => {
+            $(impl serde::ser::$tr for Plain {
+                type Ok = ();
+                type Error = NotPlain;
+                fn $f<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
+                    v.serialize(Plain)
+                }
+                fn end(self) -> R {
+                    Ok(())
+                }
+            })*
+        };
+    }
+
+    plain_compound!(
+        SerializeSeq: serialize_element,
+        SerializeTuple: serialize_element,
+        SerializeTupleStruct: serialize_field,
+        SerializeTupleVariant: serialize_field
+    );
+
+    impl serde::ser::SerializeStruct for Plain {
+        type Ok = ();
+        type Error = NotPlain;
+        fn serialize_field<T: Serialize + ?Sized>(&mut self, _: &'static str, v: &T) -> R {
+            v.serialize(Plain)
+        }
+        fn end(self) -> R {
+            Ok(())
+        }
+    }
+
+    impl serde::ser::SerializeStructVariant for Plain {
+        type Ok = ();
+        type Error = NotPlain;
+        fn serialize_field<T: Serialize + ?Sized>(&mut self, _: &'static str, v: &T) -> R {
+            v.serialize(Plain)
+        }
+        fn end(self) -> R {
+            Ok(())
+        }
+    }
+
+    impl Serializer for Plain {
+        type Ok = ();
+        type Error = NotPlain;
+        type SerializeSeq = Plain;
+        type SerializeTuple = Plain;
+        type SerializeTupleStruct = Plain;
+        type SerializeTupleVariant = Plain;
+        type SerializeMap = serde::ser::Impossible<(), NotPlain>;
+        type SerializeStruct = Plain;
+        type SerializeStructVariant = Plain;
+
+        plain_leaves!(
+            serialize_bool(bool),
+            serialize_i8(i8),
+            serialize_i16(i16),
+            serialize_i32(i32),
+            serialize_i64(i64),
+            serialize_u8(u8),
+            serialize_u16(u16),
+            serialize_u32(u32),
+            serialize_u64(u64),
+            serialize_str(&str),
+            serialize_bytes(&[u8]),
+            serialize_unit_struct(&'static str)
+        );
+
+        fn serialize_f32(self, _: f32) -> R {
+            Err(NotPlain("a float".into()))
+        }
+        fn serialize_f64(self, _: f64) -> R {
+            Err(NotPlain("a float".into()))
+        }
+        fn serialize_char(self, _: char) -> R {
+            Err(NotPlain("a char".into()))
+        }
+        fn serialize_none(self) -> R {
+            Ok(())
+        }
+        fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> R {
+            v.serialize(Plain)
+        }
+        fn serialize_unit(self) -> R {
+            Ok(())
+        }
+        fn serialize_unit_variant(self, _: &'static str, _: u32, _: &'static str) -> R {
+            Ok(())
+        }
+        fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> R {
+            v.serialize(Plain)
+        }
+        fn serialize_newtype_variant<T: Serialize + ?Sized>(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            v: &T,
+        ) -> R {
+            v.serialize(Plain)
+        }
+        fn serialize_seq(self, _: Option<usize>) -> Result<Plain, NotPlain> {
+            Ok(Plain)
+        }
+        fn serialize_tuple(self, _: usize) -> Result<Plain, NotPlain> {
+            Ok(Plain)
+        }
+        fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Plain, NotPlain> {
+            Ok(Plain)
+        }
+        fn serialize_tuple_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Plain, NotPlain> {
+            Ok(Plain)
+        }
+        fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, NotPlain> {
+            Err(NotPlain("a map".into()))
+        }
+        fn serialize_struct(self, _: &'static str, _: usize) -> Result<Plain, NotPlain> {
+            Ok(Plain)
+        }
+        fn serialize_struct_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Plain, NotPlain> {
+            Ok(Plain)
+        }
+        fn is_human_readable(&self) -> bool {
+            false
+        }
+    }
+
+    /// Every variant of `A`, in records with and without claims, serializes without a map, a
+    /// char or a float (as its flag promises); and the walk does find a map where there is one.
+    fn plain_records<A: super::Action>(notations: &[&str]) {
+        assert!(A::CANONICAL_UNLESS_OVERLONG);
+        for n in notations {
+            let action: A = n.parse().unwrap_or_else(|e| panic!("{n}: {e:?}"));
+            for claim in [None, Some(Claim { round: Some(vec![-1, 1]), final_scores: Some(vec![0, 0]) })] {
+                let r = Record { seq: 300, seat: 1, action: action.clone(), claim };
+                r.serialize(Plain).unwrap_or_else(|e| panic!("{n}: {e}"));
+            }
+        }
+    }
+
+    #[test]
+    fn action_types_flagged_plain_encode_no_map() {
+        plain_records::<crate::tzq::Action>(&[
+            "draw",
+            "discard 5b",
+            "pong 3b 3g 3r keep 3g",
+            "chow 3b 4g take 5r keep 5r",
+        ]);
+        // Every variant of the riichi action enum (14 of them).
+        plain_records::<crate::riichi::Action>(&[
+            "discard 5m",
+            "riichi tsumogiri 0p",
+            "chi 4m 6m",
+            "pon 5p 0p",
+            "minkan 5s",
+            "ankan 1z",
+            "kakan 7z",
+            "tsumo",
+            "ron",
+            "pass",
+            "kyuushu",
+            "deal 123m550p789s1234z",
+            "draw 0s",
+            "dora 7z",
+            "ura 1m",
+        ]);
+        plain_records::<crate::tayu::Action>(&["bid 20", "pass", "choose ns", "draw 3", "place 015 9 8 N"]);
+        // The walk finds maps, chars and floats.
+        let header = Header::new("tzq", "standard", Options::new(), vec![], Seed::from_text("plain"));
+        assert!(header.serialize(Plain).is_err());
+        assert!('x'.serialize(Plain).is_err() && 1.5f64.serialize(Plain).is_err());
     }
 }
