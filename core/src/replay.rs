@@ -103,7 +103,10 @@ pub fn validate_log<G: Game>(log: &Log<G::Action>, pos: &Positions) -> Verdict {
 /// [`validate_log`] of the log with this header and these records.
 fn verdict<G: Game>(header: &Header, records: &[Record<G::Action>], pos: &Positions) -> Verdict {
     match replay_records::<G>(header, records, pos, None) {
-        Ok((state, _)) => Verdict::Valid(Outcome { rounds: state.results().to_vec(), final_scores: state.scores() }),
+        Ok((state, _)) => {
+            let final_scores = state.scores();
+            Verdict::Valid(Outcome { rounds: state.into_results(), final_scores })
+        }
         Err(f) => Verdict::Invalid(f),
     }
 }

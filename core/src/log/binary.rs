@@ -67,6 +67,14 @@ impl<'a> Frames<'a> {
             len |= u64::from(b & 0x7f) << shift;
             shift += 7;
             if b & 0x80 == 0 {
+                // A last byte of 0 after others adds nothing: an overlong length, which would
+                // give the log a second binary form.
+                if b == 0 && self.pos - start > 1 {
+                    return Err(Fault::new(
+                        ErrorCode::BadEncoding,
+                        format!("the length of {what} at byte {start} is not in canonical form (overlong)"),
+                    ));
+                }
                 break;
             }
         }
@@ -498,6 +506,41 @@ pub(crate) mod tests {
             hits.push(positions);
         }
         hits
+    }
+
+    /// A frame's length written with a needless extra byte (`85 00` for 5) is a second binary
+    /// form of the same log: refused, at the header or at the record whose length it is.
+    #[test]
+    fn an_overlong_frame_length_is_refused() {
+        let log = random_log::<crate::tzq::Tzq>("standard", 2, "overlong length");
+        let frames: Vec<Vec<u8>> = std::iter::once(postcard::to_stdvec(&log.header).unwrap())
+            .chain(log.records.iter().map(|r| postcard::to_stdvec(r).unwrap()))
+            .collect();
+        let write = |overlong: Option<usize>| {
+            let mut out = MAGIC.to_vec();
+            for (i, f) in frames.iter().enumerate() {
+                let mut len = Vec::new();
+                put_varint(&mut len, f.len() as u64);
+                if overlong == Some(i) {
+                    *len.last_mut().unwrap() |= 0x80;
+                    len.push(0);
+                }
+                out.extend_from_slice(&len);
+                out.extend_from_slice(f);
+            }
+            out
+        };
+        assert!(validate_bytes(&write(None)).verdict.is_valid());
+        let header = validate_bytes(&write(Some(0)));
+        let f = header.verdict.fault().unwrap();
+        assert_eq!(f.code, ErrorCode::BadEncoding, "{f:?}");
+        assert!(f.message.contains("overlong"), "{f:?}");
+        for k in [0, log.records.len() / 2, log.records.len() - 1] {
+            let r = validate_bytes(&write(Some(k + 1)));
+            let f = r.verdict.fault().unwrap();
+            assert_eq!((f.code, f.index), (ErrorCode::BadEncoding, Some(k)), "{f:?}");
+            assert!(r.digest.is_none());
+        }
     }
 
     #[test]
