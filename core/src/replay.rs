@@ -239,10 +239,36 @@ pub fn validate_typed<G: Game>(bytes: &[u8]) -> Report {
 
 /// Reads the records of a log whose header is read, and validates the log: the digest, the
 /// number of records read and the verdict of its [`Report`].
+///
+/// The records are replayed as they are read, none kept: the same verdict as decoding the
+/// whole log and then replaying it (a record that cannot be read wins over an illegal one
+/// before it, a header the engine refuses over any record, the first illegal record over the
+/// rest), from one pass over the file.
 fn validate_opened<G: Game>(opened: &log::Opened<'_>) -> (Option<Digest>, usize, Verdict) {
-    match opened.records_with_digest::<G::Action>() {
+    let mut state: Result<G, Fault> = setup(opened.header());
+    let read = opened.each_record_with_digest::<G::Action>(|i, rec, pos| {
+        // After the first fault the records are only read (and chained).
+        let stepped = match &mut state {
+            Ok(s) => step(s, i, rec, pos),
+            Err(_) => Ok(()),
+        };
+        if let Err(f) = stepped {
+            state = Err(f);
+        }
+    });
+    match read {
         Err(f) => (None, f.index.unwrap_or(0), Verdict::Invalid(f)),
-        Ok((records, pos, digest)) => (Some(digest), records.len(), verdict::<G>(opened.header(), &records, &pos)),
+        Ok((n, digest)) => {
+            let verdict = match state {
+                Err(f) => Verdict::Invalid(f),
+                Ok(s) if !s.is_over() => Verdict::Invalid(truncated(&s, n)),
+                Ok(s) => {
+                    let final_scores = s.scores();
+                    Verdict::Valid(Outcome { rounds: s.into_results(), final_scores })
+                }
+            };
+            (Some(digest), n, verdict)
+        }
     }
 }
 
@@ -279,6 +305,61 @@ mod tests {
     use super::*;
     use crate::log::{random_log, Claim};
     use crate::riichi::Riichi;
+
+    /// The report of the one-pass validator is the report of decoding the whole log first and
+    /// replaying it after, for valid logs and for every kind of fault, in both encodings.
+    #[test]
+    fn validating_while_reading_reports_what_reading_then_replaying_does() {
+        use crate::log::{decode_with_digest, encode, Encoding};
+        let log = random_log::<Riichi>("standard", 4, "one pass");
+        let n = log.records.len();
+        let two_phase = |bytes: &[u8]| -> (Option<Digest>, usize, Verdict) {
+            match decode_with_digest::<crate::riichi::Action>(bytes) {
+                Err(f) => (None, f.index.unwrap_or(0), Verdict::Invalid(f)),
+                Ok((l, pos, d)) => (Some(d), l.records.len(), validate_log::<Riichi>(&l, &pos)),
+            }
+        };
+        // An action that is never legal where a discard is due.
+        let illegal = |l: &mut Log<crate::riichi::Action>, k: usize| l.records[k].action = crate::riichi::Action::Pass;
+        let mut cases: Vec<(&str, Vec<u8>)> = Vec::new();
+        for enc in [Encoding::Binary, Encoding::JsonLines] {
+            cases.push(("valid", encode(&log, enc)));
+            let mut l = log.clone();
+            l.records.truncate(n - 3);
+            cases.push(("truncated", encode(&l, enc)));
+            let mut l = log.clone();
+            illegal(&mut l, 0);
+            cases.push(("illegal first", encode(&l, enc)));
+            let mut l = log.clone();
+            illegal(&mut l, n / 2);
+            illegal(&mut l, n / 2 + 5);
+            cases.push(("illegal twice", encode(&l, enc)));
+            let mut l = log.clone();
+            l.records[n - 1].claim = Some(Claim { round: None, final_scores: Some(vec![1, 2, 3, 4]) });
+            cases.push(("wrong claim", encode(&l, enc)));
+            let mut l = log.clone();
+            l.header.options.insert("red_fives".into(), crate::log::OptValue::Int(9));
+            cases.push(("bad option", encode(&l, enc)));
+            let mut l = log.clone();
+            l.records[n / 3].seq += 1;
+            cases.push(("sequence", encode(&l, enc)));
+        }
+        // An illegal record before one that cannot be read: the unreadable one is reported.
+        let mut l = log.clone();
+        illegal(&mut l, 2);
+        let mut bytes = encode(&l, Encoding::Binary);
+        let last = bytes.len() - 1;
+        bytes[last] = 0xff;
+        cases.push(("illegal then unreadable", bytes));
+        for (name, bytes) in &cases {
+            let one = validate_bytes(bytes);
+            let (digest, records, verdict) = two_phase(bytes);
+            assert_eq!((one.digest, one.records, &one.verdict), (digest, records, &verdict), "{name}");
+            assert_eq!(one.header.as_ref().map(|h| &h.game), Some(&log.header.game), "{name}");
+        }
+        let kinds: Vec<bool> = cases.iter().map(|(_, b)| validate_bytes(b).verdict.is_valid()).collect();
+        assert_eq!(kinds.iter().filter(|&&v| v).count(), 2, "only the two untouched logs are valid");
+    }
 
     #[test]
     fn faults_name_the_round_the_record_was_played_in() {

@@ -279,15 +279,23 @@ const MAX_RESERVED_RECORDS: usize = 1 << 14;
 /// Reads the records after the header and, when `chain` is given (at the header's link), chains
 /// them on the way: a frame is accepted only in canonical form, so its bytes are the postcard
 /// encoding the record chain hashes and the records need not be encoded again.
-pub(super) fn decode_records<A: Action>(
-    mut frames: Frames<'_>,
-    mut chain: Option<&mut Chain>,
-) -> Result<Vec<Record<A>>, Fault> {
+pub(super) fn decode_records<A: Action>(frames: Frames<'_>, chain: Option<&mut Chain>) -> Result<Vec<Record<A>>, Fault> {
     // Room for as many records as the rest of the file can hold, so that the vector does not
     // grow record by record.
     let mut records = Vec::with_capacity((frames.remaining() / MIN_RECORD_BYTES).min(MAX_RESERVED_RECORDS));
+    read_records(frames, chain, |_, r| records.push(r))?;
+    Ok(records)
+}
+
+/// As [`decode_records`], but hands each record to `each` (with its index) as soon as it is
+/// read and chained, instead of keeping it; answers how many records there were.
+pub(super) fn read_records<A: Action>(
+    mut frames: Frames<'_>,
+    mut chain: Option<&mut Chain>,
+    mut each: impl FnMut(usize, Record<A>),
+) -> Result<usize, Fault> {
+    let mut index = 0;
     loop {
-        let index = records.len();
         // The record's name is only written out for an error: the failing step is run again
         // with it (both steps are deterministic).
         let what = || format!("record {index}");
@@ -315,9 +323,10 @@ pub(super) fn decode_records<A: Action>(
         if let Some(c) = chain.as_deref_mut() {
             c.push_bytes(f);
         }
-        records.push(r);
+        each(index, r);
+        index += 1;
     }
-    Ok(records)
+    Ok(index)
 }
 
 #[cfg(test)]

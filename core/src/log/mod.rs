@@ -561,6 +561,34 @@ impl Opened<'_> {
     }
 }
 
+impl Opened<'_> {
+    /// Reads the records as `A` and hands each to `each` (its index, the record, and the
+    /// positions for messages) as soon as it is read, without keeping them, then answers how
+    /// many there were and the log digest. A binary log is read, chained and handed over one
+    /// record at a time; JSON Lines is decoded whole first. An error reading any record is
+    /// returned even when earlier records were handed over.
+    pub fn each_record_with_digest<A: Action>(
+        &self,
+        mut each: impl FnMut(usize, &Record<A>, &Positions),
+    ) -> Result<(usize, Digest), Fault> {
+        match self.body {
+            Body::Binary { header_frame, frames } => {
+                let mut chain = Chain::from_frame(&self.header, header_frame);
+                let none = Positions::default();
+                let n = binary::read_records(frames, Some(&mut chain), |i, r: Record<A>| each(i, &r, &none))?;
+                Ok((n, chain.digest()))
+            }
+            Body::JsonLines(_) => {
+                let (records, pos, digest) = self.records_with_digest::<A>()?;
+                for (i, r) in records.iter().enumerate() {
+                    each(i, r, &pos);
+                }
+                Ok((records.len(), digest))
+            }
+        }
+    }
+}
+
 /// Reads only the header, whatever the encoding.
 pub fn read_header(bytes: &[u8]) -> Result<Header, Fault> {
     open(bytes).map(Opened::into_header)
