@@ -11,13 +11,16 @@
 //!     target/release/deps/hand-<hash>
 //! ```
 //!
-//! counts the instructions of exactly `HANDS` calls (plus a few per call of loop overhead).
+//! counts the instructions of exactly `HANDS` calls (plus a few per call of loop overhead). It
+//! also prints how long the very first call took and how much resident memory it added (the
+//! lazily built tables).
 
 use criterion::{Criterion, Throughput};
 use paifu_core::riichi::hand::waits;
 use paifu_core::riichi::Counts;
 use paifu_core::{Seed, Stream};
 use std::hint::black_box;
+use std::time::Instant;
 
 /// Hands per mix.
 const HANDS: usize = 4096;
@@ -118,6 +121,13 @@ fn mix(name: &str) -> Vec<Counts> {
         .collect()
 }
 
+/// The process's resident memory (Linux), 0 where unknown.
+fn resident_kb() -> i64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap_or_default();
+    line.split_whitespace().nth(1).and_then(|n| n.parse().ok()).unwrap_or(0)
+}
+
 #[inline(never)]
 fn measure(hands: &[Counts]) -> u64 {
     let mut acc = 0u64;
@@ -130,7 +140,13 @@ fn measure(hands: &[Counts]) -> u64 {
 fn main() {
     if let Ok(name) = std::env::var("PAIFU_HAND_MIX") {
         let hands = mix(&name);
-        // Warm up (builds any lazily built table) outside `measure`.
+        // The first call builds any lazily built table: its time and the memory it makes resident.
+        let rss = resident_kb();
+        let start = Instant::now();
+        black_box(waits(black_box(&hands[0])));
+        let first = start.elapsed();
+        eprintln!("first waits call: {first:?}, resident memory +{} kB", resident_kb() - rss);
+        // Warm up outside `measure`.
         let mut acc = 0u64;
         for h in &hands {
             acc ^= waits(black_box(h));
