@@ -89,14 +89,16 @@ impl<'de> Deserialize<'de> for Seed {
 /// One labelled random stream of a seed.
 pub struct Stream {
     reader: blake3::OutputReader,
-    /// Output read ahead of use (the stream's bytes are the same however they are read; reading
-    /// many blocks at once lets blake3 compute them in parallel).
+    /// Output read ahead of use, one blake3 output block at a time (the stream's bytes are the
+    /// same however they are read). blake3 is built portable (see the workspace Cargo.toml), so
+    /// reading ahead computes nothing in parallel, and a bigger buffer only makes blocks no one
+    /// reads: a riichi hand's dice stream uses 16 bytes.
     buf: [u8; STREAM_BUF],
     /// Bytes of `buf` already used (`STREAM_BUF` when it is empty).
     pos: usize,
 }
 
-const STREAM_BUF: usize = 1024;
+const STREAM_BUF: usize = 64;
 
 impl Stream {
     pub fn new(seed: &Seed, label: &str) -> Stream {
