@@ -279,7 +279,10 @@ const MAX_RESERVED_RECORDS: usize = 1 << 14;
 /// Reads the records after the header and, when `chain` is given (at the header's link), chains
 /// them on the way: a frame is accepted only in canonical form, so its bytes are the postcard
 /// encoding the record chain hashes and the records need not be encoded again.
-pub(super) fn decode_records<A: Action>(frames: Frames<'_>, chain: Option<&mut Chain>) -> Result<Vec<Record<A>>, Fault> {
+pub(super) fn decode_records<A: Action>(
+    frames: Frames<'_>,
+    chain: Option<&mut Chain>,
+) -> Result<Vec<Record<A>>, Fault> {
     // Room for as many records as the rest of the file can hold, so that the vector does not
     // grow record by record.
     let mut records = Vec::with_capacity((frames.remaining() / MIN_RECORD_BYTES).min(MAX_RESERVED_RECORDS));

@@ -26,7 +26,11 @@ pub struct River {
 
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Player {
-    pub hand: Vec<Tile>,
+    /// The concealed tiles, changed only through the methods below, which keep `counts`.
+    tiles: Vec<Tile>,
+    /// `counts_of(&tiles)`, kept as the tiles change (counting them again for every waits
+    /// check was a chain of byte increments the processor could not run ahead of).
+    counts: Kinds,
     pub melds: Vec<Meld>,
     pub river: Vec<River>,
     pub riichi: bool,
@@ -67,22 +71,56 @@ impl Default for Kinds {
 }
 
 impl Player {
-    fn counts(&self) -> Counts {
-        counts_of(&self.hand)
+    /// The concealed tiles.
+    pub(crate) fn hand(&self) -> &[Tile] {
+        &self.tiles
+    }
+    /// The concealed tiles' counts by kind.
+    pub(crate) fn counts(&self) -> Counts {
+        debug_assert_eq!(self.counts.0, counts_of(&self.tiles));
+        self.counts.0
+    }
+    pub(crate) fn push(&mut self, t: Tile) {
+        self.tiles.push(t);
+        self.counts.0[t.kind()] += 1;
+    }
+    pub(crate) fn extend(&mut self, ts: &[Tile]) {
+        for &t in ts {
+            self.push(t);
+        }
+    }
+    /// Replaces the concealed tiles.
+    pub(crate) fn set_hand(&mut self, ts: &[Tile]) {
+        self.tiles.clear();
+        self.counts = Kinds::default();
+        self.extend(ts);
+    }
+    /// Removes and answers the tile at `i`.
+    fn take_at(&mut self, i: usize) -> Tile {
+        let t = self.tiles.swap_remove(i);
+        self.counts.0[t.kind()] -= 1;
+        t
+    }
+    /// Removes every tile of kind `k` and answers them.
+    fn take_kind(&mut self, k: usize) -> Vec<Tile> {
+        let taken: Vec<Tile> = self.tiles.iter().copied().filter(|x| x.kind() == k).collect();
+        self.tiles.retain(|x| x.kind() != k);
+        self.counts.0[k] = 0;
+        taken
     }
     fn count_tile(&self, t: Tile) -> usize {
-        self.hand.iter().filter(|&&x| x == t).count()
+        self.tiles.iter().filter(|&&x| x == t).count()
     }
     fn count_kind(&self, k: usize) -> usize {
-        self.hand.iter().filter(|x| x.kind() == k).count()
+        usize::from(self.counts.0[k])
     }
     fn closed(&self) -> bool {
         self.melds.iter().all(|m| !m.is_open())
     }
-    fn remove(&mut self, t: Tile) -> bool {
-        match self.hand.iter().position(|&x| x == t) {
+    pub(crate) fn remove(&mut self, t: Tile) -> bool {
+        match self.tiles.iter().position(|&x| x == t) {
             Some(i) => {
-                self.hand.swap_remove(i);
+                self.take_at(i);
                 true
             }
             None => false,
@@ -91,12 +129,12 @@ impl Player {
     /// A new hand: no tiles, melds or discards (the vectors keep their room), every flag as
     /// `Default` gives, and nagashi mangan still possible.
     fn reset(&mut self) {
-        let (mut hand, mut melds, mut river) =
-            (std::mem::take(&mut self.hand), std::mem::take(&mut self.melds), std::mem::take(&mut self.river));
-        hand.clear();
+        let (mut tiles, mut melds, mut river) =
+            (std::mem::take(&mut self.tiles), std::mem::take(&mut self.melds), std::mem::take(&mut self.river));
+        tiles.clear();
         melds.clear();
         river.clear();
-        *self = Player { hand, melds, river, nagashi: true, ..Player::default() };
+        *self = Player { tiles, melds, river, nagashi: true, ..Player::default() };
     }
     fn furiten(&self) -> bool {
         self.furiten_temp || self.furiten_riichi || self.waits & self.discarded != 0
@@ -317,16 +355,16 @@ impl Riichi {
         for _ in 0..3 {
             for s in 0..4 {
                 let seat = (dealer + s) % 4;
-                self.players[seat].hand.extend_from_slice(&self.live[i..i + 4]);
+                self.players[seat].extend(&self.live[i..i + 4]);
                 i += 4;
             }
         }
-        self.players[dealer].hand.push(self.live[48]);
+        self.players[dealer].push(self.live[48]);
         for s in 1..4 {
-            self.players[(dealer + s) % 4].hand.push(self.live[48 + s]);
+            self.players[(dealer + s) % 4].push(self.live[48 + s]);
         }
         let first = self.live[52];
-        self.players[dealer].hand.push(first);
+        self.players[dealer].push(first);
         self.next = 53;
         self.reset_hand_counters();
         for s in 1..4 {
@@ -491,7 +529,7 @@ impl Riichi {
         match (self.phase.clone(), *action) {
             (Phase::Deal { .. }, Action::Deal(tiles)) => {
                 self.note_seen(&tiles);
-                self.players[s].hand = tiles.to_vec();
+                self.players[s].set_hand(&tiles);
                 self.players[s].update_waits();
                 let next = (seat + 1) % 4;
                 self.phase = if next == self.dealer() {
@@ -505,7 +543,7 @@ impl Riichi {
                 if !rinshan {
                     self.next += 1;
                 }
-                self.players[s].hand.push(t);
+                self.players[s].push(t);
                 self.phase = Phase::Turn { seat, drawn: Some(t), rinshan, kuikae: 0 };
             }
             (Phase::Draw { .. }, Action::Dora(t)) => {
@@ -549,8 +587,8 @@ impl Riichi {
         let p = &self.players[usize::from(seat)];
         // The concealed tiles with the claimed one, on the stack (a hand holds at most 14).
         let mut buf = [tile; 14];
-        let n = p.hand.len().min(14);
-        buf[..n].copy_from_slice(&p.hand[..n]);
+        let n = p.hand().len().min(14);
+        buf[..n].copy_from_slice(&p.hand()[..n]);
         let concealed = &buf[..(n + usize::from(!tsumo)).min(14)];
         let dealer = seat == self.dealer();
         let first = self.first_go() && p.river.is_empty();
@@ -606,7 +644,7 @@ impl Riichi {
     fn has_discard_after_call(&self, seat: Seat, removed: &[Tile], kuikae: u64) -> bool {
         // Each removed tile takes away one copy from the hand (no copy of the hand is made).
         let mut taken = 0u8;
-        self.players[usize::from(seat)].hand.iter().any(|t| {
+        self.players[usize::from(seat)].hand().iter().any(|t| {
             if let Some(j) = removed.iter().enumerate().position(|(j, r)| r == t && taken & (1 << j) == 0) {
                 taken |= 1 << j;
                 return false;
@@ -648,7 +686,7 @@ impl Riichi {
         let c = &p.kinds.0;
         let n = usize::from(c[k]);
         // Pon needs a legal discard afterwards: a tile of another kind (kuikae bans this one).
-        if n >= 2 && p.hand.len() > n {
+        if n >= 2 && p.hand().len() > n {
             can |= CAN_PON;
         }
         if n >= 3 && self.kans < 4 {
@@ -676,7 +714,7 @@ impl Riichi {
                     ban &= ban - 1;
                     banned += usize::from(c[x]) - usize::from(x == ka) - usize::from(x == kb);
                 }
-                if p.hand.len() - 2 > banned {
+                if p.hand().len() - 2 > banned {
                     can |= CAN_CHI;
                     break;
                 }
@@ -702,8 +740,8 @@ impl Riichi {
             }
             let ka = (k as i32 + da) as usize;
             let kb = (k as i32 + db) as usize;
-            let va: Vec<Tile> = variants(&p.hand, ka);
-            let vb: Vec<Tile> = variants(&p.hand, kb);
+            let va: Vec<Tile> = variants(&p.hand(), ka);
+            let vb: Vec<Tile> = variants(&p.hand(), kb);
             for &a in &va {
                 for &b in &vb {
                     out.push((a, b));
@@ -735,7 +773,7 @@ impl Riichi {
                 if p.count_tile(a) < 1 + usize::from(need_two) || p.count_tile(b) < 1 {
                     return Err(Violation::illegal(format!(
                         "seat {seat} calls chi with {a} {b}, but holds {}",
-                        tiles_text(&p.hand)
+                        tiles_text(&p.hand())
                     )));
                 }
                 if !self.has_discard_after_call(seat, &[a, b], Riichi::chi_kuikae(tile, a, b)) {
@@ -753,7 +791,7 @@ impl Riichi {
                 if p.count_tile(a) < need || p.count_tile(b) < 1 {
                     return Err(Violation::illegal(format!(
                         "seat {seat} calls pon with {a} {b}, but holds {}",
-                        tiles_text(&p.hand)
+                        tiles_text(&p.hand())
                     )));
                 }
                 if !self.has_discard_after_call(seat, &[a, b], 1 << tile.kind()) {
@@ -793,7 +831,7 @@ impl Riichi {
                         return Err(Violation::illegal(if p.count_tile(tile) > 0 {
                             format!("seat {seat}'s only {tile} is the tile just drawn: write tsumogiri {tile}")
                         } else {
-                            format!("seat {seat} discards {tile}, but holds {}", tiles_text(&p.hand))
+                            format!("seat {seat} discards {tile}, but holds {}", tiles_text(&p.hand()))
                         }));
                     }
                     if p.riichi {
@@ -819,7 +857,7 @@ impl Riichi {
                 if !is_win(&p.counts()) {
                     return Err(Violation::illegal(format!(
                         "seat {seat} declares tsumo, but {} is not a winning hand",
-                        tiles_text(&p.hand)
+                        tiles_text(&p.hand())
                     )));
                 }
                 if self.win_score(seat, d, true, rinshan, false).is_none() {
@@ -930,7 +968,7 @@ impl Riichi {
         let mut c = p.counts();
         c[tile.kind()] = c[tile.kind()].saturating_sub(1);
         if seat_waits(&c, &p.melds, None) == 0 {
-            let mut rest = p.hand.clone();
+            let mut rest = p.hand().to_vec();
             if let Some(i) = rest.iter().position(|&x| x == tile) {
                 rest.remove(i);
             }
@@ -1044,7 +1082,7 @@ impl Riichi {
                 if drawn.is_some() && is_win(&counts) {
                     push(Action::Tsumo, &mut out);
                 }
-                let mut tiles = p.hand.clone();
+                let mut tiles = p.hand().to_vec();
                 tiles.sort();
                 tiles.dedup();
                 let may_riichi = !p.riichi
@@ -1086,7 +1124,7 @@ impl Riichi {
                 let p = &self.players[i];
                 push(Action::Pass, &mut out);
                 push(Action::Ron, &mut out);
-                let vs = variants(&p.hand, tile.kind());
+                let vs = variants(&p.hand(), tile.kind());
                 for &a in &vs {
                     for &b in &vs {
                         push(Action::pon(a, b), &mut out);
@@ -1139,13 +1177,12 @@ impl Riichi {
         match *action {
             Action::Discard { tile, drawn: _, riichi } => self.discard(seat, tile, riichi),
             Action::Tsumo => {
-                let tile = drawn.unwrap_or(self.players[s].hand[0]);
+                let tile = drawn.unwrap_or(self.players[s].hand()[0]);
                 self.win_tsumo(seat, tile, rinshan);
             }
             Action::Ankan(t) => {
                 let k = t.kind();
-                let tiles: Vec<Tile> = self.players[s].hand.iter().copied().filter(|x| x.kind() == k).collect();
-                self.players[s].hand.retain(|x| x.kind() != k);
+                let tiles = self.players[s].take_kind(k);
                 if let Some(m) = Meld::new(MeldKind::Ankan, &tiles, None, None) {
                     self.players[s].melds.push(m);
                 }
@@ -1158,8 +1195,8 @@ impl Riichi {
             Action::Kakan(t) => {
                 let k = t.kind();
                 let p = &mut self.players[s];
-                let Some(pos) = p.hand.iter().position(|x| x.kind() == k) else { return };
-                let added = p.hand.swap_remove(pos);
+                let Some(pos) = p.hand().iter().position(|x| x.kind() == k) else { return };
+                let added = p.take_at(pos);
                 if let Some(m) = p.melds.iter_mut().find(|m| m.kind == MeldKind::Pon && m.base() == k) {
                     m.kind = MeldKind::Kakan;
                     m.tiles[3] = added;
@@ -1342,7 +1379,7 @@ impl Riichi {
         }
         let t = self.live[self.next];
         self.next += 1;
-        self.players[usize::from(next)].hand.push(t);
+        self.players[usize::from(next)].push(t);
         self.phase = Phase::Turn { seat: next, drawn: Some(t), rinshan: false, kuikae: 0 };
     }
 
@@ -1354,7 +1391,7 @@ impl Riichi {
             self.phase = Phase::Draw { seat, rinshan: true };
             return;
         }
-        self.players[usize::from(seat)].hand.push(t);
+        self.players[usize::from(seat)].push(t);
         self.phase = Phase::Turn { seat, drawn: Some(t), rinshan: true, kuikae: 0 };
     }
 
@@ -1375,7 +1412,7 @@ impl Riichi {
             Action::Pon(a, b) => (MeldKind::Pon, vec![a, b], 1 << tile.kind()),
             _ => {
                 let k = tile.kind();
-                (MeldKind::Minkan, p.hand.iter().copied().filter(|x| x.kind() == k).take(3).collect(), 0)
+                (MeldKind::Minkan, p.hand().iter().copied().filter(|x| x.kind() == k).take(3).collect(), 0)
             }
         };
         for t in &used {
@@ -1772,7 +1809,7 @@ impl Riichi {
                 "Seat {s} ({wind}) {}{}: {} [{}] river {}",
                 self.scores[s],
                 if p.riichi { " riichi" } else { "" },
-                tiles_text(&p.hand),
+                tiles_text(&p.hand()),
                 melds.join(" "),
                 river.join(" ")
             );
@@ -1787,7 +1824,7 @@ impl Riichi {
             .iter()
             .enumerate()
             .map(|(s, p)| {
-                let mut hand = p.hand.clone();
+                let mut hand = p.hand().to_vec();
                 hand.sort_by_key(|t| (t.kind(), t.is_aka()));
                 json!({
                     "seat": s,

@@ -105,7 +105,7 @@ impl Riichi {
 
     /// A seat's concealed tiles.
     pub fn hand(&self, seat: Seat) -> &[Tile] {
-        &self.players[usize::from(seat & 3)].hand
+        self.players[usize::from(seat & 3)].hand()
     }
 
     pub fn melds(&self, seat: Seat) -> &[Meld] {

@@ -238,7 +238,7 @@ impl Riichi {
                     p.pao = m.from.map(|f| (Yaku::Daisuushii, f));
                 }
             }
-            p.hand = st.hand;
+            p.set_hand(&st.hand);
             p.melds = st.melds;
             p.river = st.river;
         }
@@ -278,10 +278,13 @@ impl Riichi {
         // The seat on turn waits as it did before its draw.
         if let Phase::Turn { seat, drawn: Some(d), .. } = g.phase {
             let p = &mut g.players[usize::from(seat)];
-            if let Some(i) = p.hand.iter().position(|&x| x == d) {
-                p.hand.remove(i);
+            if let Some(i) = p.hand().iter().position(|&x| x == d) {
+                let full = p.hand().to_vec();
+                let mut before = full.clone();
+                before.remove(i);
+                p.set_hand(&before);
                 p.update_waits();
-                p.hand.insert(i, d);
+                p.set_hand(&full);
             }
         }
         if let Some(f) = from {
