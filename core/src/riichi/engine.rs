@@ -1235,13 +1235,15 @@ impl Riichi {
     }
 
     pub(crate) fn window_options(&self, from: Seat, tile: Tile, window: Window) -> [u8; 4] {
-        let mut can = [0u8; 4];
+        // The four answers are put together in a register: written byte by byte to memory and
+        // read back as one word, they stalled the processor on every discard.
+        let mut can = 0u32;
         for i in 0..4u8 {
             if i != from {
-                can[usize::from(i)] = self.claim_options(i, from, tile, window);
+                can |= u32::from(self.claim_options(i, from, tile, window)) << (8 * i);
             }
         }
-        can
+        can.to_le_bytes()
     }
 
     pub(crate) fn open_window(&mut self, from: Seat, tile: Tile, window: Window, can: [u8; 4]) {
