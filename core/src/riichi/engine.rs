@@ -740,8 +740,8 @@ impl Riichi {
             }
             let ka = (k as i32 + da) as usize;
             let kb = (k as i32 + db) as usize;
-            let va: Vec<Tile> = variants(&p.hand(), ka);
-            let vb: Vec<Tile> = variants(&p.hand(), kb);
+            let va: Vec<Tile> = variants(p.hand(), ka);
+            let vb: Vec<Tile> = variants(p.hand(), kb);
             for &a in &va {
                 for &b in &vb {
                     out.push((a, b));
@@ -773,7 +773,7 @@ impl Riichi {
                 if p.count_tile(a) < 1 + usize::from(need_two) || p.count_tile(b) < 1 {
                     return Err(Violation::illegal(format!(
                         "seat {seat} calls chi with {a} {b}, but holds {}",
-                        tiles_text(&p.hand())
+                        tiles_text(p.hand())
                     )));
                 }
                 if !self.has_discard_after_call(seat, &[a, b], Riichi::chi_kuikae(tile, a, b)) {
@@ -791,7 +791,7 @@ impl Riichi {
                 if p.count_tile(a) < need || p.count_tile(b) < 1 {
                     return Err(Violation::illegal(format!(
                         "seat {seat} calls pon with {a} {b}, but holds {}",
-                        tiles_text(&p.hand())
+                        tiles_text(p.hand())
                     )));
                 }
                 if !self.has_discard_after_call(seat, &[a, b], 1 << tile.kind()) {
@@ -831,7 +831,7 @@ impl Riichi {
                         return Err(Violation::illegal(if p.count_tile(tile) > 0 {
                             format!("seat {seat}'s only {tile} is the tile just drawn: write tsumogiri {tile}")
                         } else {
-                            format!("seat {seat} discards {tile}, but holds {}", tiles_text(&p.hand()))
+                            format!("seat {seat} discards {tile}, but holds {}", tiles_text(p.hand()))
                         }));
                     }
                     if p.riichi {
@@ -857,7 +857,7 @@ impl Riichi {
                 if !is_win(&p.counts()) {
                     return Err(Violation::illegal(format!(
                         "seat {seat} declares tsumo, but {} is not a winning hand",
-                        tiles_text(&p.hand())
+                        tiles_text(p.hand())
                     )));
                 }
                 if self.win_score(seat, d, true, rinshan, false).is_none() {
@@ -1124,7 +1124,7 @@ impl Riichi {
                 let p = &self.players[i];
                 push(Action::Pass, &mut out);
                 push(Action::Ron, &mut out);
-                let vs = variants(&p.hand(), tile.kind());
+                let vs = variants(p.hand(), tile.kind());
                 for &a in &vs {
                     for &b in &vs {
                         push(Action::pon(a, b), &mut out);
@@ -1811,7 +1811,7 @@ impl Riichi {
                 "Seat {s} ({wind}) {}{}: {} [{}] river {}",
                 self.scores[s],
                 if p.riichi { " riichi" } else { "" },
-                tiles_text(&p.hand()),
+                tiles_text(p.hand()),
                 melds.join(" "),
                 river.join(" ")
             );
