@@ -870,23 +870,7 @@ mod tests {
             "chow 3b 4g take 5r keep 5r",
         ]);
         // Every variant of the riichi action enum (14 of them).
-        plain_records::<crate::riichi::Action>(&[
-            "discard 5m",
-            "riichi tsumogiri 0p",
-            "chi 4m 6m",
-            "pon 5p 0p",
-            "minkan 5s",
-            "ankan 1z",
-            "kakan 7z",
-            "tsumo",
-            "ron",
-            "pass",
-            "kyuushu",
-            "deal 123m550p789s1234z",
-            "draw 0s",
-            "dora 7z",
-            "ura 1m",
-        ]);
+        plain_records::<crate::riichi::Action>(crate::riichi::NOTATION_EXAMPLES);
         plain_records::<crate::tayu::Action>(&["bid 20", "pass", "choose ns", "draw 3", "place 015 9 8 N"]);
         // The walk finds maps, chars and floats.
         let header = Header::new("tzq", "standard", Options::new(), vec![], Seed::from_text("plain"));

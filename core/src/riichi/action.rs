@@ -145,32 +145,37 @@ impl FromStr for Action {
     }
 }
 
+/// One written example of every variant and flag of the notation (tests of this module and of the
+/// log encoding use them).
+#[cfg(test)]
+pub(crate) const NOTATION_EXAMPLES: &[&str] = &[
+    "discard 5m",
+    "tsumogiri 0p",
+    "riichi discard 1z",
+    "riichi tsumogiri 9s",
+    "chi 4m 6m",
+    "chi 0m 6m",
+    "pon 5p 0p",
+    "minkan 5s",
+    "ankan 1z",
+    "kakan 7z",
+    "tsumo",
+    "ron",
+    "pass",
+    "kyuushu",
+    "deal 123m550p789s1234z",
+    "draw 0s",
+    "dora 7z",
+    "ura 1m",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn notation_round_trips() {
-        for s in [
-            "discard 5m",
-            "tsumogiri 0p",
-            "riichi discard 1z",
-            "riichi tsumogiri 9s",
-            "chi 4m 6m",
-            "chi 0m 6m",
-            "pon 5p 0p",
-            "minkan 5s",
-            "ankan 1z",
-            "kakan 7z",
-            "tsumo",
-            "ron",
-            "pass",
-            "kyuushu",
-            "deal 123m550p789s1234z",
-            "draw 0s",
-            "dora 7z",
-            "ura 1m",
-        ] {
+        for &s in NOTATION_EXAMPLES {
             let a: Action = s.parse().unwrap();
             assert_eq!(a.to_string(), s);
             let bytes = postcard::to_allocvec(&a).unwrap();

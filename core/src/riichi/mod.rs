@@ -13,6 +13,8 @@ mod setup;
 mod tile;
 
 pub use action::Action;
+#[cfg(test)]
+pub(crate) use action::NOTATION_EXAMPLES;
 pub use engine::{Riichi, River};
 pub use rules::{Renhou, Rules};
 pub use score::{score, Limit, Meld, MeldKind, Payment, Score, ScoreError, Situation, WinHand, Yaku};
