@@ -403,43 +403,61 @@ pub fn report_line(file: &Path, r: &Report) -> String {
     }
 }
 
+/// What `paifu validate` prints for one file.
+enum Checked {
+    /// The file could not be read: the message, and the JSON line for `--json`.
+    Unreadable { message: String, line: Option<String> },
+    /// A log was read and checked: its verdict and its line.
+    Log { valid: bool, line: String },
+}
+
 fn validate(a: ValidateArgs) -> Result<i32, String> {
     let files = collect_logs(&a.paths).map_err(|e| e.to_string())?;
     if files.is_empty() {
         return Err("no logs found (files named *.paifu.jsonl or *.paifu)".into());
     }
     let bar = progress(files.len() as u64, "validating", files.len() < 50);
-    let results: Vec<(PathBuf, Result<Report, String>)> = files
+    // Each log's line is written where the log is checked, and only the line is kept until the
+    // lines are printed in file order: a report holds every round's summary and facts.
+    let results: Vec<Checked> = files
         .par_iter()
         .map(|f| {
-            let r = read(f).map(|b| replay::validate_bytes(&b));
+            let checked = match read(f) {
+                Err(e) => {
+                    let line = a.json.then(|| {
+                        serde_json::json!({"file": f.display().to_string(), "valid": false, "io_error": e}).to_string()
+                    });
+                    Checked::Unreadable { message: e, line }
+                }
+                Ok(b) => {
+                    let r = replay::validate_bytes(&b);
+                    let line = if a.json { report_json(f, &r).to_string() } else { report_line(f, &r) };
+                    Checked::Log { valid: r.verdict.is_valid(), line }
+                }
+            };
             bar.inc(1);
-            (f.clone(), r)
+            checked
         })
         .collect();
     bar.finish_and_clear();
     let (mut invalid, mut io_errors) = (0, 0);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    for (f, r) in &results {
-        match r {
-            Err(e) => {
+    for c in &results {
+        match c {
+            Checked::Unreadable { message, line } => {
                 io_errors += 1;
-                if a.json {
-                    let _ = writeln!(
-                        out,
-                        "{}",
-                        serde_json::json!({"file": f.display().to_string(), "valid": false, "io_error": e})
-                    );
-                } else {
-                    eprintln!("paifu: {e}");
+                match line {
+                    Some(l) => {
+                        let _ = writeln!(out, "{l}");
+                    }
+                    None => eprintln!("paifu: {message}"),
                 }
             }
-            Ok(r) => {
-                if !r.verdict.is_valid() {
+            Checked::Log { valid, line } => {
+                if !valid {
                     invalid += 1;
                 }
-                let line = if a.json { report_json(f, r).to_string() } else { report_line(f, r) };
                 let _ = writeln!(out, "{line}");
             }
         }

@@ -28,7 +28,12 @@ pub fn read_limited(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
     use std::io::Read;
     let name = || path.display().to_string();
     let io = |source| ReadError::Io { path: name(), source };
+    // Look before opening: opening a named pipe waits for a writer, forever if none comes.
+    if !std::fs::metadata(path).map_err(io)?.is_file() {
+        return Err(ReadError::NotAFile { path: name() });
+    }
     let f = std::fs::File::open(path).map_err(io)?;
+    // And again on what was opened, in case the path changed in between.
     let meta = f.metadata().map_err(io)?;
     if !meta.is_file() {
         return Err(ReadError::NotAFile { path: name() });

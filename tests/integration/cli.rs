@@ -90,6 +90,38 @@ fn validate_reports_each_log_and_sets_the_exit_status() {
     assert_eq!(o.status.code(), Some(2), "usage error");
 }
 
+/// A file that cannot be read among logs, a named pipe (opening one used to wait for a writer
+/// forever): the others are still checked and listed in order, the pipe is named, and the exit
+/// status says an input could not be read.
+#[test]
+fn validate_names_a_named_pipe_instead_of_waiting_on_it() {
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path();
+    assert!(paifu(&["simulate", "tzq", "--games", "3", "--seed", "v", "--out", "logs", "--bot", "random"], p)
+        .status
+        .success());
+    let fifo = p.join("pipe.paifu");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let args = ["validate", "logs/tzq-0001.paifu.jsonl", "pipe.paifu", "logs/tzq-0003.paifu.jsonl"];
+    let o = paifu(&args, p);
+    assert_eq!(o.status.code(), Some(2));
+    let lines: Vec<String> = stdout(&o).lines().map(str::to_owned).collect();
+    assert!(lines[0].starts_with("valid ") && lines[0].contains("tzq-0001"), "{lines:?}");
+    assert!(lines[1].starts_with("valid ") && lines[1].contains("tzq-0003"), "{lines:?}");
+    assert!(lines[2].contains("3 logs: 2 valid, 0 invalid, 1 unreadable"), "{lines:?}");
+    assert!(stderr(&o).contains("pipe.paifu"), "{}", stderr(&o));
+    let mut json = vec!["validate", "--json"];
+    json.extend_from_slice(&args[1..]);
+    let o = paifu(&json, p);
+    assert_eq!(o.status.code(), Some(2));
+    let objs: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(objs.len(), 3);
+    assert_eq!((objs[0]["valid"].as_bool(), objs[2]["valid"].as_bool()), (Some(true), Some(true)));
+    assert_eq!(objs[1]["valid"], false);
+    assert!(objs[1]["file"].as_str().unwrap().ends_with("pipe.paifu"), "{}", objs[1]);
+    assert!(objs[1]["io_error"].as_str().unwrap().contains("pipe.paifu"), "{}", objs[1]);
+}
+
 #[test]
 fn convert_round_trips_and_digest_is_encoding_independent() {
     let t = tempfile::tempdir().unwrap();
