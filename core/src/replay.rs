@@ -103,12 +103,19 @@ pub fn validate_log<G: Game>(log: &Log<G::Action>, pos: &Positions) -> Verdict {
 /// [`validate_log`] of the log with this header and these records.
 fn verdict<G: Game>(header: &Header, records: &[Record<G::Action>], pos: &Positions) -> Verdict {
     match replay_records::<G>(header, records, pos, None) {
-        Ok((state, _)) => {
-            let final_scores = state.scores();
-            Verdict::Valid(Outcome { rounds: state.into_results(), final_scores })
-        }
+        Ok((state, _)) => concluded(state, records.len()),
         Err(f) => Verdict::Invalid(f),
     }
+}
+
+/// The verdict on a state all `records` of a log were replayed into without a fault: valid,
+/// with the results and final scores, once the game is over; truncated before.
+fn concluded<G: Game>(state: G, records: usize) -> Verdict {
+    if !state.is_over() {
+        return Verdict::Invalid(truncated(&state, records));
+    }
+    let final_scores = state.scores();
+    Verdict::Valid(Outcome { rounds: state.into_results(), final_scores })
 }
 
 /// Applies record `i` to `state` with every check the validator makes: the sequence number, the
@@ -261,11 +268,7 @@ fn validate_opened<G: Game>(opened: &log::Opened<'_>) -> (Option<Digest>, usize,
         Ok((n, digest)) => {
             let verdict = match state {
                 Err(f) => Verdict::Invalid(f),
-                Ok(s) if !s.is_over() => Verdict::Invalid(truncated(&s, n)),
-                Ok(s) => {
-                    let final_scores = s.scores();
-                    Verdict::Valid(Outcome { rounds: s.into_results(), final_scores })
-                }
+                Ok(s) => concluded(s, n),
             };
             (Some(digest), n, verdict)
         }

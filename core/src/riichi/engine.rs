@@ -290,7 +290,24 @@ impl Riichi {
 
     /// The label of the current hand in stream names: `E1`, `S4`, `W2`...
     pub fn hand_label(&self) -> String {
-        format!("{}{}", WINDS[usize::from(self.round_wind & 3)], self.kyoku + 1)
+        self.hand_name().to_string()
+    }
+
+    /// The current hand's name, to write without allocating: `E1`, `S4`, `W2`...
+    fn hand_name(&self) -> impl std::fmt::Display {
+        struct Name(char, u8);
+        impl std::fmt::Display for Name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "{}{}", self.0, self.1)
+            }
+        }
+        Name(WINDS[usize::from(self.round_wind & 3)], self.kyoku + 1)
+    }
+
+    /// The dora indicators (`ura`: the ura indicators under them) in the order kans reveal
+    /// them: every other tile of the dead wall from d4 (dora) or d5 (ura).
+    pub(crate) fn indicator_row(&self, ura: bool) -> [Tile; 5] {
+        std::array::from_fn(|i| self.dead[4 + usize::from(ura) + 2 * i])
     }
 
     pub fn dealer(&self) -> Seat {
@@ -317,14 +334,10 @@ impl Riichi {
         tiles
     }
 
-    /// The name of this hand's streams: `E1/0` (East 1, no honba), `S3/2`...
+    /// The name of this hand's streams after `what`: `E1/0` (East 1, no honba), `S3/2`...
     fn stream_label(&self, what: &str) -> String {
         let mut label = String::with_capacity(what.len() + 16);
-        label.push_str(what);
-        label.push(WINDS[usize::from(self.round_wind & 3)]);
-        push_number(&mut label, u32::from(self.kyoku) + 1);
-        label.push('/');
-        push_number(&mut label, self.honba);
+        let _ = write!(label, "{what}{}/{}", self.hand_name(), self.honba);
         label
     }
 
@@ -570,7 +583,7 @@ impl Riichi {
     }
 
     pub fn dora_indicators(&self) -> Vec<Tile> {
-        (0..self.dora_shown).map(|i| self.dead[4 + 2 * i]).collect()
+        self.indicator_row(false)[..self.dora_shown.min(5)].to_vec()
     }
 
     fn seat_wind(&self, seat: Seat) -> u8 {
@@ -609,8 +622,7 @@ impl Riichi {
             round_wind: self.round_wind & 3,
         };
         // Indicators are every other tile of the dead wall from d4 (dora) and d5 (ura).
-        let dora_all: [Tile; 5] = std::array::from_fn(|i| self.dead[4 + 2 * i]);
-        let ura_all: [Tile; 5] = std::array::from_fn(|i| self.dead[5 + 2 * i]);
+        let (dora_all, ura_all) = (self.indicator_row(false), self.indicator_row(true));
         let shown = self.dora_shown.min(5);
         let dora = &dora_all[..if self.rules.kan_dora { shown } else { 1 }];
         let ura_n = if !(p.riichi && self.rules.ura_dora) {
@@ -1680,11 +1692,10 @@ impl Riichi {
             }
         }
         let round = self.results.len() as u32 + 1;
-        let wind = WINDS[usize::from(self.round_wind & 3)];
         self.results.push(RoundResult {
             round,
             deltas: self.round_deltas.to_vec(),
-            summary: format!("{wind}{} {} honba: {}", self.kyoku + 1, self.honba, e.summary),
+            summary: format!("{} {} honba: {}", self.hand_name(), self.honba, e.summary),
             facts,
         });
         // What comes next.
@@ -1906,20 +1917,4 @@ fn variants(hand: &[Tile], k: usize) -> Vec<Tile> {
     v.sort();
     v.dedup();
     v
-}
-
-/// Appends `n` in decimal.
-fn push_number(s: &mut String, n: u32) {
-    let mut digits = [0u8; 10];
-    let mut i = digits.len();
-    let mut n = n;
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    s.extend(digits[i..].iter().map(|&d| char::from(d)));
 }

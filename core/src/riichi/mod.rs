@@ -180,7 +180,7 @@ impl Riichi {
 
     /// The ura indicators under the shown dora indicators.
     pub fn ura_shown(&self) -> Vec<Tile> {
-        (0..self.dora_shown).map(|i| self.dead[5 + 2 * i]).collect()
+        self.indicator_row(true)[..self.dora_shown.min(5)].to_vec()
     }
 }
 

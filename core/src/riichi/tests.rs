@@ -731,3 +731,33 @@ fn not_your_turn_in_a_claim_window() {
     let e = g.validate(2, &Action::Pass).unwrap_err();
     assert_eq!(e.code, ErrorCode::NotYourTurn);
 }
+
+/// The first hand of a seeded match is dealt exactly as docs/rules/riichi.md says, from the
+/// streams it names (`riichi/wall/E1/0`, `riichi/dice/E1/0`): the wall, the break, the deal and
+/// the dora indicator.
+#[test]
+fn the_first_hand_is_dealt_from_the_documented_streams() {
+    let seed = crate::Seed::from_text("documented deal");
+    let rules = Rules::default();
+    let g = Riichi::new(rules.clone(), 4, Some(&seed)).unwrap();
+    let mut ring = Riichi::tile_set(&rules);
+    seed.stream("riichi/wall/E1/0").shuffle(&mut ring);
+    let mut dice = seed.stream("riichi/dice/E1/0");
+    let s = (dice.die(6) + dice.die(6)) as usize;
+    // Seat 0 deals: the wall of seat s - 1 (mod 4) is broken after its s-th stack.
+    let start = 34 * ((s + 3) % 4) + 2 * s;
+    let live = |i: usize| ring[(start + i) % 136];
+    for seat in 0..4usize {
+        let mut want: Vec<Tile> = (0..3).flat_map(|r| (0..4).map(move |j| 16 * r + 4 * seat + j)).map(live).collect();
+        want.push(live(48 + seat));
+        if seat == 0 {
+            want.push(live(52));
+        }
+        let mut got = g.hand(seat as Seat).to_vec();
+        want.sort();
+        got.sort();
+        assert_eq!(got, want, "seat {seat}");
+    }
+    // The dora indicator: the top of the third stack of the dead wall, counted back from the break.
+    assert_eq!(g.dora_indicators(), vec![ring[(start + 130) % 136]]);
+}
