@@ -3,9 +3,10 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use paifu_core::cert::{self, Certificate, CertificateBody};
+use paifu_core::games::{self, Registered, Visitor};
 use paifu_core::log::{self, Encoding, OptValue, Options};
 use paifu_core::replay::{self, Report, Verdict};
-use paifu_core::{for_game, Fault, Game, Seed};
+use paifu_core::{Fault, Game, Seed};
 use paifu_recorder::bots::Bots;
 use paifu_recorder::files::{collect_logs, read_log_bytes};
 use paifu_recorder::play_game;
@@ -368,7 +369,14 @@ fn simulate(a: SimulateArgs) -> Result<i32, String> {
         meta: BTreeMap::new(),
         quiet: false,
     };
-    let files = for_game!(a.game.as_str(), G => simulate_typed::<G>(&plan)).map_err(|f| f.message)??;
+    struct Simulate<'a>(&'a SimPlan);
+    impl paifu_recorder::bots::Visitor for Simulate<'_> {
+        type Output = Result<Vec<PathBuf>, String>;
+        fn visit<G: Bots>(self) -> Self::Output {
+            simulate_typed::<G>(self.0)
+        }
+    }
+    let files = paifu_recorder::bots::by_name(&a.game, Simulate(&plan)).map_err(|f| f.message)??;
     println!("wrote {} {} logs to {}", files.len(), a.game, a.out.display());
     Ok(0)
 }
@@ -547,7 +555,14 @@ fn show_typed<G: Game>(bytes: &[u8], at: Option<usize>) -> Result<i32, String> {
 fn show(a: ShowArgs) -> Result<i32, String> {
     let bytes = read(&a.log)?;
     let header = log::read_header(&bytes).map_err(|f| format!("{}: {}", a.log.display(), f.describe()))?;
-    for_game!(header.game.as_str(), G => show_typed::<G>(&bytes, a.at)).map_err(|f| f.message)?
+    struct Show<'a>(&'a [u8], Option<usize>);
+    impl Visitor for Show<'_> {
+        type Output = Result<i32, String>;
+        fn visit<G: Registered>(self) -> Self::Output {
+            show_typed::<G>(self.0, self.1)
+        }
+    }
+    games::by_name(&header.game, Show(&bytes, a.at)).map_err(|f| f.message)?
 }
 
 fn digest_typed<G: Game>(bytes: &[u8], chain: bool) -> Result<(String, Vec<String>), Fault> {
@@ -563,13 +578,20 @@ fn digest_typed<G: Game>(bytes: &[u8], chain: bool) -> Result<(String, Vec<Strin
     Ok((log.digest().to_hex(), links))
 }
 
+struct Digest<'a>(&'a [u8], bool);
+impl Visitor for Digest<'_> {
+    type Output = Result<(String, Vec<String>), Fault>;
+    fn visit<G: Registered>(self) -> Self::Output {
+        digest_typed::<G>(self.0, self.1)
+    }
+}
+
 fn digest(a: DigestArgs) -> Result<i32, String> {
     let files = collect_logs(&a.paths).map_err(|e| e.to_string())?;
     let mut code = 0;
     for f in files {
         let bytes = read(&f)?;
-        let r = log::read_header(&bytes)
-            .and_then(|h| for_game!(h.game.as_str(), G => digest_typed::<G>(&bytes, a.chain)).and_then(|r| r));
+        let r = log::read_header(&bytes).and_then(|h| games::by_name(&h.game, Digest(&bytes, a.chain)).and_then(|r| r));
         match r {
             Ok((d, links)) => {
                 println!("{d}  {}", f.display());
@@ -594,6 +616,14 @@ fn convert_typed<G: Game>(bytes: &[u8], enc: Encoding) -> Result<Vec<u8>, Fault>
     Ok(log::encode(&log, enc))
 }
 
+struct Convert<'a>(&'a [u8], Encoding);
+impl Visitor for Convert<'_> {
+    type Output = Result<Vec<u8>, Fault>;
+    fn visit<G: Registered>(self) -> Self::Output {
+        convert_typed::<G>(self.0, self.1)
+    }
+}
+
 fn convert(a: ConvertArgs) -> Result<i32, String> {
     let enc = match a.to {
         Some(f) => f.encoding(),
@@ -610,7 +640,7 @@ fn convert(a: ConvertArgs) -> Result<i32, String> {
     };
     let bytes = read(&a.input)?;
     let out = log::read_header(&bytes)
-        .and_then(|h| for_game!(h.game.as_str(), G => convert_typed::<G>(&bytes, enc)).and_then(|r| r))
+        .and_then(|h| games::by_name(&h.game, Convert(&bytes, enc)).and_then(|r| r))
         .map_err(|f| format!("{}: {}", a.input.display(), f.describe()))?;
     write_file(&a.output, &out)?;
     println!("wrote {}", a.output.display());

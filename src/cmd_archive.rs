@@ -304,11 +304,18 @@ fn filter(player: &Option<String>, tournament: &Option<String>, game: &Option<St
     Filter { game: game.clone(), player: player.clone(), tournament: tournament.clone(), valid: None }
 }
 
+/// The analysis of every valid game matching `filter`; with a player in the filter, only that
+/// player's statistics beside the overall ones.
+fn analysis_of(archive: &Archive, filter: &Filter) -> Result<Analysis, String> {
+    let mut total = Analysis::default();
+    archive.for_each_game(filter, |g| total.add_game(&g, filter.player.as_deref())).map_err(|e| e.to_string())?;
+    Ok(total)
+}
+
 /// `paifu stats`.
 pub fn stats(a: StatsArgs) -> Result<i32, String> {
     let archive = open_existing(&a.db)?;
-    let analysis =
-        Analysis::from_archive(&archive, &filter(&a.player, &a.tournament, &a.game)).map_err(|e| e.to_string())?;
+    let analysis = analysis_of(&archive, &filter(&a.player, &a.tournament, &a.game))?;
     let format = match a.format {
         OutputFormat::Text => Format::Text,
         OutputFormat::Json => Format::Json,
@@ -334,7 +341,7 @@ pub fn plot_svg(archive: &Archive, a: &PlotArgs) -> Result<String, String> {
         }
         kind => {
             let f = filter(&a.player, &a.tournament, &a.game);
-            let analysis = Analysis::from_archive(archive, &f).map_err(|e| e.to_string())?;
+            let analysis = analysis_of(archive, &f)?;
             let stats = match &a.player {
                 Some(p) => analysis.players.get(p).ok_or(format!("{p} has no valid games in this selection"))?,
                 None => &analysis.overall,

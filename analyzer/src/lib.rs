@@ -9,11 +9,12 @@
 //! See docs/statistics.md for every statistic and the fact keys each game's module reads.
 
 pub mod plot;
-pub mod riichi;
-pub mod tayu;
-pub mod tzq;
+mod riichi;
+mod tayu;
+mod tzq;
 
-use paifu_recorder::archive::{Archive, ArchiveError, Filter, GameData};
+use paifu_core::replay::Played;
+use paifu_core::{FactKey, GameKind};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::ops::{Add, AddAssign};
@@ -93,6 +94,16 @@ impl Block {
         self.hits.get(key).copied().unwrap_or(0)
     }
 
+    /// The sum of a game's fact.
+    pub fn sum_of<K: FactKey>(&self, key: K) -> i64 {
+        self.sum(&key.key())
+    }
+
+    /// How many of a game's facts had a nonzero value.
+    pub fn hit_of<K: FactKey>(&self, key: K) -> u64 {
+        self.hit(&key.key())
+    }
+
     /// Average place, if any game was placed.
     pub fn average_placement(&self) -> Option<f64> {
         let n: u64 = self.placements.values().sum();
@@ -101,7 +112,7 @@ impl Block {
 
     /// The generic part of one game: games, rounds, placements, scores, every fact summed.
     /// `seats` are the subject's seats (one for a player, all for everyone).
-    fn add_game_common(&mut self, g: &GameData, seats: &[usize]) {
+    fn add_game_common(&mut self, g: &Played, seats: &[usize]) {
         self.games += 1;
         self.rounds += g.rounds.len() as u64;
         self.seat_games += seats.len() as u64;
@@ -147,17 +158,14 @@ impl Stats {
     }
 
     /// The statistics of one game for the seats `seats`.
-    pub fn of_game(g: &GameData, seats: &[usize]) -> Stats {
+    pub fn of_game(g: &Played, seats: &[usize]) -> Stats {
         let mut b = Block::default();
         b.add_game_common(g, seats);
-        match g.game.as_str() {
-            "tzq" => tzq::add_game(&mut b, g, seats),
-            "riichi" => riichi::add_game(&mut b, g, seats),
-            "tayu" => tayu::add_game(&mut b, g, seats),
-            _ => {}
+        if let Some(m) = module(g.game) {
+            (m.add_game)(&mut b, g, seats);
         }
         let mut s = Stats::default();
-        s.kinds.insert(g.game.clone(), b);
+        s.kinds.insert(g.game.name().to_owned(), b);
         s
     }
 
@@ -184,7 +192,7 @@ pub struct Analysis {
 impl Analysis {
     /// One game's analysis. `only` keeps a single player's statistics (the overall part is
     /// always the whole table).
-    pub fn of_game(g: &GameData, only: Option<&str>) -> Analysis {
+    pub fn of_game(g: &Played, only: Option<&str>) -> Analysis {
         let all: Vec<usize> = (0..g.players.len()).collect();
         let mut a = Analysis { overall: Stats::of_game(g, &all), players: BTreeMap::new() };
         let mut by_name: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
@@ -206,13 +214,9 @@ impl Analysis {
         }
     }
 
-    /// The analysis of every valid game in the archive matching `filter`; with a player in the
-    /// filter, only that player's statistics are kept beside the overall ones.
-    pub fn from_archive(archive: &Archive, filter: &Filter) -> Result<Analysis, ArchiveError> {
-        let mut total = Analysis::default();
-        let only = filter.player.clone();
-        archive.for_each_game(filter, |g| total.merge(&Analysis::of_game(&g, only.as_deref())))?;
-        Ok(total)
+    /// Adds one game's analysis (see [`Analysis::of_game`]).
+    pub fn add_game(&mut self, g: &Played, only: Option<&str>) {
+        self.merge(&Analysis::of_game(g, only));
     }
 }
 
@@ -301,11 +305,9 @@ fn common_metrics(b: &Block) -> Vec<Metric> {
 /// The metrics of one game kind's block, in display order.
 pub fn metrics(game: &str, b: &Block) -> Vec<Metric> {
     let mut m = common_metrics(b);
-    match game {
-        "tzq" => m.extend(tzq::metrics(b)),
-        "riichi" => m.extend(riichi::metrics(b)),
-        "tayu" => m.extend(tayu::metrics(b)),
-        _ => {
+    match GameKind::from_name(game).and_then(module) {
+        Some(g) => m.extend((g.metrics)(b)),
+        None => {
             for (k, v) in &b.sums {
                 m.push(Metric::new(format!("sum:{k}"), format!("Sum of {k}"), *v as f64, Unit::Count));
             }
@@ -330,12 +332,32 @@ impl Distribution {
 
 /// The distributions worth a chart for a game kind.
 pub fn distributions(game: &str, b: &Block) -> Vec<Distribution> {
-    match game {
-        "tzq" => tzq::distributions(b),
-        "riichi" => riichi::distributions(b),
-        "tayu" => tayu::distributions(b),
-        _ => Vec::new(),
-    }
+    GameKind::from_name(game).and_then(module).map_or_else(Vec::new, |m| (m.distributions)(b))
+}
+
+/// One game's statistics module.
+struct Module {
+    /// What the game adds to a block beyond the summed facts (its distributions).
+    add_game: fn(&mut Block, &Played, &[usize]),
+    /// The game's own metrics, in display order.
+    metrics: fn(&Block) -> Vec<Metric>,
+    /// The game's distributions worth a chart.
+    distributions: fn(&Block) -> Vec<Distribution>,
+}
+
+/// The analyzer's registry: each game's statistics module (`None`: only the common metrics and
+/// the plain sums of its facts).
+fn module(kind: GameKind) -> Option<Module> {
+    Some(match kind {
+        GameKind::Tzq => Module { add_game: tzq::add_game, metrics: tzq::metrics, distributions: tzq::distributions },
+        GameKind::Riichi => {
+            Module { add_game: riichi::add_game, metrics: riichi::metrics, distributions: riichi::distributions }
+        }
+        GameKind::Tayu => {
+            Module { add_game: tayu::add_game, metrics: tayu::metrics, distributions: tayu::distributions }
+        }
+        GameKind::Mcr | GameKind::Hungarian => return None,
+    })
 }
 
 fn title_of(game: &str) -> String {

@@ -1,25 +1,26 @@
 use super::*;
+use paifu_core::riichi::{FactKind as R, Yaku};
+use paifu_core::tzq::{Category, FactKind as T};
 use paifu_core::{Fact, RoundResult};
 
-fn game(id: i64, players: [&str; 2], scores: [i64; 2], rounds: Vec<RoundResult>) -> GameData {
-    GameData {
-        id,
-        game: "tzq".into(),
+fn game(players: [&str; 2], scores: [i64; 2], rounds: Vec<RoundResult>) -> Played {
+    Played {
+        game: GameKind::Tzq,
         players: players.iter().map(|p| p.to_string()).collect(),
         final_scores: scores.to_vec(),
-        placements: paifu_recorder::archive::placements(&scores),
+        placements: paifu_core::game::placements_by_score(&scores),
         rounds,
     }
 }
 
-fn won(round: u32, seat: u8, points: i64, cats: &[(&str, i64)], turns: i64) -> RoundResult {
+fn won(round: u32, seat: u8, points: i64, cats: &[(Category, i64)], turns: i64) -> RoundResult {
     let mut deltas = vec![0, 0];
     deltas[usize::from(seat)] = points;
     let mut facts =
-        vec![Fact::seat(seat, "win", 1), Fact::seat(seat, "points", points), Fact::seat(seat, "win_by_pong", 1)];
-    facts.extend(cats.iter().map(|(k, p)| Fact::seat(seat, format!("category:{k}"), *p)));
-    facts.push(Fact::table("turns", turns));
-    facts.push(Fact::table("reshuffles", 0));
+        vec![Fact::seat(seat, T::Win, 1), Fact::seat(seat, T::Points, points), Fact::seat(seat, T::WinByPong, 1)];
+    facts.extend(cats.iter().map(|(c, p)| Fact::seat(seat, T::Category(*c), *p)));
+    facts.push(Fact::table(T::Turns, turns));
+    facts.push(Fact::table(T::Reshuffles, 0));
     RoundResult { round, deltas, summary: String::new(), facts }
 }
 
@@ -28,19 +29,21 @@ fn drawn(round: u32, turns: i64) -> RoundResult {
         round,
         deltas: vec![0, 0],
         summary: String::new(),
-        facts: vec![Fact::table("drawn", 1), Fact::table("turns", turns), Fact::table("reshuffles", 1)],
+        facts: vec![Fact::table(T::Drawn, 1), Fact::table(T::Turns, turns), Fact::table(T::Reshuffles, 1)],
     }
 }
 
 #[test]
 fn statistics_add_up() {
     let g1 = game(
-        1,
         ["Ann", "Bo"],
         [5, 0],
-        vec![won(1, 0, 3, &[("pair", 2), ("honours", 1)], 10), won(2, 0, 2, &[("pair", 2)], 12)],
+        vec![
+            won(1, 0, 3, &[(Category::Pair, 2), (Category::Honours, 1)], 10),
+            won(2, 0, 2, &[(Category::Pair, 2)], 12),
+        ],
     );
-    let g2 = game(2, ["Bo", "Cy"], [0, 0], vec![drawn(1, 30)]);
+    let g2 = game(["Bo", "Cy"], [0, 0], vec![drawn(1, 30)]);
     let a1 = Analysis::of_game(&g1, None);
     let a2 = Analysis::of_game(&g2, None);
     let sum = a1.clone() + a2.clone();
@@ -72,7 +75,7 @@ fn statistics_add_up() {
 
 #[test]
 fn only_one_player_is_kept_when_asked() {
-    let g = game(1, ["Ann", "Bo"], [3, 0], vec![won(1, 0, 3, &[("pair", 3)], 9)]);
+    let g = game(["Ann", "Bo"], [3, 0], vec![won(1, 0, 3, &[(Category::Pair, 3)], 9)]);
     let a = Analysis::of_game(&g, Some("Bo"));
     assert_eq!(a.players.keys().collect::<Vec<_>>(), vec!["Bo"]);
     assert_eq!(a.overall.games(), 1);
@@ -85,26 +88,25 @@ fn riichi_statistics_from_its_facts() {
         deltas: vec![7700, -7700, 0, 0],
         summary: String::new(),
         facts: vec![
-            Fact::seat(0, "win", 1),
-            Fact::seat(0, "riichi", 1),
-            Fact::seat(0, "han", 3),
-            Fact::seat(0, "fu", 40),
-            Fact::seat(0, "points", 7700),
-            Fact::seat(0, "yaku:riichi", 1),
-            Fact::seat(0, "yaku:pinfu", 1),
-            Fact::seat(1, "deal_in", 1),
-            Fact::seat(2, "call", 2),
+            Fact::seat(0, R::Win, 1),
+            Fact::seat(0, R::Riichi, 1),
+            Fact::seat(0, R::Han, 3),
+            Fact::seat(0, R::Fu, 40),
+            Fact::seat(0, R::Points, 7700),
+            Fact::seat(0, R::Yaku(Yaku::Riichi), 1),
+            Fact::seat(0, R::Yaku(Yaku::Pinfu), 1),
+            Fact::seat(1, R::DealIn, 1),
+            Fact::seat(2, R::Calls, 2),
         ],
     };
     let r2 = RoundResult {
         round: 2,
         deltas: vec![1500, 1500, -1500, -1500],
         summary: String::new(),
-        facts: vec![Fact::table("draw:exhaustive", 1)],
+        facts: vec![Fact::table(R::ExhaustiveDraw, 1)],
     };
-    let g = GameData {
-        id: 1,
-        game: "riichi".into(),
+    let g = Played {
+        game: GameKind::Riichi,
         players: vec!["A".into(), "B".into(), "C".into(), "D".into()],
         final_scores: vec![34200, 18800, 23500, 23500],
         placements: vec![1, 4, 2, 2],
@@ -119,7 +121,7 @@ fn riichi_statistics_from_its_facts() {
     assert_eq!(get("average_han"), 3.0);
     assert_eq!(get("yaku:pinfu"), 1.0);
     assert_eq!(get("end:ron"), 0.5);
-    assert_eq!(get("end:draw:exhaustive"), 0.5);
+    assert_eq!(get("end:exhaustive_draw"), 0.5);
     let b = metrics("riichi", &a.players["B"].kinds["riichi"]);
     assert_eq!(b.iter().find(|x| x.key == "deal_in_rate").unwrap().value, 0.5);
     assert_eq!(b.iter().find(|x| x.key == "average_deal_in_value").unwrap().value, 7700.0);
@@ -132,7 +134,7 @@ fn riichi_statistics_from_its_facts() {
 
 #[test]
 fn formats_render() {
-    let g = game(1, ["Ann", "B,o"], [3, 0], vec![won(1, 0, 3, &[("pair", 3)], 9)]);
+    let g = game(["Ann", "B,o"], [3, 0], vec![won(1, 0, 3, &[(Category::Pair, 3)], 9)]);
     let a = Analysis::of_game(&g, None);
     let text = render(&a, Format::Text);
     assert!(text.contains("Tien Zi Que") && text.contains("Win rate"));
@@ -147,7 +149,7 @@ fn formats_render() {
 
 #[test]
 fn plots_are_svg() {
-    let rounds = vec![won(1, 0, 3, &[("pair", 3)], 9), won(2, 1, 5, &[("flush", 5)], 9)];
+    let rounds = vec![won(1, 0, 3, &[(Category::Pair, 3)], 9), won(2, 1, 5, &[(Category::Flush, 5)], 9)];
     let svg = plot::score_chart(&["Ann".into(), "Bo".into()], &rounds, 0, "Scores <&>");
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{svg}");
     assert!(svg.contains("<title>Scores &lt;&amp;&gt;</title>"));

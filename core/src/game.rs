@@ -10,8 +10,10 @@
 //! multi-round matches with a score change per round; and boards (Ta Yü), which are just state.
 
 use crate::error::{ErrorCode, Violation};
-use crate::log::{Action, NotationError, Options};
+use crate::log::{Action, Options};
 use crate::random::Seed;
+use serde::Serialize;
+use std::borrow::Cow;
 use std::fmt;
 
 /// The games Paifu knows by name.
@@ -130,7 +132,9 @@ pub struct RoundResult {
     pub facts: Vec<Fact>,
 }
 
-/// One countable fact about a round.
+/// One countable fact about a round, as results and the archive store it: the key as text.
+/// Engines make facts from their typed keys ([`Game::Fact`]) and statistics read them back with
+/// [`Fact::key_as`]; no engine or statistic writes a key as a free string.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Fact {
     /// The seat it is about; `None` for the table.
@@ -140,12 +144,27 @@ pub struct Fact {
 }
 
 impl Fact {
-    pub fn seat(seat: Seat, key: impl Into<String>, value: i64) -> Fact {
-        Fact { seat: Some(seat), key: key.into(), value }
+    pub fn seat<K: FactKey>(seat: Seat, key: K, value: i64) -> Fact {
+        Fact { seat: Some(seat), key: key.key().into_owned(), value }
     }
-    pub fn table(key: impl Into<String>, value: i64) -> Fact {
-        Fact { seat: None, key: key.into(), value }
+    pub fn table<K: FactKey>(key: K, value: i64) -> Fact {
+        Fact { seat: None, key: key.key().into_owned(), value }
     }
+    /// The key as a game's typed fact key; `None` when it is not one of them.
+    pub fn key_as<K: FactKey>(&self) -> Option<K> {
+        K::parse(&self.key)
+    }
+}
+
+/// A game's statistic fact keys, as a type: an enum whose every value has one text form
+/// (`win`, `yaku:pinfu`, `category:flush`), the form results and the archive store.
+/// `parse` reads every key's text back to a key with the same text (the same key, unless two
+/// keys share a text on purpose), and refuses every other text.
+pub trait FactKey: Copy + fmt::Debug + PartialEq + Sized {
+    /// The key as text.
+    fn key(&self) -> Cow<'static, str>;
+    /// The key a text stands for.
+    fn parse(text: &str) -> Option<Self>;
 }
 
 /// An action was refused; the state is handed back untouched.
@@ -161,6 +180,11 @@ pub trait Game: Clone + Sized {
     type Action: Action;
     /// The ruleset with every option resolved.
     type Rules: Clone + fmt::Debug + Default + Send + Sync;
+    /// What a viewer is shown of a position: the whole state, every hidden thing visible, as
+    /// typed data (the web dashboard draws it; its JSON form is the API's `view`).
+    type View: Clone + fmt::Debug + Serialize;
+    /// The keys of the countable facts this game's round results carry, for statistics.
+    type Fact: FactKey;
 
     const KIND: GameKind;
 
@@ -214,20 +238,19 @@ pub trait Game: Clone + Sized {
     /// Each seat's score now (the final score once the game is over).
     fn scores(&self) -> Vec<i64>;
 
+    /// Each seat's place once the game is over (1 = first). By default 1 + the number of
+    /// seats with a strictly higher score, so ties share a place; games whose rules break ties
+    /// (riichi: by seat order) override it.
+    fn placements(&self) -> Vec<u32> {
+        placements_by_score(&self.scores())
+    }
+
     /// The whole state as text, every hidden thing visible.
     fn render(&self) -> String;
 
-    /// The whole state as structured data, for viewers (the web dashboard draws tiles, cards
-    /// and boards from it). Engines override this; the default carries the text render.
-    /// Every view has `round`, `scores` and `to_act`; the rest is the game's own.
-    fn view(&self) -> serde_json::Value {
-        serde_json::json!({
-            "round": self.round(),
-            "scores": self.scores(),
-            "to_act": self.to_act().iter().collect::<Vec<_>>(),
-            "text": self.render(),
-        })
-    }
+    /// The whole state as typed data, for viewers. Every view carries the round, the scores and
+    /// the seats to act; the rest is the game's own.
+    fn view(&self) -> Self::View;
 
     /// Whether the game is over.
     fn is_over(&self) -> bool {
@@ -273,7 +296,7 @@ pub trait Game: Clone + Sized {
     }
 }
 
-/// Parses an action for a game from its notation (used by tests and the command line).
-pub fn parse_action<G: Game>(text: &str) -> Result<G::Action, NotationError> {
-    text.parse()
+/// Places from scores: 1 + the number of seats with a strictly higher score (ties share).
+pub fn placements_by_score(scores: &[i64]) -> Vec<u32> {
+    scores.iter().map(|s| 1 + scores.iter().filter(|o| *o > s).count() as u32).collect()
 }

@@ -9,6 +9,7 @@ pub mod cert;
 pub mod digest;
 pub mod error;
 pub mod game;
+pub mod games;
 pub mod log;
 pub mod random;
 pub mod replay;
@@ -18,36 +19,10 @@ pub mod tzq;
 
 pub use digest::Digest;
 pub use error::{ErrorCode, Fault, Violation};
-pub use game::{Fact, Game, GameKind, PlayError, RoundResult, Seat, SeatSet, SetupError};
+pub use game::{Fact, FactKey, Game, GameKind, PlayError, RoundResult, Seat, SeatSet, SetupError};
 pub use log::{Claim, Encoding, Header, Log, Record};
 pub use random::{Seed, Stream};
 pub use replay::{validate_bytes, Outcome, Report, Verdict};
 
 /// The engine name and version written into logs and certificates.
 pub const ENGINE: &str = concat!("paifu-core ", env!("CARGO_PKG_VERSION"));
-
-/// The games this build replays, by header name.
-pub const GAMES: &[&str] = &["tzq", "riichi", "tayu"];
-
-/// Runs `$body` with `$G` bound to the engine type of the game named `$name`; answers
-/// `Err(Fault)` with code `unknown_game` for a name without an engine.
-#[macro_export]
-macro_rules! for_game {
-    ($name:expr, $G:ident => $body:expr) => {
-        match $name {
-            "tzq" => {
-                type $G = $crate::tzq::Tzq;
-                Ok($body)
-            }
-            "riichi" => {
-                type $G = $crate::riichi::Riichi;
-                Ok($body)
-            }
-            "tayu" => {
-                type $G = $crate::tayu::Tayu;
-                Ok($body)
-            }
-            other => Err($crate::replay::unknown_game(other)),
-        }
-    };
-}

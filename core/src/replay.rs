@@ -2,7 +2,8 @@
 
 use crate::digest::Digest;
 use crate::error::{ErrorCode, Fault};
-use crate::game::{Game, RoundResult};
+use crate::game::{Game, GameKind, RoundResult};
+use crate::games::{self, Registered, Visitor};
 use crate::log::{self, Header, Log, Positions, Record};
 use serde::Serialize;
 
@@ -13,6 +14,22 @@ pub struct Outcome {
     pub rounds: Vec<RoundResult>,
     /// Each seat's final score, in seat order.
     pub final_scores: Vec<i64>,
+    /// Each seat's final place (1 = first), as the game's rules rank them ([`Game::placements`]).
+    #[serde(skip)]
+    pub placements: Vec<u32>,
+}
+
+/// A valid game as statistics read it: who sat where, and what its replay computed. The archive
+/// hands these to the analyzer, which never reads the archive itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    pub game: GameKind,
+    /// Each seat's player, in seat order.
+    pub players: Vec<String>,
+    pub final_scores: Vec<i64>,
+    /// Each seat's final place (1 = first).
+    pub placements: Vec<u32>,
+    pub rounds: Vec<RoundResult>,
 }
 
 /// The verdict on a log.
@@ -115,7 +132,8 @@ fn concluded<G: Game>(state: G, records: usize) -> Verdict {
         return Verdict::Invalid(truncated(&state, records));
     }
     let final_scores = state.scores();
-    Verdict::Valid(Outcome { rounds: state.into_results(), final_scores })
+    let placements = state.placements();
+    Verdict::Valid(Outcome { rounds: state.into_results(), final_scores, placements })
 }
 
 /// Applies record `i` to `state` with every check the validator makes: the sequence number, the
@@ -275,27 +293,21 @@ fn validate_opened<G: Game>(opened: &log::Opened<'_>) -> (Option<Digest>, usize,
     }
 }
 
-/// The fault for a header naming a game this Paifu cannot replay.
-pub fn unknown_game(name: &str) -> Fault {
-    let known = crate::GAMES.join(", ");
-    match crate::game::GameKind::from_name(name) {
-        Some(k) => Fault::new(
-            ErrorCode::UnknownGame,
-            format!("{} ({name}) has no rules engine in this Paifu yet; it replays: {known}", k.title()),
-        ),
-        None => Fault::new(ErrorCode::UnknownGame, format!("unknown game {name:?}; Paifu replays: {known}")),
-    }
-}
-
-/// Decodes and validates a log of any game.
+/// Decodes and validates a log of any game the registry knows, by its header.
 pub fn validate_bytes(bytes: &[u8]) -> Report {
     // The header is read once: it names the game, and the records are read after it.
     let opened = match log::open(bytes) {
         Ok(o) => o,
         Err(f) => return Report { header: None, digest: None, records: 0, verdict: Verdict::Invalid(f) },
     };
-    let game: &str = &opened.header().game;
-    let checked = crate::for_game!(game, G => validate_opened::<G>(&opened));
+    struct Validate<'a, 'b>(&'a log::Opened<'b>);
+    impl Visitor for Validate<'_, '_> {
+        type Output = (Option<Digest>, usize, Verdict);
+        fn visit<G: Registered>(self) -> Self::Output {
+            validate_opened::<G>(self.0)
+        }
+    }
+    let checked = games::by_name(&opened.header().game, Validate(&opened));
     let header = Some(opened.into_header());
     match checked {
         Ok((digest, records, verdict)) => Report { header, digest, records, verdict },

@@ -150,11 +150,7 @@ fn rejected(log: &Log<Action>, index: usize, code: ErrorCode, words: &str, text:
 }
 
 fn claim_of(g: &Riichi) -> Option<(u8, Tile)> {
-    let v = g.view();
-    let c = v.get("claim")?;
-    let from = c.get("from")?.as_u64()? as u8;
-    let tile: Tile = c.get("tile")?.as_str()?.parse().ok()?;
-    Some((from, tile))
+    g.view().claim.map(|c| (c.from, c.tile))
 }
 
 #[test]
@@ -204,7 +200,7 @@ fn bad_log_riichi_with_900_points() {
     o.insert("bust".into(), OptValue::Bool(false));
     let (log, i, text) = find_bad(o, |g| {
         let seat = g.to_act().iter().next()?;
-        if g.melds(seat).iter().any(|m| m.is_open()) || g.view()["drawn"].is_null() {
+        if g.melds(seat).iter().any(|m| m.is_open()) || g.view().drawn.is_none() {
             return None;
         }
         let hand = g.hand(seat);
@@ -213,7 +209,7 @@ fn bad_log_riichi_with_900_points() {
             rest.remove(j);
             let c = counts_of(&rest);
             if paifu_core::riichi::hand::waits(&c) != 0 && g.scores()[usize::from(seat)] < 1000 {
-                let drawn = g.view()["drawn"].as_str() == Some(&t.to_string());
+                let drawn = g.view().drawn == Some(t);
                 return Some((seat, Action::Discard { tile: t, drawn, riichi: true }));
             }
         }
@@ -226,9 +222,7 @@ fn bad_log_riichi_with_900_points() {
 fn bad_log_discard_not_held() {
     let (log, i, text) = find_bad(Options::new(), |g| {
         let seat = g.to_act().iter().next()?;
-        if g.view()["drawn"].is_null() {
-            return None;
-        }
+        g.view().drawn?;
         let missing = (0..34).map(Tile::kind_tile).find(|t| !g.hand(seat).iter().any(|h| h.kind() == t.kind()))?;
         Some((seat, Action::discard(missing)))
     });

@@ -165,7 +165,8 @@ pub async fn player(state: &web::Data<State>, name: String) -> Result<PlayerPage
     with_db(state, move |a| {
         let player = a.player(&name)?.ok_or_else(|| WebError::NotFound(format!("there is no player {name:?}")))?;
         let filter = Filter { player: Some(name.clone()), ..Filter::default() };
-        let analysis = Analysis::from_archive(a, &filter)?;
+        let mut analysis = Analysis::default();
+        a.for_each_game(&filter, |g| analysis.add_game(&g, Some(&name)))?;
         let kinds = analysis
             .players
             .get(&name)

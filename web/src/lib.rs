@@ -9,6 +9,7 @@ mod api;
 mod data;
 pub mod html;
 mod pages;
+mod view;
 pub mod viewer;
 
 use actix_web::dev::{Server, ServerHandle};

@@ -9,7 +9,6 @@ use actix_web::{web, HttpResponse};
 use paifu_analyzer::plot;
 use paifu_recorder::archive::{GamePage, GameRow};
 use serde::Deserialize;
-use serde_json::Value;
 use std::fmt::Write as _;
 
 type Page = Result<HttpResponse, PageError>;
@@ -284,109 +283,6 @@ pub fn parse_step(s: Option<&str>) -> Result<usize, WebError> {
 }
 
 /// Seat colours, the same as the plots' and the board's.
-const SEAT_COLOURS: [&str; 4] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
-
-fn seat_html(s: &Value, index: usize, acting: bool) -> String {
-    let name = s.get("name").and_then(Value::as_str).unwrap_or("seat");
-    let act = s.get("to_act").and_then(Value::as_bool).unwrap_or(acting);
-    let mut o = format!(
-        "<section class=\"seat{}\" style=\"border-top:5px solid {}\" aria-label=\"{}\"><h3><span>{}{}</span><span>{}</span></h3>",
-        if act { " act" } else { "" },
-        SEAT_COLOURS[index % SEAT_COLOURS.len()],
-        esc(name),
-        esc(name),
-        if act { " · to act" } else { "" },
-        s.get("score").map(|v| format!("score {}", html::value(v))).unwrap_or_default()
-    );
-    let labels = [
-        ("hand", "Hand"),
-        ("melds", "Melds"),
-        ("kept", "Scoring cards"),
-        ("discards", "Discards"),
-        ("flowers", "Flowers"),
-    ];
-    for (k, label) in labels {
-        if let Some(v) = s.get(k) {
-            let _ = write!(o, "<div class=\"k\">{label}</div><div>{}</div>", html::value(v));
-        }
-    }
-    if let Some(obj) = s.as_object() {
-        for (k, v) in obj {
-            if !["name", "to_act", "score"].contains(&k.as_str()) && !labels.iter().any(|l| l.0 == k) {
-                let _ = write!(o, "<div class=\"k\">{}</div><div>{}</div>", esc(k), html::value(v));
-            }
-        }
-    }
-    o + "</section>"
-}
-
-/// The position: seats, shared tiles, board, and the rest of the view as data.
-pub fn view_html(v: &Value) -> String {
-    let mut o = String::new();
-    let seats_key = if v.get("seats").is_some() { "seats" } else { "players" };
-    let board_pic = html::board_svg(v);
-    if let Some(seats) = v.get(seats_key).and_then(Value::as_array) {
-        o.push_str("<div class=\"seats\">");
-        let to_act: Vec<u64> =
-            v.get("to_act").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_u64).collect();
-        for (i, s) in seats.iter().enumerate() {
-            o.push_str(&seat_html(s, i, to_act.contains(&(i as u64))));
-        }
-        o.push_str("</div>");
-    }
-    let shared = [
-        ("drawn", "Card drawn"),
-        ("chowable", "May be chowed"),
-        ("discards", "Discard pile"),
-        ("indicators", "Indicators"),
-        ("dora", "Dora indicators"),
-        ("dora_indicators", "Dora indicators"),
-        ("claim", "Discard that may be claimed"),
-        ("status", "Status"),
-        ("pile", "Cards left in the draw pile"),
-        ("wall", "Tiles left in the wall"),
-    ];
-    let mut dl = String::new();
-    for (k, label) in shared {
-        if let Some(x) = v.get(k).filter(|x| !x.is_null()) {
-            let shown = match x.as_str() {
-                Some(t) if k == "drawn" && html::is_tile(t) => html::tile(t),
-                _ => html::value(x),
-            };
-            let _ = write!(dl, "<dt>{label}</dt><dd>{shown}</dd>");
-        }
-    }
-    if let Some(obj) = v.as_object() {
-        for (k, x) in obj {
-            let pictured = board_pic.is_some() && ["pieces", "open_ends"].contains(&k.as_str());
-            let known = ["seats", "players", "text", "board", "round", "scores", "to_act"].contains(&k.as_str())
-                || shared.iter().any(|s| s.0 == k)
-                || pictured;
-            if !known {
-                let _ = write!(dl, "<dt>{}</dt><dd>{}</dd>", esc(k), html::value(x));
-            }
-        }
-    }
-    if let Some(svg) = &board_pic {
-        o.push_str("<h2>Board</h2>");
-        o.push_str(svg);
-        if let Some(p) = v.get("pieces") {
-            let _ = write!(o, "<details><summary>Pieces (data)</summary>{}</details>", html::value(p));
-        }
-    } else if let Some(b) = v.get("board").and_then(html::board) {
-        o.push_str("<h2>Board</h2>");
-        o.push_str(&b);
-    }
-    if !dl.is_empty() {
-        let _ = write!(o, "<h2>Table</h2><dl class=\"kv\">{dl}</dl>");
-    }
-    if let Some(t) = v.get("text").and_then(Value::as_str) {
-        let open = if v.get(seats_key).is_none() && board_pic.is_none() { " open" } else { "" };
-        let _ = write!(o, "<details{open}><summary>Text render</summary><pre>{}</pre></details>", esc(t));
-    }
-    o
-}
-
 const VIEWER_JS: &str = r#"
 document.addEventListener('keydown',function(e){
   if(e.altKey||e.ctrlKey||e.metaKey)return;
@@ -461,7 +357,7 @@ async fn viewer(state: web::Data<State>, id: web::Path<String>, q: web::Query<St
             esc(&f.describe())
         );
     }
-    b.push_str(&view_html(&s.view));
+    b.push_str(&crate::view::position_html(&s.view));
     Ok(HttpResponse::Ok().content_type("text/html; charset=utf-8").body(page(
         &format!("Game #{id}, step {}", s.step),
         "/games",

@@ -1,18 +1,14 @@
 //! Replaying a stored log step by step for the move-by-move viewer.
 //!
 //! Step 0 is the position before the first record; step N the position after N records. Each
-//! step's position is a JSON view: the engine's `Game::view()`, except for games whose engine
-//! still only gives the text render and whose public accessors let us say more (TZQ), where a
-//! structured view is built here. The view convention the pages draw is documented in
-//! docs/web.md: `seats` (each with `name`, `score`, `hand`, `melds`, `kept`, `discards`),
-//! `discards`, `indicators`, `board`, `text`, and anything else is shown as data.
+//! step's position is the game's typed view ([`View`]), its seats named after the header; the
+//! page draws it with [`crate::view`], and the API gives its JSON form (docs/web.md).
 
+use paifu_core::games::{self, Registered, View, Visitor};
 use paifu_core::log;
 use paifu_core::replay;
-use paifu_core::tzq::Tzq;
-use paifu_core::{Fault, Game};
+use paifu_core::Fault;
 use serde::Serialize;
-use serde_json::{json, Value};
 
 /// One step of a game, as the viewer shows it.
 #[derive(Clone, Debug, Serialize)]
@@ -30,7 +26,7 @@ pub struct Step {
     /// Round results that ended with the record that led here.
     pub ended: Vec<String>,
     /// The position.
-    pub view: Value,
+    pub view: View,
     /// Set when the log is invalid: the replay stopped at the record with this fault, so steps
     /// after it cannot be shown.
     pub fault: Option<Fault>,
@@ -43,66 +39,22 @@ pub struct LastAction {
     pub action: String,
 }
 
-/// A structured TZQ view built from the engine's public accessors.
-fn tzq_view(g: &Tzq, names: &[String]) -> Value {
-    let cards = |c: &[paifu_core::tzq::Card]| c.iter().map(|c| c.to_string()).collect::<Vec<_>>();
-    let scores = g.scores();
-    let seats: Vec<Value> = (0..2u8)
-        .map(|s| {
-            json!({
-                "name": names.get(usize::from(s)).cloned().unwrap_or_else(|| format!("seat {s}")),
-                "score": scores.get(usize::from(s)).copied().unwrap_or(0),
-                "hand": cards(g.hand(s)),
-                "kept": cards(g.kept(s)),
-                "to_act": g.to_act().contains(s),
-            })
-        })
-        .collect();
-    json!({
-        "round": g.round(),
-        "scores": scores,
-        "to_act": g.to_act().iter().collect::<Vec<_>>(),
-        "seats": seats,
-        "discards": cards(g.discard_pile()),
-        "chowable": cards(g.chowable()),
-        "drawn": g.drawn().map(|c| c.to_string()),
-        "pile": g.pile_len(),
-        "text": g.render(),
-    })
+/// The position `state` is in, its seats named.
+fn view_with<G: Registered>(state: &G, names: &[String]) -> View {
+    let mut v = View::of(state);
+    v.name_seats(names);
+    v
 }
 
-trait Viewable: Game {
-    fn view_with(&self, names: &[String]) -> Value;
-}
-
-impl<G: Game + 'static> Viewable for G {
-    fn view_with(&self, names: &[String]) -> Value {
-        if let Some(t) = (self as &dyn std::any::Any).downcast_ref::<Tzq>() {
-            return tzq_view(t, names);
-        }
-        let mut v = self.view();
-        // Give seats their names when the engine lists seats.
-        let key = if v.get("seats").is_some() { "seats" } else { "players" };
-        if let Some(seats) = v.get_mut(key).and_then(Value::as_array_mut) {
-            for (i, s) in seats.iter_mut().enumerate() {
-                if let (Some(obj), Some(n)) = (s.as_object_mut(), names.get(i)) {
-                    obj.entry("name").or_insert_with(|| json!(n));
-                }
-            }
-        }
-        v
-    }
-}
-
-fn replay_to<G: Game + 'static>(bytes: &[u8], step: usize) -> Result<Step, Fault> {
+fn replay_to<G: Registered>(bytes: &[u8], step: usize) -> Result<Step, Fault> {
     let (log, _) = log::decode::<G::Action>(bytes)?;
     let names = log.header.seats.clone();
     let mut state: G = replay::setup::<G>(&log.header)?;
     let steps = log.records.len();
     let step = step.min(steps);
     let mut round_starts = vec![(state.round(), 0usize)];
-    let mut shown: Option<(Value, u32, Vec<String>)> =
-        (step == 0).then(|| (state.view_with(&names), state.round(), vec![]));
+    let mut shown: Option<(View, u32, Vec<String>)> =
+        (step == 0).then(|| (view_with(&state, &names), state.round(), vec![]));
     let mut fault = None;
     for (i, rec) in log.records.iter().enumerate() {
         let before = state.results().len();
@@ -119,14 +71,14 @@ fn replay_to<G: Game + 'static>(bytes: &[u8], step: usize) -> Result<Step, Fault
             round_starts.push((state.round(), i + 1));
         }
         if i + 1 == step {
-            shown = Some((state.view_with(&names), state.round(), ended));
+            shown = Some((view_with(&state, &names), state.round(), ended));
         }
     }
     // An invalid log stops early: show the last position reached.
     let reached = fault.as_ref().and_then(|f| f.index).unwrap_or(steps);
     let (view, round, ended) = match shown {
         Some(s) => s,
-        None => (state.view_with(&names), state.round(), vec![]),
+        None => (view_with(&state, &names), state.round(), vec![]),
     };
     let step = step.min(reached);
     let last = step.checked_sub(1).and_then(|i| log.records.get(i)).map(|r| LastAction {
@@ -139,8 +91,15 @@ fn replay_to<G: Game + 'static>(bytes: &[u8], step: usize) -> Result<Step, Fault
 
 /// The position after `step` records of a stored log (any game with an engine).
 pub fn step(bytes: &[u8], step: usize) -> Result<Step, Fault> {
+    struct Replay<'a>(&'a [u8], usize);
+    impl Visitor for Replay<'_> {
+        type Output = Result<Step, Fault>;
+        fn visit<G: Registered>(self) -> Self::Output {
+            replay_to::<G>(self.0, self.1)
+        }
+    }
     let header = log::read_header(bytes)?;
-    paifu_core::for_game!(header.game.as_str(), G => replay_to::<G>(bytes, step))?
+    games::by_name(&header.game, Replay(bytes, step))?
 }
 
 #[cfg(test)]
@@ -154,15 +113,17 @@ mod tests {
         let s0 = step(&bytes, 0).unwrap();
         assert_eq!(s0.step, 0);
         assert!(s0.last.is_none());
-        assert_eq!(s0.view["seats"][0]["name"], "Ann");
-        assert_eq!(s0.view["seats"][0]["hand"].as_array().unwrap().len(), 5);
+        let json = serde_json::to_value(&s0.view).unwrap();
+        assert_eq!(json["game"], "tzq");
+        assert_eq!(json["seats"][0]["name"], "Ann");
+        assert_eq!(json["seats"][0]["hand"].as_array().unwrap().len(), 5);
         assert!(s0.round_starts.len() >= 2, "{:?}", s0.round_starts);
         let s1 = step(&bytes, 1).unwrap();
         assert_eq!(s1.last.as_ref().unwrap().action, "draw");
         let end = step(&bytes, usize::MAX).unwrap();
         assert_eq!(end.step, end.steps);
         assert!(!end.ended.is_empty());
-        assert!(end.view["to_act"].as_array().unwrap().is_empty());
+        assert!(serde_json::to_value(&end.view).unwrap()["to_act"].as_array().unwrap().is_empty());
         assert!(step(b"junk", 0).is_err());
     }
 }

@@ -13,6 +13,8 @@ pub use jsonl::{decode_jsonl, encode_jsonl, json_object, read_jsonl_header};
 
 #[cfg(test)]
 pub(crate) use binary::tests::random_log;
+#[cfg(test)]
+pub(crate) mod plain;
 
 use crate::digest::{context, Digest};
 use crate::error::{ErrorCode, Fault};
@@ -49,23 +51,6 @@ pub trait Action:
     /// a `char` (postcard reads the first character of a longer string), a float, or `flatten`.
     /// The default, `false`, keeps the full check: encode again and compare.
     const CANONICAL_UNLESS_OVERLONG: bool = false;
-}
-
-// The actions of the games this Paifu replays. Each is made of integers (tile, card and
-// pattern bytes that refuse codes outside their range, a bid) and enums, structs and fixed
-// arrays of them; nothing on reading sorts or rewrites a value (a set in the wrong order is
-// refused). The test `action_types_flagged_plain_encode_no_map` in this module checks that no
-// variant encodes a map, a char or a float.
-impl Action for crate::tzq::Action {
-    const CANONICAL_UNLESS_OVERLONG: bool = true;
-}
-
-impl Action for crate::riichi::Action {
-    const CANONICAL_UNLESS_OVERLONG: bool = true;
-}
-
-impl Action for crate::tayu::Action {
-    const CANONICAL_UNLESS_OVERLONG: bool = true;
 }
 
 /// An action string that is not valid notation.
@@ -675,204 +660,9 @@ mod tests {
         assert!(postcard::to_stdvec(&log.records[2]).unwrap().len() > 96);
     }
 
-    /// A serializer that only walks a value, refusing what [`Action::CANONICAL_UNLESS_OVERLONG`]
-    /// rules out: maps, chars and floats.
-    #[derive(Clone, Copy)]
-    struct Plain;
-
-    #[derive(Debug)]
-    struct NotPlain(String);
-
-    impl std::fmt::Display for NotPlain {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str(&self.0)
-        }
-    }
-
-    impl std::error::Error for NotPlain {}
-
-    impl serde::ser::Error for NotPlain {
-        fn custom<T: Display>(msg: T) -> Self {
-            NotPlain(msg.to_string())
-        }
-    }
-
-    type R = Result<(), NotPlain>;
-
-    macro_rules! plain_leaves {
-        ($($f:ident($t:ty)),*) => {
-            $(fn $f(self, _: $t) -> R {
-                Ok(())
-            })*
-        };
-    }
-
-    macro_rules! plain_compound {
-        ($($tr:ident: $f:ident),*) => {
-            $(impl serde::ser::$tr for Plain {
-                type Ok = ();
-                type Error = NotPlain;
-                fn $f<T: Serialize + ?Sized>(&mut self, v: &T) -> R {
-                    v.serialize(Plain)
-                }
-                fn end(self) -> R {
-                    Ok(())
-                }
-            })*
-        };
-    }
-
-    plain_compound!(
-        SerializeSeq: serialize_element,
-        SerializeTuple: serialize_element,
-        SerializeTupleStruct: serialize_field,
-        SerializeTupleVariant: serialize_field
-    );
-
-    impl serde::ser::SerializeStruct for Plain {
-        type Ok = ();
-        type Error = NotPlain;
-        fn serialize_field<T: Serialize + ?Sized>(&mut self, _: &'static str, v: &T) -> R {
-            v.serialize(Plain)
-        }
-        fn end(self) -> R {
-            Ok(())
-        }
-    }
-
-    impl serde::ser::SerializeStructVariant for Plain {
-        type Ok = ();
-        type Error = NotPlain;
-        fn serialize_field<T: Serialize + ?Sized>(&mut self, _: &'static str, v: &T) -> R {
-            v.serialize(Plain)
-        }
-        fn end(self) -> R {
-            Ok(())
-        }
-    }
-
-    impl Serializer for Plain {
-        type Ok = ();
-        type Error = NotPlain;
-        type SerializeSeq = Plain;
-        type SerializeTuple = Plain;
-        type SerializeTupleStruct = Plain;
-        type SerializeTupleVariant = Plain;
-        type SerializeMap = serde::ser::Impossible<(), NotPlain>;
-        type SerializeStruct = Plain;
-        type SerializeStructVariant = Plain;
-
-        plain_leaves!(
-            serialize_bool(bool),
-            serialize_i8(i8),
-            serialize_i16(i16),
-            serialize_i32(i32),
-            serialize_i64(i64),
-            serialize_u8(u8),
-            serialize_u16(u16),
-            serialize_u32(u32),
-            serialize_u64(u64),
-            serialize_str(&str),
-            serialize_bytes(&[u8]),
-            serialize_unit_struct(&'static str)
-        );
-
-        fn serialize_f32(self, _: f32) -> R {
-            Err(NotPlain("a float".into()))
-        }
-        fn serialize_f64(self, _: f64) -> R {
-            Err(NotPlain("a float".into()))
-        }
-        fn serialize_char(self, _: char) -> R {
-            Err(NotPlain("a char".into()))
-        }
-        fn serialize_none(self) -> R {
-            Ok(())
-        }
-        fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> R {
-            v.serialize(Plain)
-        }
-        fn serialize_unit(self) -> R {
-            Ok(())
-        }
-        fn serialize_unit_variant(self, _: &'static str, _: u32, _: &'static str) -> R {
-            Ok(())
-        }
-        fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> R {
-            v.serialize(Plain)
-        }
-        fn serialize_newtype_variant<T: Serialize + ?Sized>(
-            self,
-            _: &'static str,
-            _: u32,
-            _: &'static str,
-            v: &T,
-        ) -> R {
-            v.serialize(Plain)
-        }
-        fn serialize_seq(self, _: Option<usize>) -> Result<Plain, NotPlain> {
-            Ok(Plain)
-        }
-        fn serialize_tuple(self, _: usize) -> Result<Plain, NotPlain> {
-            Ok(Plain)
-        }
-        fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Plain, NotPlain> {
-            Ok(Plain)
-        }
-        fn serialize_tuple_variant(
-            self,
-            _: &'static str,
-            _: u32,
-            _: &'static str,
-            _: usize,
-        ) -> Result<Plain, NotPlain> {
-            Ok(Plain)
-        }
-        fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, NotPlain> {
-            Err(NotPlain("a map".into()))
-        }
-        fn serialize_struct(self, _: &'static str, _: usize) -> Result<Plain, NotPlain> {
-            Ok(Plain)
-        }
-        fn serialize_struct_variant(
-            self,
-            _: &'static str,
-            _: u32,
-            _: &'static str,
-            _: usize,
-        ) -> Result<Plain, NotPlain> {
-            Ok(Plain)
-        }
-        fn is_human_readable(&self) -> bool {
-            false
-        }
-    }
-
-    /// Every variant of `A`, in records with and without claims, serializes without a map, a
-    /// char or a float (as its flag promises); and the walk does find a map where there is one.
-    fn plain_records<A: super::Action>(notations: &[&str]) {
-        assert!(A::CANONICAL_UNLESS_OVERLONG);
-        for n in notations {
-            let action: A = n.parse().unwrap_or_else(|e| panic!("{n}: {e:?}"));
-            for claim in [None, Some(Claim { round: Some(vec![-1, 1]), final_scores: Some(vec![0, 0]) })] {
-                let r = Record { seq: 300, seat: 1, action: action.clone(), claim };
-                r.serialize(Plain).unwrap_or_else(|e| panic!("{n}: {e}"));
-            }
-        }
-    }
-
     #[test]
-    fn action_types_flagged_plain_encode_no_map() {
-        plain_records::<crate::tzq::Action>(&[
-            "draw",
-            "discard 5b",
-            "pong 3b 3g 3r keep 3g",
-            "chow 3b 4g take 5r keep 5r",
-        ]);
-        // Every variant of the riichi action enum (14 of them).
-        plain_records::<crate::riichi::Action>(crate::riichi::NOTATION_EXAMPLES);
-        plain_records::<crate::tayu::Action>(&["bid 20", "pass", "choose ns", "draw 3", "place 015 9 8 N"]);
-        // The walk finds maps, chars and floats.
+    fn the_plain_walk_finds_maps_chars_and_floats() {
+        use super::plain::Plain;
         let header = Header::new("tzq", "standard", Options::new(), vec![], Seed::from_text("plain"));
         assert!(header.serialize(Plain).is_err());
         assert!('x'.serialize(Plain).is_err() && 1.5f64.serialize(Plain).is_err());

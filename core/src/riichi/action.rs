@@ -79,6 +79,13 @@ fn order(a: Tile, b: Tile) -> (Tile, Tile) {
     }
 }
 
+// Made of tile bytes that refuse codes outside their range and enums, structs and fixed arrays of them; nothing on reading sorts or
+// rewrites a value (a set in the wrong order is refused). The test
+// `actions_encode_without_maps_chars_or_floats` checks every variant.
+impl crate::log::Action for Action {
+    const CANONICAL_UNLESS_OVERLONG: bool = true;
+}
+
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

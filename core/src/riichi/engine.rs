@@ -1,10 +1,12 @@
 //! The riichi match: walls, turns, claim windows, furiten, round ends, the match and its end.
 
 use super::action::Action;
+use super::facts::{Abort, FactKind};
 use super::hand::{is_win, waits as hand_waits, YAOCHU};
 use super::rules::Rules;
 use super::score::{payment, score, Meld, MeldKind, Payment, Score, Situation, WinHand, Yaku};
 use super::tile::{counts_of, tiles_text, Counts, Tile};
+use super::view::{ClaimView, DiscardView, MeldView, PlayerView, View};
 use crate::error::Violation;
 use crate::game::{Fact, RoundResult, Seat, SeatSet, SetupError};
 use crate::random::Seed;
@@ -1225,7 +1227,7 @@ impl Riichi {
                 self.open_window(seat, added, Window::Kakan, can);
             }
             Action::Kyuushu => {
-                self.abort("nine_terminals", format!("seat {seat} declares nine terminals: abortive draw"));
+                self.abort(Abort::NineTerminals, format!("seat {seat} declares nine terminals: abortive draw"));
             }
             _ => {}
         }
@@ -1322,7 +1324,7 @@ impl Riichi {
         let _ = can;
         if !rons.is_empty() {
             if rons.len() == 3 && self.rules.triple_ron_abort {
-                self.abort("triple_ron", format!("three players ron on seat {from}'s {tile}: abortive draw"));
+                self.abort(Abort::TripleRon, format!("three players ron on seat {from}'s {tile}: abortive draw"));
                 return;
             }
             let winners = if self.rules.double_ron { rons } else { &rons[..1] };
@@ -1350,21 +1352,21 @@ impl Riichi {
             self.round_deltas[f] -= 1000;
             self.sticks += 1;
             if self.rules.abortive_draws && self.players.iter().all(|p| p.riichi) {
-                self.abort("four_riichi", "all four players declared riichi: abortive draw".into());
+                self.abort(Abort::FourRiichi, "all four players declared riichi: abortive draw".into());
                 return;
             }
         }
         if self.rules.abortive_draws && self.discards_made == 4 && !self.any_call {
             let firsts: Vec<Tile> = self.players.iter().filter_map(|p| p.river.first().map(|r| r.tile)).collect();
             if firsts.len() == 4 && firsts[0].is_wind() && firsts.iter().all(|t| t.kind() == firsts[0].kind()) {
-                self.abort("four_winds", format!("all four players discarded {} first: abortive draw", firsts[0]));
+                self.abort(Abort::FourWinds, format!("all four players discarded {} first: abortive draw", firsts[0]));
                 return;
             }
         }
         if self.rules.abortive_draws && self.kans == 4 {
             let by_one = self.players.iter().any(|p| p.melds.iter().filter(|m| m.is_kan()).count() == 4);
             if !by_one {
-                self.abort("four_kans", "four kans by more than one player: abortive draw".into());
+                self.abort(Abort::FourKans, "four kans by more than one player: abortive draw".into());
                 return;
             }
         }
@@ -1514,9 +1516,9 @@ impl Riichi {
         }
         d[s] += 1000 * i64::from(self.sticks);
         self.sticks = 0;
-        let mut facts = vec![Fact::seat(seat, "tsumo", 1)];
+        let mut facts = vec![Fact::seat(seat, FactKind::Tsumo, 1)];
         if let Some(l) = rinshan_liable.or(pao.map(|p| p.1)) {
-            facts.push(Fact::seat(l, "liable", 1));
+            facts.push(Fact::seat(l, FactKind::Liable, 1));
         }
         self.win_facts(seat, &sc, &mut facts);
         let summary = format!("seat {seat} wins by tsumo on {tile}: {sc}");
@@ -1535,7 +1537,7 @@ impl Riichi {
 
     fn win_ron(&mut self, winners: &[Seat], from: Seat, tile: Tile, chankan: bool) {
         let mut d = [0i64; 4];
-        let mut facts = vec![Fact::seat(from, "deal_in", 1)];
+        let mut facts = vec![Fact::seat(from, FactKind::DealIn, 1)];
         let mut lines = Vec::new();
         let honba = i64::from(self.honba);
         let f = usize::from(from);
@@ -1555,7 +1557,7 @@ impl Riichi {
                 d[usize::from(liable)] -= pao_part / 2;
                 d[f] -= pao_part / 2 + rest + h;
                 d[s] += pao_part + rest + h;
-                facts.push(Fact::seat(liable, "liable", 1));
+                facts.push(Fact::seat(liable, FactKind::Liable, 1));
             } else {
                 let p = sc.payment.total() + h;
                 d[f] -= p;
@@ -1564,7 +1566,7 @@ impl Riichi {
             if i == 0 {
                 d[s] += 1000 * i64::from(self.sticks);
             }
-            facts.push(Fact::seat(w, "ron", 1));
+            facts.push(Fact::seat(w, FactKind::Ron, 1));
             self.win_facts(w, &sc, &mut facts);
             self.last_wins.push((w, sc.clone()));
             lines.push(format!(
@@ -1587,19 +1589,16 @@ impl Riichi {
     }
 
     fn win_facts(&self, seat: Seat, sc: &Score, facts: &mut Vec<Fact>) {
-        facts.push(Fact::seat(seat, "win", 1));
-        facts.push(Fact::seat(seat, "han", i64::from(sc.han)));
-        facts.push(Fact::seat(seat, "fu", i64::from(sc.fu)));
+        facts.push(Fact::seat(seat, FactKind::Win, 1));
+        facts.push(Fact::seat(seat, FactKind::Han, i64::from(sc.han)));
+        facts.push(Fact::seat(seat, FactKind::Fu, i64::from(sc.fu)));
         // The hand's value, before honba and riichi sticks (and as a plain win under pao).
-        facts.push(Fact::seat(seat, "points", sc.payment.total()));
+        facts.push(Fact::seat(seat, FactKind::Points, sc.payment.total()));
         if sc.yakuman > 0 {
-            facts.push(Fact::seat(seat, "yakuman", i64::from(sc.yakuman)));
+            facts.push(Fact::seat(seat, FactKind::Yakuman, i64::from(sc.yakuman)));
         }
         for (y, h) in &sc.yaku {
-            let mut key = String::with_capacity(5 + y.name().len());
-            key.push_str("yaku:");
-            key.push_str(y.name());
-            facts.push(Fact::seat(seat, key, i64::from(*h)));
+            facts.push(Fact::seat(seat, FactKind::Yaku(*y), i64::from(*h)));
         }
     }
 
@@ -1620,10 +1619,10 @@ impl Riichi {
     fn exhaustive_draw(&mut self) {
         let tenpai: Vec<bool> = (0..4).map(|s| self.tenpai(s)).collect();
         let mut d = [0i64; 4];
-        let mut facts = vec![Fact::table("exhaustive_draw", 1)];
+        let mut facts = vec![Fact::table(FactKind::ExhaustiveDraw, 1)];
         for s in 0..4u8 {
             if tenpai[usize::from(s)] {
-                facts.push(Fact::seat(s, "tenpai", 1));
+                facts.push(Fact::seat(s, FactKind::Tenpai, 1));
             }
         }
         let nagashi: Vec<Seat> = if self.rules.nagashi_mangan {
@@ -1645,7 +1644,7 @@ impl Riichi {
                     d[usize::from(o)] -= a;
                     d[usize::from(w)] += a;
                 }
-                facts.push(Fact::seat(w, "nagashi_mangan", 1));
+                facts.push(Fact::seat(w, FactKind::NagashiMangan, 1));
             }
             let names: Vec<String> = nagashi.iter().map(|s| s.to_string()).collect();
             summary.push_str(&format!(": nagashi mangan for seat {}", names.join(", ")));
@@ -1668,12 +1667,12 @@ impl Riichi {
         self.end_round(d, Ending { summary, facts, renchan, dealer_won: false, next_honba: self.honba + 1 });
     }
 
-    fn abort(&mut self, kind: &str, summary: String) {
+    fn abort(&mut self, kind: Abort, summary: String) {
         // A riichi declared on the discard that ends the hand does not stand (triple ron).
         for p in self.players.iter_mut() {
             p.riichi_pending = false;
         }
-        let facts = vec![Fact::table("abortive_draw", 1), Fact::table(format!("abort:{kind}"), 1)];
+        let facts = vec![Fact::table(FactKind::AbortiveDraw, 1), Fact::table(FactKind::Abort(kind), 1)];
         self.end_round([0; 4], Ending { summary, facts, renchan: true, dealer_won: false, next_honba: self.honba + 1 });
     }
 
@@ -1685,10 +1684,10 @@ impl Riichi {
         let mut facts = e.facts;
         for (s, p) in self.players.iter().enumerate() {
             if p.riichi {
-                facts.push(Fact::seat(s as Seat, "riichi", 1));
+                facts.push(Fact::seat(s as Seat, FactKind::Riichi, 1));
             }
             if p.calls > 0 {
-                facts.push(Fact::seat(s as Seat, "calls", i64::from(p.calls)));
+                facts.push(Fact::seat(s as Seat, FactKind::Calls, i64::from(p.calls)));
             }
         }
         let round = self.results.len() as u32 + 1;
@@ -1750,11 +1749,11 @@ impl Riichi {
         let standing = self.final_points();
         if let Some(last) = self.results.last_mut() {
             if leftover > 0 {
-                last.facts.push(Fact::seat(rank[0] as Seat, "leftover_sticks", i64::from(leftover)));
+                last.facts.push(Fact::seat(rank[0] as Seat, FactKind::LeftoverSticks, i64::from(leftover)));
             }
             for (place, &s) in rank.iter().enumerate() {
-                last.facts.push(Fact::seat(s as Seat, "rank", place as i64 + 1));
-                last.facts.push(Fact::seat(s as Seat, "final_points", standing[s]));
+                last.facts.push(Fact::seat(s as Seat, FactKind::Rank, place as i64 + 1));
+                last.facts.push(Fact::seat(s as Seat, FactKind::FinalPoints, standing[s]));
             }
         }
         self.phase = Phase::Over;
@@ -1830,56 +1829,53 @@ impl Riichi {
         o
     }
 
-    pub(crate) fn view_json(&self) -> serde_json::Value {
-        use serde_json::json;
-        let players: Vec<serde_json::Value> = self
+    pub(crate) fn make_view(&self) -> View {
+        let players = self
             .players
             .iter()
             .enumerate()
             .map(|(s, p)| {
                 let mut hand = p.hand().to_vec();
                 hand.sort_by_key(|t| (t.kind(), t.is_aka()));
-                json!({
-                    "seat": s,
-                    "wind": WINDS[usize::from(self.seat_wind(s as Seat))].to_string(),
-                    "score": self.scores[s],
-                    "hand": hand.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
-                    "melds": p.melds.iter().map(|m| json!({
-                        "kind": m.kind.name(),
-                        "tiles": m.tiles().iter().map(|t| t.to_string()).collect::<Vec<_>>(),
-                        "called": m.called.map(|t| t.to_string()),
-                        "from": m.from,
-                    })).collect::<Vec<_>>(),
-                    "discards": p.river.iter().map(|r| json!({
-                        "tile": r.tile.to_string(), "tsumogiri": r.drawn, "riichi": r.riichi, "called": r.called,
-                    })).collect::<Vec<_>>(),
-                    "riichi": p.riichi,
-                    "furiten": p.furiten(),
-                })
+                PlayerView {
+                    name: None,
+                    seat: s as Seat,
+                    wind: WINDS[usize::from(self.seat_wind(s as Seat))],
+                    score: self.scores[s],
+                    hand,
+                    melds: p.melds.iter().map(MeldView::from).collect(),
+                    discards: p
+                        .river
+                        .iter()
+                        .map(|r| DiscardView { tile: r.tile, tsumogiri: r.drawn, riichi: r.riichi, called: r.called })
+                        .collect(),
+                    riichi: p.riichi,
+                    furiten: p.furiten(),
+                }
             })
             .collect();
         let (drawn, claim) = match &self.phase {
-            Phase::Turn { drawn, .. } => (drawn.map(|t| t.to_string()), serde_json::Value::Null),
-            Phase::Claims { from, tile, .. } => (None, json!({"from": from, "tile": tile.to_string()})),
-            Phase::Over | Phase::Deal { .. } | Phase::Draw { .. } => (None, serde_json::Value::Null),
+            Phase::Turn { drawn, .. } => (*drawn, None),
+            Phase::Claims { from, tile, .. } => (None, Some(ClaimView { from: *from, tile: *tile })),
+            Phase::Over | Phase::Deal { .. } | Phase::Draw { .. } => (None, None),
         };
-        json!({
-            "round": self.results.len() + 1,
-            "scores": self.scores,
-            "to_act": self.to_act_set().iter().collect::<Vec<_>>(),
-            "hand": self.hand_label(),
-            "round_wind": WINDS[usize::from(self.round_wind & 3)].to_string(),
-            "dealer": self.dealer(),
-            "honba": self.honba,
-            "riichi_sticks": self.sticks,
-            "wall": self.tiles_left(),
-            "dora_indicators": self.dora_indicators().iter().map(|t| t.to_string()).collect::<Vec<_>>(),
-            "dice": [self.dice.0, self.dice.1],
-            "drawn": drawn,
-            "claim": claim,
-            "players": players,
-            "over": matches!(self.phase, Phase::Over),
-        })
+        View {
+            round: self.results.len() as u32 + 1,
+            scores: self.scores.to_vec(),
+            to_act: self.to_act_set().iter().collect(),
+            hand: self.hand_label(),
+            round_wind: WINDS[usize::from(self.round_wind & 3)],
+            dealer: self.dealer(),
+            honba: self.honba,
+            riichi_sticks: self.sticks,
+            wall: self.tiles_left(),
+            dora_indicators: self.dora_indicators(),
+            dice: [self.dice.0, self.dice.1],
+            drawn,
+            claim,
+            players,
+            over: matches!(self.phase, Phase::Over),
+        }
     }
 }
 

@@ -5,22 +5,26 @@
 
 mod action;
 mod engine;
+mod facts;
 pub mod hand;
 pub mod rules;
 pub mod score;
 mod score_line;
 mod setup;
 mod tile;
+mod view;
 
 pub use action::Action;
 #[cfg(test)]
 pub(crate) use action::NOTATION_EXAMPLES;
 pub use engine::{Riichi, River};
+pub use facts::{Abort, FactKind};
 pub use rules::{Renhou, Rules};
 pub use score::{score, Limit, Meld, MeldKind, Payment, Score, ScoreError, Situation, WinHand, Yaku};
 pub use score_line::score_line;
 pub use setup::{SeatSetup, Setup, SetupPhase};
 pub use tile::{counts_of, parse_tiles, tiles_text, Counts, Tile};
+pub use view::{ClaimView, DiscardView, MeldView, PlayerView, View};
 
 use crate::error::Violation;
 use crate::game::{Game, GameKind, RoundResult, Seat, SeatSet, SetupError};
@@ -30,6 +34,8 @@ use crate::random::Seed;
 impl Game for Riichi {
     type Action = Action;
     type Rules = Rules;
+    type View = View;
+    type Fact = FactKind;
     const KIND: GameKind = GameKind::Riichi;
     const SEATS: std::ops::RangeInclusive<usize> = 4..=4;
 
@@ -91,8 +97,17 @@ impl Game for Riichi {
         self.render_text()
     }
 
-    fn view(&self) -> serde_json::Value {
-        self.view_json()
+    fn view(&self) -> View {
+        self.make_view()
+    }
+
+    /// Ties are broken by seat order (the seat nearer the first dealer ranks higher).
+    fn placements(&self) -> Vec<u32> {
+        let mut places = vec![0; 4];
+        for (place, seat) in self.ranking().into_iter().enumerate() {
+            places[seat] = place as u32 + 1;
+        }
+        places
     }
 }
 

@@ -140,6 +140,57 @@ pub enum Yaku {
 }
 
 impl Yaku {
+    /// Every yaku, in the order above.
+    pub const ALL: [Yaku; 47] = [
+        Yaku::Riichi,
+        Yaku::DoubleRiichi,
+        Yaku::Ippatsu,
+        Yaku::MenzenTsumo,
+        Yaku::Pinfu,
+        Yaku::Tanyao,
+        Yaku::Iipeikou,
+        Yaku::YakuhaiHaku,
+        Yaku::YakuhaiHatsu,
+        Yaku::YakuhaiChun,
+        Yaku::SeatWind,
+        Yaku::RoundWind,
+        Yaku::Rinshan,
+        Yaku::Chankan,
+        Yaku::Haitei,
+        Yaku::Houtei,
+        Yaku::Sanshoku,
+        Yaku::Ittsu,
+        Yaku::Chanta,
+        Yaku::Toitoi,
+        Yaku::SanshokuDoukou,
+        Yaku::Sanankou,
+        Yaku::Sankantsu,
+        Yaku::Shousangen,
+        Yaku::Honroutou,
+        Yaku::Chiitoitsu,
+        Yaku::Honitsu,
+        Yaku::Junchan,
+        Yaku::Ryanpeikou,
+        Yaku::Chinitsu,
+        Yaku::RenhouMangan,
+        Yaku::Dora,
+        Yaku::AkaDora,
+        Yaku::UraDora,
+        Yaku::Tenhou,
+        Yaku::Chiihou,
+        Yaku::Renhou,
+        Yaku::Daisangen,
+        Yaku::Suuankou,
+        Yaku::Kokushi,
+        Yaku::Ryuuiisou,
+        Yaku::Tsuuiisou,
+        Yaku::Shousuushii,
+        Yaku::Daisuushii,
+        Yaku::Suukantsu,
+        Yaku::Chinroutou,
+        Yaku::Chuuren,
+    ];
+
     pub fn name(self) -> &'static str {
         use Yaku::*;
         match self {

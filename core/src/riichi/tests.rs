@@ -761,3 +761,9 @@ fn the_first_hand_is_dealt_from_the_documented_streams() {
     // The dora indicator: the top of the third stack of the dead wall, counted back from the break.
     assert_eq!(g.dora_indicators(), vec![ring[(start + 130) % 136]]);
 }
+
+#[test]
+fn actions_encode_without_maps_chars_or_floats() {
+    // Every variant of the riichi action enum (14 of them).
+    crate::log::plain::assert_plain_records::<Action>(super::NOTATION_EXAMPLES);
+}

@@ -4,20 +4,23 @@
 //! two teams seated alternately, and three players with the bidding and the flood.
 
 mod board;
+mod facts;
 mod pieces;
+mod view;
 
 pub use board::{Board, Mouth, PlaceError};
+pub use facts::FactKind;
 pub use pieces::{
     bag, board_spec, exit_side, half_turn, parse_board, parse_pieces, pieces, BoardSpec, DataError, Dir, Exit, Pattern,
     Placement, COLUMN_HEIGHT, EXIT_POSITIONS, STACK_COLUMNS,
 };
+pub use view::{Bid, BoardView, CoastView, Flood, MouthView, PerCoast, PieceView, SeatView, StackColumn, View};
 
 use crate::error::{ErrorCode, Violation};
 use crate::game::{Fact, Game, GameKind, RoundResult, Seat, SeatSet, SetupError};
 use crate::log::{NotationError, OptValue, Options};
 use crate::random::Seed;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
 
@@ -79,6 +82,13 @@ pub enum Action {
     Draw(u8),
     /// Place one of the pieces the seat holds.
     Place(Placement),
+}
+
+// Made of pattern bytes that refuse codes outside their range, a bid, and enums, structs and fixed arrays of them; nothing on reading sorts or
+// rewrites a value (a set in the wrong order is refused). The test
+// `actions_encode_without_maps_chars_or_floats` checks every variant.
+impl crate::log::Action for Action {
+    const CANONICAL_UNLESS_OVERLONG: bool = true;
 }
 
 impl fmt::Display for Action {
@@ -520,41 +530,41 @@ impl Tayu {
         let mut facts = Vec::new();
         for s in 0..self.seats as u8 {
             let i = usize::from(s);
-            facts.push(Fact::seat(s, "score", scores[i]));
+            facts.push(Fact::seat(s, FactKind::Score, scores[i]));
             if let Some(side) = self.side(s) {
                 let coasts = side.coasts();
                 let m = mouths.iter().filter(|m| coasts.contains(&m.coast)).count();
                 let p: u32 = coasts.iter().map(|c| pts[c.index()]).sum();
-                facts.push(Fact::seat(s, "mouths", m as i64));
-                facts.push(Fact::seat(s, "coast_points", i64::from(p)));
+                facts.push(Fact::seat(s, FactKind::Mouths, m as i64));
+                facts.push(Fact::seat(s, FactKind::CoastPoints, i64::from(p)));
                 if coasts.iter().any(|c| pts[c.index()] == 0) {
-                    facts.push(Fact::seat(s, "zero_coast", 1));
+                    facts.push(Fact::seat(s, FactKind::ZeroCoast, 1));
                 }
             }
-            facts.push(Fact::seat(s, "placed", self.placed_by.iter().filter(|&&x| x == s).count() as i64));
+            facts.push(Fact::seat(s, FactKind::Placed, self.placed_by.iter().filter(|&&x| x == s).count() as i64));
             if winners.contains(&s) {
-                facts.push(Fact::seat(s, if tie { "tie" } else { "win" }, 1));
+                facts.push(Fact::seat(s, if tie { FactKind::Tie } else { FactKind::Win }, 1));
             }
             if let Some((f, bid)) = self.flood {
                 if f == s {
-                    facts.push(Fact::seat(s, "flood", 1));
-                    facts.push(Fact::seat(s, "bid", i64::from(bid)));
+                    facts.push(Fact::seat(s, FactKind::Flood, 1));
+                    facts.push(Fact::seat(s, FactKind::Bid, i64::from(bid)));
                 }
             }
         }
-        facts.push(Fact::table("pieces_placed", self.board.pieces().len() as i64));
-        facts.push(Fact::table("set_aside", self.set_aside.len() as i64));
-        facts.push(Fact::table("mouths", mouths.len() as i64));
-        facts.push(Fact::table("special_mouths", mouths.iter().filter(|m| m.value == 2).count() as i64));
-        facts.push(Fact::table("stack_left", self.stack.iter().map(Vec::len).sum::<usize>() as i64));
+        facts.push(Fact::table(FactKind::PiecesPlaced, self.board.pieces().len() as i64));
+        facts.push(Fact::table(FactKind::SetAside, self.set_aside.len() as i64));
+        facts.push(Fact::table(FactKind::Mouths, mouths.len() as i64));
+        facts.push(Fact::table(FactKind::SpecialMouths, mouths.iter().filter(|m| m.value == 2).count() as i64));
+        facts.push(Fact::table(FactKind::StackLeft, self.stack.iter().map(Vec::len).sum::<usize>() as i64));
         let how = match &self.end {
             Some(End::NoPlacement { seat, pieces }) => {
-                facts.push(Fact::table("end_no_placement", 1));
+                facts.push(Fact::table(FactKind::EndNoPlacement, 1));
                 let p: Vec<String> = pieces.iter().map(|p| p.to_string()).collect();
                 format!("seat {seat} drew a piece that cannot be placed ({})", p.join(", "))
             }
             _ => {
-                facts.push(Fact::table("end_stack_empty", 1));
+                facts.push(Fact::table(FactKind::EndStackEmpty, 1));
                 "the stack is empty".to_owned()
             }
         };
@@ -602,10 +612,6 @@ impl Tayu {
     }
 }
 
-fn exit_json(e: &Exit) -> serde_json::Value {
-    json!({"row": e.row, "col": e.col, "side": e.side.to_string()})
-}
-
 fn seat_list<T: fmt::Display>(v: &[T]) -> String {
     v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" or ")
 }
@@ -613,6 +619,8 @@ fn seat_list<T: fmt::Display>(v: &[T]) -> String {
 impl Game for Tayu {
     type Action = Action;
     type Rules = Rules;
+    type View = View;
+    type Fact = FactKind;
     const KIND: GameKind = GameKind::Tayu;
     const SEATS: std::ops::RangeInclusive<usize> = 2..=4;
 
@@ -916,76 +924,8 @@ impl Game for Tayu {
         o
     }
 
-    fn view(&self) -> serde_json::Value {
-        let pieces: Vec<serde_json::Value> = self
-            .board
-            .pieces()
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                json!({
-                    "index": i,
-                    "seat": self.placed_by.get(i),
-                    "pattern": p.piece.to_string(),
-                    "row": p.row,
-                    "col": p.col,
-                    "facing": p.facing.to_string(),
-                    "squares": p.squares().iter().map(|&(r, c)| json!([r, c])).collect::<Vec<_>>(),
-                    "exits": p.exits().iter().map(exit_json).collect::<Vec<_>>(),
-                })
-            })
-            .collect();
-        let open: Vec<serde_json::Value> = self.board.open_ends().iter().map(exit_json).collect();
-        let mouths = self.board.mouths();
-        let pts = self.board.coast_points();
-        let coasts: serde_json::Map<String, serde_json::Value> = Dir::ALL
-            .iter()
-            .map(|&d| {
-                let m: Vec<serde_json::Value> =
-                    mouths.iter().filter(|m| m.coast == d).map(|m| json!({"pos": m.pos, "value": m.value})).collect();
-                (d.to_string(), json!({"points": pts[d.index()], "mouths": m}))
-            })
-            .collect();
-        let spec = self.board.spec();
-        let special: serde_json::Map<String, serde_json::Value> =
-            Dir::ALL.iter().map(|d| (d.to_string(), json!(spec.special[d.index()]))).collect();
-        let stack: Vec<serde_json::Value> = self
-            .stack
-            .iter()
-            .enumerate()
-            .map(|(i, c)| json!({"column": i, "height": c.len(), "marked": c.last().map(|p| p.marked())}))
-            .collect();
-        let seats: Vec<serde_json::Value> = (0..self.seats)
-            .map(|s| {
-                json!({
-                    "side": self.coasts.get(s).copied().flatten().map(Side::code),
-                    "flood": self.flood.is_some_and(|(f, _)| usize::from(f) == s),
-                    "held": self.held.get(s).into_iter().flatten().map(|p| p.to_string()).collect::<Vec<_>>(),
-                })
-            })
-            .collect();
-        json!({
-            "round": self.round(),
-            "scores": self.scores(),
-            "to_act": self.to_act().iter().collect::<Vec<_>>(),
-            "status": self.describe_phase(),
-            "board": {
-                "size": spec.size,
-                "centre": [spec.centre.0, spec.centre.1],
-                "special": special,
-            },
-            "pieces": pieces,
-            "open_ends": open,
-            "coasts": coasts,
-            "stack": stack,
-            "drawable": self.drawable(),
-            "set_aside": self.set_aside.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
-            "seats": seats,
-            "bids": self.bids.iter().map(|(s, b)| json!({"seat": s, "bid": b})).collect::<Vec<_>>(),
-            "flood": self.flood.map(|(f, b)| json!({"seat": f, "bid": b, "stopped": self.flood_out})),
-            "over": self.phase == Phase::Over,
-            "text": self.render(),
-        })
+    fn view(&self) -> View {
+        self.make_view()
     }
 }
 

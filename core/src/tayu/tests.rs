@@ -696,7 +696,8 @@ fn hand_built_positions_are_checked() {
 fn the_view_carries_the_board_the_coasts_and_the_column_marks() {
     // Column 0 shows a three-sided piece (037), column 1 a two-sided one (013).
     let g = Tayu::from_setup(setup2(&[(0, "037 9 8 N")], &["037", "013"]), Rules::default()).unwrap();
-    let v = g.view();
+    // As the dashboard's API writes it.
+    let v = serde_json::to_value(g.view()).unwrap();
     assert_eq!(v["pieces"][0]["pattern"], "037");
     assert_eq!(v["pieces"][0]["squares"], serde_json::json!([[9, 8], [9, 9], [9, 10]]));
     assert_eq!(v["pieces"][0]["exits"].as_array().unwrap().len(), 3);
@@ -711,4 +712,9 @@ fn the_view_carries_the_board_the_coasts_and_the_column_marks() {
     assert!(text.contains("0:1@ 1:1 2:-"), "{text}");
     // The centre piece with its three exits: W of 9,8 and E of 9,10 drawn as '-'.
     assert!(text.lines().any(|l| l.starts_with("  9 ") && l.contains(".-#####-.")), "{text}");
+}
+
+#[test]
+fn actions_encode_without_maps_chars_or_floats() {
+    crate::log::plain::assert_plain_records::<Action>(&["bid 20", "pass", "choose ns", "draw 3", "place 015 9 8 N"]);
 }

@@ -35,6 +35,22 @@ pub enum Category {
 }
 
 impl Category {
+    /// Every category, in the seed's table order.
+    pub const ALL: [Category; 12] = [
+        Category::Flush,
+        Category::WhiteFlush,
+        Category::Elements,
+        Category::KingOfSparrows,
+        Category::DaringDragon,
+        Category::Pair,
+        Category::ThreeOfAKind,
+        Category::FourOfAKind,
+        Category::Honours,
+        Category::AllWinds,
+        Category::AllHonours,
+        Category::WinningDraw,
+    ];
+
     /// The snake_case key used in statistics facts (`category:KEY`).
     pub fn key(self) -> &'static str {
         match self {

@@ -480,3 +480,13 @@ fn options_are_read_and_unknown_ones_refused() {
         Rules::named("advanced").unwrap()
     );
 }
+
+#[test]
+fn actions_encode_without_maps_chars_or_floats() {
+    crate::log::plain::assert_plain_records::<Action>(&[
+        "draw",
+        "discard 5b",
+        "pong 3b 3g 3r keep 3g",
+        "chow 3b 4g take 5r keep 5r",
+    ]);
+}

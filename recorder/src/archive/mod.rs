@@ -14,7 +14,8 @@ mod schema;
 pub use prepare::{prepare, DigestKind, Prepared, StoredForm};
 pub use schema::SCHEMA_VERSION;
 
-use paifu_core::{ErrorCode, Fault, RoundResult};
+use paifu_core::replay::Played;
+use paifu_core::{ErrorCode, Fault, GameKind, RoundResult};
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 use std::path::Path;
@@ -161,17 +162,6 @@ pub struct Standing {
     pub total_score: i64,
 }
 
-/// A valid game's outcome, as statistics read it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct GameData {
-    pub id: i64,
-    pub game: String,
-    pub players: Vec<String>,
-    pub final_scores: Vec<i64>,
-    pub placements: Vec<u32>,
-    pub rounds: Vec<RoundResult>,
-}
-
 /// The SQLite archive.
 pub struct Archive {
     conn: Connection,
@@ -179,31 +169,6 @@ pub struct Archive {
 
 fn now() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
-}
-
-/// Places from final scores: 1 + the number of seats with a strictly higher score.
-pub fn placements(scores: &[i64]) -> Vec<u32> {
-    scores.iter().map(|s| 1 + scores.iter().filter(|o| *o > s).count() as u32).collect()
-}
-
-/// A valid game's places: the engine's own `rank` facts in the last round when it gives one for
-/// every seat (riichi breaks ties by seat order), otherwise from the final scores.
-pub fn placements_of(outcome: &paifu_core::Outcome) -> Vec<u32> {
-    let n = outcome.final_scores.len();
-    if let Some(last) = outcome.rounds.last() {
-        let mut ranks = vec![0u32; n];
-        for f in last.facts.iter().filter(|f| f.key == "rank") {
-            if let (Some(s), Ok(r)) = (f.seat, u32::try_from(f.value)) {
-                if let Some(slot) = ranks.get_mut(usize::from(s)) {
-                    *slot = r;
-                }
-            }
-        }
-        if n > 0 && ranks.iter().all(|&r| r >= 1 && r as usize <= n) {
-            return ranks;
-        }
-    }
-    placements(&outcome.final_scores)
 }
 
 fn json<T: Serialize>(v: &T) -> String {
@@ -617,7 +582,7 @@ impl Archive {
 
     /// Calls `f` with every valid game matching `filter`, oldest first, reading in chunks so
     /// that memory stays flat however many games there are.
-    pub fn for_each_game(&self, filter: &Filter, mut f: impl FnMut(GameData)) -> Result<u64> {
+    pub fn for_each_game(&self, filter: &Filter, mut f: impl FnMut(Played)) -> Result<u64> {
         let (cond, values) = where_clause(&Filter { valid: Some(true), ..filter.clone() });
         let mut after = 0i64;
         let mut count = 0u64;
@@ -633,10 +598,12 @@ impl Archive {
                 .collect::<std::result::Result<_, _>>()?;
             let Some(last) = chunk.last() else { break };
             after = last.0;
-            for (id, game) in chunk {
+            for (id, name) in chunk {
+                let game = GameKind::from_name(&name).ok_or_else(|| {
+                    ArchiveError::Corrupt(format!("game {id} is a valid game of unknown kind {name:?}"))
+                })?;
                 let seats = self.seats(id)?;
-                f(GameData {
-                    id,
+                f(Played {
                     game,
                     players: seats.iter().map(|s| s.player.clone()).collect(),
                     final_scores: seats.iter().map(|s| s.final_score.unwrap_or(0)).collect(),
@@ -763,7 +730,7 @@ fn store_one(tx: &rusqlite::Transaction<'_>, p: &Prepared, source: Option<&str>)
         ],
     )?;
     if let Some(h) = &p.header {
-        let places = outcome.map(placements_of);
+        let places = outcome.map(|o| &o.placements);
         for (seat, name) in h.seats.iter().enumerate() {
             tx.execute("INSERT INTO players(name) VALUES (?1) ON CONFLICT(name) DO NOTHING", [name])?;
             let pid: i64 = tx.query_row("SELECT id FROM players WHERE name = ?1", [name], |r| r.get(0))?;

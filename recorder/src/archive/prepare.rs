@@ -1,9 +1,10 @@
 //! Validating and re-encoding a log before it is stored: pure computation, no database, so
 //! many logs can be prepared in parallel and stored by one writer.
 
+use paifu_core::games::{self, Registered, Visitor};
 use paifu_core::log::{self, Encoding, Header};
 use paifu_core::replay::{validate_log, Report};
-use paifu_core::{Digest, Verdict};
+use paifu_core::{Digest, Fault, Verdict};
 
 /// What a stored log is keyed by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,16 +90,16 @@ pub fn prepare(bytes: &[u8]) -> Prepared {
         Ok(h) => h,
         Err(f) => return raw(bytes, None, 0, Verdict::Invalid(f)),
     };
-    let game = header.game.clone();
-    let typed = paifu_core::for_game!(game.as_str(), G => {
-        match log::decode::<<G as paifu_core::Game>::Action>(bytes) {
-            Err(f) => Err((f.index.unwrap_or(0), f)),
-            Ok((log, pos)) => {
-                let verdict = validate_log::<G>(&log, &pos);
-                Ok((log.digest(), log::encode(&log, Encoding::Binary), log.records.len(), verdict, log.header))
-            }
+    struct Prepare<'a>(&'a [u8]);
+    impl Visitor for Prepare<'_> {
+        type Output = Result<(Digest, Vec<u8>, usize, Verdict, Header), (usize, Fault)>;
+        fn visit<G: Registered>(self) -> Self::Output {
+            let (log, pos) = log::decode::<G::Action>(self.0).map_err(|f| (f.index.unwrap_or(0), f))?;
+            let verdict = validate_log::<G>(&log, &pos);
+            Ok((log.digest(), log::encode(&log, Encoding::Binary), log.records.len(), verdict, log.header))
         }
-    });
+    }
+    let typed = games::by_name(&header.game, Prepare(bytes));
     match typed {
         // The game has no engine here: keep the bytes with the fault.
         Err(f) => raw(bytes, Some(header), 0, Verdict::Invalid(f)),

@@ -69,17 +69,10 @@ fn stores_results_seats_and_placements() {
     assert_eq!(g.rounds, outcome.rounds);
     assert_eq!(g.seats.len(), 2);
     assert_eq!(g.seats[0].player, "Ann");
-    let places = placements(&outcome.final_scores);
-    assert_eq!(g.seats.iter().map(|s| s.placement.unwrap()).collect::<Vec<_>>(), places);
+    assert_eq!(g.seats.iter().map(|s| s.placement.unwrap()).collect::<Vec<_>>(), outcome.placements);
     assert_eq!(g.game.as_deref(), Some("tzq"));
     assert!(g.valid && g.fault.is_none());
     assert!(a.game(st.id + 100).unwrap().is_none());
-}
-
-#[test]
-fn placements_share_ties() {
-    assert_eq!(placements(&[10, 30, 10, 5]), vec![2, 1, 2, 4]);
-    assert_eq!(placements(&[0, 0]), vec![1, 1]);
 }
 
 #[test]
@@ -141,7 +134,7 @@ fn lists_and_filters_games_with_pages() {
     let n = a
         .for_each_game(&Filter { player: Some("Bo".into()), ..Filter::default() }, |g| {
             assert!(g.players.iter().any(|p| p == "Bo"));
-            assert_eq!(g.placements, placements(&g.final_scores));
+            assert_eq!(g.placements, paifu_core::game::placements_by_score(&g.final_scores));
             seen += 1;
         })
         .unwrap();
@@ -186,16 +179,24 @@ fn a_batch_is_committed_whole() {
 }
 
 #[test]
-fn placements_prefer_the_engines_ranks() {
-    use paifu_core::{Fact, Outcome};
-    let mut last = RoundResult { round: 1, deltas: vec![0, 0, 0, 0], summary: String::new(), facts: vec![] };
-    let mut o = Outcome { rounds: vec![last.clone()], final_scores: vec![30000, 30000, 20000, 20000] };
-    assert_eq!(placements_of(&o), vec![1, 1, 3, 3]);
-    for (s, r) in [(0u8, 2), (1, 1), (2, 3), (3, 4)] {
-        last.facts.push(Fact::seat(s, "rank", r));
+fn placements_are_the_replays_own() {
+    // Riichi breaks ties by seat order, the other games share places: the archive stores what
+    // the replay computed (`Game::placements`), whatever the game.
+    use crate::samples::game_bytes;
+    use paifu_core::{riichi::Riichi, tayu::Tayu};
+    let (_d, mut a) = temp_archive();
+    let logs = [
+        ("tzq", tzq_bytes("archive/places", ["A", "B"], Encoding::Binary)),
+        ("riichi", game_bytes::<Riichi>("tenhou", "archive/places", &["A", "B", "C", "D"], Encoding::Binary).unwrap()),
+        ("tayu", game_bytes::<Tayu>("standard", "archive/places", &["A", "B", "C", "D"], Encoding::Binary).unwrap()),
+    ];
+    for (game, bytes) in logs {
+        let report = paifu_core::validate_bytes(&bytes);
+        let outcome = report.verdict.outcome().unwrap();
+        let st = a.ingest_bytes(&bytes, None, None).unwrap();
+        let g = a.game(st.id).unwrap().unwrap();
+        assert_eq!(g.seats.iter().map(|s| s.placement.unwrap()).collect::<Vec<_>>(), outcome.placements, "{game}");
     }
-    o.rounds = vec![last];
-    assert_eq!(placements_of(&o), vec![2, 1, 3, 4]);
 }
 
 #[test]

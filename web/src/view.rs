@@ -1,0 +1,375 @@
+//! The viewer's drawing of a position, from each game's typed view ([`paifu_core::games::View`]).
+//!
+//! Each game lays its view out as seats (a box per seat: name, score, rows of tiles, cards or
+//! pieces) and a table of what the seats share; the Ta Yü board is drawn as SVG. The leaves
+//! (a list of tiles, a river, a meld) are drawn by [`html::value`] from their JSON form.
+
+use crate::html::{self, esc};
+use paifu_core::games::View;
+use paifu_core::{riichi, tayu, tzq};
+use serde::Serialize;
+use serde_json::Value;
+use std::fmt::Write as _;
+
+/// The position: seats, the shared table, the board, and the text render where there is one.
+pub fn position_html(view: &View) -> String {
+    let layout = match view {
+        View::Tzq(v) => tzq_layout(v),
+        View::Riichi(v) => riichi_layout(v),
+        View::Tayu(v) => tayu_layout(v),
+    };
+    layout.html()
+}
+
+/// A position laid out for the page.
+struct Layout {
+    seats: Vec<SeatBox>,
+    /// What the seats share: label and drawing, in order.
+    table: Vec<(String, String)>,
+    /// A picture of the board.
+    board: Option<String>,
+    /// The engine's text render.
+    text: Option<String>,
+}
+
+/// One seat's box.
+struct SeatBox {
+    name: String,
+    score: i64,
+    acting: bool,
+    /// Label and drawing, in order.
+    rows: Vec<(&'static str, String)>,
+}
+
+const SEAT_COLOURS: [&str; 4] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
+
+/// Draws any value through its JSON form.
+fn shown<T: Serialize + ?Sized>(x: &T) -> String {
+    html::value(&serde_json::to_value(x).unwrap_or(Value::Null))
+}
+
+/// Draws a list of tiles, cards or pieces by their notation.
+fn notation<T: std::fmt::Display>(items: &[T]) -> String {
+    shown(&items.iter().map(|x| x.to_string()).collect::<Vec<_>>())
+}
+
+fn seat_name(name: &Option<String>) -> String {
+    name.clone().unwrap_or_else(|| "seat".to_owned())
+}
+
+impl Layout {
+    fn html(&self) -> String {
+        let mut o = String::new();
+        if !self.seats.is_empty() {
+            o.push_str("<div class=\"seats\">");
+            for (i, s) in self.seats.iter().enumerate() {
+                o.push_str(&s.html(i));
+            }
+            o.push_str("</div>");
+        }
+        if let Some(svg) = &self.board {
+            o.push_str("<h2>Board</h2>");
+            o.push_str(svg);
+        }
+        if !self.table.is_empty() {
+            o.push_str("<h2>Table</h2><dl class=\"kv\">");
+            for (label, x) in &self.table {
+                let _ = write!(o, "<dt>{}</dt><dd>{x}</dd>", esc(label));
+            }
+            o.push_str("</dl>");
+        }
+        if let Some(t) = &self.text {
+            let open = if self.seats.is_empty() && self.board.is_none() { " open" } else { "" };
+            let _ = write!(o, "<details{open}><summary>Text render</summary><pre>{}</pre></details>", esc(t));
+        }
+        o
+    }
+}
+
+impl SeatBox {
+    fn html(&self, index: usize) -> String {
+        let act = self.acting;
+        let mut o = format!(
+            "<section class=\"seat{}\" style=\"border-top:5px solid {}\" aria-label=\"{}\"><h3><span>{}{}</span><span>score {}</span></h3>",
+            if act { " act" } else { "" },
+            SEAT_COLOURS[index % SEAT_COLOURS.len()],
+            esc(&self.name),
+            esc(&self.name),
+            if act { " · to act" } else { "" },
+            self.score
+        );
+        for (label, x) in &self.rows {
+            let _ = write!(o, "<div class=\"k\">{label}</div><div>{x}</div>");
+        }
+        o + "</section>"
+    }
+}
+
+fn tzq_layout(v: &tzq::View) -> Layout {
+    let seats = v
+        .seats
+        .iter()
+        .map(|s| SeatBox {
+            name: seat_name(&s.name),
+            score: s.score,
+            acting: s.to_act,
+            rows: vec![("Hand", notation(&s.hand)), ("Scoring cards", notation(&s.kept))],
+        })
+        .collect();
+    let mut table = Vec::new();
+    if let Some(c) = v.drawn {
+        table.push(("Card drawn".to_owned(), esc(&c.to_string())));
+    }
+    table.push(("May be chowed".to_owned(), notation(&v.chowable)));
+    table.push(("Discard pile".to_owned(), notation(&v.discards)));
+    table.push(("Cards left in the draw pile".to_owned(), v.pile.to_string()));
+    table.push(("turn".to_owned(), v.turn.to_string()));
+    table.push(("over".to_owned(), shown(&v.over)));
+    Layout { seats, table, board: None, text: Some(v.text.clone()) }
+}
+
+fn riichi_layout(v: &riichi::View) -> Layout {
+    let seats = v
+        .players
+        .iter()
+        .map(|p| SeatBox {
+            name: seat_name(&p.name),
+            score: p.score,
+            acting: v.to_act.contains(&p.seat),
+            rows: vec![
+                ("Hand", notation(&p.hand)),
+                ("Melds", shown(&p.melds)),
+                ("Discards", shown(&p.discards)),
+                ("seat", p.seat.to_string()),
+                ("wind", p.wind.to_string()),
+                ("riichi", shown(&p.riichi)),
+                ("furiten", shown(&p.furiten)),
+            ],
+        })
+        .collect();
+    let mut table = Vec::new();
+    if let Some(t) = v.drawn {
+        table.push(("Card drawn".to_owned(), html::tile(&t.to_string())));
+    }
+    table.push(("Dora indicators".to_owned(), notation(&v.dora_indicators)));
+    if let Some(c) = &v.claim {
+        table.push(("Discard that may be claimed".to_owned(), shown(c)));
+    }
+    table.push(("Tiles left in the wall".to_owned(), v.wall.to_string()));
+    for (label, x) in [
+        ("hand", esc(&v.hand)),
+        ("round_wind", v.round_wind.to_string()),
+        ("dealer", v.dealer.to_string()),
+        ("honba", v.honba.to_string()),
+        ("riichi_sticks", v.riichi_sticks.to_string()),
+        ("dice", shown(&v.dice)),
+        ("over", shown(&v.over)),
+    ] {
+        table.push((label.to_owned(), x));
+    }
+    Layout { seats, table, board: None, text: None }
+}
+
+fn tayu_layout(v: &tayu::View) -> Layout {
+    let seats = v
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| SeatBox {
+            name: seat_name(&s.name),
+            score: v.scores.get(i).copied().unwrap_or(0),
+            acting: v.to_act.iter().any(|&a| usize::from(a) == i),
+            rows: vec![("side", shown(&s.side)), ("flood", shown(&s.flood)), ("held", notation(&s.held))],
+        })
+        .collect();
+    let mut table = vec![("Status".to_owned(), esc(&v.status))];
+    for (label, x) in [
+        ("coasts", shown(&v.coasts)),
+        ("stack", shown(&v.stack)),
+        ("drawable", shown(&v.drawable)),
+        ("set_aside", notation(&v.set_aside)),
+        ("bids", shown(&v.bids)),
+        ("flood", shown(&v.flood)),
+        ("over", shown(&v.over)),
+    ] {
+        table.push((label.to_owned(), x));
+    }
+    let board = format!("{}<details><summary>Pieces (data)</summary>{}</details>", board_svg(v), shown(&v.pieces));
+    Layout { seats, table, board: Some(board), text: Some(v.text.clone()) }
+}
+
+/// A picture of the Ta Yü board: each piece in its placer's colour with its channel drawn as
+/// water, the open ends and the 2-point coast spaces marked.
+pub fn board_svg(v: &tayu::View) -> String {
+    let size = usize::from(v.board.size);
+    let cell = 20usize;
+    let px = size * cell;
+    let mut s = format!(
+        "<svg class=\"board\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"-1 -1 {w} {w}\" role=\"img\" \
+         aria-label=\"The board: {n} pieces\"><title>The board: {n} pieces</title>\
+         <rect x=\"0\" y=\"0\" width=\"{px}\" height=\"{px}\" fill=\"#f4f1e8\" stroke=\"#888\"/>",
+        w = px + 2,
+        n = v.pieces.len()
+    );
+    for i in 1..size {
+        let at = i * cell;
+        let _ = write!(
+            s,
+            "<line x1=\"{at}\" y1=\"0\" x2=\"{at}\" y2=\"{px}\" stroke=\"#ddd\"/><line x1=\"0\" y1=\"{at}\" x2=\"{px}\" y2=\"{at}\" stroke=\"#ddd\"/>"
+        );
+    }
+    let centre = |r: usize, c: usize| (c * cell + cell / 2, r * cell + cell / 2);
+    let (cx, cy) = centre(usize::from(v.board.centre[0]), usize::from(v.board.centre[1]));
+    let _ = write!(s, "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"8\" fill=\"none\" stroke=\"#f2a900\" stroke-width=\"3\"/>");
+    // The special 2-point spaces, as notches on each coast.
+    let sp = &v.board.special;
+    for (coast, list) in [('N', &sp.north), ('E', &sp.east), ('S', &sp.south), ('W', &sp.west)] {
+        for at in list.iter().map(|&a| usize::from(a)).filter(|&a| a < size) {
+            let mid = at * cell + cell / 2;
+            let (x, y) = match coast {
+                'N' => (mid, 0),
+                'S' => (mid, px),
+                'W' => (0, mid),
+                _ => (px, mid),
+            };
+            let _ = write!(
+                s,
+                "<circle cx=\"{x}\" cy=\"{y}\" r=\"4\" fill=\"#f2a900\"><title>2-point space</title></circle>"
+            );
+        }
+    }
+    let on_board = |r: i16, c: i16| {
+        let (r, c) = (usize::try_from(r).ok()?, usize::try_from(c).ok()?);
+        (r < size && c < size).then_some((r, c))
+    };
+    // The point where an exit of square (r, c) on `side` meets the square's edge.
+    let edge = |r: usize, c: usize, side: tayu::Dir| {
+        let (x, y) = centre(r, c);
+        match side {
+            tayu::Dir::N => (x, y - cell / 2),
+            tayu::Dir::S => (x, y + cell / 2),
+            tayu::Dir::W => (x - cell / 2, y),
+            tayu::Dir::E => (x + cell / 2, y),
+        }
+    };
+    for p in &v.pieces {
+        let colour = p.seat.map_or("#777", |x| SEAT_COLOURS[usize::from(x) % SEAT_COLOURS.len()]);
+        let squares: Vec<(usize, usize)> = p.squares.iter().filter_map(|&[r, c]| on_board(r, c)).collect();
+        if squares.is_empty() {
+            continue;
+        }
+        let (r0, c0) = squares.iter().fold((usize::MAX, usize::MAX), |a, &(r, c)| (a.0.min(r), a.1.min(c)));
+        let (r1, c1) = squares.iter().fold((0, 0), |a, &(r, c)| (a.0.max(r), a.1.max(c)));
+        let _ = write!(
+            s,
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{colour}\" fill-opacity=\"0.6\" stroke=\"#222\" stroke-width=\"1\"/>",
+            c0 * cell,
+            r0 * cell,
+            (c1 - c0 + 1) * cell,
+            (r1 - r0 + 1) * cell
+        );
+        // The channel: along the piece between its exit squares, then out to each exit.
+        let exits: Vec<(usize, usize, tayu::Dir)> =
+            p.exits.iter().filter_map(|e| on_board(e.row, e.col).map(|(r, c)| (r, c, e.side))).collect();
+        if let (Some(lo), Some(hi)) =
+            (exits.iter().map(|&(r, c, _)| (r, c)).min(), exits.iter().map(|&(r, c, _)| (r, c)).max())
+        {
+            let ((x1, y1), (x2, y2)) = (centre(lo.0, lo.1), centre(hi.0, hi.1));
+            let _ = write!(s, "<line x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" stroke=\"#e8f4ff\" stroke-width=\"5\" stroke-linecap=\"round\"/>");
+        }
+        for &(r, c, side) in &exits {
+            let (x1, y1) = centre(r, c);
+            let (x2, y2) = edge(r, c, side);
+            let _ = write!(
+                s,
+                "<line x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" stroke=\"#e8f4ff\" stroke-width=\"5\"/>"
+            );
+        }
+        let (x, y) = centre(r0, c0);
+        let _ = write!(
+            s,
+            "<text x=\"{x}\" y=\"{}\" font-size=\"8\" font-family=\"sans-serif\" fill=\"#111\" text-anchor=\"middle\">{}</text>",
+            y + 3,
+            p.index
+        );
+    }
+    // Open channel ends: where the network can still grow.
+    for e in &v.open_ends {
+        if let Some((r, c)) = on_board(e.row, e.col) {
+            let (x, y) = edge(r, c, e.side);
+            let _ = write!(
+                s,
+                "<circle cx=\"{x}\" cy=\"{y}\" r=\"3\" fill=\"#0a58ca\"><title>open channel end</title></circle>"
+            );
+        }
+    }
+    s + "</svg>"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use paifu_core::tayu::{Exit, PieceView, Rules, Tayu};
+    use paifu_core::{Game, Seed};
+
+    #[test]
+    fn the_board_draws_each_piece_its_channel_and_the_open_ends() {
+        let game = Tayu::new(Rules::default(), 2, Some(&Seed::from_text("board svg"))).unwrap();
+        let mut v = game.view();
+        let exit = |row, col, side| Exit { row, col, side };
+        v.board.special.north = vec![3, 9, 15];
+        v.pieces = vec![PieceView {
+            index: 0,
+            seat: Some(1),
+            pattern: v.pieces.first().map(|p| p.pattern).unwrap_or_else(|| "037".parse().unwrap()),
+            row: 9,
+            col: 9,
+            facing: tayu::Dir::E,
+            squares: vec![[9, 9], [9, 10], [9, 11]],
+            exits: vec![exit(9, 10, tayu::Dir::N), exit(9, 11, tayu::Dir::E)],
+        }];
+        v.open_ends = vec![exit(9, 10, tayu::Dir::N)];
+        let svg = board_svg(&v);
+        // One outline for the piece, a water line along it and one out to each exit.
+        assert_eq!(svg.matches("fill-opacity=\"0.6\"").count(), 1);
+        assert_eq!(svg.matches("stroke=\"#e8f4ff\"").count(), 3);
+        // The exit on the east end reaches the piece's east edge: x = 12 * 20.
+        assert!(svg.contains("x2=\"240\" y2=\"190\""), "{svg}");
+        assert_eq!(svg.matches("open channel end").count(), 1);
+        let specials = [&v.board.special.east, &v.board.special.south, &v.board.special.west]
+            .iter()
+            .map(|l| l.iter().filter(|&&a| usize::from(a) < usize::from(v.board.size)).count())
+            .sum::<usize>();
+        assert_eq!(svg.matches("2-point space").count(), 3 + specials);
+    }
+
+    #[test]
+    fn every_game_lays_out_its_seats_and_table() {
+        let names = ["Ann".to_owned(), "Bo".to_owned(), "Cy".to_owned(), "Di".to_owned()];
+        let seed = Seed::from_text("layout");
+        let mut views = vec![
+            View::of(&tzq::Tzq::new(tzq::Rules::default(), 2, Some(&seed)).unwrap()),
+            View::of(&riichi::Riichi::new(riichi::Rules::default(), 4, Some(&seed)).unwrap()),
+            View::of(&Tayu::new(Rules::default(), 3, Some(&seed)).unwrap()),
+        ];
+        for v in &mut views {
+            v.name_seats(&names);
+            let h = position_html(v);
+            assert!(h.contains("aria-label=\"Ann\"") && h.contains("aria-label=\"Bo\""), "{h}");
+            assert!(h.contains("<h2>Table</h2>"), "{h}");
+            assert_eq!(h.matches(" to act").count(), v_to_act(v), "{h}");
+            // Tiles and cards are drawn as tiles, from their notation.
+            if !matches!(v, View::Tayu(_)) {
+                assert!(h.contains("class=\"t "), "{h}");
+            }
+        }
+    }
+
+    fn v_to_act(v: &View) -> usize {
+        match v {
+            View::Tzq(v) => v.to_act.len(),
+            View::Riichi(v) => v.to_act.len(),
+            View::Tayu(v) => v.to_act.len(),
+        }
+    }
+}
