@@ -401,7 +401,8 @@ pub fn serve(a: ServeArgs) -> Result<i32, String> {
     let db = a.db.display().to_string();
     paifu_web::serve(config, &a.addr, |addr| {
         println!("Paifu dashboard for {db} at http://{addr}/ (Ctrl-C stops it)");
-    })?;
+    })
+    .map_err(|e| e.to_string())?;
     Ok(0)
 }
 
@@ -424,6 +425,7 @@ pub fn ingest_and_serve(
     let db = db.display().to_string();
     paifu_web::serve(config, addr, |addr| {
         println!("Paifu dashboard for {db} at http://{addr}/ (Ctrl-C stops it)");
-    })?;
+    })
+    .map_err(|e| e.to_string())?;
     Ok(0)
 }

@@ -372,14 +372,19 @@ pub enum Format {
     Csv,
 }
 
+/// A name that is not one of the output formats.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown format {0:?}: use text, json or csv")]
+pub struct UnknownFormat(pub String);
+
 impl std::str::FromStr for Format {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Format, String> {
+    type Err = UnknownFormat;
+    fn from_str(s: &str) -> Result<Format, UnknownFormat> {
         match s {
             "text" => Ok(Format::Text),
             "json" => Ok(Format::Json),
             "csv" => Ok(Format::Csv),
-            other => Err(format!("unknown format {other:?}: use text, json or csv")),
+            other => Err(UnknownFormat(other.to_owned())),
         }
     }
 }

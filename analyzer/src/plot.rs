@@ -60,14 +60,14 @@ fn message_svg(title: &str, message: &str) -> String {
 
 type Drawing<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 
-fn draw(title: &str, f: impl FnOnce(&Drawing<'_>) -> Result<(), String>) -> String {
+/// What plotters answers when a chart cannot be drawn.
+type DrawError = DrawingAreaErrorKind<<SVGBackend<'static> as DrawingBackend>::ErrorType>;
+
+fn draw(title: &str, f: impl FnOnce(&Drawing<'_>) -> Result<(), DrawError>) -> String {
     let mut buf = String::new();
     let result = {
         let root = SVGBackend::with_string(&mut buf, (W, H)).into_drawing_area();
-        root.fill(&WHITE)
-            .map_err(|e| e.to_string())
-            .and_then(|_| f(&root))
-            .and_then(|_| root.present().map_err(|e| e.to_string()))
+        root.fill(&WHITE).and_then(|_| f(&root)).and_then(|_| root.present())
     };
     match result {
         Ok(()) => finish(buf, title),
@@ -109,8 +109,7 @@ pub fn score_chart(players: &[String], rounds: &[RoundResult], start: i64, title
             .margin(12)
             .x_label_area_size(44)
             .y_label_area_size(60)
-            .build_cartesian_2d(0..rounds.len() as i32, (lo - pad)..(hi + pad))
-            .map_err(|e| e.to_string())?;
+            .build_cartesian_2d(0..rounds.len() as i32, (lo - pad)..(hi + pad))?;
         chart
             .configure_mesh()
             .label_style(("sans-serif", 16))
@@ -118,16 +117,14 @@ pub fn score_chart(players: &[String], rounds: &[RoundResult], start: i64, title
             .x_desc("round")
             .y_desc("score")
             .x_labels(rounds.len().min(20) + 1)
-            .draw()
-            .map_err(|e| e.to_string())?;
+            .draw()?;
         for (s, line) in lines.iter().enumerate() {
             let c = PALETTE[s % PALETTE.len()];
             chart
-                .draw_series(LineSeries::new(line.iter().copied(), c.stroke_width(3)))
-                .map_err(|e| e.to_string())?
+                .draw_series(LineSeries::new(line.iter().copied(), c.stroke_width(3)))?
                 .label(players[s].clone())
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(3)));
-            chart.draw_series(line.iter().map(|&p| Circle::new(p, 4, c.filled()))).map_err(|e| e.to_string())?;
+            chart.draw_series(line.iter().map(|&p| Circle::new(p, 4, c.filled())))?;
         }
         chart
             .configure_series_labels()
@@ -136,7 +133,6 @@ pub fn score_chart(players: &[String], rounds: &[RoundResult], start: i64, title
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)
             .draw()
-            .map_err(|e| e.to_string())
     })
 }
 
@@ -153,8 +149,7 @@ pub fn bars(title: &str, values: &[(String, f64)], x_desc: &str, y_desc: &str) -
             .margin(12)
             .x_label_area_size(44)
             .y_label_area_size(60)
-            .build_cartesian_2d((0..values.len() as i32 - 1).into_segmented(), 0.0..max * 1.1)
-            .map_err(|e| e.to_string())?;
+            .build_cartesian_2d((0..values.len() as i32 - 1).into_segmented(), 0.0..max * 1.1)?;
         let fmt = |v: &SegmentValue<i32>| match v {
             SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => labels.get(*i as usize).cloned().unwrap_or_default(),
             SegmentValue::Last => String::new(),
@@ -168,19 +163,14 @@ pub fn bars(title: &str, values: &[(String, f64)], x_desc: &str, y_desc: &str) -
             .y_desc(y_desc)
             .x_labels(values.len().min(30))
             .x_label_formatter(&fmt)
-            .draw()
-            .map_err(|e| e.to_string())?;
-        chart
-            .draw_series(values.iter().enumerate().map(|(i, (_, v))| {
-                let i = i as i32;
-                let mut r = Rectangle::new(
-                    [(SegmentValue::Exact(i), 0.0), (SegmentValue::Exact(i + 1), *v)],
-                    PALETTE[0].filled(),
-                );
-                r.set_margin(0, 0, 4, 4);
-                r
-            }))
-            .map_err(|e| e.to_string())?;
+            .draw()?;
+        chart.draw_series(values.iter().enumerate().map(|(i, (_, v))| {
+            let i = i as i32;
+            let mut r =
+                Rectangle::new([(SegmentValue::Exact(i), 0.0), (SegmentValue::Exact(i + 1), *v)], PALETTE[0].filled());
+            r.set_margin(0, 0, 4, 4);
+            r
+        }))?;
         Ok(())
     })
 }
@@ -200,8 +190,7 @@ pub fn frequency_bars(title: &str, values: &[(String, f64)]) -> String {
             .margin(12)
             .x_label_area_size(30)
             .y_label_area_size(label_width)
-            .build_cartesian_2d(0.0..max * 1.1, (0..n - 1).into_segmented())
-            .map_err(|e| e.to_string())?;
+            .build_cartesian_2d(0.0..max * 1.1, (0..n - 1).into_segmented())?;
         let fmt = |v: &SegmentValue<i32>| match v {
             // Largest at the top: row 0 is drawn at the top.
             SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => {
@@ -216,19 +205,16 @@ pub fn frequency_bars(title: &str, values: &[(String, f64)]) -> String {
             .disable_y_mesh()
             .y_labels(shown.len())
             .y_label_formatter(&fmt)
-            .draw()
-            .map_err(|e| e.to_string())?;
-        chart
-            .draw_series(shown.iter().enumerate().map(|(i, (_, v))| {
-                let row = n - 1 - i as i32;
-                let mut r = Rectangle::new(
-                    [(0.0, SegmentValue::Exact(row)), (*v, SegmentValue::Exact(row + 1))],
-                    PALETTE[2].filled(),
-                );
-                r.set_margin(3, 3, 0, 0);
-                r
-            }))
-            .map_err(|e| e.to_string())?;
+            .draw()?;
+        chart.draw_series(shown.iter().enumerate().map(|(i, (_, v))| {
+            let row = n - 1 - i as i32;
+            let mut r = Rectangle::new(
+                [(0.0, SegmentValue::Exact(row)), (*v, SegmentValue::Exact(row + 1))],
+                PALETTE[2].filled(),
+            );
+            r.set_margin(3, 3, 0, 0);
+            r
+        }))?;
         Ok(())
     })
 }

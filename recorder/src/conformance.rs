@@ -24,30 +24,59 @@ pub struct Counts {
     pub mutations_invalid: usize,
 }
 
+/// The first check a conformance run found failing: which game, which check, what it saw.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("game {game}: {check}: {detail}")]
+pub struct Failure {
+    /// The game's index in the run.
+    pub game: usize,
+    pub check: Check,
+    pub detail: String,
+}
+
+/// The checks of a conformance run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Check {
+    #[error("the bots could not finish the game")]
+    Play,
+    #[error("its own log does not validate")]
+    OwnLog,
+    #[error("an encoding does not give the log back")]
+    Encoding,
+    #[error("a single-record change is valid and keeps the digest")]
+    Mutation,
+    #[error("the engine's own check")]
+    Extra,
+}
+
+fn failed(game: usize, check: Check, detail: impl Into<String>) -> Failure {
+    Failure { game, check, detail: detail.into() }
+}
+
 /// Runs the checks over `games` seeds derived from `seed`. `bots(game_index)` gives the seats'
-/// bots. Returns the first failure as a message.
+/// bots. Returns the first failure.
 pub fn run<G: Game>(
     ruleset: &str,
     rules: G::Rules,
     seed: Seed,
     games: usize,
     bots: impl FnMut(usize) -> Vec<Box<dyn Bot<G>>>,
-) -> Result<Counts, String> {
-    run_with::<G>(ruleset, rules, seed, games, 1, bots, |_, _, _| Ok(()))
+) -> Result<Counts, Failure> {
+    run_with::<G, std::convert::Infallible>(ruleset, rules, seed, games, 1, bots, |_, _, _| Ok(()))
 }
 
 /// [`run`], with the single-record changes (check 4, the costly one: a partial replay per change)
 /// made on every `mutate_every`-th game only (checks 1 to 3 on every game), and `extra` called
 /// with each game's index, log and outcome for the engine's own checks.
-pub fn run_with<G: Game>(
+pub fn run_with<G: Game, E: std::fmt::Display>(
     ruleset: &str,
     rules: G::Rules,
     seed: Seed,
     games: usize,
     mutate_every: usize,
     mut bots: impl FnMut(usize) -> Vec<Box<dyn Bot<G>>>,
-    mut extra: impl FnMut(usize, &Log<G::Action>, &Outcome) -> Result<(), String>,
-) -> Result<Counts, String> {
+    mut extra: impl FnMut(usize, &Log<G::Action>, &Outcome) -> Result<(), E>,
+) -> Result<Counts, Failure> {
     let mut counts = Counts::default();
     for i in 0..games {
         let game_seed = seed.child(&format!("conformance/{i}"));
@@ -55,11 +84,11 @@ pub fn run_with<G: Game>(
         let mut checked: Vec<Box<dyn Bot<G>>> =
             b.drain(..).map(|bot| Box::new(Checked { inner: bot, prev: Vec::new() }) as Box<dyn Bot<G>>).collect();
         let log = play_game::<G>(ruleset, rules.clone(), game_seed, &mut checked, Default::default())
-            .map_err(|e| format!("game {i}: {e}"))?;
+            .map_err(|e| failed(i, Check::Play, e.to_string()))?;
         counts.games += 1;
         counts.actions += log.records.len();
         let outcome = check_log::<G>(i, &log, &mut counts, i % mutate_every.max(1) == 0)?;
-        extra(i, &log, &outcome).map_err(|e| format!("game {i}: {e}"))?;
+        extra(i, &log, &outcome).map_err(|e| failed(i, Check::Extra, e.to_string()))?;
     }
     Ok(counts)
 }
@@ -93,11 +122,11 @@ impl<G: Game> Bot<G> for Checked<G> {
     }
 }
 
-fn check_log<G: Game>(i: usize, log: &Log<G::Action>, counts: &mut Counts, mutate: bool) -> Result<Outcome, String> {
+fn check_log<G: Game>(i: usize, log: &Log<G::Action>, counts: &mut Counts, mutate: bool) -> Result<Outcome, Failure> {
     let pos = Positions::default();
     let outcome = match validate_log::<G>(log, &pos) {
         Verdict::Valid(o) => o,
-        Verdict::Invalid(f) => return Err(format!("game {i}: its own log does not validate: {}", f.describe())),
+        Verdict::Invalid(f) => return Err(failed(i, Check::OwnLog, f.describe())),
     };
     counts.rounds += outcome.rounds.len();
     // Both encodings, same log, same digest.
@@ -105,12 +134,12 @@ fn check_log<G: Game>(i: usize, log: &Log<G::Action>, counts: &mut Counts, mutat
     for enc in [Encoding::JsonLines, Encoding::Binary] {
         let bytes = log::encode(log, enc);
         let (back, _) = log::decode::<G::Action>(&bytes)
-            .map_err(|f| format!("game {i}: {enc:?} does not decode: {}", f.describe()))?;
+            .map_err(|f| failed(i, Check::Encoding, format!("{enc:?} does not decode: {}", f.describe())))?;
         if &back != log {
-            return Err(format!("game {i}: {enc:?} round trip changed the log"));
+            return Err(failed(i, Check::Encoding, format!("{enc:?} round trip changed the log")));
         }
         if back.digest() != digest {
-            return Err(format!("game {i}: {enc:?} digest differs"));
+            return Err(failed(i, Check::Encoding, format!("{enc:?} digest differs")));
         }
     }
     if !mutate {
@@ -151,7 +180,7 @@ fn check_log<G: Game>(i: usize, log: &Log<G::Action>, counts: &mut Counts, mutat
             if !verdict.is_valid() {
                 counts.mutations_invalid += 1;
             } else if v.digest() == digest {
-                return Err(format!("game {i}: a change at record {k} is valid and keeps the digest"));
+                return Err(failed(i, Check::Mutation, format!("the change at record {k}")));
             }
         }
     }

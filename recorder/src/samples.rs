@@ -25,15 +25,26 @@ pub fn tzq_bytes(seed_text: &str, players: [&str; 2], encoding: Encoding) -> Vec
     log::encode(&tzq_log(seed_text, players), encoding)
 }
 
+/// Why a sample game could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum SampleError {
+    #[error("{0}")]
+    Rules(#[from] paifu_core::SetupError),
+    #[error("the game has no default bot")]
+    NoBot,
+    #[error(transparent)]
+    Play(#[from] crate::simulate::SimError),
+}
+
 /// One simulated game of any game with bots (its default bot at every seat), seeded by
 /// `seed_text`, with the seats named `players` (as many seats as names).
-pub fn game_log<G: Bots>(ruleset: &str, seed_text: &str, players: &[&str]) -> Result<Log<G::Action>, String> {
+pub fn game_log<G: Bots>(ruleset: &str, seed_text: &str, players: &[&str]) -> Result<Log<G::Action>, SampleError> {
     let seed = Seed::from_text(seed_text);
-    let rules = G::rules(ruleset, &Default::default()).map_err(|e| e.0)?;
+    let rules = G::rules(ruleset, &Default::default())?;
     let mut bots: Vec<_> = (0..players.len())
-        .map(|i| G::bot(G::BOTS[0], &seed.child(&format!("bot/{i}"))).ok_or("the game has no default bot"))
+        .map(|i| G::bot(G::BOTS[0], &seed.child(&format!("bot/{i}"))).ok_or(SampleError::NoBot))
         .collect::<Result<_, _>>()?;
-    let mut log = play_game::<G>(ruleset, rules, seed, &mut bots, BTreeMap::new()).map_err(|e| e.to_string())?;
+    let mut log = play_game::<G>(ruleset, rules, seed, &mut bots, BTreeMap::new())?;
     log.header.seats = players.iter().map(|p| p.to_string()).collect();
     Ok(log)
 }
@@ -44,6 +55,6 @@ pub fn game_bytes<G: Bots>(
     seed_text: &str,
     players: &[&str],
     encoding: Encoding,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, SampleError> {
     game_log::<G>(ruleset, seed_text, players).map(|l| log::encode(&l, encoding))
 }

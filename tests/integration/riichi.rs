@@ -61,7 +61,7 @@ fn conformance_standard() {
     let games: usize = std::env::var("RIICHI_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(1500);
     let rules = Riichi::rules("standard", &Default::default()).unwrap();
     let counts =
-        conformance::run_with::<Riichi>("standard", rules, seed, games, 20, |i| mixed(i, &seed), zero_sum(25000))
+        conformance::run_with::<Riichi, _>("standard", rules, seed, games, 20, |i| mixed(i, &seed), zero_sum(25000))
             .unwrap();
     assert_eq!(counts.games, games);
     eprintln!("{counts:?}");
@@ -73,9 +73,16 @@ fn conformance_random_tables() {
     let seed = Seed::from_text("riichi conformance random");
     let games: usize = std::env::var("RIICHI_GAMES").ok().and_then(|v| v.parse::<usize>().ok()).map_or(150, |g| g / 8);
     let rules = Riichi::rules("standard", &Default::default()).unwrap();
-    let counts =
-        conformance::run_with::<Riichi>("standard", rules, seed, games, 10, |_| bots("random", &seed), zero_sum(25000))
-            .unwrap();
+    let counts = conformance::run_with::<Riichi, _>(
+        "standard",
+        rules,
+        seed,
+        games,
+        10,
+        |_| bots("random", &seed),
+        zero_sum(25000),
+    )
+    .unwrap();
     assert_eq!(counts.games, games);
 }
 
@@ -290,7 +297,7 @@ fn options_flipped_play_and_replay() {
         let rules = Riichi::rules("standard", &o).unwrap();
         let start = rules.start_points;
         let seed = Seed::from_text(&format!("option {k} {v}"));
-        conformance::run_with::<Riichi>("standard", rules, seed, games, 6, |i| mixed(i, &seed), zero_sum(start))
+        conformance::run_with::<Riichi, _>("standard", rules, seed, games, 6, |i| mixed(i, &seed), zero_sum(start))
             .unwrap_or_else(|e| panic!("option {k}={v}: {e}"));
     }
 }

@@ -41,10 +41,29 @@ impl Config {
     }
 }
 
+/// Why the server could not start or stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error("no randomness for a signing key: {0}")]
+    Randomness(getrandom::Error),
+    #[error("{path}: {source}")]
+    Archive { path: PathBuf, source: ArchiveError },
+    #[error("the signing key's public half cannot be written as PEM: {0}")]
+    Key(String),
+    #[error("cannot listen on {addr}: {source}")]
+    Listen { addr: String, source: std::io::Error },
+    #[error("cannot listen on {0}")]
+    NoAddress(String),
+    #[error("the server stopped: {0}")]
+    Stopped(std::io::Error),
+    #[error("the server thread stopped before listening")]
+    ThreadGone,
+}
+
 /// A fresh random signing key.
-pub fn generate_key() -> Result<SecretKey, String> {
+pub fn generate_key() -> Result<SecretKey, ServeError> {
     let mut b = [0u8; 32];
-    getrandom::fill(&mut b).map_err(|e| format!("no randomness for a signing key: {e}"))?;
+    getrandom::fill(&mut b).map_err(ServeError::Randomness)?;
     Ok(cert::secret_from_bytes(b))
 }
 
@@ -82,14 +101,15 @@ pub struct State {
 
 impl State {
     /// Opens (creating and migrating) the archive and sets up the key.
-    pub fn new(config: Config) -> Result<State, String> {
-        let archive = Archive::open(&config.db).map_err(|e| format!("{}: {e}", config.db.display()))?;
+    pub fn new(config: Config) -> Result<State, ServeError> {
+        let archive =
+            Archive::open(&config.db).map_err(|source| ServeError::Archive { path: config.db.clone(), source })?;
         let key = match config.key {
             Some(k) => k,
             None => generate_key()?,
         };
         let public = key.verifying_key();
-        let public_pem = cert::public_to_pem(&public).map_err(|e| e.to_string())?;
+        let public_pem = cert::public_to_pem(&public).map_err(|e| ServeError::Key(e.to_string()))?;
         let pool = Pool { path: config.db, idle: Mutex::new(vec![archive]) };
         Ok(State {
             pool,
@@ -249,7 +269,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 }
 
 /// Shared state for [`routes`], from a configuration.
-pub fn state(config: Config) -> Result<web::Data<State>, String> {
+pub fn state(config: Config) -> Result<web::Data<State>, ServeError> {
     Ok(web::Data::new(State::new(config)?))
 }
 
@@ -259,7 +279,7 @@ const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; script-src 'un
 
 /// Binds the server to `addr` (port 0 picks a free port) and answers it with the address it is
 /// bound to; the server runs once the returned [`Server`] is awaited on an actix runtime.
-pub fn bind(config: Config, addr: &str) -> Result<(Server, SocketAddr), String> {
+pub fn bind(config: Config, addr: &str) -> Result<(Server, SocketAddr), ServeError> {
     let data = state(config)?;
     let server = HttpServer::new(move || {
         App::new()
@@ -275,17 +295,17 @@ pub fn bind(config: Config, addr: &str) -> Result<(Server, SocketAddr), String> 
     })
     .workers(2)
     .bind(addr)
-    .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-    let bound = server.addrs().first().copied().ok_or_else(|| format!("cannot listen on {addr}"))?;
+    .map_err(|source| ServeError::Listen { addr: addr.to_owned(), source })?;
+    let bound = server.addrs().first().copied().ok_or_else(|| ServeError::NoAddress(addr.to_owned()))?;
     Ok((server.run(), bound))
 }
 
 /// Serves until the process is stopped (Ctrl-C stops it cleanly).
-pub fn serve(config: Config, addr: &str, on_ready: impl FnOnce(SocketAddr)) -> Result<(), String> {
+pub fn serve(config: Config, addr: &str, on_ready: impl FnOnce(SocketAddr)) -> Result<(), ServeError> {
     actix_web::rt::System::new().block_on(async move {
         let (server, bound) = bind(config, addr)?;
         on_ready(bound);
-        server.await.map_err(|e| e.to_string())
+        server.await.map_err(ServeError::Stopped)
     })
 }
 
@@ -330,7 +350,7 @@ impl Drop for Running {
 }
 
 /// Starts the server on a thread of its own and answers once it is listening.
-pub fn spawn(config: Config, addr: &str) -> Result<Running, String> {
+pub fn spawn(config: Config, addr: &str) -> Result<Running, ServeError> {
     let (tx, rx) = std::sync::mpsc::channel();
     let addr = addr.to_owned();
     let thread = std::thread::spawn(move || {
@@ -346,6 +366,6 @@ pub fn spawn(config: Config, addr: &str) -> Result<Running, String> {
             }
         })
     });
-    let (addr, handle) = rx.recv().map_err(|_| "the server thread stopped before listening".to_owned())??;
+    let (addr, handle) = rx.recv().map_err(|_| ServeError::ThreadGone)??;
     Ok(Running { addr, handle, thread: Some(thread) })
 }

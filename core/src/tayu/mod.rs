@@ -12,7 +12,7 @@ pub use board::{Board, Mouth, PlaceError};
 pub use facts::FactKind;
 pub use pieces::{
     bag, board_spec, exit_side, half_turn, parse_board, parse_pieces, pieces, BoardSpec, DataError, Dir, Exit, Pattern,
-    Placement, COLUMN_HEIGHT, EXIT_POSITIONS, STACK_COLUMNS,
+    PatternCodeError, Placement, COLUMN_HEIGHT, EXIT_POSITIONS, STACK_COLUMNS,
 };
 pub use view::{Bid, BoardView, CoastView, Flood, MouthView, PerCoast, PieceView, SeatView, StackColumn, View};
 

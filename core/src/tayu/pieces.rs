@@ -162,10 +162,15 @@ impl Pattern {
     }
 }
 
+/// A byte that is not the code of a pattern (a binary log's byte out of range).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0:#010b} is not a canonical Ta Yü pattern")]
+pub struct PatternCodeError(pub u8);
+
 impl TryFrom<u8> for Pattern {
-    type Error = String;
-    fn try_from(m: u8) -> Result<Pattern, String> {
-        Pattern::from_mask(m).ok_or_else(|| format!("{m:#010b} is not a canonical Ta Yü pattern"))
+    type Error = PatternCodeError;
+    fn try_from(m: u8) -> Result<Pattern, PatternCodeError> {
+        Pattern::from_mask(m).ok_or(PatternCodeError(m))
     }
 }
 

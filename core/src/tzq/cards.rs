@@ -148,15 +148,20 @@ impl From<Card> for u8 {
     }
 }
 
+/// A byte that is not the code of a card in the deck (a binary log's byte out of range).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0} is not the code of a card in the deck")]
+pub struct CardCodeError(pub u8);
+
 impl TryFrom<u8> for Card {
-    type Error = String;
+    type Error = CardCodeError;
     /// Only the codes of cards in the deck (data/tzq-deck.txt) are cards.
-    fn try_from(b: u8) -> Result<Card, String> {
+    fn try_from(b: u8) -> Result<Card, CardCodeError> {
         let c = Card(b);
         if b < 75 && c.in_deck() {
             Ok(c)
         } else {
-            Err(format!("{b} is not the code of a card in the deck"))
+            Err(CardCodeError(b))
         }
     }
 }

@@ -5,7 +5,7 @@ mod facts;
 mod scoring;
 mod view;
 
-pub use cards::{cards, parse_deck, standard_deck, Card, Colour, DeckError, Kind};
+pub use cards::{cards, parse_deck, standard_deck, Card, CardCodeError, Colour, DeckError, Kind};
 pub use facts::FactKind;
 pub use scoring::{score, Category, Score};
 pub use view::{SeatView, View};
@@ -45,9 +45,14 @@ enum ActionRepr {
     Chow { hand: [Card; 2], take: Card, keep: Card },
 }
 
+/// A set whose cards are not in ascending order (the only form logs hold).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}: the cards of a set are written in ascending order")]
+pub struct UnsortedSet(pub Action);
+
 impl TryFrom<ActionRepr> for Action {
-    type Error = String;
-    fn try_from(r: ActionRepr) -> Result<Action, String> {
+    type Error = UnsortedSet;
+    fn try_from(r: ActionRepr) -> Result<Action, UnsortedSet> {
         let a = match r {
             ActionRepr::Draw => Action::Draw,
             ActionRepr::Discard(c) => Action::Discard(c),
@@ -57,7 +62,7 @@ impl TryFrom<ActionRepr> for Action {
         if a.is_canonical() {
             Ok(a)
         } else {
-            Err(format!("{a}: the cards of a set are written in ascending order"))
+            Err(UnsortedSet(a))
         }
     }
 }
