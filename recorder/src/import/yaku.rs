@@ -36,9 +36,26 @@ fn parse(text: &str) -> Result<Vec<Yaku>, String> {
     Ok(out)
 }
 
+const WINDS_JA: [&str; 4] = ["東", "南", "西", "北"];
+
+/// Tenhou's Japanese name for a yaku named in Paifu's form; the wind yaku name their wind
+/// (`自風 南`, `場風 東`) from the seat wind and round wind (0 East to 3 North).
+pub(crate) fn japanese(name: &str, seat_wind: u8, round_wind: u8) -> String {
+    let t = table().unwrap_or(&[]);
+    let want = match name {
+        "seat_wind" => Some(format!("自風 {}", WINDS_JA[usize::from(seat_wind & 3)])),
+        "round_wind" => Some(format!("場風 {}", WINDS_JA[usize::from(round_wind & 3)])),
+        _ => None,
+    };
+    if let Some(w) = want {
+        return w;
+    }
+    t.iter().find(|y| y.paifu == name).map(|y| y.japanese.clone()).unwrap_or_else(|| name.to_owned())
+}
+
 /// Paifu's name for a yaku named in Japanese, in English (Mahjong Soul), or already in Paifu's
 /// form (mjai logs written by Paifu-compatible tools).
-pub fn paifu_name(name: &str) -> Option<&'static str> {
+pub(crate) fn paifu_name(name: &str) -> Option<&'static str> {
     let t = table().ok()?;
     let lower = name.to_ascii_lowercase();
     t.iter()
@@ -46,8 +63,8 @@ pub fn paifu_name(name: &str) -> Option<&'static str> {
         .map(|y| y.paifu.as_str())
 }
 
-/// Paifu's name for a Tenhou yaku id.
-pub fn by_id(id: u32) -> Option<&'static Yaku> {
+/// The row of a Tenhou yaku id.
+pub(crate) fn by_id(id: u32) -> Option<&'static Yaku> {
     table().ok()?.iter().find(|y| y.id == id)
 }
 
@@ -71,5 +88,8 @@ mod tests {
         assert_eq!(paifu_name("pinfu"), Some("pinfu"));
         assert_eq!(paifu_name("nothing"), None);
         assert_eq!(by_id(47).unwrap().paifu, "kokushi");
+        assert_eq!(japanese("tanyao", 0, 0), "断幺九");
+        assert_eq!(japanese("seat_wind", 1, 0), "自風 南");
+        assert_eq!(japanese("round_wind", 1, 0), "場風 東");
     }
 }

@@ -1,4 +1,4 @@
-//! Tenhou's mjlog XML game records (`<mjloggm ver="2.3">`).
+//! Reading Tenhou's mjlog XML game records (`<mjloggm ver="2.3">`) into their game tags.
 //!
 //! Tiles are ids 0-135: the kind is `id / 4` (0-8 m, 9-17 p, 18-26 s, 27-33 E S W N White Green
 //! Red), and with red fives on, ids 16, 52 and 88 are the red fives. Draws are tags `T`, `U`, `V`,
@@ -6,36 +6,33 @@
 //! where `m` packs the meld (decoded below); `<REACH who step>`, `<DORA hai>`, `<INIT>` starts a
 //! round, `<AGARI>` and `<RYUUKYOKU>` end one.
 
-use super::ImportError;
+use crate::import::record::{round_name, Tile};
+use crate::import::ImportError;
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 
 /// A tile id, 0-135.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct TileId(pub u8);
+pub(crate) struct TileId(pub(crate) u8);
 
 impl TileId {
-    pub fn kind(self) -> u8 {
+    pub(crate) fn kind(self) -> u8 {
         self.0 / 4
     }
 
-    /// Paifu notation; red fives (`0m`) only when `red` is on.
-    pub fn notation(self, red: bool) -> String {
+    /// The tile in the record model's code; red fives only when `red` is on.
+    pub(crate) fn to_record(self, red: bool) -> Tile {
         if red && matches!(self.0, 16 | 52 | 88) {
-            return format!("0{}", ['m', 'p', 's'][usize::from(self.0 / 36)]);
+            return Tile(51 + self.0 / 36);
         }
         let k = self.kind();
-        if k >= 27 {
-            format!("{}z", k - 26)
-        } else {
-            format!("{}{}", k % 9 + 1, ['m', 'p', 's'][usize::from(k / 9)])
-        }
+        Tile(if k >= 27 { 41 + k - 27 } else { (k / 9 + 1) * 10 + k % 9 + 1 })
     }
 }
 
 /// Which seat a called tile came from, relative to the caller (Tenhou: 1 right, 2 across, 3 left).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rel {
+pub(crate) enum Rel {
     Right,
     Across,
     Left,
@@ -43,7 +40,7 @@ pub enum Rel {
 
 /// A decoded `m` value.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Meld {
+pub(crate) enum Meld {
     Chi {
         tiles: [TileId; 3],
         called: TileId,
@@ -80,7 +77,7 @@ fn rel(bits: u32) -> Option<Rel> {
 }
 
 /// Decodes Tenhou's meld bits.
-pub fn decode_meld(m: u32) -> Option<Meld> {
+pub(crate) fn decode_meld(m: u32) -> Option<Meld> {
     let id = |v: u32| u8::try_from(v).ok().filter(|&v| v < 136).map(TileId);
     if m & 0x4 != 0 {
         // Chi: base = 3 * (lowest kind, as 0-20 over the three suits) + which tile was called.
@@ -131,7 +128,7 @@ pub fn decode_meld(m: u32) -> Option<Meld> {
 
 /// One tag of the record that matters to the game.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Tag {
+pub(crate) enum Tag {
     /// `<GO type>`: the lobby's rule bits (0x10 = three players, 0x02 = no red fives, ...).
     Go {
         rule: u32,
@@ -188,10 +185,10 @@ pub enum Tag {
 
 /// A tag with its position in the file.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Positioned {
+pub(crate) struct Positioned {
     /// Byte offset of the tag in the file.
-    pub byte: u64,
-    pub tag: Tag,
+    pub(crate) byte: u64,
+    pub(crate) tag: Tag,
 }
 
 fn percent_decode(s: &str) -> String {
@@ -371,13 +368,13 @@ fn tag(a: &Attrs) -> Result<Option<Tag>, ImportError> {
 /// The round of the last `<INIT>` read, as players name it.
 fn last_round(out: &[Positioned]) -> Option<String> {
     out.iter().rev().find_map(|p| match &p.tag {
-        Tag::Init { kyoku, honba, .. } => Some(super::tenhou6::round_name(*kyoku, *honba)),
+        Tag::Init { kyoku, honba, .. } => Some(round_name(*kyoku, *honba)),
         _ => None,
     })
 }
 
 /// Parses an mjlog XML record into its game tags.
-pub fn parse(text: &str) -> Result<Vec<Positioned>, ImportError> {
+pub(crate) fn parse(text: &str) -> Result<Vec<Positioned>, ImportError> {
     let mut reader = Reader::from_str(text);
     let mut out: Vec<Positioned> = Vec::new();
     let mut seen_root = false;
@@ -451,10 +448,10 @@ mod tests {
         let m = decode_meld(chi(11, 1, [1, 0, 2])).unwrap();
         assert_eq!(m, Meld::Chi { tiles: [TileId(45), TileId(48), TileId(54)], called: TileId(48) });
         let Meld::Chi { tiles, .. } = m else { panic!() };
-        assert_eq!(tiles.map(|t| t.notation(true)), ["3p", "4p", "5p"]);
+        assert_eq!(tiles.map(|t| t.to_record(true).notation()), ["3p", "4p", "5p"]);
         // 7s-8s-9s: the highest chi of a suit.
         let Some(Meld::Chi { tiles, .. }) = decode_meld(chi(24, 0, [0, 0, 0])) else { panic!() };
-        assert_eq!(tiles.map(|t| t.notation(false)), ["7s", "8s", "9s"]);
+        assert_eq!(tiles.map(|t| t.to_record(false).notation()), ["7s", "8s", "9s"]);
     }
 
     #[test]
@@ -474,7 +471,7 @@ mod tests {
                 from: Rel::Across
             }
         );
-        assert_eq!(TileId(16).notation(true), "0m");
+        assert_eq!(TileId(16).to_record(true).notation(), "0m");
         assert_eq!(
             decode_meld(kan(9, 2, 0)).unwrap(),
             Meld::ClosedKan { tiles: [TileId(36), TileId(37), TileId(38), TileId(39)] }
