@@ -242,3 +242,38 @@ fn cli_export_then_import_gives_the_same_digest() {
         }
     }
 }
+
+#[test]
+fn a_log_that_does_not_validate_is_not_exported_and_the_error_says_why() {
+    use paifu_recorder::import::ExportError;
+    let log = real("2010081709gm-00a9-0000-fe3371ad.json");
+    let mut cut = log.clone();
+    cut.records.truncate(40);
+    assert_eq!(to_tenhou6(&cut), Err(ExportError::Unfinished));
+    assert_eq!(to_mjai(&cut), Err(ExportError::Unfinished));
+    assert_eq!(to_tenhou6(&cut).unwrap_err().to_string(), "the log ends before the game does");
+    // A discard of a tile the seat does not hold: refused at that record, by both exporters.
+    let mut bad = log.clone();
+    let i = bad.records.iter().position(|r| matches!(r.action, Action::Discard { .. })).unwrap();
+    let held: Vec<_> = bad.records[..i]
+        .iter()
+        .filter(|r| r.seat == bad.records[i].seat)
+        .flat_map(|r| match r.action {
+            Action::Deal(t) => t.to_vec(),
+            Action::Draw(t) => vec![t],
+            _ => Vec::new(),
+        })
+        .collect();
+    let other =
+        (0..34).map(paifu_core::riichi::Tile::kind_tile).find(|t| held.iter().all(|h| h.kind() != t.kind())).unwrap();
+    bad.records[i].action = Action::discard(other);
+    for e in [to_tenhou6(&bad).unwrap_err(), to_mjai(&bad).unwrap_err()] {
+        assert!(matches!(&e, ExportError::Refused { index, .. } if *index == i), "{e}");
+        assert!(e.to_string().starts_with(&format!("record {i}: ")), "{e}");
+    }
+    // Rules that do not exist.
+    let mut rules = log;
+    rules.header.ruleset = "nonesuch".into();
+    assert!(matches!(to_tenhou6(&rules), Err(ExportError::Rules(_))));
+    assert!(matches!(to_mjai(&rules), Err(ExportError::Rules(_))));
+}

@@ -23,6 +23,8 @@ pub mod tenhou6;
 pub mod to_log;
 pub mod yaku;
 
+use paifu_core::game::SetupError;
+
 /// A source record could not be read. Says where: the round and the position in the source.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{}{}: {message}", .round.as_ref().map(|r| format!("round {r}, ")).unwrap_or_default(), .position)]
@@ -43,6 +45,26 @@ impl ImportError {
         self.round = Some(round.to_owned());
         self
     }
+}
+
+/// A riichi log could not be exported.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExportError {
+    /// The header's ruleset and options do not make a riichi game.
+    #[error(transparent)]
+    Rules(#[from] SetupError),
+    /// The engine refuses a record: the log does not validate.
+    #[error("record {index}: {message}")]
+    Refused { index: usize, message: String },
+    /// The log stops before the game is over.
+    #[error("the log ends before the game does")]
+    Unfinished,
+    /// mjai: a record after the last hand of the log's tenhou.net/6 form.
+    #[error("record {0}: past the last hand")]
+    PastLastHand(usize),
+    /// mjai: the log's tenhou.net/6 form does not read back (it always does for a valid log).
+    #[error(transparent)]
+    Reread(#[from] ImportError),
 }
 
 /// Imports a source of the given format (`tenhou`: tenhou.net/6 JSON, or mjlog XML recognised by

@@ -11,16 +11,25 @@ pub struct Yaku {
     pub english: String,
 }
 
+/// A line of data/tenhou-yaku.txt that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum YakuTableError {
+    #[error("data/tenhou-yaku.txt line {line}: expected 4 tab-separated fields")]
+    Fields { line: usize },
+    #[error("data/tenhou-yaku.txt line {line}: bad id {id:?}")]
+    Id { line: usize, id: String },
+}
+
 /// The table, or the line that spoils it.
-pub fn table() -> Result<&'static [Yaku], String> {
-    static T: OnceLock<Result<Vec<Yaku>, String>> = OnceLock::new();
+pub fn table() -> Result<&'static [Yaku], YakuTableError> {
+    static T: OnceLock<Result<Vec<Yaku>, YakuTableError>> = OnceLock::new();
     T.get_or_init(|| parse(include_str!("../../data/tenhou-yaku.txt")))
         .as_ref()
         .map(Vec::as_slice)
         .map_err(Clone::clone)
 }
 
-fn parse(text: &str) -> Result<Vec<Yaku>, String> {
+fn parse(text: &str) -> Result<Vec<Yaku>, YakuTableError> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.starts_with('#') || line.trim().is_empty() {
@@ -28,9 +37,9 @@ fn parse(text: &str) -> Result<Vec<Yaku>, String> {
         }
         let f: Vec<&str> = line.split('\t').collect();
         let [id, ja, paifu, en] = f.as_slice() else {
-            return Err(format!("data/tenhou-yaku.txt line {}: expected 4 tab-separated fields", i + 1));
+            return Err(YakuTableError::Fields { line: i + 1 });
         };
-        let id = id.parse().map_err(|_| format!("data/tenhou-yaku.txt line {}: bad id {id:?}", i + 1))?;
+        let id = id.parse().map_err(|_| YakuTableError::Id { line: i + 1, id: id.to_string() })?;
         out.push(Yaku { id, japanese: ja.to_string(), paifu: paifu.to_string(), english: en.to_string() });
     }
     Ok(out)
@@ -77,6 +86,15 @@ mod tests {
         let t = table().unwrap();
         assert_eq!(t.len(), 55);
         assert!(t.iter().enumerate().all(|(i, y)| y.id == i as u32));
+    }
+
+    #[test]
+    fn a_bad_line_is_named() {
+        let e = parse("# comment\n0\ta\tb\tc\n1\tx\ty\n").unwrap_err();
+        assert_eq!(e, YakuTableError::Fields { line: 3 });
+        assert_eq!(e.to_string(), "data/tenhou-yaku.txt line 3: expected 4 tab-separated fields");
+        let e = parse("x1\ta\tb\tc\n").unwrap_err();
+        assert_eq!(e.to_string(), "data/tenhou-yaku.txt line 1: bad id \"x1\"");
     }
 
     #[test]

@@ -62,29 +62,52 @@ pub(crate) fn write(log: &Log<Action>) -> Value {
     json!({"header": header, "order": order, "claims": claims, "calls": calls})
 }
 
+/// The embedded object cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum EmbeddedError {
+    #[error("\"paifu\" is not an object {{\"header\", \"order\", \"claims\", \"calls\"}}")]
+    NotAnObject,
+    #[error("unknown field {0:?} in \"paifu\"")]
+    UnknownField(String),
+    /// A field missing or not of its kind: `"header"`, `"order" string`, `"claims" list`, ...
+    #[error("\"paifu\" has no {0}")]
+    Missing(&'static str),
+    /// The header is not a JSON Lines log header: the reader's message.
+    #[error("paifu.header: {0}")]
+    Header(String),
+    #[error("paifu.header: the game is {0:?}, not riichi")]
+    NotRiichi(String),
+    #[error("paifu.order: seats are 0-3")]
+    Order,
+    /// An entry of `claims` or `calls` (`list`) that cannot be read, and why.
+    #[error("paifu.{list}[{index}]: {why}")]
+    Entry { list: &'static str, index: usize, why: String },
+}
+
 /// Reads the embedded object.
-pub(crate) fn read(v: &Value) -> Result<Embedded, String> {
-    let m = v.as_object().ok_or("\"paifu\" is not an object {\"header\", \"order\", \"claims\", \"calls\"}")?;
+pub(crate) fn read(v: &Value) -> Result<Embedded, EmbeddedError> {
+    let m = v.as_object().ok_or(EmbeddedError::NotAnObject)?;
     if let Some(k) = m.keys().find(|k| !["header", "order", "claims", "calls"].contains(&k.as_str())) {
-        return Err(format!("unknown field {k:?} in \"paifu\""));
+        return Err(EmbeddedError::UnknownField(k.clone()));
     }
-    let hv = m.get("header").ok_or("\"paifu\" has no \"header\"")?;
-    let header = log::read_jsonl_header(&hv.to_string()).map_err(|f| format!("paifu.header: {}", f.message))?;
+    let hv = m.get("header").ok_or(EmbeddedError::Missing("\"header\""))?;
+    let header = log::read_jsonl_header(&hv.to_string()).map_err(|f| EmbeddedError::Header(f.message))?;
     if header.game != "riichi" {
-        return Err(format!("paifu.header: the game is {:?}, not riichi", header.game));
+        return Err(EmbeddedError::NotRiichi(header.game));
     }
     let order = m
         .get("order")
         .and_then(Value::as_str)
-        .ok_or("\"paifu\" has no \"order\" string")?
+        .ok_or(EmbeddedError::Missing("\"order\" string"))?
         .bytes()
-        .map(|b| if (b'0'..=b'3').contains(&b) { Ok(b - b'0') } else { Err("paifu.order: seats are 0-3") })
+        .map(|b| if (b'0'..=b'3').contains(&b) { Ok(b - b'0') } else { Err(EmbeddedError::Order) })
         .collect::<Result<Vec<u8>, _>>()?;
+    let list = |key: &'static str, what: &'static str| {
+        m.get(key).and_then(Value::as_array).ok_or(EmbeddedError::Missing(what)).map(|a| a.iter().enumerate())
+    };
     let mut claims = Vec::new();
-    for (k, c) in
-        m.get("claims").and_then(Value::as_array).ok_or("\"paifu\" has no \"claims\" list")?.iter().enumerate()
-    {
-        let bad = |why: String| format!("paifu.claims[{k}]: {why}");
+    for (index, c) in list("claims", "\"claims\" list")? {
+        let bad = |why: String| EmbeddedError::Entry { list: "claims", index, why };
         let (Some(i), Some(c)) = (c.get(0).and_then(Value::as_u64), c.get(1)) else {
             return Err(bad("a claim is [record index, claim]".into()));
         };
@@ -92,9 +115,8 @@ pub(crate) fn read(v: &Value) -> Result<Embedded, String> {
         claims.push((usize::try_from(i).map_err(|e| bad(e.to_string()))?, claim));
     }
     let mut calls = Vec::new();
-    for (k, c) in m.get("calls").and_then(Value::as_array).ok_or("\"paifu\" has no \"calls\" list")?.iter().enumerate()
-    {
-        let bad = |why: String| format!("paifu.calls[{k}]: {why}");
+    for (index, c) in list("calls", "\"calls\" list")? {
+        let bad = |why: String| EmbeddedError::Entry { list: "calls", index, why };
         let (Some(i), Some(a)) = (c.get(0).and_then(Value::as_u64), c.get(1).and_then(Value::as_str)) else {
             return Err(bad("a call is [record index, action]".into()));
         };
@@ -105,4 +127,59 @@ pub(crate) fn read(v: &Value) -> Result<Embedded, String> {
         calls.push((usize::try_from(i).map_err(|e| bad(e.to_string()))?, a));
     }
     Ok(Embedded { header, order, claims, calls })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::record::Game;
+    use crate::import::to_log;
+
+    fn header() -> Header {
+        let names = ["A", "B", "C", "D"].map(String::from).to_vec();
+        let g = Game {
+            id: "g".into(),
+            rule: "南喰赤".into(),
+            red_fives: true,
+            names,
+            final_scores: None,
+            final_results: None,
+            rounds: Vec::new(),
+            paifu: None,
+        };
+        to_log::header("tenhou6", &g, b"")
+    }
+
+    #[test]
+    fn what_write_embeds_reads_back() {
+        let log = Log { header: header(), records: Vec::new() };
+        let e = read(&write(&log)).unwrap();
+        assert_eq!(e, Embedded { header: log.header, order: Vec::new(), claims: Vec::new(), calls: Vec::new() });
+    }
+
+    #[test]
+    fn each_fault_of_the_embedded_object_is_named() {
+        let log = Log { header: header(), records: Vec::new() };
+        let good = write(&log);
+        let with = |k: &str, v: Value| {
+            let mut x = good.clone();
+            x[k] = v;
+            read(&x).unwrap_err()
+        };
+        assert_eq!(read(&json!([1])).unwrap_err(), EmbeddedError::NotAnObject);
+        assert_eq!(with("extra", json!(1)).to_string(), "unknown field \"extra\" in \"paifu\"",);
+        let mut x = good.clone();
+        x.as_object_mut().unwrap().remove("header");
+        assert_eq!(read(&x).unwrap_err().to_string(), "\"paifu\" has no \"header\"");
+        assert_eq!(with("order", json!("014")), EmbeddedError::Order);
+        assert_eq!(with("claims", json!(3)).to_string(), "\"paifu\" has no \"claims\" list");
+        assert_eq!(with("claims", json!([[0]])).to_string(), "paifu.claims[0]: a claim is [record index, claim]");
+        assert_eq!(
+            with("calls", json!([[0, "pon 4p 4p"], [1, "discard 1m"]])).to_string(),
+            "paifu.calls[1]: discard 1m is not a chi, pon or open kan"
+        );
+        let mut h = good["header"].clone();
+        h["game"] = json!("tzq");
+        assert_eq!(with("header", h), EmbeddedError::NotRiichi("tzq".into()));
+    }
 }

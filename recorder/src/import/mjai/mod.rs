@@ -28,7 +28,7 @@ pub fn import(text: &str, bytes: &[u8]) -> Result<Imported, ImportError> {
         return Ok(pm.imported(imp));
     };
     let start = lines.iter().find(|l| matches!(l.event, Event::StartGame { .. })).map_or(1, |l| l.line);
-    let e = embedded::read(v).map_err(|m| ImportError::new(format!("line {start}"), m))?;
+    let e = embedded::read(v).map_err(|m| ImportError::new(format!("line {start}"), m.to_string()))?;
     let imp = pm.imported(embedded::rebuild(&g, &e).map_err(|e| pm.error(e))?);
     check_export(text, &lines, &imp.log)?;
     Ok(imp)
@@ -37,7 +37,7 @@ pub fn import(text: &str, bytes: &[u8]) -> Result<Imported, ImportError> {
 /// Checks that an mjai file is exactly the mjai export of the log rebuilt from it (blank lines
 /// and `none` events apart).
 fn check_export(text: &str, lines: &[Line], log: &Log<Action>) -> Result<(), ImportError> {
-    let out = export(log).map_err(|m| ImportError::new("line 1", m))?;
+    let out = export(log).map_err(|m| ImportError::new("line 1", m.to_string()))?;
     let file: Vec<(usize, Value)> = text
         .lines()
         .enumerate()

@@ -5,7 +5,7 @@
 //! (`id`), so that importing the export gives the same header rules and the same records.
 
 use crate::import::record::{self, Outcome};
-use crate::import::{embedded, rules, tenhou6, to_log};
+use crate::import::{embedded, rules, tenhou6, to_log, ExportError};
 use paifu_core::game::Game;
 use paifu_core::log::Log;
 use paifu_core::riichi::{Action, Riichi, Tile};
@@ -45,17 +45,17 @@ fn reason(name: &str) -> &'static str {
 }
 
 /// Exports a riichi log as mjai JSON Lines. Fails on a log that does not validate.
-pub fn export(log: &Log<Action>) -> Result<String, String> {
+pub fn export(log: &Log<Action>) -> Result<String, ExportError> {
     let t6 = tenhou6::export(log)?;
-    let g6 = tenhou6::parse(&t6).map_err(|e| e.to_string())?;
+    let g6 = tenhou6::parse(&t6)?;
     let h = log.header.clone();
-    let imp = to_log::convert(&g6, h.clone()).map_err(|e| e.to_string())?;
+    let imp = to_log::convert(&g6, h.clone())?;
     if let Some((i, why)) = &imp.refused {
-        return Err(format!("record {i}: {why}"));
+        return Err(ExportError::Refused { index: *i, message: why.clone() });
     }
-    let rules = Riichi::rules(&h.ruleset, &h.options).map_err(|e| e.0)?;
+    let rules = Riichi::rules(&h.ruleset, &h.options)?;
     let aka = rules.red_fives > 0;
-    let mut g = Riichi::new(rules, 4, None).map_err(|e| e.0)?;
+    let mut g = Riichi::new(rules, 4, None)?;
     let mut out: Vec<Value> = Vec::new();
     let mut start =
         json!({"type": "start_game", "names": h.seats, "aka_flag": aka, "rule": rules::rule_name(&log.header)});
@@ -70,13 +70,13 @@ pub fn export(log: &Log<Action>) -> Result<String, String> {
     let mut pending_reach: Option<Seat> = None;
     for (i, rec) in imp.log.records.iter().enumerate() {
         let ri = g.results().len();
-        let round = g6.rounds.get(ri).ok_or_else(|| format!("record {i}: past the last hand"))?;
+        let round = g6.rounds.get(ri).ok_or(ExportError::PastLastHand(i))?;
         let window = g.claim_window();
         let drawn = g.drawn_tile();
         let hand_before: Vec<Tile> = g.hand(rec.seat).to_vec();
         let melds_before = g.melds(rec.seat).len();
         let s = rec.seat;
-        g.play_mut(s, &rec.action).map_err(|v| format!("record {i}: {}", v.message))?;
+        g.play_mut(s, &rec.action).map_err(|v| ExportError::Refused { index: i, message: v.message })?;
         let mut kan = false;
         match rec.action {
             Action::Deal(_) => {

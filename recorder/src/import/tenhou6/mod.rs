@@ -34,10 +34,10 @@ pub fn import(text: &str, bytes: &[u8]) -> Result<Imported, ImportError> {
     let Some(v) = &g.paifu else {
         return to_log::convert(&g, to_log::header("tenhou6", &g, bytes));
     };
-    let e = embedded::read(v).map_err(|m| ImportError::new("paifu", m))?;
+    let e = embedded::read(v).map_err(|m| ImportError::new("paifu", m.to_string()))?;
     let imp = embedded::rebuild(&g, &e)?;
     let file: Value = serde_json::from_slice(bytes).map_err(|err| ImportError::new("", err.to_string()))?;
-    let out = export(&imp.log).map_err(|m| ImportError::new("paifu", m))?;
+    let out = export(&imp.log).map_err(|m| ImportError::new("paifu", m.to_string()))?;
     let out: Value = serde_json::from_str(&out).map_err(|err| ImportError::new("", err.to_string()))?;
     if let Some((path, a, b)) = first_difference(&file, &out, "") {
         return Err(g.error_at(&path, mismatch(e.header.seed.is_some(), &a, &b)));

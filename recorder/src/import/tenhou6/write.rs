@@ -8,7 +8,7 @@
 //! bytes.
 
 use crate::import::record;
-use crate::import::{embedded, rules, yaku};
+use crate::import::{embedded, rules, yaku, ExportError};
 use paifu_core::game::Game;
 use paifu_core::log::Log;
 use paifu_core::riichi::{Action, Limit, Riichi, Tile};
@@ -37,11 +37,11 @@ struct RoundOut {
 }
 
 /// Exports a riichi log as tenhou.net/6 JSON. Fails on a log that does not validate.
-pub fn export(log: &Log<Action>) -> Result<String, String> {
+pub fn export(log: &Log<Action>) -> Result<String, ExportError> {
     let h = &log.header;
-    let rules = Riichi::rules(&h.ruleset, &h.options).map_err(|e| e.0)?;
+    let rules = Riichi::rules(&h.ruleset, &h.options)?;
     let aka = rules.red_fives > 0;
-    let mut g = Riichi::new(rules, 4, h.seed.as_ref()).map_err(|e| e.0)?;
+    let mut g = Riichi::new(rules, 4, h.seed.as_ref())?;
     let mut rounds: Vec<Value> = Vec::new();
     let mut cur: Option<RoundOut> = None;
     // A call answered in a claim window: written once the window resolves, if it was made (a
@@ -79,7 +79,7 @@ pub fn export(log: &Log<Action>) -> Result<String, String> {
         let su = usize::from(s);
         let hand_before: Vec<Tile> = g.hand(s).to_vec();
         let melds_before = g.melds(s).len();
-        g.play_mut(s, &rec.action).map_err(|v| format!("record {i}: {}", v.message))?;
+        g.play_mut(s, &rec.action).map_err(|v| ExportError::Refused { index: i, message: v.message })?;
         match rec.action {
             Action::Deal(tiles) => r.hands[su] = sorted_codes(&tiles),
             Action::Draw(t) => r.takes[su].push(json!(code(t))),
@@ -260,7 +260,7 @@ pub fn export(log: &Log<Action>) -> Result<String, String> {
         }
     }
     if !g.is_over() {
-        return Err("the log ends before the game does".into());
+        return Err(ExportError::Unfinished);
     }
     let points = g.final_points();
     let scores = g.scores();
