@@ -37,11 +37,11 @@ pub struct ImportError {
 }
 
 impl ImportError {
-    pub fn new(position: impl Into<String>, message: impl Into<String>) -> ImportError {
+    pub(crate) fn new(position: impl Into<String>, message: impl Into<String>) -> ImportError {
         ImportError { round: None, position: position.into(), message: message.into() }
     }
 
-    pub fn in_round(mut self, round: &str) -> ImportError {
+    pub(crate) fn in_round(mut self, round: &str) -> ImportError {
         self.round = Some(round.to_owned());
         self
     }

@@ -12,10 +12,10 @@ use serde_json::Value;
 
 /// A tile in Tenhou's code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Tile(pub u8);
+pub struct Tile(pub(crate) u8);
 
 impl Tile {
-    pub fn from_code(code: i64) -> Option<Tile> {
+    pub(crate) fn from_code(code: i64) -> Option<Tile> {
         let ok = matches!(code, 11..=19 | 21..=29 | 31..=39 | 41..=47 | 51..=53);
         if ok {
             Some(Tile(code as u8))
@@ -25,7 +25,7 @@ impl Tile {
     }
 
     /// Paifu's notation: `5m`, `0p` (red five), `7z`.
-    pub fn notation(self) -> String {
+    pub(crate) fn notation(self) -> String {
         match self.0 {
             51 => "0m".into(),
             52 => "0p".into(),
@@ -37,23 +37,13 @@ impl Tile {
         }
     }
 
-    /// The tile kind with red fives as plain fives.
-    pub fn plain(self) -> Tile {
-        match self.0 {
-            51 => Tile(15),
-            52 => Tile(25),
-            53 => Tile(35),
-            c => Tile(c),
-        }
-    }
-
     /// Paifu's tile.
-    pub fn to_paifu(self) -> riichi::Tile {
+    pub(crate) fn to_paifu(self) -> riichi::Tile {
         self.notation().parse().unwrap_or(riichi::Tile::kind_tile(0))
     }
 
     /// The code of Paifu's tile.
-    pub fn from_paifu(t: riichi::Tile) -> Tile {
+    pub(crate) fn from_paifu(t: riichi::Tile) -> Tile {
         if t.is_aka() {
             return Tile(51 + t.id() - 34);
         }
@@ -72,7 +62,7 @@ pub enum CalledFrom {
 
 impl CalledFrom {
     /// The absolute seat of the discarder, for a caller at `seat`.
-    pub fn seat(self, seat: u8) -> u8 {
+    pub(crate) fn seat(self, seat: u8) -> u8 {
         match self {
             CalledFrom::Left => (seat + 3) % 4,
             CalledFrom::Across => (seat + 2) % 4,
@@ -159,13 +149,9 @@ impl Round {
     pub fn name(&self) -> String {
         round_name(self.kyoku, self.honba)
     }
-
-    /// The dealer's seat.
-    pub fn dealer(&self) -> u8 {
-        self.kyoku % 4
-    }
 }
 
+/// A round as players name it: `East 2, 1 honba` for `kyoku` 1 (0-based) and `honba` 1.
 pub fn round_name(kyoku: u8, honba: u32) -> String {
     let wind = ["East", "South", "West", "North"][usize::from(kyoku / 4).min(3)];
     format!("{wind} {}, {honba} honba", kyoku % 4 + 1)
@@ -219,7 +205,6 @@ mod tests {
         }
         assert_eq!(Tile::from_code(20), None);
         assert_eq!(Tile(53).notation(), "0s");
-        assert_eq!(Tile(53).plain(), Tile(35));
         assert_eq!(Tile(47).notation(), "7z");
         assert_eq!(CalledFrom::Left.seat(0), 3);
         assert_eq!(round_name(9, 2), "West 2, 2 honba");

@@ -1,7 +1,9 @@
-//! Tenhou's mjlog XML game records: the tags are read (read.rs, where the format is described),
-//! gathered into the record model (to_record.rs) and converted by the one converter (to_log/);
-//! positions are mapped back to the tags' byte offsets. There is no mjlog export.
+//! Tenhou's mjlog XML game records: the tags are read (read.rs, where the format is described;
+//! meld.rs decodes tile ids and calls), gathered into the record model (to_record.rs) and
+//! converted by the one converter (to_log/); positions are mapped back to the tags' byte offsets.
+//! There is no mjlog export.
 
+mod meld;
 mod read;
 mod to_record;
 

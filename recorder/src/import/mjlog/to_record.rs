@@ -1,6 +1,7 @@
 //! mjlog game tags gathered into the record model, with the byte offset of every entry.
 
-use super::read::{Meld, Positioned, Rel, Tag, TileId};
+use super::meld::{Meld, Rel, TileId};
+use super::read::{Positioned, Tag};
 use crate::import::positions::PosMap;
 use crate::import::record::{round_name, CalledFrom, Discard, Game, Outcome, Round, Take, Tile, Win};
 use crate::import::{yaku, ImportError};
