@@ -3,6 +3,7 @@
 
 use serde_json::Value;
 
+/// A value as JSON, or `nothing` where one side has none.
 pub(crate) fn show(v: Option<&Value>) -> String {
     v.map_or_else(|| "nothing".to_owned(), Value::to_string)
 }
@@ -47,6 +48,8 @@ pub(crate) fn first_difference(a: &Value, b: &Value, path: &str) -> Option<(Stri
     }
 }
 
+/// The message for a file that differs from the export of its embedded log: what the file has
+/// there and what the embedded log gives.
 pub(crate) fn mismatch(seeded: bool, file: &str, ours: &str) -> String {
     format!(
         "the file does not match the Paifu log it embeds (\"paifu\"): the file has {file}, the embedded {} give \

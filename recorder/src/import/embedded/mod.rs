@@ -2,9 +2,9 @@
 //! log that was exported (the same digest).
 //!
 //! The export writes, as the top-level key `paifu` of tenhou.net/6 JSON or the field `paifu` of
-//! mjai's `start_game`, an object `{"header", "order", "claims", "calls"}`: the log's header as its JSON
-//! Lines header object (seed included when the log has one), the seat of every record as a string
-//! of digits (`"0000123..."`: the order in which seats answered each claim window, which the
+//! mjai's `start_game`, an object `{"header", "order", "claims", "calls"}`: the log's header as
+//! its JSON Lines header object (seed included when the log has one), the seat of every record as
+//! a string of digits (`"0000123..."`: the order in which seats answered each claim window, which the
 //! source formats do not keep), every record's claim as `[index, claim]` and every chi, pon and
 //! open kan answer as `[index, action]` (a call that a pon or ron overrode is not in the source).
 //!
@@ -16,9 +16,10 @@
 //! - it puts each claim window's answers in the embedded order, and the embedded claims on the
 //!   records;
 //! - the format's importer writes the rebuilt log out again in the file's format and requires the
-//!   file to be exactly that (as JSON values, so spacing and key order are free): every tile, draw, indicator, name,
-//!   rule and result of the file is what the embedded header (and seed) and the decisions give.
-//!   The first difference is an import error naming the round and the position.
+//!   file to be exactly that (as JSON values, so spacing and key order are free; compare.rs):
+//!   every tile, draw, indicator, name, rule and result of the file is what the embedded header
+//!   (and seed) and the decisions give. The first difference is an import error naming the round
+//!   and the position.
 
 mod compare;
 mod rebuild;
