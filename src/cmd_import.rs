@@ -3,7 +3,7 @@
 use paifu_core::log::{self, Encoding, Positions};
 use paifu_core::replay::{validate_log, Verdict};
 use paifu_core::riichi::{Action, Riichi};
-use paifu_recorder::import::{self as import, export};
+use paifu_recorder::import::{self as import, mjai, tenhou6};
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args, Debug)]
@@ -80,8 +80,8 @@ pub fn export(a: ExportArgs) -> Result<i32, String> {
         return Err(format!("{}: only riichi logs can be exported, not {}", a.log.display(), lg.header.game));
     }
     let text = match a.format.as_str() {
-        "tenhou" => export::to_tenhou6(&lg).map_err(|e| format!("{}: {e}", a.log.display()))?,
-        "mjai" => import::export_mjai::to_mjai(&lg).map_err(|e| format!("{}: {e}", a.log.display()))?,
+        "tenhou" => tenhou6::export(&lg).map_err(|e| format!("{}: {e}", a.log.display()))?,
+        "mjai" => mjai::export(&lg).map_err(|e| format!("{}: {e}", a.log.display()))?,
         other => return Err(format!("unknown export format {other:?}: write tenhou or mjai")),
     };
     std::fs::write(&a.out, text).map_err(|e| format!("{}: {e}", a.out.display()))?;

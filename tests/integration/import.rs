@@ -3,8 +3,8 @@
 use paifu_core::log::Positions;
 use paifu_core::replay::{validate_log, Verdict};
 use paifu_core::riichi::Riichi;
-use paifu_recorder::import::riichi_log::{self, Imported};
 use paifu_recorder::import::tenhou6;
+use paifu_recorder::import::to_log::Imported;
 use std::path::PathBuf;
 
 fn real_logs() -> PathBuf {
@@ -26,8 +26,7 @@ fn manifest() -> Vec<(String, Vec<i64>)> {
 }
 
 fn import_text(text: &str) -> Imported {
-    let g = tenhou6::parse(text).unwrap();
-    riichi_log::from_tenhou6(&g, text.as_bytes()).unwrap()
+    tenhou6::import(text, text.as_bytes()).unwrap()
 }
 
 #[test]
@@ -35,14 +34,11 @@ fn every_real_tenhou_game_imports_and_validates_with_its_final_scores() {
     let mut failures = Vec::new();
     for (file, want) in manifest() {
         let text = std::fs::read_to_string(real_logs().join(&file)).unwrap();
-        let g = match tenhou6::parse(&text) {
-            Ok(g) => g,
-            Err(e) => {
-                failures.push(format!("{file}: parse: {e}"));
-                continue;
-            }
-        };
-        let imp = match riichi_log::from_tenhou6(&g, text.as_bytes()) {
+        if let Err(e) = tenhou6::parse(&text) {
+            failures.push(format!("{file}: parse: {e}"));
+            continue;
+        }
+        let imp = match tenhou6::import(&text, text.as_bytes()) {
             Ok(i) => i,
             Err(e) => {
                 failures.push(format!("{file}: import: {e}"));
@@ -193,7 +189,7 @@ fn a_changed_score_is_a_claim_mismatch_at_the_rounds_last_record() {
 }
 
 fn export(imp: &Imported) -> String {
-    paifu_recorder::import::export::to_tenhou6(&imp.log).unwrap()
+    paifu_recorder::import::tenhou6::export(&imp.log).unwrap()
 }
 
 #[test]
@@ -221,7 +217,7 @@ fn seeded_games_export_and_import_with_the_same_results() {
     for i in 0..6 {
         let log = crate::util::riichi_game("import round trip", i);
         let Verdict::Valid(orig) = validate_log::<Riichi>(&log, &Positions::default()) else { panic!() };
-        let out = paifu_recorder::import::export::to_tenhou6(&log).unwrap();
+        let out = paifu_recorder::import::tenhou6::export(&log).unwrap();
         if std::env::var("DEBUG_EXPORT").is_ok() {
             let v = json(&out);
             for r in v["log"].as_array().unwrap() {

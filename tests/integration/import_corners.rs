@@ -6,8 +6,9 @@
 use paifu_core::log::Positions;
 use paifu_core::replay::{validate_log, Outcome as Played, Verdict};
 use paifu_core::riichi::Riichi;
-use paifu_recorder::import::riichi_log::{self, Imported};
-use paifu_recorder::import::tenhou6::{self, Discard, Outcome, Round};
+use paifu_recorder::import::record::{self, Discard, Outcome, Round};
+use paifu_recorder::import::tenhou6;
+use paifu_recorder::import::to_log::Imported;
 use std::path::PathBuf;
 
 fn real(file: &str) -> String {
@@ -15,9 +16,9 @@ fn real(file: &str) -> String {
     std::fs::read_to_string(p).unwrap()
 }
 
-fn import(text: &str) -> (tenhou6::Game, Imported) {
+fn import(text: &str) -> (record::Game, Imported) {
     let g = tenhou6::parse(text).unwrap();
-    let imp = riichi_log::from_tenhou6(&g, text.as_bytes()).unwrap();
+    let imp = tenhou6::import(text, text.as_bytes()).unwrap();
     (g, imp)
 }
 
@@ -140,7 +141,7 @@ fn four_kans_abort_2016052515gm_c4d72066_east_1_two_honba() {
                 .flatten()
                 .filter(|d| matches!(d, Discard::AddedKan { .. } | Discard::ClosedKan { .. }))
                 .count()
-                + r.takes.iter().flatten().filter(|t| matches!(t, tenhou6::Take::OpenKan { .. })).count();
+                + r.takes.iter().flatten().filter(|t| matches!(t, record::Take::OpenKan { .. })).count();
             draw_named(r, "四槓散了") && kans == 4
         },
         "abort:four_kans",

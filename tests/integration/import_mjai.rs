@@ -6,9 +6,9 @@ use crate::util::{paifu, stderr, stdout};
 use paifu_core::log::Positions;
 use paifu_core::replay::{validate_log, Outcome as Played, Verdict};
 use paifu_core::riichi::Riichi;
-use paifu_recorder::import::export_mjai::to_mjai;
-use paifu_recorder::import::riichi_log::{self, Imported};
-use paifu_recorder::import::{mjai_log, tenhou6, yaku};
+use paifu_recorder::import::mjai::export as to_mjai;
+use paifu_recorder::import::to_log::Imported;
+use paifu_recorder::import::{tenhou6, yaku};
 use std::path::PathBuf;
 
 fn real_dir() -> PathBuf {
@@ -23,11 +23,11 @@ fn files() -> Vec<String> {
 
 fn tenhou(file: &str) -> Imported {
     let text = std::fs::read_to_string(real_dir().join(file)).unwrap();
-    riichi_log::from_tenhou6(&tenhou6::parse(&text).unwrap(), text.as_bytes()).unwrap()
+    tenhou6::import(&text, text.as_bytes()).unwrap()
 }
 
 fn mjai(text: &str) -> Imported {
-    mjai_log::import(text, text.as_bytes()).unwrap_or_else(|e| panic!("{e}"))
+    paifu_recorder::import::mjai::import(text, text.as_bytes()).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn valid(imp: &Imported, what: &str) -> Played {

@@ -3,15 +3,16 @@
 //!
 //! The writer works from Paifu's full-information mjai export (the events in the order of play)
 //! and gives each tile an id 0-135: copies are taken in order per kind (copy 0 of the fives is
-//! the red five with red fives on: ids 16, 52, 88); melds are packed as mjlog.rs decodes them.
+//! the red five with red fives on: ids 16, 52, 88); melds are packed as mjlog/read.rs decodes them.
 
 use crate::util::{paifu, stderr, stdout};
 use paifu_core::log::Positions;
 use paifu_core::replay::{validate_log, Verdict};
 use paifu_core::riichi::Riichi;
-use paifu_recorder::import::export_mjai::to_mjai;
-use paifu_recorder::import::riichi_log::{self, Imported};
-use paifu_recorder::import::{mjlog_log, tenhou6, yaku};
+use paifu_recorder::import::mjai::export as to_mjai;
+use paifu_recorder::import::record::round_name;
+use paifu_recorder::import::to_log::Imported;
+use paifu_recorder::import::{mjlog, tenhou6, yaku};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -27,7 +28,7 @@ fn files() -> Vec<String> {
 
 fn tenhou(file: &str) -> Imported {
     let text = std::fs::read_to_string(real_dir().join(file)).unwrap();
-    riichi_log::from_tenhou6(&tenhou6::parse(&text).unwrap(), text.as_bytes()).unwrap()
+    tenhou6::import(&text, text.as_bytes()).unwrap()
 }
 
 /// 0-33 for an mjai tile; red fives are their fives' kinds.
@@ -318,7 +319,7 @@ fn real_games_as_mjlog_import_with_the_same_records_and_results() {
     for file in files() {
         let imp = tenhou(&file);
         let xml = mjlog_of(&imp);
-        let again = mjlog_log::import(&xml, xml.as_bytes(), "x").unwrap_or_else(|e| panic!("{file}: {e}"));
+        let again = mjlog::import(&xml, xml.as_bytes(), "x").unwrap_or_else(|e| panic!("{file}: {e}"));
         assert!(again.mismatches.is_empty(), "{file}: {:?}", again.mismatches);
         let (Verdict::Valid(a), Verdict::Valid(b)) = (
             validate_log::<Riichi>(&imp.log, &Positions::default()),
@@ -361,7 +362,7 @@ fn bad_mjlog_input_names_the_round_and_byte() {
     let round_start = xml[..at].rfind("<INIT seed=\"").unwrap();
     let head: Vec<u32> =
         xml[round_start + 12..].split('"').next().unwrap().split(',').take(2).map(|x| x.parse().unwrap()).collect();
-    let name = tenhou6::round_name(head[0] as u8, head[1]);
+    let name = round_name(head[0] as u8, head[1]);
     let m_at = at + xml[at..].find("m=\"").unwrap();
     let end = m_at + 3 + xml[m_at + 3..].find('"').unwrap();
     let bad = format!("{}m=\"{}\"{}", &xml[..m_at], (21 * 3) << 10 | 0x4 | 3, &xml[end + 1..]);

@@ -7,9 +7,9 @@ use paifu_core::replay::{validate_log, Verdict};
 use paifu_core::riichi::{Action, Riichi};
 use paifu_core::{Game, Seed};
 use paifu_recorder::bots::Bots;
-use paifu_recorder::import::export::to_tenhou6;
-use paifu_recorder::import::export_mjai::to_mjai;
-use paifu_recorder::import::{import_text, riichi_log, tenhou6, ImportError};
+use paifu_recorder::import::mjai::export as to_mjai;
+use paifu_recorder::import::tenhou6::export as to_tenhou6;
+use paifu_recorder::import::{import_text, tenhou6, to_log, ImportError};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -24,7 +24,7 @@ fn files() -> Vec<String> {
 
 fn real(file: &str) -> Log<Action> {
     let text = std::fs::read_to_string(real_dir().join(file)).unwrap();
-    riichi_log::from_tenhou6(&tenhou6::parse(&text).unwrap(), text.as_bytes()).unwrap().log
+    tenhou6::import(&text, text.as_bytes()).unwrap().log
 }
 
 fn seeded(i: usize) -> Log<Action> {
@@ -93,7 +93,7 @@ fn a_seeded_game_with_answers_out_of_the_importers_order_keeps_its_order() {
         let t6 = to_tenhou6(&log).unwrap();
         let mut v: Value = serde_json::from_str(&t6).unwrap();
         v.as_object_mut().unwrap().remove("paifu");
-        let plain = riichi_log::from_tenhou6(&tenhou6::parse(&v.to_string()).unwrap(), b"").unwrap().log;
+        let plain = tenhou6::import(&v.to_string(), b"").unwrap().log;
         let decisions: Vec<u8> = plain
             .records
             .iter()
@@ -216,7 +216,7 @@ fn files_without_an_embedded_log_import_as_before() {
     assert_eq!(back.records, log.records);
     let src = back.header.source.as_ref().unwrap();
     assert_eq!(src.format, "tenhou6");
-    assert_eq!(src.digest, riichi_log::source_digest(plain.as_bytes()));
+    assert_eq!(src.digest, to_log::source_digest(plain.as_bytes()));
     assert_ne!(back.digest(), log.digest());
 }
 
@@ -241,4 +241,39 @@ fn cli_export_then_import_gives_the_same_digest() {
             assert_eq!(first(&d1).len(), 64);
         }
     }
+}
+
+#[test]
+fn a_log_that_does_not_validate_is_not_exported_and_the_error_says_why() {
+    use paifu_recorder::import::ExportError;
+    let log = real("2010081709gm-00a9-0000-fe3371ad.json");
+    let mut cut = log.clone();
+    cut.records.truncate(40);
+    assert_eq!(to_tenhou6(&cut), Err(ExportError::Unfinished));
+    assert_eq!(to_mjai(&cut), Err(ExportError::Unfinished));
+    assert_eq!(to_tenhou6(&cut).unwrap_err().to_string(), "the log ends before the game does");
+    // A discard of a tile the seat does not hold: refused at that record, by both exporters.
+    let mut bad = log.clone();
+    let i = bad.records.iter().position(|r| matches!(r.action, Action::Discard { .. })).unwrap();
+    let held: Vec<_> = bad.records[..i]
+        .iter()
+        .filter(|r| r.seat == bad.records[i].seat)
+        .flat_map(|r| match r.action {
+            Action::Deal(t) => t.to_vec(),
+            Action::Draw(t) => vec![t],
+            _ => Vec::new(),
+        })
+        .collect();
+    let other =
+        (0..34).map(paifu_core::riichi::Tile::kind_tile).find(|t| held.iter().all(|h| h.kind() != t.kind())).unwrap();
+    bad.records[i].action = Action::discard(other);
+    for e in [to_tenhou6(&bad).unwrap_err(), to_mjai(&bad).unwrap_err()] {
+        assert!(matches!(&e, ExportError::Refused { index, .. } if *index == i), "{e}");
+        assert!(e.to_string().starts_with(&format!("record {i}: ")), "{e}");
+    }
+    // Rules that do not exist.
+    let mut rules = log;
+    rules.header.ruleset = "nonesuch".into();
+    assert!(matches!(to_tenhou6(&rules), Err(ExportError::Rules(_))));
+    assert!(matches!(to_mjai(&rules), Err(ExportError::Rules(_))));
 }

@@ -1,6 +1,7 @@
 //! Tenhou records from ../shared/real-logs/tenhou (read in place, never copied).
 
-use paifu_recorder::import::tenhou6::{self, Discard, Outcome};
+use paifu_recorder::import::record::{Discard, Outcome};
+use paifu_recorder::import::tenhou6;
 use std::path::PathBuf;
 
 fn real_logs() -> PathBuf {

@@ -1,19 +1,29 @@
-//! Importers of other game-record formats.
+//! Importers and exporters of other riichi game-record formats, laid out by format over one
+//! shared model.
 //!
-//! Each importer first parses its source into a typed form that mirrors the source (so every
-//! error can name the round and the position in the source), then converts that into a Paifu
-//! log for the game's engine.
+//! - `tenhou6/`, `mjlog/`, `mjai/`: one module per format, each with its reader (a typed form that
+//!   mirrors the source, so every error can name the round and the position in the source), its
+//!   gathering into the record model where the source is not already in that form, and its
+//!   writer (`tenhou6::export`, `mjai::export`).
+//! - `record.rs`: the shared riichi-record model (hands, takes, discards, indicators, results).
+//! - `to_log/`: the one converter from the record model to a Paifu log, through the engine.
+//! - `embedded/`: the Paifu log an export carries in its file, read back and rebuilt.
+//! - `rules.rs` (Tenhou's rule names), `yaku.rs` (Tenhou's yaku table), `positions.rs` (record
+//!   paths mapped to a source's own positions).
+//!
+//! Dependencies point one way: formats -> embedded -> to_log -> record.
 
-pub mod embedded;
-pub mod export;
-pub mod export_mjai;
+mod embedded;
 pub mod mjai;
-pub mod mjai_log;
 pub mod mjlog;
-pub mod mjlog_log;
-pub mod riichi_log;
+mod positions;
+pub mod record;
+mod rules;
 pub mod tenhou6;
+pub mod to_log;
 pub mod yaku;
+
+use paifu_core::game::SetupError;
 
 /// A source record could not be read. Says where: the round and the position in the source.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -27,23 +37,43 @@ pub struct ImportError {
 }
 
 impl ImportError {
-    pub fn new(position: impl Into<String>, message: impl Into<String>) -> ImportError {
+    pub(crate) fn new(position: impl Into<String>, message: impl Into<String>) -> ImportError {
         ImportError { round: None, position: position.into(), message: message.into() }
     }
 
-    pub fn in_round(mut self, round: &str) -> ImportError {
+    pub(crate) fn in_round(mut self, round: &str) -> ImportError {
         self.round = Some(round.to_owned());
         self
     }
 }
 
+/// A riichi log could not be exported.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExportError {
+    /// The header's ruleset and options do not make a riichi game.
+    #[error(transparent)]
+    Rules(#[from] SetupError),
+    /// The engine refuses a record: the log does not validate.
+    #[error("record {index}: {message}")]
+    Refused { index: usize, message: String },
+    /// The log stops before the game is over.
+    #[error("the log ends before the game does")]
+    Unfinished,
+    /// mjai: a record after the last hand of the log's tenhou.net/6 form.
+    #[error("record {0}: past the last hand")]
+    PastLastHand(usize),
+    /// mjai: the log's tenhou.net/6 form does not read back (it always does for a valid log).
+    #[error(transparent)]
+    Reread(#[from] ImportError),
+}
+
 /// Imports a source of the given format (`tenhou`: tenhou.net/6 JSON, or mjlog XML recognised by
 /// its content; `mjai`). `bytes` are the file's bytes (for the header's digest).
-pub fn import_text(format: &str, text: &str, bytes: &[u8]) -> Result<riichi_log::Imported, ImportError> {
+pub fn import_text(format: &str, text: &str, bytes: &[u8]) -> Result<to_log::Imported, ImportError> {
     match format {
-        "tenhou" if text.trim_start().starts_with('<') => mjlog_log::import(text, bytes, ""),
-        "tenhou" => riichi_log::from_tenhou6(&tenhou6::parse(text)?, bytes),
-        "mjai" => mjai_log::import(text, bytes),
+        "tenhou" if text.trim_start().starts_with('<') => mjlog::import(text, bytes, ""),
+        "tenhou" => tenhou6::import(text, bytes),
+        "mjai" => mjai::import(text, bytes),
         other => Err(ImportError::new("", format!("unknown source format {other:?}: write tenhou or mjai"))),
     }
 }

@@ -1,20 +1,10 @@
-//! Tenhou mjlog XML to Paifu logs: the tags are gathered into the tenhou.net/6 form of the game
-//! and converted by the one converter (riichi_log.rs), as mjai logs are; positions are mapped back
-//! to the tags' byte offsets.
+//! mjlog game tags gathered into the record model, with the byte offset of every entry.
 
-use super::mjai_log::PosMap;
-use super::mjlog::{self, Meld, Positioned, Rel, Tag, TileId};
-use super::riichi_log::{self, Imported};
-use super::tenhou6::{self, CalledFrom, Discard, Game, Outcome, Round, Take, Tile, Win};
-use super::{yaku, ImportError};
-
-fn code(t: TileId, red: bool) -> Tile {
-    if red && matches!(t.0, 16 | 52 | 88) {
-        return Tile(51 + t.0 / 36);
-    }
-    let k = t.kind();
-    Tile(if k >= 27 { 41 + k - 27 } else { (k / 9 + 1) * 10 + k % 9 + 1 })
-}
+use super::meld::{Meld, Rel, TileId};
+use super::read::{Positioned, Tag};
+use crate::import::positions::PosMap;
+use crate::import::record::{round_name, CalledFrom, Discard, Game, Outcome, Round, Take, Tile, Win};
+use crate::import::{yaku, ImportError};
 
 fn from(r: Rel) -> CalledFrom {
     match r {
@@ -25,7 +15,7 @@ fn from(r: Rel) -> CalledFrom {
 }
 
 /// Tenhou's rule name for the `<GO type>` bits: lobby (般 上 特 鳳), 東/南, 喰 (open tanyao), 赤.
-pub fn rule_name(rule: u32) -> String {
+fn rule_name(rule: u32) -> String {
     let lobby = match rule & 0xA0 {
         0xA0 => "鳳",
         0x80 => "上",
@@ -56,8 +46,8 @@ fn draw_name(kind: Option<&str>) -> &'static str {
 /// and not yet discarded, and whether the hand has ended.
 type OpenHand = (Round, String, [Option<TileId>; 4], [bool; 4], bool);
 
-/// Gathers the tags into the tenhou.net/6 form, with the byte offset of every entry.
-pub fn to_game(tags: &[Positioned], id: &str) -> Result<(Game, PosMap), ImportError> {
+/// Gathers the tags into the record model, with the byte offset of every entry.
+pub(crate) fn to_game(tags: &[Positioned], id: &str) -> Result<(Game, PosMap), ImportError> {
     let mut g = Game {
         id: id.to_owned(),
         rule: String::new(),
@@ -92,7 +82,7 @@ pub fn to_game(tags: &[Positioned], id: &str) -> Result<(Game, PosMap), ImportEr
                     }
                     g.rounds.push(r);
                 }
-                let name = tenhou6::round_name(*kyoku, *honba);
+                let name = round_name(*kyoku, *honba);
                 if *dealer != kyoku % 4 {
                     return Err(here(format!("oya={dealer} is not the dealer of {name}")).in_round(&name));
                 }
@@ -101,7 +91,7 @@ pub fn to_game(tags: &[Positioned], id: &str) -> Result<(Game, PosMap), ImportEr
                     if h.len() != 13 {
                         return Err(here(format!("hai{s} has {} tiles, not 13", h.len())).in_round(&name));
                     }
-                    hs[s] = h.iter().map(|t| code(*t, red)).collect();
+                    hs[s] = h.iter().map(|t| t.to_record(red)).collect();
                     for k in 4..7 {
                         pm.set_label(format!("log[{ri}][{}]", k + 3 * s), at.clone());
                     }
@@ -114,7 +104,7 @@ pub fn to_game(tags: &[Positioned], id: &str) -> Result<(Game, PosMap), ImportEr
                     honba: *honba,
                     sticks: *sticks,
                     scores: *scores,
-                    dora: vec![code(*dora, red)],
+                    dora: vec![dora.to_record(red)],
                     ura: Vec::new(),
                     hands: hs,
                     takes: Default::default(),
@@ -142,7 +132,7 @@ pub fn to_game(tags: &[Positioned], id: &str) -> Result<(Game, PosMap), ImportEr
                     pm.set_label(format!("log[{ri}][{}][{}]", 6 + 3 * su, r.discards[su].len()), at.clone());
                     r.discards[su].push(d);
                 };
-                let c = |t: TileId| code(t, red);
+                let c = |t: TileId| t.to_record(red);
                 match tag {
                     Tag::Draw { seat, tile } => {
                         drawn[usize::from(*seat)] = Some(*tile);
@@ -282,21 +272,4 @@ fn sc_deltas(sc: &[i64]) -> Option<[i64; 4]> {
 
 fn final_points(o: &[f64]) -> Option<Vec<i64>> {
     (o.len() == 8).then(|| (0..4).map(|i| (o[2 * i] * 100.0).round() as i64).collect())
-}
-
-/// Imports an mjlog XML record. `id` names the game (the file name without its extension).
-pub fn import(text: &str, bytes: &[u8], id: &str) -> Result<Imported, ImportError> {
-    let tags = mjlog::parse(text)?;
-    let (g, pm) = to_game(&tags, id)?;
-    let remap = |mut e: ImportError| {
-        e.position = pm.map(&e.position);
-        e
-    };
-    let h = riichi_log::game_header("mjlog", &g, bytes);
-    let mut imp = riichi_log::from_game(&g, h).map_err(remap)?;
-    for p in &mut imp.positions {
-        *p = pm.map(p);
-    }
-    imp.mismatches = imp.mismatches.into_iter().map(remap).collect();
-    Ok(imp)
 }

@@ -1,42 +1,10 @@
-//! mjai event logs to Paifu logs: the events are gathered into the tenhou.net/6 form of the
-//! game (per hand: hands, each seat's takes and discards, indicators and results), which the
-//! one converter (riichi_log.rs) plays through the engine; positions are mapped back to the
-//! mjai lines.
+//! mjai events gathered into the record model (per hand: hands, each seat's takes and discards,
+//! indicators and results), with the line of every entry.
 
-use super::mjai::{self, Event, Line, Pai};
-use super::riichi_log::{self, Imported};
-use super::tenhou6::{self, CalledFrom, Discard, Game, Outcome, Round, Take, Tile, Win};
-use super::{embedded, ImportError};
-use std::collections::HashMap;
-
-/// tenhou.net/6 JSON paths of the gathered game mapped to mjai lines (`line 12`).
-#[derive(Clone, Debug, Default)]
-pub struct PosMap(HashMap<String, String>);
-
-impl PosMap {
-    fn set(&mut self, path: String, line: usize) {
-        self.0.insert(path, format!("line {line}"));
-    }
-
-    /// Maps a path to any position text (`byte 1234`).
-    pub fn set_label(&mut self, path: String, label: String) {
-        self.0.insert(path, label);
-    }
-
-    /// The line of a path, or of its nearest enclosing path.
-    pub fn map(&self, path: &str) -> String {
-        let mut p = path;
-        loop {
-            if let Some(l) = self.0.get(p) {
-                return l.clone();
-            }
-            match p.rfind('[') {
-                Some(i) if i > 0 => p = &p[..i],
-                _ => return path.to_owned(),
-            }
-        }
-    }
-}
+use super::read::{kyoku_index, Event, Line, Pai};
+use crate::import::positions::PosMap;
+use crate::import::record::{round_name, CalledFrom, Discard, Game, Outcome, Round, Take, Tile, Win};
+use crate::import::ImportError;
 
 fn tile(p: Pai, line: usize, round: &str, what: &str) -> Result<Tile, ImportError> {
     let err = |m: String| ImportError::new(format!("line {line}"), m).in_round(round);
@@ -80,8 +48,8 @@ struct Open {
     ended: bool,
 }
 
-/// Gathers the events into the tenhou.net/6 form, with the line of every entry.
-pub fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
+/// Gathers the events into the record model, with the line of every entry.
+pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
     let mut g = Game {
         id: String::new(),
         rule: String::new(),
@@ -128,8 +96,8 @@ pub fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
             }
             Event::StartKyoku { bakaze, kyoku, honba, kyotaku, scores, dora_marker, tehais, oya } => {
                 close(&mut g, &mut cur)?;
-                let k = mjai::kyoku_index(*bakaze, *kyoku);
-                let name = tenhou6::round_name(k, *honba);
+                let k = kyoku_index(*bakaze, *kyoku);
+                let name = round_name(k, *honba);
                 if usize::from(*oya) != usize::from(k % 4) {
                     return Err(here(format!("oya {oya} is not the dealer of {name}")).in_round(&name));
                 }
@@ -361,33 +329,4 @@ pub fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
         }
     }
     Ok((g, pm))
-}
-
-/// Imports an mjai log. `bytes` are the file's bytes (for the digest).
-pub fn import(text: &str, bytes: &[u8]) -> Result<Imported, ImportError> {
-    let lines = mjai::parse(text)?;
-    let (g, pm) = to_game(&lines)?;
-    let remap = |mut e: ImportError| {
-        e.position = pm.map(&e.position);
-        e
-    };
-    if let Some(v) = &g.paifu {
-        // A file that embeds a Paifu log (`paifu export mjai` writes one) gives that log.
-        let start = lines.iter().find(|l| matches!(l.event, mjai::Event::StartGame { .. })).map_or(1, |l| l.line);
-        let e = embedded::read(v).map_err(|m| ImportError::new(format!("line {start}"), m))?;
-        let mut imp = embedded::rebuild(&g, &e).map_err(remap)?;
-        for p in &mut imp.positions {
-            *p = pm.map(p);
-        }
-        imp.mismatches = imp.mismatches.into_iter().map(remap).collect();
-        embedded::check_mjai(text, &lines, &imp.log)?;
-        return Ok(imp);
-    }
-    let h = riichi_log::game_header("mjai", &g, bytes);
-    let mut imp = riichi_log::from_game(&g, h).map_err(remap)?;
-    for p in &mut imp.positions {
-        *p = pm.map(p);
-    }
-    imp.mismatches = imp.mismatches.into_iter().map(remap).collect();
-    Ok(imp)
 }

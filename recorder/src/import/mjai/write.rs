@@ -1,12 +1,11 @@
 //! Writing riichi logs (seeded or imported) as full-information mjai JSON Lines: every hand and
-//! every draw is shown. The log is first written in tenhou.net/6 form (export.rs) and converted
+//! every draw is shown. The log is first written in tenhou.net/6 form (tenhou6/) and converted
 //! back into an imported log, whose records are in the global order of play; each record becomes
 //! its mjai event. `start_game` carries `aka_flag`, Tenhou's rule name (`rule`) and the source id
 //! (`id`), so that importing the export gives the same header rules and the same records.
 
-use super::export::{self, code};
-use super::riichi_log;
-use super::tenhou6::{self, Outcome};
+use crate::import::record::{self, Outcome};
+use crate::import::{embedded, rules, tenhou6, to_log, ExportError};
 use paifu_core::game::Game;
 use paifu_core::log::Log;
 use paifu_core::riichi::{Action, Riichi, Tile};
@@ -14,8 +13,8 @@ use paifu_core::Seat;
 use serde_json::{json, Value};
 
 /// mjai notation of a tile: `5m`, `5mr` (red five), `E` ... `C`.
-pub fn pai(t: Tile) -> String {
-    let c = code(t);
+fn pai(t: Tile) -> String {
+    let c = record::Tile::from_paifu(t).0;
     match c {
         51 => "5mr".into(),
         52 => "5pr".into(),
@@ -25,8 +24,8 @@ pub fn pai(t: Tile) -> String {
     }
 }
 
-fn pai6(t: tenhou6::Tile) -> String {
-    pai(riichi_log::tile(t))
+fn pai6(t: record::Tile) -> String {
+    pai(t.to_paifu())
 }
 
 fn pais(ts: &[Tile]) -> Vec<String> {
@@ -46,38 +45,38 @@ fn reason(name: &str) -> &'static str {
 }
 
 /// Exports a riichi log as mjai JSON Lines. Fails on a log that does not validate.
-pub fn to_mjai(log: &Log<Action>) -> Result<String, String> {
-    let t6 = export::to_tenhou6(log)?;
-    let g6 = tenhou6::parse(&t6).map_err(|e| e.to_string())?;
+pub fn export(log: &Log<Action>) -> Result<String, ExportError> {
+    let t6 = tenhou6::export(log)?;
+    let g6 = tenhou6::parse(&t6)?;
     let h = log.header.clone();
-    let imp = riichi_log::from_game(&g6, h.clone()).map_err(|e| e.to_string())?;
+    let imp = to_log::convert(&g6, h.clone())?;
     if let Some((i, why)) = &imp.refused {
-        return Err(format!("record {i}: {why}"));
+        return Err(ExportError::Refused { index: *i, message: why.clone() });
     }
-    let rules = Riichi::rules(&h.ruleset, &h.options).map_err(|e| e.0)?;
+    let rules = Riichi::rules(&h.ruleset, &h.options)?;
     let aka = rules.red_fives > 0;
-    let mut g = Riichi::new(rules, 4, None).map_err(|e| e.0)?;
+    let mut g = Riichi::new(rules, 4, None)?;
     let mut out: Vec<Value> = Vec::new();
     let mut start =
-        json!({"type": "start_game", "names": h.seats, "aka_flag": aka, "rule": export::rule_name(&log.header)});
+        json!({"type": "start_game", "names": h.seats, "aka_flag": aka, "rule": rules::rule_name(&log.header)});
     if let Some(s) = h.source.as_ref().filter(|s| !s.id.is_empty()) {
         start["id"] = json!(s.id);
     }
-    start["paifu"] = super::embedded::write(log);
+    start["paifu"] = embedded::write(log);
     out.push(start);
     let mut deals = 0usize;
-    let mut kan_dora: Vec<tenhou6::Tile> = Vec::new();
+    let mut kan_dora: Vec<record::Tile> = Vec::new();
     let mut pending_call: Option<(Seat, Value, usize)> = None;
     let mut pending_reach: Option<Seat> = None;
     for (i, rec) in imp.log.records.iter().enumerate() {
         let ri = g.results().len();
-        let round = g6.rounds.get(ri).ok_or_else(|| format!("record {i}: past the last hand"))?;
+        let round = g6.rounds.get(ri).ok_or(ExportError::PastLastHand(i))?;
         let window = g.claim_window();
         let drawn = g.drawn_tile();
         let hand_before: Vec<Tile> = g.hand(rec.seat).to_vec();
         let melds_before = g.melds(rec.seat).len();
         let s = rec.seat;
-        g.play_mut(s, &rec.action).map_err(|v| format!("record {i}: {}", v.message))?;
+        g.play_mut(s, &rec.action).map_err(|v| ExportError::Refused { index: i, message: v.message })?;
         let mut kan = false;
         match rec.action {
             Action::Deal(_) => {

@@ -1,4 +1,4 @@
-//! mjai JSON Lines event logs (the protocol of mjai AI agents and of Mortal).
+//! Reading mjai JSON Lines event logs (the protocol of mjai AI agents and of Mortal).
 //!
 //! One event per line: `start_game`, `start_kyoku`, `tsumo`, `dahai`, `chi`, `pon`,
 //! `daiminkan`, `kakan`, `ankan`, `dora`, `reach`, `reach_accepted`, `hora`, `ryukyoku`,
@@ -10,26 +10,27 @@
 //! `red_fives` for the red-five rule of `start_game`. Yaku lists may be `[name, han]` pairs or
 //! `{"name", "han"}` objects, with Japanese or English (Mahjong Soul) names.
 
-use super::ImportError;
+use crate::import::record::round_name;
+use crate::import::ImportError;
 use serde_json::{Map, Value};
 
 /// A tile in mjai notation, kept as Paifu notation (`5m`, `0m` red five, `7z`), or hidden.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Pai {
+pub(crate) enum Pai {
     Known(u8, char),
     Hidden,
 }
 
 impl Pai {
     /// Paifu's notation: `5m`, `0p`, `7z`; `?` for a hidden tile.
-    pub fn notation(self) -> String {
+    pub(crate) fn notation(self) -> String {
         match self {
             Pai::Known(n, s) => format!("{n}{s}"),
             Pai::Hidden => "?".into(),
         }
     }
 
-    pub fn parse(s: &str) -> Option<Pai> {
+    pub(crate) fn parse(s: &str) -> Option<Pai> {
         let honours = ["E", "S", "W", "N", "P", "F", "C"];
         if s == "?" {
             return Some(Pai::Hidden);
@@ -48,7 +49,7 @@ impl Pai {
 
 /// One event.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Event {
+pub(crate) enum Event {
     StartGame {
         names: Vec<String>,
         red_fives: Option<bool>,
@@ -56,7 +57,7 @@ pub enum Event {
         rule: Option<String>,
         /// The game's id, when given.
         id: Option<String>,
-        /// The Paifu log a `paifu export mjai` embeds (embedded.rs), if any.
+        /// The Paifu log a `paifu export mjai` embeds (embedded/), if any.
         paifu: Option<Value>,
     },
     StartKyoku {
@@ -139,9 +140,9 @@ pub enum Event {
 
 /// An event with the line it was read from.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Line {
-    pub line: usize,
-    pub event: Event,
+pub(crate) struct Line {
+    pub(crate) line: usize,
+    pub(crate) event: Event,
 }
 
 struct Obj<'a> {
@@ -334,17 +335,15 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
 }
 
 /// The round a `start_kyoku` starts, as players name it (`East 2, 1 honba`).
-pub fn round_of(e: &Event) -> Option<String> {
+pub(crate) fn round_of(e: &Event) -> Option<String> {
     match e {
-        Event::StartKyoku { bakaze, kyoku, honba, .. } => {
-            Some(super::tenhou6::round_name(kyoku_index(*bakaze, *kyoku), *honba))
-        }
+        Event::StartKyoku { bakaze, kyoku, honba, .. } => Some(round_name(kyoku_index(*bakaze, *kyoku), *honba)),
         _ => None,
     }
 }
 
 /// 0-based hand index: 0-3 East 1-4, 4-7 South, 8-11 West, 12-15 North.
-pub fn kyoku_index(bakaze: Pai, kyoku: u8) -> u8 {
+pub(crate) fn kyoku_index(bakaze: Pai, kyoku: u8) -> u8 {
     let wind = match bakaze {
         Pai::Known(n @ 1..=4, 'z') => n - 1,
         _ => 0,
@@ -353,7 +352,7 @@ pub fn kyoku_index(bakaze: Pai, kyoku: u8) -> u8 {
 }
 
 /// Parses an mjai log. `none` events (a player's answer that it does nothing) are skipped.
-pub fn parse(text: &str) -> Result<Vec<Line>, ImportError> {
+pub(crate) fn parse(text: &str) -> Result<Vec<Line>, ImportError> {
     let mut out: Vec<Line> = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;

@@ -1,4 +1,5 @@
-//! Writing riichi logs (seeded or imported) as tenhou.net/6 JSON.
+//! Writing riichi logs (seeded or imported) as tenhou.net/6 JSON, the log itself embedded
+//! (embedded/).
 //!
 //! The log is replayed through the engine and every round is written as Tenhou's viewer expects:
 //! starting hands, takes (draws and calls) and discards per seat, the dora and ura indicators and
@@ -6,20 +7,17 @@
 //! gives a log that validates with the same results; exporting that import again gives the same
 //! bytes.
 
-use super::yaku;
+use crate::import::record;
+use crate::import::{embedded, rules, yaku, ExportError};
 use paifu_core::game::Game;
-use paifu_core::log::{Header, Log, OptValue};
+use paifu_core::log::Log;
 use paifu_core::riichi::{Action, Limit, Riichi, Tile};
 use paifu_core::Seat;
 use serde_json::{json, Value};
 
 /// Tenhou's code of a tile.
-pub fn code(t: Tile) -> i64 {
-    if t.is_aka() {
-        return 51 + i64::from(t.id()) - 34;
-    }
-    let k = t.kind() as i64;
-    (k / 9 + 1) * 10 + k % 9 + 1
+fn code(t: Tile) -> i64 {
+    i64::from(record::Tile::from_paifu(t).0)
 }
 
 fn codes(ts: &[Tile]) -> String {
@@ -38,27 +36,12 @@ struct RoundOut {
     given_dora: bool,
 }
 
-const WINDS_JA: [&str; 4] = ["東", "南", "西", "北"];
-
-fn japanese(name: &str, seat_wind: u8, round_wind: u8) -> String {
-    let t = yaku::table().unwrap_or(&[]);
-    let want = match name {
-        "seat_wind" => Some(format!("自風 {}", WINDS_JA[usize::from(seat_wind & 3)])),
-        "round_wind" => Some(format!("場風 {}", WINDS_JA[usize::from(round_wind & 3)])),
-        _ => None,
-    };
-    if let Some(w) = want {
-        return w;
-    }
-    t.iter().find(|y| y.paifu == name).map(|y| y.japanese.clone()).unwrap_or_else(|| name.to_owned())
-}
-
 /// Exports a riichi log as tenhou.net/6 JSON. Fails on a log that does not validate.
-pub fn to_tenhou6(log: &Log<Action>) -> Result<String, String> {
+pub fn export(log: &Log<Action>) -> Result<String, ExportError> {
     let h = &log.header;
-    let rules = Riichi::rules(&h.ruleset, &h.options).map_err(|e| e.0)?;
+    let rules = Riichi::rules(&h.ruleset, &h.options)?;
     let aka = rules.red_fives > 0;
-    let mut g = Riichi::new(rules, 4, h.seed.as_ref()).map_err(|e| e.0)?;
+    let mut g = Riichi::new(rules, 4, h.seed.as_ref())?;
     let mut rounds: Vec<Value> = Vec::new();
     let mut cur: Option<RoundOut> = None;
     // A call answered in a claim window: written once the window resolves, if it was made (a
@@ -96,7 +79,7 @@ pub fn to_tenhou6(log: &Log<Action>) -> Result<String, String> {
         let su = usize::from(s);
         let hand_before: Vec<Tile> = g.hand(s).to_vec();
         let melds_before = g.melds(s).len();
-        g.play_mut(s, &rec.action).map_err(|v| format!("record {i}: {}", v.message))?;
+        g.play_mut(s, &rec.action).map_err(|v| ExportError::Refused { index: i, message: v.message })?;
         match rec.action {
             Action::Deal(tiles) => r.hands[su] = sorted_codes(&tiles),
             Action::Draw(t) => r.takes[su].push(json!(code(t))),
@@ -242,7 +225,7 @@ pub fn to_tenhou6(log: &Log<Action>) -> Result<String, String> {
                         if *hn == 0 {
                             continue;
                         }
-                        let ja = japanese(y.name(), seat_wind, round_wind);
+                        let ja = yaku::japanese(y.name(), seat_wind, round_wind);
                         let v = if y.is_yakuman() { format!("{ja}(役満)") } else { format!("{ja}({hn}飜)") };
                         info.push(json!(v));
                     }
@@ -277,7 +260,7 @@ pub fn to_tenhou6(log: &Log<Action>) -> Result<String, String> {
         }
     }
     if !g.is_over() {
-        return Err("the log ends before the game does".into());
+        return Err(ExportError::Unfinished);
     }
     let points = g.final_points();
     let scores = g.scores();
@@ -286,7 +269,7 @@ pub fn to_tenhou6(log: &Log<Action>) -> Result<String, String> {
         sc.push(json!(scores[s]));
         sc.push(json!(points[s] as f64 / 1000.0));
     }
-    let disp = rule_name(h);
+    let disp = rules::rule_name(h);
     let id = h.source.as_ref().map(|s| s.id.clone()).unwrap_or_default();
     let mut v = json!({
         "ver": 2.3,
@@ -297,24 +280,8 @@ pub fn to_tenhou6(log: &Log<Action>) -> Result<String, String> {
         "log": rounds,
     });
     // The log itself (header, record order, claims): importing this file gives this very log.
-    v["paifu"] = super::embedded::write(log);
+    v["paifu"] = embedded::write(log);
     Ok(v.to_string())
-}
-
-/// Tenhou's rule name for a header: the recorded one (`meta.rule`), or one made from the ruleset
-/// and options (`南喰赤`, `東喰`, ...).
-pub fn rule_name(h: &Header) -> String {
-    if let Some(r) = h.meta.get("rule") {
-        return r.clone();
-    }
-    let kuitan = !matches!(h.options.get("kuitan"), Some(OptValue::Bool(false)));
-    let red = !matches!(h.options.get("red_fives"), Some(OptValue::Int(0)));
-    format!(
-        "{}{}{}",
-        if h.ruleset == "tonpuu" { "東" } else { "南" },
-        if kuitan { "喰" } else { "" },
-        if red { "赤" } else { "" }
-    )
 }
 
 fn unreachable_result() -> paifu_core::RoundResult {

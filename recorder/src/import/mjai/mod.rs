@@ -1,0 +1,68 @@
+//! mjai JSON Lines event logs: the events are read (read.rs, where the format is described),
+//! gathered into the record model (to_record.rs) and converted by the one converter (to_log/);
+//! positions are mapped back to the mjai lines. Any riichi log is written as full-information
+//! mjai (write.rs).
+
+mod read;
+mod to_record;
+mod write;
+
+pub use write::export;
+
+use super::embedded::{self, first_difference, mismatch, show};
+use super::to_log::{self, Imported};
+use super::ImportError;
+use paifu_core::log::Log;
+use paifu_core::riichi::Action;
+use read::{Event, Line};
+use serde_json::Value;
+
+/// Imports an mjai log. `bytes` are the file's bytes (for the digest). A file that embeds a Paifu
+/// log (`paifu export mjai` writes one) gives that log (embedded/).
+pub fn import(text: &str, bytes: &[u8]) -> Result<Imported, ImportError> {
+    let lines = read::parse(text)?;
+    let (g, pm) = to_record::to_game(&lines)?;
+    let Some(v) = &g.paifu else {
+        let h = to_log::header("mjai", &g, bytes);
+        let imp = to_log::convert(&g, h).map_err(|e| pm.error(e))?;
+        return Ok(pm.imported(imp));
+    };
+    let start = lines.iter().find(|l| matches!(l.event, Event::StartGame { .. })).map_or(1, |l| l.line);
+    let e = embedded::read(v).map_err(|m| ImportError::new(format!("line {start}"), m.to_string()))?;
+    let imp = pm.imported(embedded::rebuild(&g, &e).map_err(|e| pm.error(e))?);
+    check_export(text, &lines, &imp.log)?;
+    Ok(imp)
+}
+
+/// Checks that an mjai file is exactly the mjai export of the log rebuilt from it (blank lines
+/// and `none` events apart).
+fn check_export(text: &str, lines: &[Line], log: &Log<Action>) -> Result<(), ImportError> {
+    let out = export(log).map_err(|m| ImportError::new("line 1", m.to_string()))?;
+    let file: Vec<(usize, Value)> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| (i + 1, serde_json::from_str(l).unwrap_or(Value::Null)))
+        .filter(|(_, v)| v["type"] != "none")
+        .collect();
+    let ours: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap_or(Value::Null)).collect();
+    let last = file.last().map_or(1, |(n, _)| *n);
+    let round = |n: usize| lines.iter().rev().filter(|l| l.line <= n).find_map(|l| read::round_of(&l.event));
+    let seeded = log.header.seed.is_some();
+    for i in 0..file.len().max(ours.len()) {
+        let (n, diff) = match (file.get(i), ours.get(i)) {
+            (Some((n, a)), Some(b)) => match first_difference(a, b, "") {
+                Some((p, x, y)) => (*n, (if p.is_empty() { String::new() } else { format!(" ({p})") }, x, y)),
+                None => continue,
+            },
+            (Some((n, a)), None) => (*n, (String::new(), a.to_string(), "nothing (the game is over)".to_owned())),
+            (None, b) => (last, (String::new(), "nothing more".to_owned(), show(b))),
+        };
+        let e = ImportError::new(format!("line {n}{}", diff.0), mismatch(seeded, &diff.1, &diff.2));
+        return Err(match round(n) {
+            Some(r) => e.in_round(&r),
+            None => e,
+        });
+    }
+    Ok(())
+}

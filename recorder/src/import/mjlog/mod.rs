@@ -1,0 +1,20 @@
+//! Tenhou's mjlog XML game records: the tags are read (read.rs, where the format is described;
+//! meld.rs decodes tile ids and calls), gathered into the record model (to_record.rs) and
+//! converted by the one converter (to_log/); positions are mapped back to the tags' byte offsets.
+//! There is no mjlog export.
+
+mod meld;
+mod read;
+mod to_record;
+
+use super::to_log::{self, Imported};
+use super::ImportError;
+
+/// Imports an mjlog XML record. `id` names the game (the file name without its extension).
+pub fn import(text: &str, bytes: &[u8], id: &str) -> Result<Imported, ImportError> {
+    let tags = read::parse(text)?;
+    let (g, pm) = to_record::to_game(&tags, id)?;
+    let h = to_log::header("mjlog", &g, bytes);
+    let imp = to_log::convert(&g, h).map_err(|e| pm.error(e))?;
+    Ok(pm.imported(imp))
+}

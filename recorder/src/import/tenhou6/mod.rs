@@ -1,0 +1,46 @@
+//! tenhou.net/6 JSON game records (the format of Tenhou's own viewer and of mjai-reviewer): read
+//! into the record model (read.rs), imported, and written from any riichi log (write.rs).
+//!
+//! A record is an object `{ "ver", "ref", "rule": {"disp", "aka"}, "name": [4], "sc": [8],
+//! "log": [rounds] }`. A round is an array: `[kyoku, honba, riichi sticks]`, the four starting
+//! scores, the dora indicators, the ura indicators, then for each seat (0 to 3) its 13 starting
+//! tiles, its takes and its discards, and last the result.
+//!
+//! Tiles are codes: 11-19 characters (m), 21-29 circles (p), 31-39 bamboo (s), 41-47 East South
+//! West North White Green Red, 51 52 53 the red fives of m p s. Takes are drawn tiles or call
+//! strings: `c275226` (chi of 27 with 52 26, always from the left), `p`/`m` (pon, open kan)
+//! written before the called tile at the position of the seat it came from (0 left, 2 across,
+//! 4 right for pon; 0, 2, 6 for open kan). Discards are tiles, 60 for the drawn tile
+//! (tsumogiri), `r` + tile for a riichi discard (`r60` tsumogiri), `k` (added kan) and `a`
+//! (closed kan) strings, and 0 where a call left no discard. A result is `["和了", deltas,
+//! [who, from, pao, "text", yaku...], ...]` for wins (several for a double ron), `["流局",
+//! deltas]`, `["流し満貫", deltas]`, or an abortive draw name alone.
+
+mod read;
+mod write;
+
+pub use read::parse;
+pub use write::export;
+
+use super::embedded::{self, first_difference, mismatch};
+use super::to_log::{self, Imported};
+use super::ImportError;
+use serde_json::Value;
+
+/// Imports a tenhou.net/6 record. `bytes` are the file's bytes (for the header's digest). A file
+/// that embeds a Paifu log (`paifu export` writes one) gives that log (embedded/).
+pub fn import(text: &str, bytes: &[u8]) -> Result<Imported, ImportError> {
+    let g = parse(text)?;
+    let Some(v) = &g.paifu else {
+        return to_log::convert(&g, to_log::header("tenhou6", &g, bytes));
+    };
+    let e = embedded::read(v).map_err(|m| ImportError::new("paifu", m.to_string()))?;
+    let imp = embedded::rebuild(&g, &e)?;
+    let file: Value = serde_json::from_slice(bytes).map_err(|err| ImportError::new("", err.to_string()))?;
+    let out = export(&imp.log).map_err(|m| ImportError::new("paifu", m.to_string()))?;
+    let out: Value = serde_json::from_str(&out).map_err(|err| ImportError::new("", err.to_string()))?;
+    if let Some((path, a, b)) = first_difference(&file, &out, "") {
+        return Err(g.error_at(&path, mismatch(e.header.seed.is_some(), &a, &b)));
+    }
+    Ok(imp)
+}

@@ -1,0 +1,70 @@
+//! Writing records while playing them through the engine.
+
+use super::Imported;
+use crate::import::ImportError;
+use paifu_core::game::Game;
+use paifu_core::log::{Claim, Header, Log, Record};
+use paifu_core::riichi::{Action, Riichi};
+use paifu_core::Seat;
+
+/// Writes records while playing them through the engine.
+pub(crate) struct Builder {
+    pub(crate) game: Riichi,
+    pub(crate) records: Vec<Record<Action>>,
+    pub(crate) positions: Vec<String>,
+    pub(crate) refused: Option<(usize, String)>,
+    /// For each record, whether it answers a claim window (the answers to one window are a run).
+    pub(crate) windowed: Vec<bool>,
+}
+
+impl Builder {
+    pub(crate) fn new(header: &Header) -> Result<Builder, ImportError> {
+        let rules = Riichi::rules(&header.ruleset, &header.options).map_err(|e| ImportError::new("rules", e.0))?;
+        let game = Riichi::new(rules, 4, None).map_err(|e| ImportError::new("rules", e.0))?;
+        Ok(Builder { game, records: Vec::new(), positions: Vec::new(), refused: None, windowed: Vec::new() })
+    }
+
+    /// Appends a record and plays it; false (and nothing more is recorded) once one is refused.
+    pub(crate) fn push(&mut self, seat: Seat, action: Action, pos: String) -> bool {
+        if self.refused.is_some() {
+            return false;
+        }
+        let seq = self.records.len();
+        self.records.push(Record { seq: seq as u32, seat, action, claim: None });
+        self.positions.push(pos);
+        self.windowed.push(self.game.claim_window().is_some());
+        match self.game.play_mut(seat, &action) {
+            Ok(()) => true,
+            Err(v) => {
+                self.refused = Some((seq, v.message));
+                false
+            }
+        }
+    }
+
+    pub(crate) fn stopped(&self) -> bool {
+        self.refused.is_some()
+    }
+
+    /// Puts a claim on the last record.
+    pub(crate) fn claim(&mut self, round: Option<Vec<i64>>, final_scores: Option<Vec<i64>>) {
+        if let Some(r) = self.records.last_mut() {
+            let c = r.claim.get_or_insert_with(Claim::default);
+            if round.is_some() {
+                c.round = round;
+            }
+            if final_scores.is_some() {
+                c.final_scores = final_scores;
+            }
+        }
+    }
+
+    pub(crate) fn finish(self, header: Header, mismatches: Vec<ImportError>) -> Imported {
+        Imported {
+            log: Log { header, records: self.records },
+            positions: self.positions,
+            refused: self.refused,
+            mismatches,
+        }
+    }
+}

@@ -1,0 +1,94 @@
+//! Turning a game in the record model (read from any source) into a Paifu riichi log (an imported
+//! game: no seed, the deals, draws and indicators are records), with the source's results as
+//! claims.
+//!
+//! The conversion drives the riichi engine itself: it asks the engine who owes a decision and
+//! answers from the source (each seat's next take or discard), so the records come out in the
+//! global order of play, with an explicit `pass` for every seat that could have claimed a discard
+//! and did not. When the engine refuses a record, the log ends with that record: the validator
+//! then reports it as the first fault, at the right place. Positions are the record model's paths
+//! (`log[r][k][i]`); each format maps them back to its own.
+
+mod builder;
+mod result;
+mod round;
+
+use super::record::Game;
+use super::{rules, ImportError};
+use builder::Builder;
+use paifu_core::game::Game as _;
+use paifu_core::log::{Header, Log, Source, FORMAT_VERSION};
+use paifu_core::riichi::Action;
+use paifu_core::Digest;
+use std::collections::BTreeMap;
+
+/// An imported game.
+#[derive(Clone, Debug)]
+pub struct Imported {
+    pub log: Log<Action>,
+    /// For each record, where it comes from in the source (a JSON path or a line).
+    pub positions: Vec<String>,
+    /// The record the engine refused while importing (the log ends with it), and why.
+    pub refused: Option<(usize, String)>,
+    /// Where the source's own scoring of a win (han, fu, yaku) or its starting scores differ from
+    /// Paifu's: reported like a `claim_mismatch`, with the round and the position in the source.
+    pub mismatches: Vec<ImportError>,
+}
+
+/// blake3 of a source file's bytes.
+pub fn source_digest(bytes: &[u8]) -> Digest {
+    Digest(*blake3::hash(bytes).as_bytes())
+}
+
+/// The header of an imported game: the rules from the rule's name, the source block for
+/// `format` with the digest of the source file's `bytes`.
+pub(crate) fn header(format: &str, g: &Game, bytes: &[u8]) -> Header {
+    let (ruleset, options) = rules::from_rule_name(&g.rule, g.red_fives);
+    let mut meta = BTreeMap::new();
+    if !g.rule.is_empty() {
+        meta.insert("rule".into(), g.rule.clone());
+    }
+    Header {
+        paifu: FORMAT_VERSION,
+        game: "riichi".into(),
+        ruleset: ruleset.into(),
+        options,
+        engine: paifu_core::ENGINE.into(),
+        seats: g.names.clone(),
+        seed: None,
+        commitment: None,
+        source: Some(Source { format: format.into(), id: g.id.clone(), digest: source_digest(bytes) }),
+        meta,
+    }
+}
+
+/// Converts a game under the given header.
+pub(crate) fn convert(g: &Game, h: Header) -> Result<Imported, ImportError> {
+    convert_windows(g, h).map(|(imp, _)| imp)
+}
+
+/// [`convert`], also telling for each record whether it answers a claim window.
+pub(crate) fn convert_windows(g: &Game, h: Header) -> Result<(Imported, Vec<bool>), ImportError> {
+    let mut b = Builder::new(&h)?;
+    let mut mismatches = Vec::new();
+    for (ri, r) in g.rounds.iter().enumerate() {
+        if b.stopped() {
+            break;
+        }
+        round::play(&mut b, ri, r, &mut mismatches)?;
+        if b.game.is_over() && !b.stopped() {
+            if ri + 1 < g.rounds.len() {
+                return Err(ImportError::new(
+                    format!("log[{}]", ri + 1),
+                    "the game is over by the rules, but the source goes on",
+                )
+                .in_round(&g.rounds[ri + 1].name()));
+            }
+            if let Some(f) = &g.final_scores {
+                b.claim(None, Some(f.clone()));
+            }
+        }
+    }
+    let windowed = std::mem::take(&mut b.windowed);
+    Ok((b.finish(h, mismatches), windowed))
+}
