@@ -43,6 +43,10 @@ pub struct Filter {
     pub tournament: Option<String>,
     /// Only valid (`Some(true)`) or only invalid (`Some(false)`) logs.
     pub valid: Option<bool>,
+    /// Only games the archive stored at or after this time, in whole seconds since the Unix
+    /// epoch (UTC): when the game was stored (`added_at`), not a date a log may carry.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub since: Option<i64>,
 }
 
 /// What storing one log did.
@@ -241,6 +245,10 @@ fn where_clause(filter: &Filter) -> (String, Vec<rusqlite::types::Value>) {
     if let Some(v) = filter.valid {
         parts.push("v.valid = ?");
         values.push(Value::Integer(i64::from(v)));
+    }
+    if let Some(t) = filter.since {
+        parts.push("l.added_at >= ?");
+        values.push(Value::Integer(t));
     }
     (parts.join(" AND "), values)
 }
