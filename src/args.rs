@@ -72,7 +72,7 @@ pub fn parse_since(text: &str) -> Result<i64, String> {
     let bad =
         |why: &str| format!("{text:?}: {why}; write a date, 2025-05-01, or an RFC 3339 time, 2025-05-01T18:30:00Z");
     let b = text.trim().as_bytes();
-    let date = date_days(b.get(..10).ok_or_else(|| bad("too short"))?).ok_or_else(|| bad("not a date"))?;
+    let date = b.get(..10).and_then(date_days).ok_or_else(|| bad("not a date (YYYY-MM-DD)"))?;
     let rest = &b[10..];
     if rest.is_empty() {
         return Ok(date * 86_400);
