@@ -19,17 +19,7 @@ pub fn open_existing(db: &Path) -> Result<Archive> {
 
 /// Every game matching `filter`, newest first.
 pub fn games(archive: &Archive, db: &Path, filter: &Filter) -> Result<Vec<GameRow>> {
-    const PAGE: u32 = 500;
-    let mut rows = Vec::new();
-    for page in 1.. {
-        let p = archive.list_games(filter, page, PAGE).map_err(Error::archive(db))?;
-        let last = p.rows.len() < PAGE as usize;
-        rows.extend(p.rows);
-        if last || rows.len() as u64 >= p.total {
-            break;
-        }
-    }
-    Ok(rows)
+    archive.all_games(filter).map_err(Error::archive(db))
 }
 
 /// The bytes stored for game `id`: the binary encoding of the log, or the bytes as given when

@@ -133,6 +133,11 @@ fn lists_and_filters_games_with_pages() {
     assert_eq!(bad.total, 1);
     let tzq = a.list_games(&Filter { game: Some("tzq".into()), valid: Some(true), ..Filter::default() }, 1, 50);
     assert_eq!(tzq.unwrap().total, 9);
+    // All at once: the pages one after the other.
+    let pages: Vec<GameRow> = (1..=3).flat_map(|p| a.list_games(&Filter::default(), p, 4).unwrap().rows).collect();
+    assert_eq!(a.all_games(&Filter::default()).unwrap(), pages);
+    let all_ann = a.all_games(&Filter { player: Some("Ann".into()), ..Filter::default() }).unwrap();
+    assert_eq!(all_ann, ann.rows);
     // Input that looks like SQL is just a name.
     let inj = Filter { player: Some("x' OR '1'='1".into()), ..Filter::default() };
     assert_eq!(a.list_games(&inj, 1, 50).unwrap().total, 0);
