@@ -68,9 +68,8 @@ impl FilterArgs {
 /// `--since`: a date (`YYYY-MM-DD`, midnight UTC) or an RFC 3339 time (`YYYY-MM-DDTHH:MM:SS`, a
 /// fraction of a second ignored, then `Z` or an offset `+HH:MM` / `-HH:MM`; a space may stand for
 /// the `T`), as whole seconds since the Unix epoch.
-pub fn parse_since(text: &str) -> Result<i64, String> {
-    let bad =
-        |why: &str| format!("{text:?}: {why}; write a date, 2025-05-01, or an RFC 3339 time, 2025-05-01T18:30:00Z");
+pub fn parse_since(text: &str) -> Result<i64, BadTime> {
+    let bad = |why: &'static str| BadTime { text: text.to_owned(), why };
     let b = text.trim().as_bytes();
     let date = b.get(..10).and_then(date_days).ok_or_else(|| bad("not a date (YYYY-MM-DD)"))?;
     let rest = &b[10..];
@@ -109,6 +108,15 @@ pub fn parse_since(text: &str) -> Result<i64, String> {
         _ => return Err(bad("the time needs Z or an offset such as +02:00")),
     };
     Ok(date * 86_400 + h * 3600 + m * 60 + s - offset)
+}
+
+/// `--since` is not a date or a time.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{text:?}: {why}; write a date, 2025-05-01, or an RFC 3339 time, 2025-05-01T18:30:00Z")]
+pub struct BadTime {
+    pub text: String,
+    /// What is wrong with it.
+    pub why: &'static str,
 }
 
 /// Two or more ASCII digits as a number.
@@ -187,7 +195,7 @@ mod tests {
             "２０２５-01-01",
         ] {
             let e = parse_since(bad).expect_err(bad);
-            assert!(e.contains("write a date"), "{bad}: {e}");
+            assert!(e.to_string().contains("write a date"), "{bad}: {e}");
         }
     }
 
