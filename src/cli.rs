@@ -123,21 +123,20 @@ mod tests {
             tournament: Some("Cup".into()),
             since: Some(86_400),
         };
-        match with(&["paifu", "stats"]) {
-            Ok(Command::Stats(a)) => assert_eq!(a.filter, expect),
-            other => panic!("{other:?}"),
-        }
-        match with(&["paifu", "plot", "yaku", "-o", "y.svg"]) {
-            Ok(Command::Plot(a)) => assert_eq!(a.filter, expect),
-            other => panic!("{other:?}"),
-        }
-        match with(&["paifu", "show"]) {
-            Ok(Command::Show(a)) => assert_eq!(a.filter, expect),
-            other => panic!("{other:?}"),
-        }
-        match with(&["paifu", "export", "tenhou", "-o", "out"]) {
-            Ok(Command::Export(a)) => assert_eq!(a.filter, expect),
-            other => panic!("{other:?}"),
+        for head in [
+            &["paifu", "stats"][..],
+            &["paifu", "plot", "yaku", "-o", "y.svg"],
+            &["paifu", "show"],
+            &["paifu", "export", "tenhou", "-o", "out"],
+        ] {
+            let filter = match with(head) {
+                Ok(Command::Stats(a)) => a.filter,
+                Ok(Command::Plot(a)) => a.filter,
+                Ok(Command::Show(a)) => a.filter,
+                Ok(Command::Export(a)) => a.filter,
+                other => panic!("{head:?}: {other:?}"),
+            };
+            assert_eq!(filter, expect, "{head:?}");
         }
     }
 
