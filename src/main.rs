@@ -1,20 +1,7 @@
-//! The `paifu` command.
-
-mod cli;
-mod cmd_archive;
-mod cmd_import;
-mod demo;
+//! The `paifu` command (the library in src/lib.rs does the work).
 
 use clap::Parser;
 
-fn main() {
-    let cli = cli::Cli::parse();
-    let code = match cli::run(cli) {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("paifu: {e}");
-            2
-        }
-    };
-    std::process::exit(code);
+fn main() -> std::process::ExitCode {
+    paifu::run(paifu::Cli::parse())
 }

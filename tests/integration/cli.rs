@@ -1,6 +1,6 @@
 //! The `paifu` command, run as a user would.
 
-use crate::util::{paifu, stderr, stdout};
+use crate::util::{paifu, paifu_with_input, stderr, stdout};
 use std::fs;
 
 #[test]
@@ -289,4 +289,76 @@ fn certificates_of_another_version_or_game_are_refused() {
         assert_eq!(o.status.code(), Some(2));
         assert!(stderr(&o).contains("chmod 600"), "{}", stderr(&o));
     }
+}
+
+/// Each way a command can end maps to its documented exit status (0 fine, 1 an input checked and
+/// found faulty, 2 usage or unreadable input), with a message that names what went wrong.
+#[test]
+fn every_command_ends_with_its_documented_exit_status() {
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path();
+    assert!(paifu(&["simulate", "tzq", "--games", "1", "--seed", "exit", "--out", "."], p).status.success());
+    assert!(paifu(&["keygen", "-o", "k"], p).status.success());
+    assert!(paifu(&["sign", "tzq-0001.paifu.jsonl", "--key", "k.key", "-o", "c.json"], p).status.success());
+    fs::write(p.join("junk.paifu.jsonl"), "hello\n").unwrap();
+    let cases: &[(&[&str], i32, &str)] = &[
+        (&["digest", "tzq-0001.paifu.jsonl"], 0, ""),
+        (&["digest", "tzq-0001.paifu.jsonl", "junk.paifu.jsonl"], 1, "junk.paifu.jsonl: line 1: bad_encoding"),
+        (&["digest", "missing.paifu"], 2, "missing.paifu"),
+        (&["convert", "tzq-0001.paifu.jsonl", "-o", "out.txt"], 2, "name the output"),
+        (&["convert", "junk.paifu.jsonl", "-o", "j.paifu"], 2, "junk.paifu.jsonl: line 1"),
+        (&["sign", "junk.paifu.jsonl", "--key", "k.key"], 1, "cannot be certified, it is not a readable log"),
+        (&["verify", "c.json", "tzq-0001.paifu.jsonl", "--key", "00"], 2, "--key 00: not an ed25519 public key"),
+        (&["verify", "junk.paifu.jsonl", "tzq-0001.paifu.jsonl", "--key", "k.pub"], 2, "junk.paifu.jsonl: "),
+        (&["verify", "c.json", "missing.paifu", "--key", "k.pub"], 2, "missing.paifu"),
+        (&["export", "pdf", "tzq-0001.paifu.jsonl", "-o", "x"], 2, "unknown export format \"pdf\""),
+        (&["export", "tenhou", "tzq-0001.paifu.jsonl", "-o", "x.json"], 2, "tzq-0001.paifu.jsonl: record 0"),
+        (&["import", "tenhou", "missing.json", "-o", "imported"], 2, "missing.json"),
+        (&["import", "tenhou", "junk.paifu.jsonl", "-o", "imported"], 2, "junk.paifu.jsonl"),
+        (&["stats", "--db", "none.db"], 2, "none.db: no such archive"),
+        (&["plot", "yaku", "--db", "none.db", "-o", "y.svg"], 2, "none.db: no such archive"),
+        (&["show", "--db", "none.db"], 2, "none.db: no such archive"),
+        (&["export", "tenhou", "--db", "none.db", "-o", "out"], 2, "none.db: no such archive"),
+        (&["stats", "--since", "yesterday"], 2, "write a date"),
+        (&["show", "tzq-0001.paifu.jsonl", "--player", "Ann"], 2, "cannot be used with"),
+        (&["simulate", "tzq", "--option", "speed", "--out", "x"], 2, "--option \"speed\": write KEY=VALUE"),
+        (&["simulate", "tzq", "--players", "3", "--out", "x"], 2, "2 to 2 players"),
+        (&["serve", "--db", "s.db", "--addr", "nowhere"], 2, "cannot listen on nowhere"),
+    ];
+    for (args, code, needle) in cases {
+        let o = paifu(args, p);
+        let said = format!("{}{}", stdout(&o), stderr(&o));
+        assert_eq!(o.status.code(), Some(*code), "{args:?}: {said}");
+        assert!(said.contains(needle), "{args:?}: {needle:?} not in {said}");
+        // Usage errors from parsing start with "error:", the commands' own with "paifu:".
+        if *code != 0 {
+            let err = stderr(&o);
+            assert!(err.starts_with("paifu: ") || err.starts_with("error: ") || *code == 1, "{args:?}: {err}");
+        }
+    }
+    // The calculator: 0 every hand scored, 1 some hand not, 2 a game it does not know.
+    let hand = r#"{"hand":"123m456p789s11z22z2z","win":"2z","tsumo":true}"#;
+    let o = paifu_with_input(&["score", "riichi"], p, &format!("{hand}\n\n{hand}\n"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().filter(|l| l.contains("\"ok\":true")).count(), 2);
+    let o = paifu_with_input(&["score", "riichi"], p, &format!("{hand}\n{{\"hand\":\"123m\"}}\n"));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("the field win is missing"), "{}", stdout(&o));
+    let o = paifu_with_input(&["score", "tzq"], p, hand);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("knows riichi hands only"), "{}", stderr(&o));
+}
+
+/// `paifu ingest` stores what it can read and exits 2 when a file could not be read.
+#[test]
+fn ingest_exits_2_when_a_file_is_unreadable() {
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path();
+    assert!(paifu(&["simulate", "tzq", "--games", "2", "--seed", "ing", "--out", "logs"], p).status.success());
+    assert!(std::process::Command::new("mkfifo").arg(p.join("logs/pipe.paifu")).status().unwrap().success());
+    let o = paifu(&["ingest", "logs", "--db", "a.db", "--quiet"], p);
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("3 files: 2 stored (2 valid, 0 invalid), 0 already in the archive, 1 unreadable"), "{out}");
+    assert!(out.contains("unreadable: ") && out.contains("pipe.paifu: not a regular file"), "{out}");
 }

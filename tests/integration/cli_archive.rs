@@ -1,6 +1,13 @@
-//! `paifu ingest`, `stats`, `plot` through their functions (src/cmd_archive.rs).
+//! `paifu ingest`, `stats`, `plot` through their functions (src/cmd/), and the archive filters
+//! that stats, plot, show and export share, through the command.
 
-use crate::cmd_archive::{self, IngestArgs, OutputFormat, PlotArgs, StatsArgs};
+use crate::util::{paifu, stderr, stdout};
+use paifu::args::FilterArgs;
+use paifu::cmd::ingest::{self, IngestArgs};
+use paifu::cmd::keygen;
+use paifu::cmd::plot::{self, PlotArgs};
+use paifu::cmd::stats::{self, OutputFormat, StatsArgs};
+use paifu::Status;
 use paifu_core::log::Encoding;
 use paifu_recorder::archive::{Archive, Filter};
 use paifu_recorder::samples::{tzq_bytes, tzq_log};
@@ -31,19 +38,20 @@ fn ingest_stores_valid_and_invalid_once() {
         key: None,
         quiet: true,
     };
-    assert_eq!(cmd_archive::ingest(args(vec![logs.clone()])), Ok(0));
+    assert_eq!(ingest::run(args(vec![logs.clone()])).unwrap(), Status::Fine);
     // An invalid log: exit 1, kept with its fault.
     let mut bad = tzq_log("cli/bad", ["Ann", "Bo"]);
     bad.records.truncate(5);
     let badp = logs.join("bad.paifu.jsonl");
     std::fs::write(&badp, paifu_core::log::encode(&bad, Encoding::JsonLines)).unwrap();
-    assert_eq!(cmd_archive::ingest(args(vec![logs.clone()])), Ok(1));
+    assert_eq!(ingest::run(args(vec![logs.clone()])).unwrap(), Status::Faulty);
     let a = Archive::open(&db).unwrap();
     let s = a.summary().unwrap();
     assert_eq!((s.games, s.valid, s.invalid, s.tournaments), (6, 5, 1, 1));
     drop(a);
     // A missing path is an I/O error.
-    assert!(cmd_archive::ingest(args(vec![dir.path().join("missing")])).is_err());
+    let e = ingest::run(args(vec![dir.path().join("missing")])).unwrap_err();
+    assert_eq!(e.exit_code(), 2, "{e}");
 }
 
 #[test]
@@ -51,12 +59,12 @@ fn ingest_signs_with_a_key() {
     let dir = tempfile::tempdir().unwrap();
     let logs = write_logs(dir.path());
     let keyfile = dir.path().join("k.pem");
-    let (key, created) = cmd_archive::read_or_create_key(&keyfile).unwrap();
+    let (key, created) = keygen::read_or_create_key(&keyfile).unwrap();
     assert!(created);
-    assert_eq!(cmd_archive::read_key(&keyfile).unwrap().to_bytes(), key.to_bytes());
+    assert_eq!(keygen::read_key(&keyfile).unwrap().to_bytes(), key.to_bytes());
     let db = dir.path().join("k.db");
     let args = IngestArgs { paths: logs, db: db.clone(), tournament: None, key: Some(keyfile), quiet: true };
-    assert_eq!(cmd_archive::ingest(args), Ok(0));
+    assert_eq!(ingest::run(args).unwrap(), Status::Fine);
     let a = Archive::open(&db).unwrap();
     let signer = hex::encode(key.verifying_key().to_bytes());
     let json = a.certificate(1, &signer).unwrap().expect("a stored certificate");
@@ -71,38 +79,161 @@ fn stats_and_plots_from_the_archive() {
     let logs = write_logs(dir.path());
     let db = dir.path().join("s.db");
     let ingest = IngestArgs { paths: logs, db: db.clone(), tournament: None, key: None, quiet: true };
-    assert_eq!(cmd_archive::ingest(ingest), Ok(0));
+    assert_eq!(ingest::run(ingest).unwrap(), Status::Fine);
     for format in [OutputFormat::Text, OutputFormat::Json, OutputFormat::Csv] {
-        let a = StatsArgs { db: db.clone(), player: Some("Ann".into()), tournament: None, game: None, format };
-        assert_eq!(cmd_archive::stats(a), Ok(0));
+        let filter = FilterArgs { player: Some("Ann".into()), ..FilterArgs::default() };
+        assert_eq!(stats::run(StatsArgs { db: db.clone(), filter, format }).unwrap(), Status::Fine);
     }
-    let missing = StatsArgs {
-        db: dir.path().join("none.db"),
-        player: None,
-        tournament: None,
-        game: None,
-        format: OutputFormat::Text,
-    };
-    assert!(cmd_archive::stats(missing).unwrap_err().contains("no such archive"));
+    let missing =
+        StatsArgs { db: dir.path().join("none.db"), filter: FilterArgs::default(), format: OutputFormat::Text };
+    assert!(stats::run(missing).unwrap_err().to_string().contains("no such archive"));
     let archive = Archive::open(&db).unwrap();
-    let plot = |kind: &str, id: Option<i64>, player: Option<&str>| PlotArgs {
+    let plot_args = |kind: &str, id: Option<i64>, player: Option<&str>| PlotArgs {
         kind: kind.into(),
         output: dir.path().join(format!("{kind}.svg")),
         db: db.clone(),
         id,
-        player: player.map(str::to_owned),
-        tournament: None,
-        game: None,
+        filter: FilterArgs { player: player.map(str::to_owned), ..FilterArgs::default() },
     };
     for (kind, id, player) in
         [("scores", Some(1), None), ("placements", None, Some("Bo")), ("categories", None, None), ("turns", None, None)]
     {
-        let svg = cmd_archive::plot_svg(&archive, &plot(kind, id, player)).unwrap();
+        let svg = plot::plot_svg(&archive, &plot_args(kind, id, player)).unwrap();
         assert!(svg.starts_with("<svg") && svg.contains("</svg>"), "{kind}");
     }
-    assert!(cmd_archive::plot_svg(&archive, &plot("scores", None, None)).unwrap_err().contains("--id"));
-    assert!(cmd_archive::plot_svg(&archive, &plot("nope", None, None)).unwrap_err().contains("unknown plot"));
-    assert_eq!(cmd_archive::plot(plot("scores", Some(2), None)), Ok(0));
+    assert!(plot::plot_svg(&archive, &plot_args("scores", None, None)).unwrap_err().to_string().contains("--id"));
+    assert!(plot::plot_svg(&archive, &plot_args("nope", None, None)).unwrap_err().to_string().contains("unknown plot"));
+    assert_eq!(plot::run(plot_args("scores", Some(2), None)).unwrap(), Status::Fine);
     assert!(std::fs::read_to_string(dir.path().join("scores.svg")).unwrap().contains("<svg"));
     assert_eq!(archive.list_games(&Filter::default(), 1, 10).unwrap().total, 5);
+}
+
+/// A small archive through the command: in the tournament "Cup", two TZQ games of Ann and Bo
+/// and a riichi game of Ann, Cy, Dee and Eve (games 1 to 3); outside it, a broken TZQ game of Ann
+/// and Dee, and TZQ games of Bo and Cy, and of Cy and Ann (games 4 to 6).
+fn small_archive(dir: &std::path::Path) {
+    use paifu_core::log::encode;
+    let cup = dir.join("cup");
+    let other = dir.join("other");
+    std::fs::create_dir_all(&cup).unwrap();
+    std::fs::create_dir_all(&other).unwrap();
+    let riichi = paifu_recorder::samples::game_log::<paifu_core::riichi::Riichi>(
+        "standard",
+        "cli/filters/riichi",
+        &["Ann", "Cy", "Dee", "Eve"],
+    )
+    .unwrap();
+    std::fs::write(cup.join("r1.paifu.jsonl"), encode(&riichi, Encoding::JsonLines)).unwrap();
+    std::fs::write(cup.join("t1.paifu"), tzq_bytes("cli/filters/1", ["Ann", "Bo"], Encoding::Binary)).unwrap();
+    std::fs::write(cup.join("t2.paifu"), tzq_bytes("cli/filters/2", ["Ann", "Bo"], Encoding::Binary)).unwrap();
+    let mut bad = tzq_log("cli/filters/bad", ["Ann", "Dee"]);
+    bad.records.truncate(5);
+    std::fs::write(other.join("bad.paifu.jsonl"), encode(&bad, Encoding::JsonLines)).unwrap();
+    std::fs::write(other.join("t3.paifu"), tzq_bytes("cli/filters/3", ["Bo", "Cy"], Encoding::Binary)).unwrap();
+    std::fs::write(other.join("t4.paifu"), tzq_bytes("cli/filters/4", ["Cy", "Ann"], Encoding::Binary)).unwrap();
+    let o = paifu(&["ingest", "cup", "--db", "a.db", "--tournament", "Cup", "-q"], dir);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let o = paifu(&["ingest", "other", "--db", "a.db", "-q"], dir);
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+}
+
+/// The games `paifu show --db a.db ARGS` lists, by number.
+fn listed(dir: &std::path::Path, args: &[&str]) -> Vec<i64> {
+    let o = paifu(&[&["show", "--db", "a.db"], args].concat(), dir);
+    assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+    stdout(&o).lines().filter_map(|l| l.strip_prefix('#')?.split_whitespace().next()?.parse().ok()).collect()
+}
+
+#[test]
+fn the_filters_choose_the_same_games_in_show_stats_plot_and_export() {
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path();
+    small_archive(p);
+
+    // show lists the chosen games, newest first, with their game, verdict and players.
+    let o = paifu(&["show", "--db", "a.db"], p);
+    let out = stdout(&o);
+    assert!(
+        out.lines().any(|l| l.starts_with("#1 ") && l.contains("riichi") && l.contains("Ann, Cy, Dee, Eve")),
+        "{out}"
+    );
+    assert!(out.lines().any(|l| l.starts_with("#4 ") && l.contains("INVALID truncated")), "{out}");
+    assert!(out.contains("6 games; paifu show --id N shows one"), "{out}");
+    assert_eq!(listed(p, &[]), [6, 5, 4, 3, 2, 1]);
+    assert_eq!(listed(p, &["--game", "riichi"]), [1]);
+    assert_eq!(listed(p, &["--game", "tzq"]), [6, 5, 4, 3, 2]);
+    assert_eq!(listed(p, &["--player", "Ann"]), [6, 4, 3, 2, 1]);
+    assert_eq!(listed(p, &["--tournament", "Cup"]), [3, 2, 1]);
+    assert_eq!(listed(p, &["--tournament", "Cup", "--player", "Bo"]), [3, 2]);
+    assert_eq!(listed(p, &["--since", "2000-01-01"]), [6, 5, 4, 3, 2, 1]);
+    assert_eq!(listed(p, &["--since", "2999-01-01T00:00:00+09:00", "--player", "Ann"]), Vec::<i64>::new());
+    assert!(stdout(&paifu(&["show", "--db", "a.db", "--since", "2999-01-01"], p)).contains("no games match"));
+    assert_eq!(listed(p, &["--invalid"]), [4]);
+    assert_eq!(listed(p, &["--valid", "--player", "Dee"]), [1]);
+    assert_eq!(listed(p, &["--player", "Nobody"]), Vec::<i64>::new());
+
+    // show --id N shows one stored game as show LOG does, with the same exit status.
+    let o = paifu(&["show", "--db", "a.db", "--id", "2"], p);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("seat 0 Ann, seat 1 Bo") && stdout(&o).contains("Final scores"), "{}", stdout(&o));
+    let o = paifu(&["show", "--db", "a.db", "--id", "2", "--at", "3"], p);
+    assert!(stdout(&o).contains("After record #3") && !stdout(&o).contains("#4 seat"), "{}", stdout(&o));
+    let o = paifu(&["show", "--db", "a.db", "--id", "4"], p);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("The log is invalid here"), "{}", stdout(&o));
+    let o = paifu(&["show", "--db", "a.db", "--id", "99"], p);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("a.db: there is no game 99"), "{}", stderr(&o));
+
+    // stats: the same selection (valid games only).
+    let stats = |args: &[&str]| -> serde_json::Value {
+        let o = paifu(&[&["stats", "--db", "a.db", "--format", "json"], args].concat(), p);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        serde_json::from_str(&stdout(&o)).unwrap()
+    };
+    let all = stats(&[]);
+    assert_eq!(
+        (all["overall"]["tzq"]["block"]["games"].as_u64(), all["overall"]["riichi"]["block"]["games"].as_u64()),
+        (Some(4), Some(1))
+    );
+    let cup_ann = stats(&["--tournament", "Cup", "--player", "Ann"]);
+    assert_eq!(cup_ann["overall"]["tzq"]["block"]["games"], 2);
+    assert_eq!(cup_ann["overall"]["riichi"]["block"]["games"], 1);
+    assert_eq!(cup_ann["players"].as_object().unwrap().keys().collect::<Vec<_>>(), ["Ann"]);
+    let tzq = stats(&["--game", "tzq", "--player", "Cy"]);
+    assert_eq!(tzq["overall"].as_object().unwrap().keys().collect::<Vec<_>>(), ["tzq"]);
+    assert_eq!(tzq["overall"]["tzq"]["block"]["games"], 2);
+    assert_eq!(stats(&["--since", "2999-01-01"])["overall"], serde_json::json!({}));
+    assert_eq!(stats(&["--since", "2000-01-01"]), all);
+
+    // plot: the same filters.
+    let o = paifu(&["plot", "placements", "--db", "a.db", "--player", "Bo", "--tournament", "Cup", "-o", "bo.svg"], p);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(std::fs::read_to_string(p.join("bo.svg")).unwrap().contains("</svg>"));
+    let o = paifu(&["plot", "turns", "--db", "a.db", "--since", "2999-01-01", "-o", "none.svg"], p);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no valid games match"), "{}", stderr(&o));
+    let o = paifu(&["plot", "turns", "--db", "a.db", "-o", "t.svg"], p);
+    assert!(stderr(&o).contains("choose one with --game"), "{}", stderr(&o));
+
+    // export: the chosen valid riichi games, one file per game, that import again.
+    let o = paifu(&["export", "tenhou", "--db", "a.db", "--tournament", "Cup", "-o", "out"], p);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("wrote 1 tenhou files to out"), "{}", stdout(&o));
+    let files: Vec<String> =
+        std::fs::read_dir(p.join("out")).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    assert_eq!(files, ["game-1.json"]);
+    let o = paifu(&["import", "tenhou", "out/game-1.json", "-o", "again"], p);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let o = paifu(&["export", "mjai", "--db", "a.db", "--player", "Eve", "--since", "2000-01-01", "-o", "mj"], p);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(p.join("mj/game-1.mjson").exists());
+    for (args, needle) in [
+        (&["--player", "Bo"][..], "no valid riichi games match"),
+        (&["--game", "tzq"], "only riichi games can be exported, not tzq"),
+    ] {
+        let o = paifu(&[&["export", "tenhou", "--db", "a.db", "-o", "x"], args].concat(), p);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+    }
 }

@@ -6,11 +6,26 @@ use paifu_core::{Game, Seed};
 use paifu_recorder::bots::Bots;
 use paifu_recorder::play_game;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 /// Runs the `paifu` binary built for these tests.
 pub fn paifu(args: &[&str], dir: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_paifu")).args(args).current_dir(dir).output().expect("run paifu")
+}
+
+/// Runs the `paifu` binary with `input` on its standard input.
+pub fn paifu_with_input(args: &[&str], dir: &Path, input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_paifu"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run paifu");
+    child.stdin.take().expect("a pipe").write_all(input.as_bytes()).expect("write standard input");
+    child.wait_with_output().expect("paifu ends")
 }
 
 pub fn stdout(o: &Output) -> String {

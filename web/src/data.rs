@@ -72,6 +72,7 @@ impl GamesQuery {
             player: nonempty(&self.player),
             tournament: nonempty(&self.tournament),
             valid,
+            since: None,
         })
     }
 }

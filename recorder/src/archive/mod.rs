@@ -44,6 +44,10 @@ pub struct Filter {
     pub tournament: Option<String>,
     /// Only valid (`Some(true)`) or only invalid (`Some(false)`) logs.
     pub valid: Option<bool>,
+    /// Only games the archive stored at or after this time, in whole seconds since the Unix
+    /// epoch (UTC): when the game was stored (`added_at`), not a date a log may carry.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub since: Option<i64>,
 }
 
 /// What storing one log did.
@@ -207,6 +211,10 @@ fn where_clause(filter: &Filter) -> (String, Vec<rusqlite::types::Value>) {
         parts.push("v.valid = ?");
         values.push(Value::Integer(i64::from(v)));
     }
+    if let Some(t) = filter.since {
+        parts.push("l.added_at >= ?");
+        values.push(Value::Integer(t));
+    }
     (parts.join(" AND "), values)
 }
 
@@ -329,6 +337,24 @@ impl Archive {
             .prepare_cached(&format!("SELECT COUNT(*) FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE {cond}"))?
             .query_row(rusqlite::params_from_iter(values.iter()), |r| r.get(0))?;
         let offset = i64::from(page - 1) * i64::from(per_page);
+        values.push(rusqlite::types::Value::Integer(i64::from(per_page)));
+        values.push(rusqlite::types::Value::Integer(offset));
+        let rows = self.game_rows(&cond, &values)?;
+        Ok(GamePage { rows, total: total as u64, page, per_page })
+    }
+
+    /// Every game matching `filter`, newest first, read in one pass (the command line's list).
+    pub fn all_games(&self, filter: &Filter) -> Result<Vec<GameRow>> {
+        let (cond, mut values) = where_clause(filter);
+        // SQLite reads a negative LIMIT as none: the same statement as a page of `list_games`.
+        values.push(rusqlite::types::Value::Integer(-1));
+        values.push(rusqlite::types::Value::Integer(0));
+        self.game_rows(&cond, &values)
+    }
+
+    /// The rows of the games list: `cond` from [`where_clause`], `values` its parameters and then
+    /// the LIMIT and OFFSET.
+    fn game_rows(&self, cond: &str, values: &[rusqlite::types::Value]) -> Result<Vec<GameRow>> {
         let mut st = self.conn.prepare_cached(&format!(
             "SELECT l.id, l.digest, l.game, l.ruleset, v.valid, v.fault_code, v.final_scores, v.rounds, l.added_at,
                     (SELECT group_concat(name, char(31)) FROM (SELECT p.name AS name FROM seats s
@@ -336,8 +362,6 @@ impl Archive {
              FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE {cond}
              ORDER BY l.id DESC LIMIT ? OFFSET ?"
         ))?;
-        values.push(rusqlite::types::Value::Integer(i64::from(per_page)));
-        values.push(rusqlite::types::Value::Integer(offset));
         let rows = st
             .query_map(rusqlite::params_from_iter(values.iter()), |r| {
                 let scores: Option<String> = r.get(6)?;
@@ -356,7 +380,7 @@ impl Archive {
                 })
             })?
             .collect::<std::result::Result<Vec<_>, _>>()?;
-        Ok(GamePage { rows, total: total as u64, page, per_page })
+        Ok(rows)
     }
 
     /// A game's id from its digest (hex).

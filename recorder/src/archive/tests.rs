@@ -126,6 +126,11 @@ fn lists_and_filters_games_with_pages() {
     assert_eq!(bad.total, 1);
     let tzq = a.list_games(&Filter { game: Some("tzq".into()), valid: Some(true), ..Filter::default() }, 1, 50);
     assert_eq!(tzq.unwrap().total, 9);
+    // All at once: the pages one after the other.
+    let pages: Vec<GameRow> = (1..=3).flat_map(|p| a.list_games(&Filter::default(), p, 4).unwrap().rows).collect();
+    assert_eq!(a.all_games(&Filter::default()).unwrap(), pages);
+    let all_ann = a.all_games(&Filter { player: Some("Ann".into()), ..Filter::default() }).unwrap();
+    assert_eq!(all_ann, ann.rows);
     // Input that looks like SQL is just a name.
     let inj = Filter { player: Some("x' OR '1'='1".into()), ..Filter::default() };
     assert_eq!(a.list_games(&inj, 1, 50).unwrap().total, 0);
@@ -149,6 +154,45 @@ fn lists_and_filters_games_with_pages() {
     assert_eq!(st[0].rank, 1);
     assert!(st.windows(2).all(|w| w[0].average_placement <= w[1].average_placement));
     assert!(a.standings("nope").unwrap().is_none());
+}
+
+#[test]
+fn filters_games_by_when_they_were_stored() {
+    let (_d, mut a) = temp_archive();
+    let names = [["Ann", "Bo"], ["Bo", "Cy"], ["Cy", "Ann"], ["Ann", "Cy"]];
+    let mut ids = Vec::new();
+    for (i, seats) in names.iter().enumerate() {
+        ids.push(
+            a.ingest_bytes(&tzq_bytes(&format!("archive/since/{i}"), *seats, Encoding::Binary), None, None).unwrap().id,
+        );
+    }
+    // Stored at 1 000, 2 000, 3 000 and 4 000 seconds after the epoch.
+    for (k, id) in ids.iter().enumerate() {
+        a.conn.execute("UPDATE logs SET added_at = ?1 WHERE id = ?2", params![1000 * (k as i64 + 1), id]).unwrap();
+    }
+    let since = |t: i64, player: Option<&str>| Filter {
+        since: Some(t),
+        player: player.map(str::to_owned),
+        ..Filter::default()
+    };
+    // At or after: the boundary is included.
+    let page = a.list_games(&since(2000, None), 1, 50).unwrap();
+    assert_eq!(page.total, 3);
+    assert!(page.rows.iter().all(|r| r.added_at >= 2000));
+    assert_eq!(a.list_games(&since(2001, None), 1, 50).unwrap().total, 2);
+    assert_eq!(a.list_games(&since(4001, None), 1, 50).unwrap().total, 0);
+    assert_eq!(a.list_games(&since(i64::MIN, None), 1, 50).unwrap().total, 4);
+    // With another filter, both hold.
+    let ann = a.list_games(&since(2000, Some("Ann")), 1, 50).unwrap();
+    assert_eq!(ann.rows.iter().map(|r| r.id).collect::<Vec<_>>(), vec![ids[3], ids[2]]);
+    // Statistics input sees the same games.
+    let mut seen = Vec::new();
+    assert_eq!(a.for_each_game(&since(3000, None), |g| seen.push(g.players)).unwrap(), 2);
+    assert_eq!(seen, vec![vec!["Cy", "Ann"], vec!["Ann", "Cy"]]);
+    // A filter without a time says nothing about one (the web API's JSON is unchanged).
+    let json = serde_json::to_value(Filter::default()).unwrap();
+    assert!(json.get("since").is_none(), "{json}");
+    assert_eq!(serde_json::to_value(since(5, None)).unwrap()["since"], 5);
 }
 
 #[test]

@@ -1,7 +1,16 @@
-//! `paifu demo`: a small tournament of every game Paifu plays, simulated, validated and signed.
+//! `paifu demo`: a small tournament of every game Paifu plays, simulated, validated and signed,
+//! then stored in an archive and served.
 
-use crate::cli::{certify, report_line};
+use crate::archive::open;
+use crate::cmd::ingest::ingest_files;
+use crate::cmd::keygen::{read_key, write_key_pair};
+use crate::cmd::serve::serve;
+use crate::cmd::sign::certify;
+use crate::error::{Error, Result, Status};
+use crate::output::{make_dir, report_line, write_file};
 use clap::Args;
+use indicatif::ProgressBar;
+use paifu_core::cert::SecretKey;
 use paifu_core::log::{self, Encoding};
 use paifu_core::replay;
 use paifu_core::Seed;
@@ -50,13 +59,13 @@ struct Ctx<'a> {
     seed: Seed,
     logs: PathBuf,
     certs: PathBuf,
-    key: &'a paifu_core::cert::SecretKey,
+    key: &'a SecretKey,
     made: Made,
 }
 
 /// Plays one game of `G` with these players in these seats, writes, validates and signs it.
-fn table<G: Bots>(cx: &mut Ctx, ruleset: &str, label: &str, players: &[(&'static str, &str)]) -> Result<(), String> {
-    let rules = G::rules(ruleset, &Default::default()).map_err(|e| e.0)?;
+fn table<G: Bots>(cx: &mut Ctx, ruleset: &str, label: &str, players: &[(&'static str, &str)]) -> Result<()> {
+    let rules = G::rules(ruleset, &Default::default()).map_err(|e| Error::Usage(e.0))?;
     let mut bots: Vec<Box<dyn paifu_recorder::Bot<G>>> = players
         .iter()
         .enumerate()
@@ -66,17 +75,16 @@ fn table<G: Bots>(cx: &mut Ctx, ruleset: &str, label: &str, players: &[(&'static
         ("event".to_owned(), "Paifu demo tournament".to_owned()),
         ("table".to_owned(), label.to_owned()),
     ]);
-    let mut game =
-        play_game::<G>(ruleset, rules, cx.seed.child(label), &mut bots, meta).map_err(|e| format!("{label}: {e}"))?;
+    let mut game = play_game::<G>(ruleset, rules, cx.seed.child(label), &mut bots, meta)
+        .map_err(|source| Error::Play { game: label.to_owned(), source })?;
     game.header.seats = players.iter().map(|(p, _)| (*p).to_owned()).collect();
     let path = cx.logs.join(format!("{}.paifu.jsonl", label.replace('/', "-")));
     let bytes = log::encode(&game, Encoding::JsonLines);
-    std::fs::write(&path, &bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    write_file(&path, &bytes)?;
     let report = replay::validate_bytes(&bytes);
     println!("{}", report_line(&path, &report));
     if let Some(c) = certify(&report, cx.key) {
-        let cp = cx.certs.join(format!("{}.cert.json", label.replace('/', "-")));
-        std::fs::write(&cp, c.to_json()).map_err(|e| format!("{}: {e}", cp.display()))?;
+        write_file(&cx.certs.join(format!("{}.cert.json", label.replace('/', "-"))), c.to_json().as_bytes())?;
     }
     if let Some(o) = report.verdict.outcome() {
         cx.made.valid += 1;
@@ -94,21 +102,18 @@ fn table<G: Bots>(cx: &mut Ctx, ruleset: &str, label: &str, players: &[(&'static
 }
 
 /// Simulates the tournament into `out`; answers what was made.
-pub fn make(out: &Path, seed: &str) -> Result<Made, String> {
+pub fn make(out: &Path, seed: &str) -> Result<Made> {
     let logs = out.join("logs");
     let certs = out.join("certs");
     for d in [&logs, &certs] {
-        std::fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
+        make_dir(d)?;
     }
     // The referee's key: kept from an earlier run, made otherwise.
     let key_path = out.join("referee.key");
-    let pub_path = out.join("referee.pub");
     if !key_path.exists() {
-        let (secret, public) = paifu_recorder::keys::generate().map_err(|e| e.to_string())?;
-        paifu_recorder::keys::write_private(&key_path, &secret).map_err(|e| e.to_string())?;
-        std::fs::write(&pub_path, public).map_err(|e| format!("{}: {e}", pub_path.display()))?;
+        write_key_pair(&key_path, &out.join("referee.pub"))?;
     }
-    let key = paifu_recorder::keys::read_private(&key_path).map_err(|e| e.to_string())?;
+    let key = read_key(&key_path)?;
     let mut cx = Ctx {
         seed: Seed::from_text(seed),
         logs,
@@ -140,11 +145,9 @@ pub fn make(out: &Path, seed: &str) -> Result<Made, String> {
     Ok(cx.made)
 }
 
-pub fn run(a: DemoArgs) -> Result<i32, String> {
-    println!("Paifu demo: a tournament of Tien Zi Que, riichi mahjong and Ta Yü for four players.\n");
-    let made = make(&a.out, &a.seed)?;
-    let n = made.logs.len();
-    println!("\n{} of {n} games valid and signed.", made.valid);
+/// Prints the standings and what to try next.
+fn print_summary(made: &Made, out: &Path) {
+    println!("\n{} of {} games valid and signed.", made.valid, made.logs.len());
     for (game, table) in &made.standings {
         println!("\n{game}:");
         println!("  {:<8} {:>6} {:>4} {:>9}", "player", "played", "won", "points");
@@ -154,21 +157,38 @@ pub fn run(a: DemoArgs) -> Result<i32, String> {
             println!("  {:<8} {:>6} {:>4} {:>9}", name, s.played, s.won, s.points);
         }
     }
-    let first = a.out.join("logs/tzq-01.paifu.jsonl");
-    println!("\nEverything is in {}. Try:", a.out.display());
+    let first = out.join("logs/tzq-01.paifu.jsonl");
+    println!("\nEverything is in {}. Try:", out.display());
     println!("  paifu show {}", first.display());
-    println!("  paifu validate {}", a.out.join("logs").display());
+    println!("  paifu validate {}", out.join("logs").display());
     println!(
         "  paifu verify {} {} --key {}",
-        a.out.join("certs/tzq-01.cert.json").display(),
+        out.join("certs/tzq-01.cert.json").display(),
         first.display(),
-        a.out.join("referee.pub").display()
+        out.join("referee.pub").display()
     );
     println!("Then change a card in {} and validate it again to see where and why it is rejected.", first.display());
+}
+
+/// `paifu demo`: with --no-serve, 0 every game valid and signed, 1 otherwise; else serves until
+/// stopped.
+pub fn run(a: DemoArgs) -> Result {
+    println!("Paifu demo: a tournament of Tien Zi Que, riichi mahjong and Ta Yü for four players.\n");
+    let made = make(&a.out, &a.seed)?;
+    print_summary(&made, &a.out);
     if a.no_serve {
-        return Ok(if made.valid == n { 0 } else { 1 });
+        return Ok(Status::faulty_if(made.valid != made.logs.len()));
     }
-    let key = paifu_recorder::keys::read_private(&a.out.join("referee.key")).map_err(|e| e.to_string())?;
+    let key = read_key(&a.out.join("referee.key"))?;
     println!();
-    crate::cmd_archive::ingest_and_serve(&made.logs, &a.out.join("paifu.db"), "Paifu demo", &key, &a.addr)
+    // Store everything in the demo's archive as one tournament, with certificates, then serve it.
+    let db = a.out.join("paifu.db");
+    let mut archive = open(&db)?;
+    let s = ingest_files(&mut archive, &made.logs, Some("Paifu demo"), Some(&key), &ProgressBar::hidden())
+        .map_err(Error::archive(&db))?;
+    drop(archive);
+    s.print();
+    let mut config = paifu_web::Config::new(&db);
+    config.key = Some(key);
+    serve(config, &a.addr)
 }

@@ -1,0 +1,19 @@
+//! One module per command: its arguments and its `run`, which answers how it ended
+//! ([`Status`](crate::error::Status)) or why it could not ([`Error`](crate::error::Error)).
+
+pub mod convert;
+pub mod demo;
+pub mod digest;
+pub mod export;
+pub mod import;
+pub mod ingest;
+pub mod keygen;
+pub mod plot;
+pub mod score;
+pub mod serve;
+pub mod show;
+pub mod sign;
+pub mod simulate;
+pub mod stats;
+pub mod validate;
+pub mod verify;

@@ -1,0 +1,201 @@
+//! `paifu show`: a game move by move (from a log file or the archive), or the archive's games
+//! that the filters choose.
+
+use crate::archive::{game_name, games, open_existing, stored_log};
+use crate::args::{FilterArgs, DEFAULT_DB};
+use crate::error::{Error, Result, Status};
+use crate::output::printable;
+use clap::{ArgGroup, Args};
+use paifu_core::games::{self, Registered, Visitor};
+use paifu_core::log;
+use paifu_core::replay;
+use paifu_recorder::archive::GameRow;
+use paifu_recorder::files::read_log_bytes;
+use std::path::{Path, PathBuf};
+
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("one_game").args(["log", "id"])))]
+#[command(after_help = "With a log file, shows that game. Without one, works on the archive (--db, default \
+./paifu.db): lists the games the filters choose (number, game, verdict, players), newest first, or shows \
+game N with --id N.
+
+Examples:
+  paifu show logs/tzq-0001.paifu.jsonl --at 12
+  paifu show --player Aiko --since 2025-05-01
+  paifu show --tournament \"Spring Cup\" --invalid
+  paifu show --id 12")]
+pub struct ShowArgs {
+    /// The log to show; without it, games from the archive.
+    #[arg(conflicts_with_all = ["db", "game", "player", "tournament", "since", "valid", "invalid"])]
+    pub log: Option<PathBuf>,
+    /// Show only the state after record N (0-based, as in validator messages).
+    #[arg(long, value_name = "N", requires = "one_game")]
+    pub at: Option<usize>,
+    /// The archive's database file [default: paifu.db].
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+    /// Show game N of the archive (its number in the list).
+    #[arg(long, value_name = "N", conflicts_with_all = ["game", "player", "tournament", "since", "valid", "invalid"])]
+    pub id: Option<i64>,
+    #[command(flatten)]
+    pub filter: FilterArgs,
+    /// List only the valid games.
+    #[arg(long, conflicts_with = "invalid")]
+    pub valid: bool,
+    /// List only the invalid games.
+    #[arg(long)]
+    pub invalid: bool,
+}
+
+/// Plays a log through its engine and prints every state (or the state after record `at`).
+fn show_typed<G: Registered>(name: &str, bytes: &[u8], at: Option<usize>) -> Result {
+    let (log, pos) = log::decode::<G::Action>(bytes).map_err(|f| Error::unreadable(name, f.describe()))?;
+    let h = &log.header;
+    if let Some(n) = at {
+        if n >= log.records.len() {
+            return Err(Error::Usage(format!(
+                "--at {n}: the log has {} records (0 to {})",
+                log.records.len(),
+                log.records.len().saturating_sub(1)
+            )));
+        }
+    }
+    let mut state: G = replay::setup(h).map_err(|f| Error::unreadable(name, f.describe()))?;
+    let mut out = String::new();
+    let seats: Vec<String> = h.seats.iter().enumerate().map(|(i, s)| format!("seat {i} {}", printable(s))).collect();
+    out.push_str(&format!("{} ({} rules), {}\n", G::KIND.title(), printable(&h.ruleset), seats.join(", ")));
+    for (k, v) in &h.meta {
+        out.push_str(&format!("  {}: {}\n", printable(k), printable(v)));
+    }
+    if at.is_none() {
+        out.push_str(&format!("\n{}", state.render()));
+    }
+    let mut fault = None;
+    for (i, rec) in log.records.iter().enumerate() {
+        if at.is_some_and(|n| i > n) {
+            break;
+        }
+        let before = state.results().len();
+        if let Err(f) = replay::step(&mut state, i, rec, &pos) {
+            fault = Some(f);
+            break;
+        }
+        if at.is_none() {
+            out.push_str(&format!("\n#{i} seat {}: {}\n", rec.seat, rec.action));
+            for r in &state.results()[before..] {
+                out.push_str(&format!("== round {} ends: {} (score changes {:?})\n", r.round, r.summary, r.deltas));
+            }
+            out.push_str(&state.render());
+        }
+    }
+    if let (Some(n), None) = (at, &fault) {
+        out.push_str(&format!("\nAfter record #{n} (seat {}: {}):\n", log.records[n].seat, log.records[n].action));
+        out.push_str(&state.render());
+    }
+    if at.is_none() && fault.is_none() && !state.is_over() {
+        fault = Some(replay::truncated(&state, log.records.len()));
+    }
+    print!("{out}");
+    if let Some(f) = fault {
+        println!("\nThe log is invalid here: {}", f.describe());
+        return Ok(Status::Faulty);
+    }
+    if state.is_over() {
+        println!("\nFinal scores: {:?}", state.scores());
+    }
+    Ok(Status::Fine)
+}
+
+/// Shows one log's bytes; `name` says where they came from in messages.
+fn show_bytes(name: &str, bytes: &[u8], at: Option<usize>) -> Result {
+    let header = log::read_header(bytes).map_err(|f| Error::unreadable(name, f.describe()))?;
+    // The one place the game's engine is chosen.
+    struct Show<'a>(&'a str, &'a [u8], Option<usize>);
+    impl Visitor for Show<'_> {
+        type Output = Result;
+        fn visit<G: Registered>(self) -> Result {
+            show_typed::<G>(self.0, self.1, self.2)
+        }
+    }
+    games::by_name(&header.game, Show(name, bytes, at)).map_err(|f| Error::unreadable(name, f.message))?
+}
+
+/// One line of the list of games.
+fn game_line(r: &GameRow) -> String {
+    let verdict = match (&r.valid, &r.fault_code) {
+        (true, _) => "valid".to_owned(),
+        (false, code) => format!("INVALID {}", code.as_deref().unwrap_or("")),
+    };
+    let players: Vec<String> = r.players.iter().map(|p| printable(p)).collect();
+    let line = format!(
+        "#{:<6} {:<7} {:<24} {}",
+        r.id,
+        printable(r.game.as_deref().unwrap_or("?")),
+        verdict.trim_end(),
+        players.join(", ")
+    );
+    line.trim_end().to_owned()
+}
+
+fn list(a: &ShowArgs, db: &Path) -> Result {
+    let archive = open_existing(db)?;
+    let mut filter = a.filter.filter();
+    filter.valid = match (a.valid, a.invalid) {
+        (true, _) => Some(true),
+        (_, true) => Some(false),
+        _ => None,
+    };
+    let rows = games(&archive, db, &filter)?;
+    for r in &rows {
+        println!("{}", game_line(r));
+    }
+    match rows.len() {
+        0 => println!("no games match"),
+        1 => println!("1 game; paifu show --id N shows it"),
+        n => println!("{n} games; paifu show --id N shows one"),
+    }
+    Ok(Status::Fine)
+}
+
+/// `paifu show`: 0 the game is valid (or the list was printed), 1 the game is invalid.
+pub fn run(a: ShowArgs) -> Result {
+    if let Some(path) = &a.log {
+        let bytes = read_log_bytes(path)?;
+        return show_bytes(&path.display().to_string(), &bytes, a.at);
+    }
+    let db = a.db.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_DB));
+    match a.id {
+        Some(id) => {
+            let archive = open_existing(&db)?;
+            show_bytes(&game_name(id), &stored_log(&archive, &db, id)?, a.at)
+        }
+        None => list(&a, &db),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_line_has_number_kind_verdict_and_players() {
+        let row = GameRow {
+            id: 7,
+            digest: String::new(),
+            game: Some("tzq".into()),
+            ruleset: None,
+            players: vec!["Ann".into(), "B\u{7}o".into()],
+            valid: false,
+            fault_code: Some("illegal_action".into()),
+            final_scores: None,
+            rounds: 0,
+            added_at: 0,
+        };
+        let line = game_line(&row);
+        assert!(line.starts_with("#7 "), "{line}");
+        assert!(line.contains(" tzq ") && line.contains("INVALID illegal_action"), "{line}");
+        assert!(line.ends_with("Ann, B\\u{7}o"), "{line}");
+        let valid = GameRow { valid: true, fault_code: None, game: None, players: vec![], ..row };
+        assert_eq!(game_line(&valid), "#7      ?       valid");
+    }
+}
