@@ -1,5 +1,6 @@
 //! Paifu's integration tests: one binary, a module per area (ripgrep style).
 
+mod architecture;
 mod cli;
 mod cli_archive;
 mod conformance;
