@@ -413,7 +413,8 @@ pub async fn upload(
     if bytes.is_empty() {
         return Err(WebError::BadRequest("the upload is empty: choose a .paifu or .paifu.jsonl log file".into()));
     }
-    let tournament = tournament.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty());
+    // An empty field names no tournament; any other name is checked as given.
+    let tournament = tournament.filter(|t| !t.trim().is_empty());
     if let Some(t) = &tournament {
         check_name(NameKind::Tournament, t).map_err(|e| WebError::Unprocessable(e.to_string()))?;
         caller.require(Role::Organiser, "adding games to a tournament")?;
