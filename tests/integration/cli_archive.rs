@@ -346,7 +346,7 @@ fn tokens_are_made_listed_and_revoked() {
     assert!(list.contains("alice") && list.contains("organiser") && list.contains("uploader"), "{list}");
     assert!(!list.contains(&token[4..]));
     let file = std::fs::read(p.join("a.db")).unwrap();
-    assert!(!file.windows(64).any(|w| w == token[4..].as_bytes()));
+    assert!(!file.windows(64).any(|w| w == &token.as_bytes()[4..]));
     let a = Archive::open(&p.join("a.db")).unwrap();
     assert_eq!(a.token_by_secret(&token).unwrap().unwrap().name, "alice");
     drop(a);

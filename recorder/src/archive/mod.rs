@@ -47,7 +47,7 @@ pub enum ArchiveError {
     Corrupt(String),
     /// Something given to store is refused (`index`: its place in the batch).
     #[error("{refusal}")]
-    Refused { index: usize, refusal: Refusal },
+    Refused { index: usize, refusal: Box<Refusal> },
     #[error(transparent)]
     Name(#[from] NameError),
     #[error("no randomness for a token: {0}")]
@@ -153,8 +153,6 @@ pub struct GameRow {
     pub final_scores: Option<Vec<i64>>,
     pub rounds: u32,
     pub added_at: i64,
-    /// Whether this entry counts for its game in statistics and standings.
-    pub counted: bool,
 }
 
 /// A page of the games list.
@@ -412,7 +410,7 @@ impl Archive {
         origin: Origin,
     ) -> Result<Vec<Stored>> {
         if let Some((index, refusal)) = items.iter().enumerate().find_map(|(i, p)| p.refusal().map(|r| (i, r))) {
-            return Err(ArchiveError::Refused { index, refusal });
+            return Err(ArchiveError::Refused { index, refusal: Box::new(refusal) });
         }
         if let Some(t) = tournament {
             check_name(NameKind::Tournament, t)?;
@@ -503,8 +501,7 @@ impl Archive {
         let mut st = self.conn.prepare_cached(&format!(
             "SELECT l.id, l.digest, l.game, l.ruleset, v.valid, v.fault_code, v.final_scores, v.rounds, l.added_at,
                     (SELECT group_concat(name, char(31)) FROM (SELECT p.name AS name FROM seats s
-                        JOIN players p ON p.id = s.player_id WHERE s.log_id = l.id ORDER BY s.seat)),
-                    l.counted
+                        JOIN players p ON p.id = s.player_id WHERE s.log_id = l.id ORDER BY s.seat))
              FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE {cond}
              ORDER BY l.id DESC LIMIT ? OFFSET ?"
         ))?;
@@ -523,7 +520,6 @@ impl Archive {
                     rounds: r.get::<_, i64>(7)? as u32,
                     added_at: r.get(8)?,
                     players: players.map(|p| p.split('\u{1f}').map(str::to_owned).collect()).unwrap_or_default(),
-                    counted: r.get::<_, i64>(10)? != 0,
                 })
             })?
             .collect::<std::result::Result<Vec<_>, _>>()?;

@@ -116,9 +116,10 @@ fn invalid_logs_are_kept_and_non_logs_refused() {
     unknown_game.header.game = "chess".into();
     for bytes in [&junk[..], &undecodable, &paifu_core::log::encode(&unknown_game, Encoding::JsonLines)] {
         match a.ingest_bytes(bytes, Some("junk.paifu"), Some("Cup")) {
-            Err(ArchiveError::Refused { index: 0, refusal: Refusal::NotALog(f) }) => {
-                assert!(!f.describe().is_empty());
-            }
+            Err(ArchiveError::Refused { index: 0, refusal }) => match *refusal {
+                Refusal::NotALog(f) => assert!(!f.describe().is_empty()),
+                other => panic!("{other:?}"),
+            },
             other => panic!("{:?}: {other:?}", String::from_utf8_lossy(&bytes[..20])),
         }
     }
@@ -135,7 +136,8 @@ fn bad_names_are_refused() {
     let mut log = tzq_log("archive/names", ["Ann", "Bo"]);
     log.header.seats[1] = "Bo\u{1b}[2J".into();
     match a.ingest_bytes(&paifu_core::log::encode(&log, Encoding::JsonLines), None, None) {
-        Err(ArchiveError::Refused { refusal: Refusal::PlayerName { seat: 1, error }, .. }) => {
+        Err(ArchiveError::Refused { refusal, .. }) => {
+            let Refusal::PlayerName { seat: 1, error } = *refusal else { panic!("{refusal:?}") };
             assert_eq!(error, NameError::Control { kind: NameKind::Player, code: 0x1b, at: 3 });
         }
         other => panic!("{other:?}"),
@@ -195,7 +197,6 @@ fn lists_and_filters_games_with_pages() {
         })
         .unwrap();
     assert_eq!((n, seen), (6, 6));
-    assert!(a.list_games(&Filter::default(), 1, 50).unwrap().rows.iter().all(|r| r.counted == r.valid));
     // Players and standings.
     let players = a.players(None, 10, 0).unwrap();
     assert_eq!(players.len(), 3);
