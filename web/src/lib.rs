@@ -300,15 +300,7 @@ pub(crate) async fn with_db<T: Send + 'static>(
     state: &web::Data<State>,
     f: impl FnOnce(&mut Archive) -> Result<T, WebError> + Send + 'static,
 ) -> Result<T, WebError> {
-    let st = state.clone();
-    web::block(move || {
-        let mut a = st.pool.get()?;
-        let r = f(&mut a);
-        st.pool.put(a);
-        r
-    })
-    .await
-    .map_err(|_| WebError::Internal("the request's worker stopped unexpectedly".into()))?
+    on_pool(state, false, f).await
 }
 
 /// Runs `f` with an archive connection on the blocking pool, after this server's other writes
@@ -317,9 +309,17 @@ pub(crate) async fn with_writer<T: Send + 'static>(
     state: &web::Data<State>,
     f: impl FnOnce(&mut Archive) -> Result<T, WebError> + Send + 'static,
 ) -> Result<T, WebError> {
+    on_pool(state, true, f).await
+}
+
+async fn on_pool<T: Send + 'static>(
+    state: &web::Data<State>,
+    write: bool,
+    f: impl FnOnce(&mut Archive) -> Result<T, WebError> + Send + 'static,
+) -> Result<T, WebError> {
     let st = state.clone();
     web::block(move || {
-        let _turn = st.writer.lock().unwrap_or_else(|p| p.into_inner());
+        let _turn = write.then(|| st.writer.lock().unwrap_or_else(|p| p.into_inner()));
         let mut a = st.pool.get()?;
         let r = f(&mut a);
         st.pool.put(a);

@@ -812,12 +812,23 @@ impl Archive {
 fn store_one(tx: &Transaction<'_>, p: &Prepared, source: Option<&str>, origin: Origin) -> Result<Stored> {
     let digest = p.digest.to_hex();
     let identity = p.identity.to_hex();
-    let others = |id: i64, digest: &str| -> Result<u64> {
-        let n: i64 =
+    // What storing it did, `others` counted now.
+    let answer = |id: i64, new: bool, valid: bool, fault: Option<Fault>, counted: bool| -> Result<Stored> {
+        let others: i64 =
             tx.query_row("SELECT COUNT(*) FROM logs WHERE digest = ?1 AND id <> ?2", params![digest, id], |r| {
                 r.get(0)
             })?;
-        Ok(n as u64)
+        Ok(Stored {
+            id,
+            new,
+            valid,
+            digest: digest.clone(),
+            identity: identity.clone(),
+            fault,
+            counted,
+            others: others as u64,
+            added_to_tournament: false,
+        })
     };
     let existing = tx
         .query_row(
@@ -837,17 +848,7 @@ fn store_one(tx: &Transaction<'_>, p: &Prepared, source: Option<&str>, origin: O
     // This very log is stored already: nothing about it changes.
     if let Some((id, valid, fault_json, counted)) = existing {
         let fault = fault_json.filter(|_| !valid).map(|f| parse_json(&f, "fault")).transpose()?;
-        return Ok(Stored {
-            id,
-            new: false,
-            valid,
-            others: others(id, &digest)?,
-            digest,
-            identity,
-            fault,
-            counted,
-            added_to_tournament: false,
-        });
+        return answer(id, false, valid, fault, counted);
     }
     let valid = p.verdict.is_valid();
     // A valid entry counts for its game unless another one already does (two valid entries of
@@ -926,17 +927,7 @@ fn store_one(tx: &Transaction<'_>, p: &Prepared, source: Option<&str>, origin: O
             )?;
         }
     }
-    Ok(Stored {
-        id,
-        new: true,
-        valid,
-        others: others(id, &digest)?,
-        digest,
-        identity,
-        fault,
-        counted,
-        added_to_tournament: false,
-    })
+    answer(id, true, valid, fault, counted)
 }
 
 #[cfg(test)]
