@@ -116,7 +116,6 @@ const MIGRATION_2_BEFORE: &str = "
         ruleset TEXT,
         seat_count INTEGER NOT NULL,
         form TEXT NOT NULL CHECK (form IN ('binary', 'raw')),
-        bytes BLOB NOT NULL,
         size INTEGER NOT NULL,
         records INTEGER NOT NULL,
         header_json TEXT,
@@ -124,7 +123,9 @@ const MIGRATION_2_BEFORE: &str = "
         added_at INTEGER NOT NULL,
         counted INTEGER NOT NULL DEFAULT 0 CHECK (counted IN (0, 1)),
         origin TEXT NOT NULL CHECK (origin IN ('migrated', 'cli', 'web')),
-        token_id INTEGER REFERENCES tokens(id)
+        token_id INTEGER REFERENCES tokens(id),
+        -- Last: a query that reads the other columns never walks the log's bytes.
+        bytes BLOB NOT NULL
     );";
 
 /// Migration 2, after the logs are copied with their identities.
