@@ -84,6 +84,11 @@ pub fn generate_key() -> Result<SecretKey, ServeError> {
     Ok(cert::secret_from_bytes(b))
 }
 
+/// The most idle connections kept. Each connection has its own page cache and prepared
+/// statements: one closed and opened again under load starts cold, so the pool keeps enough for
+/// every request the blocking pool runs at once in a busy moment.
+const MAX_IDLE: usize = 64;
+
 /// A few open connections to the archive, reused across requests.
 struct Pool {
     path: PathBuf,
@@ -100,7 +105,7 @@ impl Pool {
 
     fn put(&self, a: Archive) {
         if let Ok(mut v) = self.idle.lock() {
-            if v.len() < 16 {
+            if v.len() < MAX_IDLE {
                 v.push(a);
             }
         }
