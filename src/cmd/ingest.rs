@@ -80,15 +80,18 @@ pub struct IngestSummary {
 impl IngestSummary {
     pub fn print(&self) {
         println!(
-            "{} files: {} stored ({} valid, {} invalid), {} already in the archive (unchanged), {} refused, {} unreadable",
+            "{} files: {} stored ({} valid, {} invalid), {} already in the archive, {} unreadable, {} refused",
             self.files,
             self.new_valid + self.new_invalid,
             self.new_valid,
             self.new_invalid,
             self.already,
-            self.refused.len(),
-            self.unreadable.len()
+            self.unreadable.len(),
+            self.refused.len()
         );
+        if self.already > 0 {
+            println!("  the logs already in the archive are unchanged");
+        }
         for (i, line) in self.invalid.iter().enumerate() {
             if i == 20 {
                 println!("  ... and {} more invalid logs", self.invalid.len() - 20);

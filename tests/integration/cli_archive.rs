@@ -254,7 +254,7 @@ fn ingest_refuses_what_is_not_a_log_and_says_what_it_already_holds() {
     assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
     let out = stdout(&o);
     assert!(
-        out.contains("3 files: 1 stored (1 valid, 0 invalid), 0 already in the archive (unchanged), 2 refused"),
+        out.contains("3 files: 1 stored (1 valid, 0 invalid), 0 already in the archive, 0 unreadable, 2 refused"),
         "{out}"
     );
     assert!(out.contains("refused, not stored: in/junk.paifu: not a readable Paifu log"), "{out}");
@@ -271,10 +271,12 @@ fn ingest_refuses_what_is_not_a_log_and_says_what_it_already_holds() {
     let o = paifu(&["ingest", "in", "--db", "a.db", "-q"], p);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
-        stdout(&o).contains("2 files: 0 stored (0 valid, 0 invalid), 2 already in the archive (unchanged)"),
+        stdout(&o)
+            .contains("2 files: 0 stored (0 valid, 0 invalid), 2 already in the archive, 0 unreadable, 0 refused"),
         "{}",
         stdout(&o)
     );
+    assert!(stdout(&o).contains("the logs already in the archive are unchanged"), "{}", stdout(&o));
     // A tournament name the archive does not keep: a usage error, nothing stored.
     let o = paifu(&["ingest", "in", "--db", "a.db", "--tournament", "Cup\u{7}"], p);
     assert_eq!(o.status.code(), Some(2));
