@@ -19,19 +19,23 @@ impl Can {
     pub const KONG: Can = Can(4);
     pub const CHOW: Can = Can(8);
 
+    #[inline]
     pub const fn bits(self) -> u8 {
         self.0
     }
 
     /// The claims of these bits (bits of no claim are dropped).
+    #[inline]
     pub const fn from_bits(bits: u8) -> Can {
         Can(bits & 0xf)
     }
 
+    #[inline]
     pub const fn contains(self, other: Can) -> bool {
         self.0 & other.0 == other.0
     }
 
+    #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
@@ -39,12 +43,14 @@ impl Can {
 
 impl std::ops::BitOr for Can {
     type Output = Can;
+    #[inline]
     fn bitor(self, other: Can) -> Can {
         Can(self.0 | other.0)
     }
 }
 
 impl std::ops::BitOrAssign for Can {
+    #[inline]
     fn bitor_assign(&mut self, other: Can) {
         self.0 |= other.0;
     }
@@ -69,6 +75,7 @@ pub enum SeveralWins {
 }
 
 /// The three other seats in turn order from `from`, nearest first.
+#[inline]
 pub fn seats_after(from: Seat) -> [Seat; 3] {
     [(from + 1) % 4, (from + 2) % 4, (from + 3) % 4]
 }
@@ -84,27 +91,32 @@ pub struct Window<A> {
 
 impl<A: Copy> Window<A> {
     /// A window on `from`'s tile, asking every seat that may claim something.
+    #[inline]
     pub fn new(from: Seat, can: [Can; 4]) -> Window<A> {
         Window { from, can, answers: [None; 4] }
     }
 
     /// The seat whose tile may be claimed.
+    #[inline]
     pub fn from(&self) -> Seat {
         self.from
     }
 
     /// What `seat` may claim.
+    #[inline]
     pub fn can(&self, seat: Seat) -> Can {
         self.can[usize::from(seat & 3)]
     }
 
     /// Whether `seat` may claim and has not answered yet.
+    #[inline]
     pub fn asks(&self, seat: Seat) -> bool {
         let i = usize::from(seat & 3);
         !self.can[i].is_empty() && self.answers[i].is_none()
     }
 
     /// The seats that still owe an answer.
+    #[inline]
     pub fn waiting(&self) -> SeatSet {
         let mut s = SeatSet::EMPTY;
         for i in 0..4 {
@@ -116,21 +128,25 @@ impl<A: Copy> Window<A> {
     }
 
     /// Records `seat`'s answer.
+    #[inline]
     pub fn answer(&mut self, seat: Seat, answer: A) {
         self.answers[usize::from(seat & 3)] = Some(answer);
     }
 
     /// `seat`'s answer, if given.
+    #[inline]
     pub fn answer_of(&self, seat: Seat) -> Option<A> {
         self.answers[usize::from(seat & 3)]
     }
 
     /// Every seat that may claim has answered (so also a window where nobody may claim).
+    #[inline]
     pub fn is_closed(&self) -> bool {
         (0..4).all(|s| !self.asks(s))
     }
 
     /// The claims that stand, each answer ranked by `rank` (`None`: a pass).
+    #[inline]
     pub fn arbitrate(&self, rank: impl Fn(A) -> Option<Priority>) -> Ruling {
         arbitrate(self.from, |s| self.answer_of(s).and_then(&rank))
     }
@@ -146,11 +162,13 @@ pub struct Ruling {
 
 impl Ruling {
     /// Every seat that claimed a win, nearest the discarder first.
+    #[inline]
     pub fn wins(&self) -> &[Seat] {
         &self.wins[..usize::from(self.win_count)]
     }
 
     /// The wins that stand: all of them, or the nearest.
+    #[inline]
     pub fn standing_wins(&self, several: SeveralWins) -> &[Seat] {
         match several {
             SeveralWins::All => self.wins(),
@@ -160,6 +178,7 @@ impl Ruling {
 
     /// The call that stands when no win does: the highest rank of pung (or kong) and chow, the
     /// seat nearest the discarder among equals.
+    #[inline]
     pub fn call(&self) -> Option<Seat> {
         self.call
     }
@@ -167,6 +186,7 @@ impl Ruling {
 
 /// The claims that stand on `from`'s tile, each seat's claim ranked by `claim` (`None`: no
 /// claim).
+#[inline]
 pub fn arbitrate(from: Seat, claim: impl Fn(Seat) -> Option<Priority>) -> Ruling {
     let mut r = Ruling { wins: [0; 3], win_count: 0, call: None };
     let mut best: Option<Priority> = None;

@@ -36,6 +36,8 @@ pub struct Wall<T> {
     front: usize,
     /// Tiles drawn from the end (replacement draws).
     back: usize,
+    /// One past the last tile the front may draw (kept as `back` changes).
+    live_end: usize,
     end: WallEnd,
 }
 
@@ -49,17 +51,17 @@ pub fn dice_break(roller: Seat, sum: usize, stacks: usize, side: usize) -> usize
 impl<T: Copy> Wall<T> {
     /// A wall without tiles.
     pub fn new(end: WallEnd) -> Wall<T> {
-        Wall { tiles: Vec::new(), front: 0, back: 0, end }
+        Wall { tiles: Vec::new(), front: 0, back: 0, live_end: 0, end }
     }
 
     /// The wall of `ring` broken at ring position `at`: the front draws `ring[at]`,
     /// `ring[at + 1]`, ... around the ring; the end is the stacks before `at`. Nothing is drawn.
     pub fn build(&mut self, ring: &[T], at: usize) {
-        let n = ring.len();
+        let (before, after) = ring.split_at(if ring.is_empty() { 0 } else { at % ring.len() });
         self.tiles.clear();
-        self.tiles.extend((0..n).map(|i| ring[(at + i) % n]));
-        self.front = 0;
-        self.back = 0;
+        self.tiles.extend_from_slice(after);
+        self.tiles.extend_from_slice(before);
+        self.restart();
     }
 
     /// A wall of `len` tiles not known yet (an imported game's: the records tell them), each
@@ -70,8 +72,24 @@ impl<T: Copy> Wall<T> {
             self.tiles.clear();
             self.tiles.resize(len, filler);
         }
+        self.restart();
+    }
+
+    /// Nothing drawn yet.
+    fn restart(&mut self) {
         self.front = 0;
         self.back = 0;
+        self.update_live_end();
+    }
+
+    /// The live wall ends before the dead wall and before the tiles taken from the end or lifted
+    /// ahead of their use.
+    fn update_live_end(&mut self) {
+        let lifted = match self.end.loose {
+            0 => self.back,
+            n => n * (self.back / n + 1),
+        };
+        self.live_end = self.tiles.len().saturating_sub(self.end.dead + lifted);
     }
 
     /// Every tile, drawn or not.
@@ -85,6 +103,7 @@ impl<T: Copy> Wall<T> {
 
     /// Where the `j`-th tile counted from the end lies (0 the top of the last stack, 1 its bottom,
     /// 2 the top of the stack before, ...).
+    #[inline]
     fn end_position(&self, j: usize) -> Option<usize> {
         let from_back = 2 * (j / 2 + 1);
         (from_back <= self.tiles.len()).then(|| self.tiles.len() - from_back + j % 2)
@@ -92,6 +111,7 @@ impl<T: Copy> Wall<T> {
 
     /// The `j`-th tile counted from the end, stack by stack, the top first: the order
     /// replacement draws take them in (riichi reads its dead wall's indicators so).
+    #[inline]
     pub fn from_end(&self, j: usize) -> Option<T> {
         self.end_position(j).map(|i| self.tiles[i])
     }
@@ -110,18 +130,10 @@ impl<T: Copy> Wall<T> {
         }
     }
 
-    /// Tiles taken from the end so far and tiles lifted ahead of their use: the live wall ends
-    /// this many tiles (and the dead wall) before the last.
-    fn lifted(&self) -> usize {
-        match self.end.loose {
-            0 => self.back,
-            n => n * (self.back / n + 1),
-        }
-    }
-
     /// Tiles left to draw from the front.
+    #[inline]
     pub fn left(&self) -> usize {
-        self.tiles.len().saturating_sub(self.end.dead + self.lifted()).saturating_sub(self.front)
+        self.live_end.saturating_sub(self.front)
     }
 
     /// Tiles drawn from the front so far.
@@ -135,12 +147,14 @@ impl<T: Copy> Wall<T> {
     }
 
     /// The next tile from the front, if any is left.
+    #[inline]
     pub fn draw(&mut self) -> Option<T> {
-        if self.left() == 0 {
+        if self.front >= self.live_end {
             return None;
         }
+        let t = self.tiles.get(self.front).copied();
         self.front += 1;
-        Some(self.tiles[self.front - 1])
+        t
     }
 
     /// The next `n` tiles from the front, if so many are left.
@@ -149,7 +163,7 @@ impl<T: Copy> Wall<T> {
             return None;
         }
         self.front += n;
-        Some(&self.tiles[self.front - n..self.front])
+        self.tiles.get(self.front - n..self.front)
     }
 
     /// Counts `n` draws from the front without taking tiles (an imported game's draws).
@@ -168,13 +182,14 @@ impl<T: Copy> Wall<T> {
         } else {
             self.from_end(self.back)?
         };
-        self.back += 1;
+        self.skip_replacements(1);
         Some(t)
     }
 
     /// Counts `n` replacement draws without taking tiles (hand-built positions).
     pub fn skip_replacements(&mut self, n: usize) {
         self.back += n;
+        self.update_live_end();
     }
 }
 
