@@ -73,6 +73,7 @@ impl Riichi {
         Ok(())
     }
 
+    /// Counts `tiles` as shown.
     fn note_seen(&mut self, tiles: &[Tile]) {
         for t in tiles {
             self.imported.seen[usize::from(t.id())] += 1;

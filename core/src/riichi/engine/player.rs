@@ -18,6 +18,7 @@ pub struct River {
     pub called: bool,
 }
 
+/// One seat in the hand being played.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Player {
     /// The concealed tiles, changed only through the methods below, which keep `counts`.
