@@ -14,7 +14,7 @@ mod result;
 mod round;
 
 use super::record::Game;
-use super::{rules, ImportError};
+use super::{rules, source, ImportError};
 use builder::Builder;
 use paifu_core::game::Game as _;
 use paifu_core::log::{Header, Log, Source, FORMAT_VERSION};
@@ -30,9 +30,26 @@ pub struct Imported {
     pub positions: Vec<String>,
     /// The record the engine refused while importing (the log ends with it), and why.
     pub refused: Option<(usize, String)>,
-    /// Where the source's own scoring of a win (han, fu, yaku) or its starting scores differ from
-    /// Paifu's: reported like a `claim_mismatch`, with the round and the position in the source.
-    pub mismatches: Vec<ImportError>,
+    /// Where the source's own scoring differs from Paifu's (a win's han, fu, yaku or liable seat,
+    /// a hand's starting scores, the final results after uma): the facts a `Claim` has no place
+    /// for, reported like a `claim_mismatch`, with the round and the position in the source.
+    pub mismatches: Vec<Mismatch>,
+}
+
+/// One place where the source's own scoring differs from Paifu's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The record it is found at: the one that ends the hand (the last record for the final
+    /// results, the hand's first for its starting scores).
+    pub record: usize,
+    /// The round, the position in the source and what differs (`claim_mismatch: ...`).
+    pub error: ImportError,
+}
+
+impl std::fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.error.fmt(f)
+    }
 }
 
 /// blake3 of a source file's bytes.
@@ -41,12 +58,16 @@ pub fn source_digest(bytes: &[u8]) -> Digest {
 }
 
 /// The header of an imported game: the rules from the rule's name, the source block for
-/// `format` with the digest of the source file's `bytes`.
+/// `format` with the digest of the source file's `bytes`, and the source itself in
+/// `meta.source` (source.rs) when it is UTF-8 text that fits a header.
 pub(crate) fn header(format: &str, g: &Game, bytes: &[u8]) -> Header {
     let (ruleset, options) = rules::from_rule_name(&g.rule, g.red_fives);
     let mut meta = BTreeMap::new();
     if !g.rule.is_empty() {
         meta.insert("rule".into(), g.rule.clone());
+    }
+    if let Some(text) = source::embeddable(bytes) {
+        meta.insert(source::META_KEY.into(), text.to_owned());
     }
     Header {
         paifu: FORMAT_VERSION,
@@ -86,6 +107,10 @@ pub(crate) fn convert_windows(g: &Game, h: Header) -> Result<(Imported, Vec<bool
             }
             if let Some(f) = &g.final_scores {
                 b.claim(None, Some(f.clone()));
+            }
+            if let Some(r) = &g.final_results {
+                let record = b.records.len().saturating_sub(1);
+                mismatches.extend(result::final_results(&b.game, r).map(|error| Mismatch { record, error }));
             }
         }
     }
