@@ -459,7 +459,8 @@ mod tests {
         let other = secret_from_bytes([8; 32]).verifying_key();
         assert!(matches!(c.check_signature(&other), Err(CertError::WrongSigner { .. })));
         // Version 2's fields are signed too.
-        let edits: [(&str, fn(&mut CertificateBody)); 5] = [
+        type Edit = (&'static str, fn(&mut CertificateBody));
+        let edits: [Edit; 5] = [
             ("ruleset", |b| b.ruleset = Some("tonpuu".into())),
             ("options_digest", |b| b.options_digest = Some(Digest([3; 32]))),
             ("source", |b| b.source = None),

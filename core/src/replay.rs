@@ -409,7 +409,7 @@ mod tests {
         let with_commitment = Header { commitment: Some(seed.commitment()), ..h.clone() };
         let with_seed = Header { seed: Some(seed), ..h.clone() };
         for (what, bad) in [("a seed commitment", with_commitment), ("a seed", with_seed)] {
-            let f = setup::<Riichi>(&bad).err().expect("refused");
+            let Err(f) = setup::<Riichi>(&bad) else { panic!("{what}: set up") };
             assert_eq!(f.code, ErrorCode::ImportedCommitment, "{what}");
             assert!(f.message.contains(&format!("claims {what}:")), "{}", f.message);
             assert_eq!(f.index, None);

@@ -112,3 +112,27 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), ReadError> {
 pub fn fault_line(path: &Path, f: &Fault) -> String {
     format!("{}: {}", path.display(), f.describe())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_is_read_up_to_its_limit_and_must_be_utf8() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("a.json");
+        std::fs::write(&p, "東 1234").unwrap();
+        assert_eq!(read_text_limited(&p, 8, "source files").unwrap(), "東 1234");
+        let e = read_text_limited(&p, 7, "source files").unwrap_err();
+        assert!(matches!(e, ReadError::TooLarge { size: 8, max: 7, .. }), "{e}");
+        assert!(e
+            .to_string()
+            .ends_with("a.json: the file is 8 bytes or more; Paifu reads source files of at most 7 bytes"));
+        std::fs::write(&p, b"ok\xffno").unwrap();
+        let e = read_text_limited(&p, 100, "source files").unwrap_err();
+        assert!(matches!(e, ReadError::NotText { at: 2, .. }), "{e}");
+        assert!(e.to_string().ends_with("a.json: not UTF-8 text (byte 2 is not)"), "{e}");
+        let e = read_text_limited(t.path(), 100, "source files").unwrap_err();
+        assert!(matches!(e, ReadError::NotAFile { .. }), "{e}");
+    }
+}

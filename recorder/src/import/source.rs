@@ -21,33 +21,12 @@
 
 use super::to_log::{source_digest, Imported};
 use super::{mjai, mjlog, tenhou6, ImportError};
-use paifu_core::log::{self, Header, Log, Positions, Record, Source, MAX_ITEM_BYTES};
+use paifu_core::log::{self, Header, Log, Positions, Record, Source};
 use paifu_core::replay::{self, Report, Verdict};
 use paifu_core::riichi::{Action, Riichi};
 use paifu_core::{ErrorCode, Fault, Game};
 
-/// The key of the header's `meta` that holds an imported log's source text.
-pub const META_KEY: &str = "source";
-
-/// The largest source file Paifu imports (512 KiB), and the default of `paifu import
-/// --max-bytes`: a log's header line is at most 1 MiB ([`MAX_ITEM_BYTES`]) and holds the
-/// source, escaped as a JSON string. Real games are far smaller (a tenhou.net/6 game about
-/// 10 KiB, its mjai form about 100 KiB).
-pub const MAX_SOURCE_BYTES: u64 = 512 << 10;
-
-/// Room left in a header line for everything but the source (names, rules, the source block).
-const HEADER_ROOM: usize = 64 << 10;
-
-/// The source text to embed: the bytes when they are UTF-8 text of at most [`MAX_SOURCE_BYTES`]
-/// that, escaped as JSON, leave the header line under [`MAX_ITEM_BYTES`]; `None` otherwise.
-pub(crate) fn embeddable(bytes: &[u8]) -> Option<&str> {
-    let text = std::str::from_utf8(bytes).ok().filter(|t| !t.is_empty())?;
-    if text.len() as u64 > MAX_SOURCE_BYTES {
-        return None;
-    }
-    let escaped = serde_json::to_string(text).map_or(usize::MAX, |s| s.len());
-    (escaped + HEADER_ROOM <= MAX_ITEM_BYTES).then_some(text)
-}
+pub use super::to_log::{MAX_SOURCE_BYTES, META_KEY};
 
 /// The source an imported log embeds: its source block and the text (`meta.source`).
 pub fn embedded(h: &Header) -> Option<(&Source, &str)> {
@@ -211,4 +190,33 @@ pub fn validate_bytes(bytes: &[u8]) -> Report {
         }
     }
     report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::to_log::embeddable;
+
+    #[test]
+    fn a_source_is_embedded_only_when_it_fits_a_header_line() {
+        assert_eq!(embeddable(b"{\"log\":[]}"), Some("{\"log\":[]}"));
+        assert_eq!(embeddable(b""), None);
+        assert_eq!(embeddable(b"\xff"), None, "not UTF-8");
+        let max = MAX_SOURCE_BYTES as usize;
+        assert!(embeddable(&vec![b'x'; max]).is_some());
+        assert_eq!(embeddable(&vec![b'x'; max + 1]), None, "past the limit");
+        // Escaping makes a string of control characters six times as long: it does not fit.
+        assert_eq!(embeddable(&vec![1u8; max]), None);
+        // Half of it quotes (an mjai log is about a quarter): escaped 1.5 times as long, it fits.
+        assert!(embeddable("x\"".repeat(max / 2).as_bytes()).is_some());
+    }
+
+    #[test]
+    fn the_first_fault_in_the_log_wins() {
+        let at = |i: Option<usize>| Fault { index: i, ..Fault::new(ErrorCode::SourceMismatch, "x") };
+        assert!(before(&at(None), &at(Some(0))));
+        assert!(before(&at(Some(3)), &at(Some(4))));
+        assert!(!before(&at(Some(4)), &at(Some(4))), "at one record the core validator's fault is kept");
+        assert!(!before(&at(Some(0)), &at(None)));
+    }
 }

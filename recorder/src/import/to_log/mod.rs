@@ -14,10 +14,10 @@ mod result;
 mod round;
 
 use super::record::Game;
-use super::{rules, source, ImportError};
+use super::{rules, ImportError};
 use builder::Builder;
 use paifu_core::game::Game as _;
-use paifu_core::log::{Header, Log, Source, FORMAT_VERSION};
+use paifu_core::log::{Header, Log, Source, FORMAT_VERSION, MAX_ITEM_BYTES};
 use paifu_core::riichi::Action;
 use paifu_core::Digest;
 use std::collections::BTreeMap;
@@ -52,6 +52,29 @@ impl std::fmt::Display for Mismatch {
     }
 }
 
+/// The key of the header's `meta` that holds an imported log's source text.
+pub const META_KEY: &str = "source";
+
+/// The largest source file Paifu imports (512 KiB), and the default of `paifu import
+/// --max-bytes`: a log's header line is at most 1 MiB ([`MAX_ITEM_BYTES`]) and holds the
+/// source, escaped as a JSON string. Real games are far smaller (a tenhou.net/6 game about
+/// 10 KiB, its mjai form about 100 KiB).
+pub const MAX_SOURCE_BYTES: u64 = 512 << 10;
+
+/// Room left in a header line for everything but the source (names, rules, the source block).
+pub(crate) const HEADER_ROOM: usize = 64 << 10;
+
+/// The source text to embed: the bytes when they are UTF-8 text of at most [`MAX_SOURCE_BYTES`]
+/// that, escaped as JSON, leave the header line under [`MAX_ITEM_BYTES`]; `None` otherwise.
+pub(crate) fn embeddable(bytes: &[u8]) -> Option<&str> {
+    let text = std::str::from_utf8(bytes).ok().filter(|t| !t.is_empty())?;
+    if text.len() as u64 > MAX_SOURCE_BYTES {
+        return None;
+    }
+    let escaped = serde_json::to_string(text).map_or(usize::MAX, |s| s.len());
+    (escaped + HEADER_ROOM <= MAX_ITEM_BYTES).then_some(text)
+}
+
 /// blake3 of a source file's bytes.
 pub fn source_digest(bytes: &[u8]) -> Digest {
     Digest(*blake3::hash(bytes).as_bytes())
@@ -59,15 +82,15 @@ pub fn source_digest(bytes: &[u8]) -> Digest {
 
 /// The header of an imported game: the rules from the rule's name, the source block for
 /// `format` with the digest of the source file's `bytes`, and the source itself in
-/// `meta.source` (source.rs) when it is UTF-8 text that fits a header.
+/// `meta.source` (the module `source`) when it is UTF-8 text that fits a header.
 pub(crate) fn header(format: &str, g: &Game, bytes: &[u8]) -> Header {
     let (ruleset, options) = rules::from_rule_name(&g.rule, g.red_fives);
     let mut meta = BTreeMap::new();
     if !g.rule.is_empty() {
         meta.insert("rule".into(), g.rule.clone());
     }
-    if let Some(text) = source::embeddable(bytes) {
-        meta.insert(source::META_KEY.into(), text.to_owned());
+    if let Some(text) = embeddable(bytes) {
+        meta.insert(META_KEY.into(), text.to_owned());
     }
     Header {
         paifu: FORMAT_VERSION,
