@@ -52,6 +52,16 @@ impl ImportError {
     }
 }
 
+/// A value as an error message shows it: its JSON, cut short past `max` characters, so that a
+/// message never echoes a large input.
+pub(crate) fn brief(v: &impl serde::Serialize, max: usize) -> String {
+    let s = serde_json::to_string(v).unwrap_or_default();
+    match s.char_indices().nth(max) {
+        Some((i, _)) => format!("{}...", &s[..i]),
+        None => s,
+    }
+}
+
 /// A riichi log could not be exported.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ExportError {

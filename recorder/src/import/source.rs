@@ -44,13 +44,9 @@ fn import_as(format: &str, text: &str) -> Result<Imported, ImportError> {
     }
 }
 
-/// A value for a message: its JSON, cut short past 60 characters.
+/// A value for a message (`import::brief`, 60 characters).
 fn brief(v: &impl serde::Serialize) -> String {
-    let s = serde_json::to_string(v).unwrap_or_default();
-    match s.char_indices().nth(60) {
-        Some((i, _)) => format!("{}...", &s[..i]),
-        None => s,
-    }
+    super::brief(v, 60)
 }
 
 /// The first header field (the engine name apart, which says what wrote the log, not what was

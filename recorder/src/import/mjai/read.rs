@@ -11,7 +11,8 @@
 //! `{"name", "han"}` objects, with Japanese or English (Mahjong Soul) names.
 
 use crate::import::record::round_name;
-use crate::import::ImportError;
+use crate::import::{brief, ImportError};
+
 use serde_json::{Map, Value};
 
 /// A tile in mjai notation, kept as Paifu notation (`5m`, `0m` red five, `7z`), or hidden.
@@ -163,21 +164,21 @@ impl Obj<'_> {
 
     fn int(&self, k: &str) -> Result<i64, ImportError> {
         let v = self.get(k)?;
-        v.as_i64().ok_or_else(|| self.err(format!("{k:?} is not an integer: {}", brief(v))))
+        v.as_i64().ok_or_else(|| self.err(format!("{k:?} is not an integer: {}", brief(v, 40))))
     }
 
     /// An optional field that, when given (and not `null`), must be of its type.
     fn opt<T>(&self, k: &str, what: &str, read: impl Fn(&Value) -> Option<T>) -> Result<Option<T>, ImportError> {
         match self.m.get(k) {
             None | Some(Value::Null) => Ok(None),
-            Some(v) => read(v).map(Some).ok_or_else(|| self.err(format!("{k:?} is not {what}: {}", brief(v)))),
+            Some(v) => read(v).map(Some).ok_or_else(|| self.err(format!("{k:?} is not {what}: {}", brief(v, 40)))),
         }
     }
 
     /// A field that must be `true` or `false`.
     fn bool(&self, k: &str) -> Result<bool, ImportError> {
         let v = self.get(k)?;
-        v.as_bool().ok_or_else(|| self.err(format!("{k:?} is not true or false: {}", brief(v))))
+        v.as_bool().ok_or_else(|| self.err(format!("{k:?} is not true or false: {}", brief(v, 40))))
     }
 
     /// An optional non-negative integer (fu, han).
@@ -214,10 +215,10 @@ impl Obj<'_> {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Array(a)) => a
                 .iter()
-                .map(|v| v.as_i64().ok_or_else(|| self.err(format!("{k:?} holds a non-integer: {}", brief(v)))))
+                .map(|v| v.as_i64().ok_or_else(|| self.err(format!("{k:?} holds a non-integer: {}", brief(v, 40)))))
                 .collect::<Result<Vec<_>, _>>()
                 .map(Some),
-            Some(v) => Err(self.err(format!("{k:?} is not a list of integers: {}", brief(v)))),
+            Some(v) => Err(self.err(format!("{k:?} is not a list of integers: {}", brief(v, 40)))),
         }
     }
 
@@ -238,21 +239,12 @@ impl Obj<'_> {
                 pair.map(|(n, h)| (n.to_owned(), h)).ok_or_else(|| {
                     self.err(format!(
                         "{key}[{i}] is not a yaku ([name, han] or {{\"name\", \"han\"}}, the han a non-negative integer): {}",
-                        brief(y)
+                        brief(y, 40)
                     ))
                 })
             })
             .collect::<Result<Vec<_>, _>>()
             .map(Some)
-    }
-}
-
-/// A value as an error message shows it: its JSON, cut short past 40 characters.
-fn brief(v: &Value) -> String {
-    let s = v.to_string();
-    match s.char_indices().nth(40) {
-        Some((i, _)) => format!("{}...", &s[..i]),
-        None => s,
     }
 }
 
@@ -267,7 +259,7 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
                 .map(|(i, n)| {
                     n.as_str()
                         .map(str::to_owned)
-                        .ok_or_else(|| o.err(format!("names[{i}] is not a name (a string): {}", brief(n))))
+                        .ok_or_else(|| o.err(format!("names[{i}] is not a name (a string): {}", brief(n, 40))))
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             if names.len() != 4 {

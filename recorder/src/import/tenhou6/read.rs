@@ -1,7 +1,8 @@
 //! Reading tenhou.net/6 JSON records into the record model (the format: tenhou6/mod.rs).
 
 use crate::import::record::{round_name, CalledFrom, Discard, Game, Outcome, Round, Take, Tile, Win};
-use crate::import::ImportError;
+use crate::import::{brief, ImportError};
+
 use serde_json::Value;
 
 struct At<'a> {
@@ -26,20 +27,20 @@ impl<'a> At<'a> {
     }
 
     fn array(&self) -> Result<&'a Vec<Value>, ImportError> {
-        self.value.as_array().ok_or_else(|| self.err(format!("expected an array, found {}", brief(self.value))))
+        self.value.as_array().ok_or_else(|| self.err(format!("expected an array, found {}", brief(self.value, 40))))
     }
 
     fn int(&self) -> Result<i64, ImportError> {
-        self.value.as_i64().ok_or_else(|| self.err(format!("expected an integer, found {}", brief(self.value))))
+        self.value.as_i64().ok_or_else(|| self.err(format!("expected an integer, found {}", brief(self.value, 40))))
     }
 
     /// A number, integer or not (the results after uma in `sc`).
     fn number(&self) -> Result<f64, ImportError> {
-        self.value.as_f64().ok_or_else(|| self.err(format!("expected a number, found {}", brief(self.value))))
+        self.value.as_f64().ok_or_else(|| self.err(format!("expected a number, found {}", brief(self.value, 40))))
     }
 
     fn string(&self) -> Result<&'a str, ImportError> {
-        self.value.as_str().ok_or_else(|| self.err(format!("expected a string, found {}", brief(self.value))))
+        self.value.as_str().ok_or_else(|| self.err(format!("expected a string, found {}", brief(self.value, 40))))
     }
 
     /// A field of an object; a missing one is an error naming it.
@@ -48,7 +49,7 @@ impl<'a> At<'a> {
         let m = self
             .value
             .as_object()
-            .ok_or_else(|| self.err(format!("expected an object, found {}", brief(self.value))))?;
+            .ok_or_else(|| self.err(format!("expected an object, found {}", brief(self.value, 40))))?;
         let value = m.get(key).ok_or_else(|| ImportError::new(path.clone(), format!("missing field {key:?}")))?;
         Ok(At { path, value })
     }
@@ -66,16 +67,6 @@ impl<'a> At<'a> {
     fn four_ints(&self) -> Result<[i64; 4], ImportError> {
         let v: Vec<i64> = self.items()?.iter().map(At::int).collect::<Result<_, _>>()?;
         v.try_into().map_err(|v: Vec<i64>| self.err(format!("expected 4 numbers, found {}", v.len())))
-    }
-}
-
-/// A value as an error message shows it: its JSON, cut short past 40 characters (the message
-/// never echoes a large input).
-fn brief(v: &Value) -> String {
-    let s = v.to_string();
-    match s.char_indices().nth(40) {
-        Some((i, _)) => format!("{}...", &s[..i]),
-        None => s,
     }
 }
 
