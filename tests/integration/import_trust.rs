@@ -106,6 +106,35 @@ fn the_source_digest_must_match_the_source_the_log_embeds() {
     assert_eq!(validate(t.path(), &bad).1["error"]["code"], "source_digest_mismatch");
 }
 
+/// Every way into a log checks out against the source it embeds: tenhou.net/6, mjai, mjlog, and
+/// an mjai export of an imported log (whose log is the one exported, with the first source).
+#[test]
+fn logs_imported_from_every_format_validate_against_their_source() {
+    let t = tempfile::tempdir().unwrap();
+    let text = real(GAME);
+    let imp = paifu_recorder::import::tenhou6::import(&text, text.as_bytes()).unwrap();
+    let export = paifu_recorder::import::mjai::export(&imp.log).unwrap();
+    let files: [(&str, &str, String); 4] = [
+        ("tenhou", "t6.json", text.clone()),
+        ("mjai", "plain.mjson", mjai_text(&plain_mjai())),
+        ("mjai", "export.mjson", export),
+        ("tenhou", "ml.xml", super::mjlog::mjlog_of(&imp)),
+    ];
+    for (format, name, body) in files {
+        let (code, said) = import(t.path(), format, name, body.as_bytes());
+        assert_eq!(code, 0, "{name}: {said}");
+        let stem = name.split('.').next().unwrap();
+        let log = t.path().join(format!("out/{stem}.paifu.jsonl"));
+        let lines = lines_of(&log);
+        assert!(lines[0]["meta"]["source"].is_string(), "{name}");
+        let (code, v) = validate(t.path(), &log);
+        assert_eq!(code, 0, "{name}: {v}");
+        // The first imported file is the source of the log from the export.
+        let want = if name == "export.mjson" { text.as_str() } else { body.as_str() };
+        assert_eq!(lines[0]["meta"]["source"].as_str(), Some(want), "{name}");
+    }
+}
+
 /// An edited dora indicator, with the claims that would give it away removed, validated with
 /// other final scores: it is now refused at the record, with the source's position.
 #[test]
