@@ -221,16 +221,20 @@ fn is_yaochu(k: u8) -> bool {
 /// Scores a winning hand: its best reading.
 pub fn score(hand: &WinHand, sit: &Situation, rules: &ScoreRules) -> Result<Score, ScoreError> {
     let h = Prepared::new(hand, sit)?;
-    let mut best: Option<(u32, Tally)> = None;
+    // The best reading; between readings of one value, the one whose wait is an edge, then a
+    // closed wait, then a single wait (as the widely used calculator of the reference
+    // comparison chooses, docs/rules/mcr.md), else the first found.
+    let mut best: Option<((u32, u8), Tally)> = None;
     let mut consider = |t: Tally| {
-        let v = t.value(rules);
+        let wait = [Fan::EdgeWait, Fan::ClosedWait, Fan::SingleWait].iter().position(|&f| t.has(f)).map_or(0, |i| 3 - i as u8);
+        let v = (t.value(rules), wait);
         if best.as_ref().is_none_or(|(bv, _)| v > *bv) {
             best = Some((v, t));
         }
     };
     h.standard_readings(sit, &mut consider);
     h.special_readings(sit, &mut consider);
-    let (fan, tally) = best.ok_or(ScoreError::NotAWin)?;
+    let ((fan, _), tally) = best.ok_or(ScoreError::NotAWin)?;
     let mut counts = tally.counts;
     counts[Fan::FlowerTiles as usize] = sit.flowers;
     Ok(Score { counts, fan })

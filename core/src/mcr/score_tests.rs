@@ -42,3 +42,42 @@ fn a_first_hand() {
     );
     assert_eq!(total, 8 + 6 + 4 + 2 + 2 + 1 + 1);
 }
+
+/// The rules page, whose every example hand is a test.
+const RULES_PAGE: &str = include_str!("../../../docs/rules/mcr.md");
+
+/// Every example of docs/rules/mcr.md: an indented JSON line, then `=> total: fan, fan xN, ...`.
+#[test]
+fn every_example_of_the_rules_page_scores_as_it_says() {
+    let lines: Vec<&str> = RULES_PAGE.lines().collect();
+    let mut checked = 0;
+    let mut named = std::collections::BTreeSet::new();
+    for (i, l) in lines.iter().enumerate() {
+        let Some(input) = l.strip_prefix("    {").map(|r| format!("{{{r}")) else { continue };
+        if !input.contains("\"hand\"") {
+            continue;
+        }
+        let want = lines.get(i + 1).and_then(|n| n.strip_prefix("    => ")).unwrap_or_else(|| panic!("line {}: no => line", i + 2));
+        let (total, list) = want.split_once(": ").unwrap();
+        let (got_total, got) = fans(&input);
+        assert_eq!((got_total.to_string(), got.join(", ")), (total.to_string(), list.to_string()), "docs line {}: {input}", i + 1);
+        // The fan this example is about (its heading just above), when it is one.
+        if let Some(h) = lines[..i].iter().rev().find(|h| h.starts_with("**")) {
+            if let Some(name) = h.split('`').nth(1) {
+                named.insert(name.to_string());
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 81 + 8, "only {checked} examples");
+    for f in Fan::ALL {
+        assert!(named.contains(f.name()), "no example for {f}");
+        let heading = format!("**{}. `{}`**", f.number(), f.name());
+        let line = lines.iter().find(|l| l.starts_with(&heading)).unwrap_or_else(|| panic!("no heading {heading}"));
+        // Each heading states the fan's value and what it excludes, as the data file has them.
+        assert!(line.contains(&format!(", {} fan.", f.value())), "{line}");
+        for x in f.excludes().iter() {
+            assert!(line.contains(&format!("`{x}`")), "{f}'s heading does not say it excludes {x}: {line}");
+        }
+    }
+}
