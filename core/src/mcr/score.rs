@@ -226,7 +226,8 @@ pub fn score(hand: &WinHand, sit: &Situation, rules: &ScoreRules) -> Result<Scor
     // comparison chooses, docs/rules/mcr.md), else the first found.
     let mut best: Option<((u32, u8), Tally)> = None;
     let mut consider = |t: Tally| {
-        let wait = [Fan::EdgeWait, Fan::ClosedWait, Fan::SingleWait].iter().position(|&f| t.has(f)).map_or(0, |i| 3 - i as u8);
+        let wait =
+            [Fan::EdgeWait, Fan::ClosedWait, Fan::SingleWait].iter().position(|&f| t.has(f)).map_or(0, |i| 3 - i as u8);
         let v = (t.value(rules), wait);
         if best.as_ref().is_none_or(|(bv, _)| v > *bv) {
             best = Some((v, t));
