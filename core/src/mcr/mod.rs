@@ -1,18 +1,123 @@
 //! Chinese Official mahjong (the Mahjong Competition Rules, MCR): the Chinese part of seed 003
-//! completed as the official rules per RULINGS.md (see docs/rules/mcr.md).
+//! completed as the official rules per RULINGS.md (see docs/rules/mcr.md). A ruleset on the
+//! shared mahjong layer (`crate::mahjong`: tiles and flowers, hand shapes, walls, melds, claim
+//! windows).
 //!
 //! - `fans.rs`: the 81 fan ([`Fan`]) and their table (`core/data/mcr-fans.txt`).
 //! - `score.rs`: the fan calculator ([`score`]): every reading of a hand, the principles, the
-//!   best reading.
-//! - `score_line.rs`: `paifu score mcr`'s JSON Lines contract ([`score_line`]).
+//!   best reading; `score_line.rs`: `paifu score mcr`'s JSON Lines contract ([`score_line`]).
+//! - `rules.rs`: the options; `action.rs`: the actions and their notation.
+//! - `engine.rs`: the match (seats and rounds), the wall, deal and flowers, turns, claims,
+//!   kongs, settlement; `view.rs`, `facts.rs`: what viewers and statistics see.
 
+mod action;
+mod engine;
+mod facts;
 mod fans;
+mod rules;
 mod score;
 mod score_line;
+mod view;
 
+pub use action::Action;
+pub use engine::Mcr;
+pub use facts::FactKind;
 pub use fans::{Fan, FanInfo, FanSet, TableError};
+pub use rules::{Rules, WallKind};
 pub use score::{score, Score, ScoreError, ScoreRules, Situation, WinHand, MINIMUM};
 pub use score_line::score_line;
+pub use view::{ClaimView, FanView, MeldView, PlayerView, View, WinView};
+
+use crate::error::Violation;
+use crate::game::{Game, GameKind, RoundResult, Seat, SeatSet, SetupError};
+use crate::log::Options;
+use crate::random::Seed;
+
+impl Game for Mcr {
+    type Action = Action;
+    type Rules = Rules;
+    type View = View;
+    type Fact = FactKind;
+    const KIND: GameKind = GameKind::Mcr;
+    const SEATS: std::ops::RangeInclusive<usize> = 4..=4;
+
+    fn rules(ruleset: &str, options: &Options) -> Result<Rules, SetupError> {
+        Rules::from_options(ruleset, options)
+    }
+
+    fn options(rules: &Rules) -> Options {
+        rules.to_options()
+    }
+
+    fn new(rules: Rules, seats: usize, seed: Option<&Seed>) -> Result<Mcr, SetupError> {
+        if seats != 4 {
+            return Err(SetupError(format!("Chinese Official mahjong is played by 4 players, not {seats}")));
+        }
+        Mcr::new_game(rules, seed)
+    }
+
+    fn seat_count(&self) -> usize {
+        4
+    }
+
+    fn to_act(&self) -> SeatSet {
+        self.to_act_set()
+    }
+
+    fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+        if !self.to_act_set().contains(seat) {
+            return Vec::new();
+        }
+        self.legal(seat)
+    }
+
+    fn check(&self, seat: Seat, action: &Action) -> Result<(), Violation> {
+        self.check_action(seat, action)
+    }
+
+    fn apply(&mut self, seat: Seat, action: &Action) {
+        self.apply_action(seat, action)
+    }
+
+    fn round(&self) -> u32 {
+        self.results.len() as u32 + u32::from(!self.to_act_set().is_empty())
+    }
+
+    fn results(&self) -> &[RoundResult] {
+        &self.results
+    }
+
+    fn into_results(self) -> Vec<RoundResult> {
+        self.results
+    }
+
+    fn scores(&self) -> Vec<i64> {
+        self.scores.to_vec()
+    }
+
+    fn render(&self) -> String {
+        self.render_text()
+    }
+
+    fn view(&self) -> View {
+        self.make_view()
+    }
+}
+
+impl Mcr {
+    pub fn rules_in_force(&self) -> &Rules {
+        &self.rules
+    }
+    /// A seat's concealed tiles.
+    pub fn hand(&self, seat: Seat) -> &[crate::mahjong::Tile] {
+        &self.players[usize::from(seat & 3)].hand
+    }
+    pub fn melds(&self, seat: Seat) -> &[crate::mahjong::Meld] {
+        &self.players[usize::from(seat & 3)].melds
+    }
+}
 
 #[cfg(test)]
 mod score_tests;
+#[cfg(test)]
+mod tests;
