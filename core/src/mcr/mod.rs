@@ -10,6 +10,9 @@
 //! - `engine.rs`: the match (seats and rounds), the wall, deal and flowers, turns, claims,
 //!   kongs, settlement; `view.rs`, `facts.rs`: what viewers and statistics see.
 
+// Seats and kinds index several arrays at once.
+#![allow(clippy::needless_range_loop)]
+
 mod action;
 mod engine;
 mod facts;
