@@ -118,6 +118,18 @@ impl Mcr {
     pub fn melds(&self, seat: Seat) -> &[crate::mahjong::Meld] {
         &self.players[usize::from(seat & 3)].melds
     }
+    /// A seat's wind this hand, 0 East .. 3 North.
+    pub fn wind_of(&self, seat: Seat) -> u8 {
+        self.seat_wind(seat)
+    }
+    /// The prevalent wind, 0 East .. 3 North.
+    pub fn prevalent_wind(&self) -> u8 {
+        self.round_wind()
+    }
+    /// The hand of the match being played, 1-based.
+    pub fn hand_number(&self) -> u32 {
+        self.hand_no + 1
+    }
 }
 
 #[cfg(test)]
