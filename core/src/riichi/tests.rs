@@ -4,11 +4,12 @@
 //! chi or pon, so only the seats a test is about can act on a discard.
 
 use super::engine::River;
-use super::hand::waits;
 use super::setup::{SeatSetup, Setup, SetupPhase};
 use super::*;
 use crate::error::ErrorCode;
 use crate::game::{Game, RoundResult, Seat, SeatSet};
+use crate::mahjong::hand::waits;
+use crate::mahjong::{counts_of, parse_tiles, MeldKind};
 use crate::t;
 
 const FA: &str = "147m258p369s1234z";
@@ -27,13 +28,7 @@ fn act(s: &str) -> Action {
 /// `kakan:5555m:1`, `ankan:1111z`.
 fn meld(s: &str) -> Meld {
     let parts: Vec<&str> = s.split(':').collect();
-    let kind = match parts[0] {
-        "chi" => MeldKind::Chi,
-        "pon" => MeldKind::Pon,
-        "minkan" => MeldKind::Minkan,
-        "kakan" => MeldKind::Kakan,
-        _ => MeldKind::Ankan,
-    };
+    let kind = MeldKind::from_name(parts[0]).unwrap_or(MeldKind::ConcealedKong);
     let tiles = ts(parts[1]);
     let from = parts.get(2).map(|f| f.parse::<u8>().unwrap());
     Meld::new(kind, &tiles, from.map(|_| tiles[0]), from).unwrap()
@@ -114,7 +109,7 @@ impl Pos {
         // "9z" means: any tile for the dora indicator.
         let dora = if self.dora == "9z" { None } else { Some(take(ts(self.dora)[0])) };
         let rinshan: Vec<Tile> = ts(self.rinshan).into_iter().map(&mut take).collect();
-        let kans = seats.iter().flat_map(|s| &s.melds).filter(|m| m.is_kan()).count();
+        let kans = seats.iter().flat_map(|s| &s.melds).filter(|m| m.is_kong()).count();
         let mut dead = rinshan;
         while dead.len() < 4 - kans {
             dead.push(rest.remove(0));
@@ -336,6 +331,33 @@ fn four_kans_by_two_players_abort_but_not_by_one() {
     assert_eq!(g.to_act(), SeatSet::single(2));
     // And no fifth kan: the kan limit is reached.
     assert_eq!(g.hand(1), &ts("1m")[..]);
+}
+
+/// A hand-built position with kans keeps its dead wall's layout: the replacement tiles not yet
+/// drawn come next, the indicators stay where they were, and each kan shortens the live wall by
+/// one tile.
+#[test]
+fn a_position_with_kans_keeps_its_dead_wall() {
+    let (setup, rules) = Pos {
+        hands: ["7777z147m258p369s1z", "2468m", FC, FA],
+        melds: [&[], &["ankan:3333m", "ankan:5555z", "ankan:6666z"], &[], &[]],
+        rinshan: "1p",
+        dora: "4s",
+        phase: SetupPhase::Turn { seat: 0, drawn: Some(t!(7z)), rinshan: false },
+        ..Pos::default()
+    }
+    .setup();
+    // One replacement tile left (three kans made), then the indicator pairs.
+    let (dead, live) = (setup.dead.clone(), setup.live.len());
+    assert_eq!(&dead[..2], &ts("1p4s")[..]);
+    let mut g = Riichi::from_setup(setup, rules).unwrap();
+    assert_eq!((g.dora_indicators(), g.tiles_left()), (vec![dead[1]], live));
+    play(&mut g, 0, "ankan 7z");
+    assert_eq!(g.drawn_tile(), Some((0, t!(1p), true)));
+    assert_eq!(g.tiles_left(), live - 1);
+    // A closed kan's dora indicator is shown at once.
+    assert_eq!(g.dora_indicators(), vec![dead[1], dead[3]]);
+    assert_eq!(g.ura_shown(), vec![dead[2], dead[4]]);
 }
 
 #[test]

@@ -8,7 +8,8 @@ use crate::import::record::{self, Outcome};
 use crate::import::{embedded, rules, tenhou6, to_log, ExportError};
 use paifu_core::game::Game;
 use paifu_core::log::Log;
-use paifu_core::riichi::{Action, Riichi, Tile};
+use paifu_core::mahjong::Tile;
+use paifu_core::riichi::{Action, Riichi};
 use paifu_core::Seat;
 use serde_json::{json, Value};
 
@@ -130,7 +131,7 @@ pub fn export(log: &Log<Action>) -> Result<String, ExportError> {
                 }
             }
             Action::Kakan(k) => {
-                let m = g.melds(s).iter().find(|m| m.base() == k.kind() && m.is_kan()).copied();
+                let m = g.melds(s).iter().find(|m| m.base() == k.kind() && m.is_kong()).copied();
                 if let Some(m) = m {
                     out.push(
                         json!({"type": "kakan", "actor": s, "pai": pai(m.tiles[3]), "consumed": pais(&m.tiles[..3])}),
@@ -175,7 +176,7 @@ pub fn export(log: &Log<Action>) -> Result<String, ExportError> {
                     let win_pai = window.map(|(_, t)| t).or(drawn.map(|(_, t, _)| t));
                     for w in ws {
                         let sc = wins.iter().find(|(x, _)| *x == w.who).map(|(_, sc)| sc);
-                        let yakus: Vec<Value> = w.yaku.iter().map(|(n, h)| json!([n, h])).collect();
+                        let yakus: Vec<Value> = w.yaku.iter().flatten().map(|(n, h)| json!([n, h])).collect();
                         let mut ev = json!({
                             "type": "hora",
                             "actor": w.who,
