@@ -345,7 +345,9 @@ impl Mcr {
             // The other three visible; robbing a kong excludes it anyway.
             last_tile: !kong_related && seen == 3 && p.count(tile) == usize::from(self_drawn),
             kong_related,
-            wall_last: !kong_related && self.is_wall_last(from.unwrap_or(seat)),
+            // A robbed kong's tile is no discard; a replacement that is the wall's last tile is
+            // both (docs/rules/mcr.md, "Decisions").
+            wall_last: (self_drawn || !kong_related) && self.is_wall_last(from.unwrap_or(seat)),
             seat_wind: self.seat_wind(seat),
             round_wind: self.round_wind(),
             flowers: p.flowers.len() as u8,

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::game::Game;
+use crate::mahjong::Tile;
 
 /// Plays a match choosing uniformly among the legal actions (wins first when offered, so hands
 /// end in wins as well as draws), checking that `check` accepts each and refuses none of them.
@@ -157,4 +158,179 @@ fn imported_deals_and_draws_are_checked_for_possibility() {
     assert!(v.message.contains("a fifth 1m"), "{v}");
     let v = g.play_mut(1, &"discard 1m".parse().unwrap()).unwrap_err();
     assert!(v.message.contains("must record its deal"), "{v}");
+}
+
+/// The fan of a won hand's result, by name.
+fn fan_of(r: &RoundResult, name: &str) -> i64 {
+    r.facts.iter().find(|f| f.key == format!("fan:{name}")).map_or(0, |f| f.value)
+}
+
+fn total_fan(r: &RoundResult) -> i64 {
+    r.facts.iter().find(|f| f.key == "fan").map_or(0, |f| f.value)
+}
+
+#[test]
+fn a_kong_added_to_a_pung_may_be_robbed_and_the_robbed_seat_pays() {
+    // Seat 1 waits on the white dragon with thirteen orphans; seat 0 pungs seat 2's white dragon
+    // (seat 1, offered the win, passes) and later adds the fourth, which seat 1 robs.
+    let mut g = imported(["234m567m234p56p55z", "119m19p19s123467z", "7p66p88p3456789s5z", "66m222333p44p234s"]);
+    for (s, a) in [(0, "draw 8m"), (0, "discard 8m"), (1, "draw 9m"), (1, "discard 9m"), (2, "draw 1p"), (2, "discard 5z")] {
+        play(&mut g, s, a).unwrap_or_else(|v| panic!("{a}: {v}"));
+    }
+    assert!(g.legal_actions(1).contains(&Action::Win));
+    play(&mut g, 1, "pass").unwrap();
+    play(&mut g, 0, "pung 5z").unwrap();
+    for (s, a) in [(0, "discard 7m"), (1, "draw 9m"), (1, "discard 9m"), (2, "draw 1p"), (2, "discard 1p"), (3, "pass")] {
+        play(&mut g, s, a).unwrap_or_else(|v| panic!("{a}: {v}"));
+    }
+    for (s, a) in [(3, "draw 7z"), (3, "discard 7z"), (0, "draw 5z")] {
+        play(&mut g, s, a).unwrap_or_else(|v| panic!("{a}: {v}"));
+    }
+    assert!(g.legal_actions(0).contains(&"added_kong 5z".parse().unwrap()));
+    play(&mut g, 0, "added_kong 5z").unwrap();
+    // Only a win may claim a tile added to a kong.
+    assert_eq!(g.to_act(), SeatSet::single(1));
+    assert_eq!(g.legal_actions(1), [Action::Pass, Action::Win]);
+    assert_eq!(g.view().claim.map(|c| (c.from, c.robbing)), Some((0, true)));
+    play(&mut g, 1, "win").unwrap();
+    let r = &g.results()[0];
+    assert_eq!(fan_of(r, "robbing_the_kong"), 1, "{}", r.summary);
+    assert_eq!(fan_of(r, "last_tile"), 0, "robbing a kong excludes last tile: {}", r.summary);
+    assert_eq!(total_fan(r), 88 + 8, "{}", r.summary);
+    assert_eq!(r.deltas, [-(8 + 96), 8 + 96 + 16, -8, -8]);
+    assert!(r.summary.contains("robbing seat 0's kong"), "{}", r.summary);
+    assert!(r.facts.iter().any(|f| f.key == "robbed_kong" && f.seat == Some(1)));
+    assert!(r.facts.iter().any(|f| f.key == "deal_in" && f.seat == Some(0)));
+}
+
+#[test]
+fn a_concealed_kong_cannot_be_robbed_and_draws_a_replacement() {
+    let mut g = imported(["234m567m234p6p555z", "119m19p19s123467z", "7p66p88p3456789s6z", "66m222333p44p234s"]);
+    play(&mut g, 0, "draw 5z").unwrap();
+    play(&mut g, 0, "concealed_kong 5z").unwrap();
+    // Seat 1 could win on a white dragon, but a concealed kong is not robbed: seat 0 draws again.
+    assert_eq!(g.to_act(), SeatSet::single(0));
+    play(&mut g, 0, "draw 8m").unwrap();
+    assert_eq!(g.melds(0).len(), 1);
+    assert!(g.legal_actions(0).contains(&"discard 8m".parse().unwrap()));
+}
+
+#[test]
+fn a_win_on_the_fourth_copy_with_the_other_three_visible_counts_last_tile() {
+    // Seat 3 pungs seat 0's 9s, so three are in view; seat 0 later discards the fourth and seat 1
+    // wins on it (a mixed straight 123m 456p 789s).
+    let mut g = imported(["8m19m19p19s234567z", "123m456p78s111z55z", "234567m77p345s66s", "22m33m44p55p66p8p99s"]);
+    play(&mut g, 0, "draw 3p").unwrap();
+    play(&mut g, 0, "discard 9s").unwrap();
+    assert!(g.legal_actions(1).contains(&Action::Win));
+    play(&mut g, 1, "pass").unwrap();
+    play(&mut g, 3, "pung 9s").unwrap();
+    play(&mut g, 3, "discard 8p").unwrap();
+    play(&mut g, 0, "draw 9s").unwrap();
+    play(&mut g, 0, "discard 9s").unwrap();
+    play(&mut g, 1, "win").unwrap();
+    let r = &g.results()[0];
+    assert_eq!(fan_of(r, "last_tile"), 1, "{}", r.summary);
+    assert_eq!(fan_of(r, "mixed_straight"), 1, "{}", r.summary);
+
+    // The same win on the first 9s: two are in seat 3's hand, unseen, so it is not the last tile.
+    let mut g = imported(["8m19m19p19s234567z", "123m456p78s111z55z", "234567m77p345s66s", "22m33m44p55p66p8p99s"]);
+    play(&mut g, 0, "draw 3p").unwrap();
+    play(&mut g, 0, "discard 9s").unwrap();
+    play(&mut g, 1, "win").unwrap();
+    play(&mut g, 3, "pass").unwrap();
+    assert_eq!(fan_of(&g.results()[0], "last_tile"), 0, "{}", g.results()[0].summary);
+}
+
+/// Plays an imported hand until `left` tiles are left in the wall, stopping on the turn of the
+/// seat that drew: every seat discards what it draws and passes every claim, the draws taken in
+/// order from the tiles the deals left, with those of `tail` kept for the final draws.
+fn play_until(deals: [&str; 4], tail: &[&str], left: usize) -> Mcr {
+    let mut g = imported(deals);
+    let mut pool: Vec<Tile> = Vec::new();
+    for k in 0..34 {
+        let t = Tile::kind_tile(k);
+        let dealt: usize =
+            deals.iter().map(|d| crate::mahjong::parse_tiles(d).unwrap().iter().filter(|&&x| x == t).count()).sum();
+        pool.extend(std::iter::repeat_n(t, 4 - dealt));
+    }
+    for t in tail {
+        let t: Tile = t.parse().unwrap();
+        let i = pool.iter().position(|&x| x == t).expect("a copy of each tail tile is left");
+        pool.remove(i);
+        pool.push(t);
+    }
+    assert_eq!(pool.len(), 136 - 52);
+    let mut pool = pool.into_iter();
+    loop {
+        let seat = g.to_act().iter().next().unwrap();
+        match &g.phase {
+            super::engine::Phase::Draw { .. } => {
+                let t = pool.next().unwrap();
+                g.play_mut(seat, &Action::Draw(crate::mahjong::Piece::Tile(t))).unwrap();
+            }
+            super::engine::Phase::Turn { drawn: Some(_), .. } if g.wall_left() == left => return g,
+            super::engine::Phase::Turn { drawn: Some(t), .. } => {
+                let t = *t;
+                g.play_mut(seat, &Action::Discard(t)).unwrap();
+            }
+            super::engine::Phase::Claims { .. } => g.play_mut(seat, &Action::Pass).unwrap(),
+            _ => panic!("{}", g.render()),
+        }
+    }
+}
+
+fn to_the_last_draw(deals: [&str; 4], last: &str) -> Mcr {
+    play_until(deals, &[last], 0)
+}
+
+#[test]
+fn a_replacement_that_is_the_wall_s_last_tile_counts_both() {
+    // Seat 2 draws the fourth 6s with one tile left, declares a concealed kong, and its
+    // replacement, the wall's last tile, completes its hand.
+    let deals = ["7m8m19m19p19s23467z", "123m456p789s111z5z", "234567m345s666s5z", "22m33m44p55p66p77p8s"];
+    let mut g = play_until(deals, &["6s", "5z"], 1);
+    assert_eq!(g.to_act(), SeatSet::single(2));
+    play(&mut g, 2, "concealed_kong 6s").unwrap();
+    play(&mut g, 2, "draw 5z").unwrap();
+    assert_eq!(g.wall_left(), 0);
+    play(&mut g, 2, "win").unwrap();
+    let r = &g.results()[0];
+    assert_eq!(fan_of(r, "out_with_replacement_tile"), 1, "{}", r.summary);
+    assert_eq!(fan_of(r, "last_tile_draw"), 1, "{}", r.summary);
+    assert_eq!(fan_of(r, "self_drawn"), 0, "{}", r.summary);
+}
+
+#[test]
+fn the_last_tile_of_the_wall_and_its_discard_count_and_after_it_only_a_win_may_claim() {
+    // Seat 3 (seven pairs, waiting on 8s) draws the wall's last tile, an 8s, and wins.
+    let deals = ["7m8m19m19p19s23467z", "123m456p789s111z5z", "234567m345s66s55z", "22m33m44p55p66p77p8s"];
+    let mut g = to_the_last_draw(deals, "8s");
+    assert_eq!(g.to_act(), SeatSet::single(3));
+    assert!(g.legal_actions(3).contains(&Action::Win), "{}", g.render());
+    play(&mut g, 3, "win").unwrap();
+    let r = &g.results()[0];
+    assert_eq!(fan_of(r, "last_tile_draw"), 1, "{}", r.summary);
+    assert_eq!(fan_of(r, "self_drawn"), 0, "last tile draw excludes self-drawn: {}", r.summary);
+
+    // Seat 3 draws the last tile, a white dragon, and discards it. Seat 2 (two white dragons)
+    // may not pung it, but wins on it too (the last tile claim's 8 fan make its hand); seat 1,
+    // the nearer to the discarder, takes the win.
+    let mut g = to_the_last_draw(deals, "5z");
+    play(&mut g, 3, "discard 5z").unwrap();
+    assert_eq!(g.to_act().iter().collect::<Vec<_>>(), [1, 2]);
+    assert_eq!(g.legal_actions(2), [Action::Pass, Action::Win]);
+    play(&mut g, 2, "win").unwrap();
+    play(&mut g, 1, "win").unwrap();
+    let r = &g.results()[0];
+    assert!(r.summary.starts_with("seat 1 wins"), "{}", r.summary);
+    assert_eq!(fan_of(r, "last_tile_claim"), 1, "{}", r.summary);
+    assert_eq!(r.deltas[3], -(8 + total_fan(r)));
+
+    // Nobody claims the last discard: the hand is drawn, nobody pays.
+    let mut g = to_the_last_draw(deals, "9m");
+    play(&mut g, 3, "discard 9m").unwrap();
+    let r = &g.results()[0];
+    assert_eq!(r.deltas, [0, 0, 0, 0]);
+    assert!(r.summary.starts_with("drawn"), "{}", r.summary);
 }
