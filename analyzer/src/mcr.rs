@@ -74,7 +74,7 @@ pub(crate) fn metrics(b: &Block) -> Vec<Metric> {
         ),
     ];
     for (key, n, fan) in fan_hits(b) {
-        m.push(Metric::new(key, format!("Fan {} (share of wins)", fan.name()), ratio(n as f64, wins), Unit::Ratio));
+        m.push(Metric::new(key, format!("Wins with {}", fan.name()), ratio(n as f64, wins), Unit::Ratio));
     }
     m
 }

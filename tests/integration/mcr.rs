@@ -105,3 +105,68 @@ fn bad_logs_are_refused_at_the_right_record() {
     let (i, code, m) = fault(&[(0, "draw 6s"), (0, "discard 6s"), (1, "pass"), (2, "pass"), (1, "draw 2s"), (2, "pung 6s")]);
     assert_eq!((i, code), (9, ErrorCode::NotYourTurn), "{m}");
 }
+
+/// The commands on MCR logs, as a user runs them: simulate, validate, show, sign and verify,
+/// the archive and its statistics.
+#[test]
+fn mcr_logs_are_simulated_validated_shown_signed_stored_and_counted() {
+    use crate::util::{paifu, stderr, stdout};
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path();
+    let o = paifu(&["simulate", "mcr", "--games", "2", "--seed", "cli", "--bots", "greedy,greedy,random,greedy", "--out", "logs"], p);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = paifu(&["validate", "logs/mcr-0001.paifu.jsonl", "logs/mcr-0002.paifu.jsonl"], p);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("2 logs: 2 valid, 0 invalid"), "{}", stdout(&o));
+    let o = paifu(&["show", "logs/mcr-0001.paifu.jsonl"], p);
+    let out = stdout(&o);
+    assert!(out.starts_with("Chinese Official mahjong (MCR)"), "{out}");
+    assert_eq!(out.matches("ends: ").count(), 16, "{out}");
+    assert!(out.contains(" fan ") || out.contains("drawn: the wall is empty"), "{out}");
+    assert!(paifu(&["keygen", "-o", "ref"], p).status.success());
+    assert!(paifu(&["sign", "logs/mcr-0001.paifu.jsonl", "--key", "ref.key", "-o", "c.json"], p).status.success());
+    let o = paifu(&["verify", "c.json", "logs/mcr-0001.paifu.jsonl", "--key", "ref.pub"], p);
+    assert!(o.status.success() && stdout(&o).contains("certificate OK"), "{}{}", stdout(&o), stderr(&o));
+    let o = paifu(&["verify", "c.json", "logs/mcr-0002.paifu.jsonl", "--key", "ref.pub"], p);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let o = paifu(&["ingest", "logs", "--db", "a.db", "--quiet"], p);
+    assert!(o.status.success() && stdout(&o).contains("2 stored (2 valid, 0 invalid)"), "{}", stdout(&o));
+    let o = paifu(&["stats", "--db", "a.db", "--game", "mcr", "--format", "json"], p);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let text = v.to_string();
+    for key in ["average_fan", "self_drawn_share", "discard_share", "win_rate", "average_table_points"] {
+        assert!(text.contains(&format!("\"{key}\"")), "{key}: {text}");
+    }
+}
+
+/// `paifu score mcr`: the contract of issue 13, each refusal with its reason, and the exit status.
+#[test]
+fn score_mcr_answers_each_line_with_the_fan_or_a_reason() {
+    use crate::util::{paifu_with_input, stdout};
+    let t = tempfile::tempdir().unwrap();
+    let lines = [
+        r#"{"id":1,"hand":"123m456p789s111z55z","win":"5z","tsumo":true,"flowers":1}"#,
+        r#"{"id":"low","hand":"123m456m11p234s678s","win":"1p"}"#,
+        r#"{"id":3,"hand":"123m456p789s111z5z","win":"5z"}"#,
+        r#"{"id":4,"hand":"123m456p789s111z55z","win":"5z","colour":"red"}"#,
+        r#"{"id":5,"hand":"123m456p789s111z56z","win":"6z"}"#,
+        r#"{"id":6,"hand":"123m456p789s111z55z","win":"5z","kong_related":true,"tsumo":true}"#,
+    ];
+    let o = paifu_with_input(&["score", "mcr"], t.path(), &(lines.join("\n") + "\n"));
+    assert_eq!(o.status.code(), Some(1));
+    let out: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(out.len(), 6);
+    assert_eq!(out[0]["id"], 1);
+    assert_eq!(out[0]["ok"], true);
+    // Mixed straight 8, all types 6, fully concealed 4, prevalent and seat wind (East) 2 + 2,
+    // single wait 1, one flower.
+    assert_eq!(out[0]["fan"], 24, "{}", out[0]);
+    assert_eq!(out[0]["fans"][0], serde_json::json!({"name": "mixed_straight", "fan": 8, "count": 1}));
+    assert_eq!(out[0]["meets_minimum"], true);
+    // Scored, but below the minimum: all chows 2, no honours 1, ... under 8.
+    assert_eq!((out[1]["id"].as_str(), &out[1]["ok"], &out[1]["meets_minimum"]), (Some("low"), &serde_json::json!(true), &serde_json::json!(false)));
+    let errors: Vec<&str> = out[2..].iter().map(|v| v["error"].as_str().unwrap()).collect();
+    assert_eq!(errors, ["invalid_tiles", "bad_input", "not_a_win", "inconsistent"], "{out:?}");
+    assert!(out[2..].iter().all(|v| v["ok"] == false && !v["message"].as_str().unwrap().is_empty()));
+}
