@@ -8,6 +8,7 @@
 //!
 //! See docs/statistics.md for every statistic and the fact keys each game's module reads.
 
+mod mcr;
 pub mod plot;
 mod riichi;
 mod tayu;
@@ -356,7 +357,8 @@ fn module(kind: GameKind) -> Option<Module> {
         GameKind::Tayu => {
             Module { add_game: tayu::add_game, metrics: tayu::metrics, distributions: tayu::distributions }
         }
-        GameKind::Mcr | GameKind::Hungarian => return None,
+        GameKind::Mcr => Module { add_game: mcr::add_game, metrics: mcr::metrics, distributions: mcr::distributions },
+        GameKind::Hungarian => return None,
     })
 }
 

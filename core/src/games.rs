@@ -8,7 +8,7 @@
 //! still lacks it. ARCHITECTURE.md, "Adding a game", lists them.
 
 use crate::error::{ErrorCode, Fault};
-use crate::{riichi, tayu, tzq};
+use crate::{mcr, riichi, tayu, tzq};
 use crate::{Game, GameKind};
 use serde::Serialize;
 
@@ -26,7 +26,7 @@ pub trait Visitor {
 }
 
 /// The games this build replays, in the order lists show them.
-pub const ENGINES: [GameKind; 3] = [GameKind::Tzq, GameKind::Riichi, GameKind::Tayu];
+pub const ENGINES: [GameKind; 4] = [GameKind::Tzq, GameKind::Riichi, GameKind::Mcr, GameKind::Tayu];
 
 /// Runs `v` with the engine of `kind`; `None` for a game without an engine in this build.
 pub fn visit<V: Visitor>(kind: GameKind, v: V) -> Option<V::Output> {
@@ -34,7 +34,8 @@ pub fn visit<V: Visitor>(kind: GameKind, v: V) -> Option<V::Output> {
         GameKind::Tzq => Some(v.visit::<tzq::Tzq>()),
         GameKind::Riichi => Some(v.visit::<riichi::Riichi>()),
         GameKind::Tayu => Some(v.visit::<tayu::Tayu>()),
-        GameKind::Mcr | GameKind::Hungarian => None,
+        GameKind::Mcr => Some(v.visit::<mcr::Mcr>()),
+        GameKind::Hungarian => None,
     }
 }
 
@@ -81,6 +82,7 @@ pub fn unknown_game(name: &str) -> Fault {
 pub enum View {
     Tzq(tzq::View),
     Riichi(riichi::View),
+    Mcr(mcr::View),
     Tayu(tayu::View),
 }
 
@@ -95,6 +97,7 @@ impl View {
         match self {
             View::Tzq(v) => v.name_seats(names),
             View::Riichi(v) => v.name_seats(names),
+            View::Mcr(v) => v.name_seats(names),
             View::Tayu(v) => v.name_seats(names),
         }
     }
@@ -104,6 +107,7 @@ impl View {
         match self {
             View::Tzq(v) => v.round,
             View::Riichi(v) => v.round,
+            View::Mcr(v) => v.round,
             View::Tayu(v) => v.round,
         }
     }
@@ -118,6 +122,12 @@ impl Registered for tzq::Tzq {
 impl Registered for riichi::Riichi {
     fn any_view(view: riichi::View) -> View {
         View::Riichi(view)
+    }
+}
+
+impl Registered for mcr::Mcr {
+    fn any_view(view: mcr::View) -> View {
+        View::Mcr(view)
     }
 }
 
@@ -152,9 +162,9 @@ mod tests {
 
     #[test]
     fn games_without_an_engine_are_named_in_the_fault() {
-        let f = by_name("mcr", Name).unwrap_err();
+        let f = by_name("hungarian", Name).unwrap_err();
         assert_eq!(f.code, ErrorCode::UnknownGame);
-        assert!(f.message.contains("Chinese Official") && f.message.contains("tzq, riichi, tayu"), "{}", f.message);
+        assert!(f.message.contains("Hungarian") && f.message.contains("tzq, riichi, mcr, tayu"), "{}", f.message);
         let f = by_name("chess", Name).unwrap_err();
         assert!(f.message.contains("unknown game \"chess\""), "{}", f.message);
     }

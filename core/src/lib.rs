@@ -12,6 +12,7 @@ mod game;
 pub mod games;
 pub mod log;
 pub mod mahjong;
+pub mod mcr;
 mod random;
 pub mod replay;
 pub mod riichi;

@@ -8,13 +8,23 @@ use std::io::{BufRead, Write};
 pub(crate) const MAX_LINE_BYTES: usize = 64 << 10;
 
 #[derive(Args, Debug)]
-#[command(after_help = r#"Input, one JSON object per line (absent fields are false / none / default rules):
+#[command(after_help = r#"Riichi input, one JSON object per line (absent fields are false / none / default rules):
   id, hand (concealed tiles with the winning tile: 123m456p789s1234567z, 0m/0p/0s red fives),
   melds ["chi:345m", "pon:777z", "minkan:1111s", "ankan:9999p", "kakan:5555m"], win, tsumo,
   riichi, double_riichi, ippatsu, rinshan, chankan, haitei, houtei, tenhou, chiihou, seat_wind,
   round_wind ("E" "S" "W" "N"), dora, ura (indicator tiles), honba, riichi_sticks, rules.
-Output, one JSON object per line: {"id", "ok": true, "han", "fu", "yaku": [{"name", "han"}],
-  "yakuman", "limit", "payment", "total"} or {"id", "ok": false, "error", "message"}.
+Riichi output: {"id", "ok": true, "han", "fu", "yaku": [{"name", "han"}], "yakuman", "limit",
+  "payment", "total"} or {"id", "ok": false, "error", "message"}.
+
+Chinese Official (mcr) input: id, hand, melds and win as above (no red fives; 1-4z East South
+  West North, 5z white, 6z green, 7z red), tsumo, flowers (a count, 0-8), last_tile (the other
+  three of the winning tile are visible), kong_related (out with a replacement tile when tsumo,
+  robbing a kong otherwise), wall_last (the wall's last tile when tsumo, its discard otherwise),
+  seat_wind, round_wind.
+MCR output: {"id", "ok": true, "fan" (the total, flowers included), "fans": [{"name", "fan",
+  "count"}], "meets_minimum" (8 fan without the flowers)} or {"id", "ok": false, "error",
+  "message"}, error one of bad_input, invalid_tiles, inconsistent, not_a_win. The fan names are
+  listed in docs/rules/mcr.md.
 
 Every input line gets its answer, in order: a line longer than --max-line-bytes is answered with
 error "too_long" (it is skipped, not read into memory and not echoed), a line that is not UTF-8
@@ -22,10 +32,11 @@ with error "bad_input"; the lines after it are scored as usual. Blank lines are 
 
 Exit status: 0 every hand scored, 1 some hand could not be, 2 usage or I/O error.
 
-Example:
-  echo '{"id":1,"hand":"123m456p789s11z22z2z","win":"2z","tsumo":true}' | paifu score riichi"#)]
+Examples:
+  echo '{"id":1,"hand":"123m456p789s11z22z2z","win":"2z","tsumo":true}' | paifu score riichi
+  echo '{"id":2,"hand":"123m456p789s111z55z","win":"5z","tsumo":true,"flowers":1}' | paifu score mcr"#)]
 pub struct ScoreArgs {
-    /// The game whose hands to score: riichi.
+    /// The game whose hands to score: riichi or mcr (Chinese Official).
     pub game: String,
     /// The longest input line, in bytes; a longer one is answered with an error and skipped.
     #[arg(long, default_value_t = MAX_LINE_BYTES, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=(1 << 30)))]
@@ -90,9 +101,13 @@ fn refusal(error: &str, message: String) -> String {
 
 /// `paifu score`: 0 every hand scored, 1 some hand could not be.
 pub fn run(a: ScoreArgs) -> Result {
-    if a.game != "riichi" {
-        return Err(Error::Usage(format!("paifu score knows riichi hands only, not {:?}", a.game)));
-    }
+    let score_line: fn(&str) -> String = match a.game.as_str() {
+        "riichi" => paifu_core::riichi::score_line,
+        "mcr" => paifu_core::mcr::score_line,
+        other => {
+            return Err(Error::Usage(format!("paifu score knows riichi and mcr hands only, not {other:?}")));
+        }
+    };
     let input = |source| Error::Stdio { stream: "standard input", source };
     let output = |source| Error::Stdio { stream: "standard output", source };
     let stdin = std::io::stdin();
@@ -106,7 +121,7 @@ pub fn run(a: ScoreArgs) -> Result {
         number += 1;
         let answer = match line {
             Line::Text(t) if t.trim().is_empty() => continue,
-            Line::Text(t) => paifu_core::riichi::score_line(&t),
+            Line::Text(t) => score_line(&t),
             Line::TooLong(n) => refusal(
                 "too_long",
                 format!(

@@ -7,6 +7,7 @@ mod conformance;
 mod fixtures;
 mod import;
 mod log_format;
+mod mcr;
 mod riichi;
 mod robustness;
 mod tayu;

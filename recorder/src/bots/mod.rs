@@ -1,5 +1,6 @@
 //! Each game's bots, and choosing a bot by name.
 
+pub mod mcr;
 pub mod riichi;
 pub mod tayu;
 pub mod tzq;
@@ -35,7 +36,8 @@ pub fn visit<V: Visitor>(kind: GameKind, v: V) -> Option<V::Output> {
         GameKind::Tzq => Some(v.visit::<paifu_core::tzq::Tzq>()),
         GameKind::Riichi => Some(v.visit::<paifu_core::riichi::Riichi>()),
         GameKind::Tayu => Some(v.visit::<paifu_core::tayu::Tayu>()),
-        GameKind::Mcr | GameKind::Hungarian => None,
+        GameKind::Mcr => Some(v.visit::<paifu_core::mcr::Mcr>()),
+        GameKind::Hungarian => None,
     }
 }
 
