@@ -10,6 +10,7 @@ pub mod digest;
 pub mod error;
 pub mod game;
 pub mod games;
+pub mod hungarian;
 pub mod log;
 pub mod random;
 pub mod replay;
