@@ -11,6 +11,7 @@ pub mod error;
 pub mod game;
 pub mod games;
 pub mod log;
+pub mod mahjong;
 pub mod random;
 pub mod replay;
 pub mod riichi;

@@ -2,13 +2,13 @@
 
 use super::action::Action;
 use super::facts::{Abort, FactKind};
-use super::hand::{is_win, waits as hand_waits, YAOCHU};
 use super::rules::Rules;
-use super::score::{payment, score, Meld, MeldKind, Payment, Score, Situation, WinHand, Yaku};
-use super::tile::{counts_of, tiles_text, Counts, Tile};
+use super::score::{payment, score, Payment, Score, Situation, WinHand, Yaku};
 use super::view::{ClaimView, DiscardView, MeldView, PlayerView, View};
 use crate::error::Violation;
 use crate::game::{Fact, RoundResult, Seat, SeatSet, SetupError};
+use crate::mahjong::hand::{is_win, waits as hand_waits, YAOCHU};
+use crate::mahjong::{counts_of, tiles_text, Counts, Meld, MeldKind, Tile};
 use crate::random::Seed;
 use std::fmt::Write as _;
 
@@ -647,7 +647,7 @@ impl Riichi {
             // Only thirteen orphans may rob a closed kan.
             let mut c = p.counts();
             c[tile.kind()] += 1;
-            if !super::hand::is_kokushi(&c) {
+            if !crate::mahjong::hand::is_kokushi(&c) {
                 return false;
             }
         }

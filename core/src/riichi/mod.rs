@@ -6,12 +6,10 @@
 mod action;
 mod engine;
 mod facts;
-pub mod hand;
 pub mod rules;
 pub mod score;
 mod score_line;
 mod setup;
-mod tile;
 mod view;
 
 pub use action::Action;
@@ -20,15 +18,15 @@ pub(crate) use action::NOTATION_EXAMPLES;
 pub use engine::{Riichi, River};
 pub use facts::{Abort, FactKind};
 pub use rules::{Renhou, Rules};
-pub use score::{score, Limit, Meld, MeldKind, Payment, Score, ScoreError, Situation, WinHand, Yaku};
+pub use score::{score, Limit, Payment, Score, ScoreError, Situation, WinHand, Yaku};
 pub use score_line::score_line;
 pub use setup::{SeatSetup, Setup, SetupPhase};
-pub use tile::{counts_of, parse_tiles, tiles_text, Counts, Tile};
 pub use view::{ClaimView, DiscardView, MeldView, PlayerView, View};
 
 use crate::error::Violation;
 use crate::game::{Game, GameKind, RoundResult, Seat, SeatSet, SetupError};
 use crate::log::Options;
+use crate::mahjong::{Meld, Tile};
 use crate::random::Seed;
 
 impl Game for Riichi {

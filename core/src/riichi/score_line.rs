@@ -1,9 +1,9 @@
 //! The hand scorer's line protocol (`paifu score riichi`): one JSON object in, one out.
 
 use super::rules::Rules;
-use super::score::{score, Meld, MeldKind, Payment, Situation, WinHand};
-use super::tile::{parse_tiles, Tile};
+use super::score::{score, Payment, Situation, WinHand};
 use crate::log::OptValue;
+use crate::mahjong::{parse_tiles, Meld, MeldKind, Tile};
 use serde_json::{json, Map, Value};
 
 struct LineError {

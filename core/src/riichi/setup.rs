@@ -3,9 +3,9 @@
 
 use super::engine::{Phase, Player, Riichi, River, Window};
 use super::rules::Rules;
-use super::score::{Meld, MeldKind, Yaku};
-use super::tile::Tile;
+use super::score::Yaku;
 use crate::game::{Seat, SetupError};
+use crate::mahjong::{Meld, MeldKind, Tile};
 use crate::random::Seed;
 
 /// Who acts in a hand-built position.

@@ -4,11 +4,12 @@
 //! chi or pon, so only the seats a test is about can act on a discard.
 
 use super::engine::River;
-use super::hand::waits;
 use super::setup::{SeatSetup, Setup, SetupPhase};
 use super::*;
 use crate::error::ErrorCode;
 use crate::game::{Game, RoundResult, Seat, SeatSet};
+use crate::mahjong::hand::waits;
+use crate::mahjong::{counts_of, parse_tiles, MeldKind};
 use crate::t;
 
 const FA: &str = "147m258p369s1234z";

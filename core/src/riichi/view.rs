@@ -1,9 +1,8 @@
 //! What a viewer is shown of a riichi position: every hand, meld and river, the wall, the dora
 //! indicators, the claim window; every tile as its notation (`5m`, `0p` for a red five).
 
-use super::score::{Meld, MeldKind};
-use super::tile::Tile;
 use crate::game::Seat;
+use crate::mahjong::{Meld, MeldKind, Tile};
 use serde::{Serialize, Serializer};
 use serde_with::{serde_as, DisplayFromStr};
 

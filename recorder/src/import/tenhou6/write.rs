@@ -11,7 +11,8 @@ use crate::import::record;
 use crate::import::{embedded, rules, yaku, ExportError};
 use paifu_core::game::Game;
 use paifu_core::log::Log;
-use paifu_core::riichi::{Action, Limit, Riichi, Tile};
+use paifu_core::mahjong::Tile;
+use paifu_core::riichi::{Action, Limit, Riichi};
 use paifu_core::Seat;
 use serde_json::{json, Value};
 

@@ -5,7 +5,7 @@
 //! `is_standard_win`, `is_win` and `waits` read the counts of a hand, each 0..=4 and at most 14
 //! tiles in all; beyond that their answers mean nothing (but they do not panic).
 
-use super::tile::Counts;
+use super::Counts;
 
 #[cfg(test)]
 mod reference;
@@ -447,16 +447,16 @@ fn shanten_dfs(c: &mut Counts, from: usize, m: i8, t: i8, p: bool, best: &mut i8
 
 #[cfg(test)]
 mod tests {
-    use super::super::tile::{counts_of, parse_tiles};
     use super::*;
+    use crate::mahjong::{counts_of, parse_tiles, tiles_text, Tile};
 
     fn c(s: &str) -> Counts {
         counts_of(&parse_tiles(s).unwrap())
     }
 
     fn kinds(mask: u64) -> String {
-        let tiles: Vec<_> = (0..34).filter(|k| mask & (1 << k) != 0).map(super::super::tile::Tile::kind_tile).collect();
-        super::super::tile::tiles_text(&tiles)
+        let tiles: Vec<_> = (0..34).filter(|k| mask & (1 << k) != 0).map(Tile::kind_tile).collect();
+        tiles_text(&tiles)
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Riichi tiles: a `u8` newtype in the style of Mortal's libriichi.
+//! Mahjong tiles: a `u8` newtype in the style of Mortal's libriichi.
 //!
 //! Ids 0..34 are the 34 tile kinds (0-8 `1m`-`9m`, 9-17 `1p`-`9p`, 18-26 `1s`-`9s`, 27-33 `1z`-`7z`:
 //! East South West North White Green Red); 34, 35, 36 are the red fives `0m`, `0p`, `0s`.
@@ -17,7 +17,7 @@ pub struct Tile(u8);
 #[macro_export]
 macro_rules! t {
     ($s:tt) => {
-        const { $crate::riichi::Tile::parse_const(stringify!($s)) }
+        const { $crate::mahjong::Tile::parse_const(stringify!($s)) }
     };
 }
 
