@@ -647,7 +647,7 @@ impl Riichi {
             // Only thirteen orphans may rob a closed kan.
             let mut c = p.counts();
             c[tile.kind()] += 1;
-            if !crate::mahjong::hand::is_kokushi(&c) {
+            if !crate::mahjong::hand::is_thirteen_orphans(&c) {
                 return false;
             }
         }

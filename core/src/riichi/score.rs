@@ -2,7 +2,7 @@
 //! payments. The rules are in docs/rules/riichi.md.
 
 use super::rules::{Renhou, Rules};
-use crate::mahjong::hand::{decompositions, is_chiitoitsu, is_kokushi, Set, YAOCHU};
+use crate::mahjong::hand::{decompositions, is_seven_distinct_pairs, is_thirteen_orphans, Set, YAOCHU};
 use crate::mahjong::{Counts, Meld, MeldKind, Tile};
 use serde::Serialize;
 use std::fmt;
@@ -543,7 +543,7 @@ pub fn score(hand: &WinHand, sit: &Situation, rules: &Rules) -> Result<Score, Sc
         }
     };
     let mut shaped = false;
-    if hand.melds.is_empty() && is_kokushi(&conc) {
+    if hand.melds.is_empty() && is_thirteen_orphans(&conc) {
         shaped = true;
         let mut yaku = YakuList::new();
         let mut n = 1;
@@ -555,7 +555,7 @@ pub fn score(hand: &WinHand, sit: &Situation, rules: &Rules) -> Result<Score, Sc
         ctx.situational_yakuman(&mut yaku, &mut count);
         consider(Reading { yaku, yakuman: count, han: 13 * count, fu: 0 }, &mut best);
     }
-    if hand.melds.is_empty() && is_chiitoitsu(&conc) {
+    if hand.melds.is_empty() && is_seven_distinct_pairs(&conc) {
         shaped = true;
         consider(ctx.chiitoitsu(), &mut best);
     }

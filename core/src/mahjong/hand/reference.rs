@@ -3,7 +3,7 @@
 //! The tests below check that the table-driven versions give the same answers, exhaustively for
 //! single parts and on many seeded whole hands.
 
-use crate::mahjong::hand::{is_chiitoitsu, is_kokushi, YAOCHU};
+use crate::mahjong::hand::{is_seven_distinct_pairs, is_thirteen_orphans, YAOCHU};
 use crate::mahjong::Counts;
 
 /// Whether nine counts of one suit split into runs and triplets only (greedy is exact: three
@@ -90,7 +90,7 @@ pub(super) fn is_standard_win(c: &Counts) -> bool {
 
 /// Any winning shape (the concealed part; `c` holds 14 - 3 x melds tiles).
 pub(super) fn is_win(c: &Counts) -> bool {
-    is_standard_win(c) || is_chiitoitsu(c) || is_kokushi(c)
+    is_standard_win(c) || is_seven_distinct_pairs(c) || is_thirteen_orphans(c)
 }
 
 /// The kinds that complete a concealed part of 13 - 3 x melds tiles, as a bit mask over kinds.
@@ -183,7 +183,7 @@ pub(super) fn waits(c: &Counts) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use crate::mahjong::hand::POW5;
+    use crate::mahjong::hand::tables::POW5;
     use crate::mahjong::{counts_of, parse_tiles, tiles_text, Counts, Tile};
     use crate::random::{Seed, Stream};
 
