@@ -42,7 +42,7 @@ fn random_hand(s: &mut Stream) -> RandomHand {
                     counts[t.kind()] += 1;
                 }
                 if s.below(4) == 0 {
-                    let kind = if run { MeldKind::Chi } else { MeldKind::Pon };
+                    let kind = if run { MeldKind::Chow } else { MeldKind::Pung };
                     melds.push(Meld::new(kind, &tiles, None, None).unwrap());
                 } else {
                     concealed.extend(tiles);

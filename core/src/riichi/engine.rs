@@ -324,7 +324,7 @@ impl Riichi {
     /// The 136 tiles in kind order, four of each; the first copies of the configured red fives
     /// (of 5m, 5p, 5s; the second 5p too when there are four) are red.
     fn tile_array(rules: &Rules) -> [Tile; 136] {
-        let mut tiles: [Tile; 136] = std::array::from_fn(|i| Tile::kind_tile(i / 4));
+        let mut tiles = Tile::set();
         let reds: &[usize] = match rules.red_fives {
             0 => &[],
             3 => &[4 * 4, 4 * 13, 4 * 22],
@@ -912,7 +912,7 @@ impl Riichi {
                 if drawn.is_none() {
                     return Err(Violation::illegal(format!("seat {seat} may not kan right after a call")));
                 }
-                if !p.melds.iter().any(|m| m.kind == MeldKind::Pon && m.base() == k) || p.count_kind(k) == 0 {
+                if !p.melds.iter().any(|m| m.kind == MeldKind::Pung && m.base() == k) || p.count_kind(k) == 0 {
                     return Err(Violation::illegal(format!(
                         "seat {seat} adds {t} to a kan, but has no pon of {t} and the fourth tile"
                     )));
@@ -1121,7 +1121,7 @@ impl Riichi {
                         if counts[t.kind()] == 4 {
                             push(Action::Ankan(t.deaka()), &mut out);
                         }
-                        if p.melds.iter().any(|m| m.kind == MeldKind::Pon && m.base() == t.kind()) {
+                        if p.melds.iter().any(|m| m.kind == MeldKind::Pung && m.base() == t.kind()) {
                             push(Action::Kakan(t.deaka()), &mut out);
                         }
                     }
@@ -1197,7 +1197,7 @@ impl Riichi {
             Action::Ankan(t) => {
                 let k = t.kind();
                 let tiles = self.players[s].take_kind(k);
-                if let Some(m) = Meld::new(MeldKind::Ankan, &tiles, None, None) {
+                if let Some(m) = Meld::new(MeldKind::ConcealedKong, &tiles, None, None) {
                     self.players[s].melds.push(m);
                 }
                 self.after_kan(seat);
@@ -1211,8 +1211,8 @@ impl Riichi {
                 let p = &mut self.players[s];
                 let Some(pos) = p.hand().iter().position(|x| x.kind() == k) else { return };
                 let added = p.take_at(pos);
-                if let Some(m) = p.melds.iter_mut().find(|m| m.kind == MeldKind::Pon && m.base() == k) {
-                    m.kind = MeldKind::Kakan;
+                if let Some(m) = p.melds.iter_mut().find(|m| m.kind == MeldKind::Pung && m.base() == k) {
+                    m.kind = MeldKind::AddedKong;
                     m.tiles[3] = added;
                 }
                 // A win robbing the added tile keeps ippatsu (Tenhou): the kan is made only once
@@ -1364,7 +1364,7 @@ impl Riichi {
             }
         }
         if self.rules.abortive_draws && self.kans == 4 {
-            let by_one = self.players.iter().any(|p| p.melds.iter().filter(|m| m.is_kan()).count() == 4);
+            let by_one = self.players.iter().any(|p| p.melds.iter().filter(|m| m.is_kong()).count() == 4);
             if !by_one {
                 self.abort(Abort::FourKans, "four kans by more than one player: abortive draw".into());
                 return;
@@ -1424,11 +1424,11 @@ impl Riichi {
         let p = &mut self.players[s];
         p.calls += 1;
         let (kind, used, kuikae): (MeldKind, Vec<Tile>, u64) = match action {
-            Action::Chi(a, b) => (MeldKind::Chi, vec![a, b], Riichi::chi_kuikae(tile, a, b)),
-            Action::Pon(a, b) => (MeldKind::Pon, vec![a, b], 1 << tile.kind()),
+            Action::Chi(a, b) => (MeldKind::Chow, vec![a, b], Riichi::chi_kuikae(tile, a, b)),
+            Action::Pon(a, b) => (MeldKind::Pung, vec![a, b], 1 << tile.kind()),
             _ => {
                 let k = tile.kind();
-                (MeldKind::Minkan, p.hand().iter().copied().filter(|x| x.kind() == k).take(3).collect(), 0)
+                (MeldKind::ClaimedKong, p.hand().iter().copied().filter(|x| x.kind() == k).take(3).collect(), 0)
             }
         };
         for t in &used {
@@ -1440,9 +1440,9 @@ impl Riichi {
             p.melds.push(m);
         }
         // Liability: the discarder who fed the third dragon set or the fourth wind set.
-        if matches!(kind, MeldKind::Pon | MeldKind::Minkan) {
-            let dragons = p.melds.iter().filter(|m| m.kind != MeldKind::Chi && m.base() >= 31).count();
-            let winds = p.melds.iter().filter(|m| m.kind != MeldKind::Chi && (27..31).contains(&m.base())).count();
+        if matches!(kind, MeldKind::Pung | MeldKind::ClaimedKong) {
+            let dragons = p.melds.iter().filter(|m| m.kind != MeldKind::Chow && m.base() >= 31).count();
+            let winds = p.melds.iter().filter(|m| m.kind != MeldKind::Chow && (27..31).contains(&m.base())).count();
             if tile.is_dragon() && dragons == 3 && self.rules.pao_daisangen {
                 p.pao = Some((Yaku::Daisangen, from));
             }
@@ -1450,7 +1450,7 @@ impl Riichi {
                 p.pao = Some((Yaku::Daisuushii, from));
             }
         }
-        if kind == MeldKind::Minkan {
+        if kind == MeldKind::ClaimedKong {
             p.minkan_from = Some(from);
             self.kans += 1;
             self.dora_pending += 1;

@@ -579,8 +579,8 @@ pub fn score(hand: &WinHand, sit: &Situation, rules: &Rules) -> Result<Score, Sc
                 break;
             }
             groups[n] = Group {
-                run: m.kind == MeldKind::Chi,
-                kan: m.is_kan(),
+                run: m.kind == MeldKind::Chow,
+                kan: m.is_kong(),
                 kind: m.base() as u8,
                 concealed: !m.is_open(),
                 late_call: m.is_open() && Some(i) != ctx.first_call,

@@ -101,11 +101,11 @@ impl Riichi {
                 if checked.tiles != m.tiles {
                     return err(format!("seat {s} has a malformed {} meld", m.kind.name()));
                 }
-                if m.is_kan() {
+                if m.is_kong() {
                     kans += 1;
                 }
                 match m.kind {
-                    MeldKind::Ankan => {
+                    MeldKind::ConcealedKong => {
                         if m.called.is_some() || m.from.is_some() {
                             return err(format!("seat {s}'s closed kan names a called tile or a seat"));
                         }
@@ -117,7 +117,7 @@ impl Riichi {
                         if f > 3 || usize::from(f) == s || !m.tiles().contains(&c) {
                             return err(format!("seat {s}'s {} meld: bad called tile or seat", m.kind.name()));
                         }
-                        if m.kind == MeldKind::Chi && usize::from((f + 1) % 4) != s {
+                        if m.kind == MeldKind::Chow && usize::from((f + 1) % 4) != s {
                             return err(format!("seat {s}'s chi must come from the seat on its left"));
                         }
                     }
@@ -174,14 +174,14 @@ impl Riichi {
                     }
                 }
                 None => {
-                    let Some(m) = st.melds.last().filter(|m| matches!(m.kind, MeldKind::Chi | MeldKind::Pon)) else {
+                    let Some(m) = st.melds.last().filter(|m| matches!(m.kind, MeldKind::Chow | MeldKind::Pung)) else {
                         return err(format!(
                             "seat {seat} has not drawn, so its last meld must be the chi or pon it made"
                         ));
                     };
                     let called = m.called.unwrap_or(m.tiles[0]);
                     kuikae = match m.kind {
-                        MeldKind::Chi => {
+                        MeldKind::Chow => {
                             let mut others = m.tiles[..3].iter().copied().filter(|t| *t != called);
                             let (a, b) = (others.next().unwrap_or(called), others.next().unwrap_or(called));
                             Riichi::chi_kuikae(called, a, b)
@@ -220,21 +220,21 @@ impl Riichi {
             p.ippatsu = st.ippatsu;
             p.furiten_temp = st.furiten_temp;
             p.furiten_riichi = st.furiten_riichi;
-            p.calls = st.melds.iter().map(|m| if m.kind == MeldKind::Kakan { 2 } else { 1 }).sum();
-            p.minkan_from = st.melds.iter().rev().find(|m| m.kind == MeldKind::Minkan).and_then(|m| m.from);
+            p.calls = st.melds.iter().map(|m| if m.kind == MeldKind::AddedKong { 2 } else { 1 }).sum();
+            p.minkan_from = st.melds.iter().rev().find(|m| m.kind == MeldKind::ClaimedKong).and_then(|m| m.from);
             // Liability: the discard that completed the third dragon set or the fourth wind set.
             let sets = |dragons: bool| {
                 st.melds.iter().filter(move |m| {
-                    m.kind != MeldKind::Chi && if dragons { m.base() >= 31 } else { (27..31).contains(&m.base()) }
+                    m.kind != MeldKind::Chow && if dragons { m.base() >= 31 } else { (27..31).contains(&m.base()) }
                 })
             };
             if rules.pao_daisangen {
-                if let Some(m) = sets(true).nth(2).filter(|m| m.kind != MeldKind::Ankan) {
+                if let Some(m) = sets(true).nth(2).filter(|m| m.kind != MeldKind::ConcealedKong) {
                     p.pao = m.from.map(|f| (Yaku::Daisangen, f));
                 }
             }
             if rules.pao_daisuushii {
-                if let Some(m) = sets(false).nth(3).filter(|m| m.kind != MeldKind::Ankan) {
+                if let Some(m) = sets(false).nth(3).filter(|m| m.kind != MeldKind::ConcealedKong) {
                     p.pao = m.from.map(|f| (Yaku::Daisuushii, f));
                 }
             }
