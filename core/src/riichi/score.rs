@@ -281,7 +281,7 @@ fn ceil100(x: i64) -> i64 {
 }
 
 /// The payment for basic points `basic`.
-pub fn payment(basic: i64, dealer: bool, tsumo: bool) -> Payment {
+pub(crate) fn payment(basic: i64, dealer: bool, tsumo: bool) -> Payment {
     match (dealer, tsumo) {
         (true, false) => Payment::Ron(ceil100(basic * 6)),
         (false, false) => Payment::Ron(ceil100(basic * 4)),
@@ -440,7 +440,7 @@ impl Reading {
 }
 
 /// Basic points and limit for han and fu.
-pub fn basic_points(han: u32, fu: u32, rules: &Rules) -> (i64, Limit) {
+pub(crate) fn basic_points(han: u32, fu: u32, rules: &Rules) -> (i64, Limit) {
     match han {
         13.. if rules.kazoe_yakuman => (8000, Limit::Yakuman),
         11.. => (6000, Limit::Sanbaiman),

@@ -1,11 +1,11 @@
 //! Hand-built positions: an unchecked [`Setup`], validated by [`Riichi::from_setup`] (for tests,
 //! tools and teaching positions; the model is `tzq::Setup`).
 
-use super::engine::{Phase, Player, Riichi, River, Window};
+use super::engine::{ClaimOn, Imported, Phase, Player, Riichi, River, Table, WALL_END};
 use super::rules::Rules;
 use super::score::Yaku;
 use crate::game::{Seat, SetupError};
-use crate::mahjong::{Meld, MeldKind, Tile};
+use crate::mahjong::{Meld, MeldKind, Tile, Wall};
 use crate::random::Seed;
 
 /// Who acts in a hand-built position.
@@ -199,12 +199,23 @@ impl Riichi {
             }
         }
 
-        // The dead wall in the engine's layout: d0-d3 replacement tiles (the first `kans` used),
-        // d4.. the indicator pairs.
+        // The wall: the live tiles, then the tiles the kans moved from its end into the dead wall,
+        // then the dead wall, read from the end: d0-d3 the replacement tiles (the first `kans`
+        // drawn), d4.. the indicator pairs.
         let left = 4 - kans;
-        let mut dead = [setup.dead[0]; 14];
-        dead[kans..4].copy_from_slice(&setup.dead[..left]);
-        dead[4..14].copy_from_slice(&setup.dead[left..left + 10]);
+        let live_len = setup.live.len();
+        let mut wall = Wall::new(WALL_END);
+        wall.lay(live_len + kans + 14, setup.dead[0]);
+        for (i, &t) in setup.live.iter().chain(&setup.dead[left + 10..]).enumerate() {
+            wall.set(i, t);
+        }
+        for (j, &t) in setup.dead[..left].iter().enumerate() {
+            wall.set_from_end(kans + j, t);
+        }
+        for (j, &t) in setup.dead[left..left + 10].iter().enumerate() {
+            wall.set_from_end(4 + j, t);
+        }
+        wall.skip_replacements(kans);
 
         let mut players: [Player; 4] = Default::default();
         let mut any_call = false;
@@ -242,7 +253,6 @@ impl Riichi {
             p.melds = st.melds;
             p.river = st.river;
         }
-        let live_len = setup.live.len();
         let mut g = Riichi {
             rules,
             seed: Some(setup.seed),
@@ -252,25 +262,21 @@ impl Riichi {
             kyoku: setup.kyoku,
             honba: setup.honba,
             sticks: setup.sticks,
-            players,
-            live: setup.live,
-            next: 0,
-            live_end: live_len,
-            dead,
-            rinshan_used: kans,
-            dora_shown: setup.dora_shown,
-            dora_pending: setup.dora_pending,
-            kans: kans as u8,
-            any_call,
-            discards_made: discards,
-            phase,
-            round_deltas: [0; 4],
-            dice: (1, 1),
-            // Hand-built positions are seeded games: nothing is imported.
-            seen: [0; 37],
-            dora_known: 0,
-            ura_known: 0,
             last_wins: Vec::new(),
+            players,
+            table: Table {
+                wall,
+                dice: (1, 1),
+                dora_shown: setup.dora_shown,
+                dora_pending: setup.dora_pending,
+                kans: kans as u8,
+                any_call,
+                discards_made: discards,
+                deltas: [0; 4],
+            },
+            phase,
+            // Hand-built positions are seeded games: nothing is imported.
+            imported: Imported::default(),
         };
         for p in g.players.iter_mut() {
             p.update_waits();
@@ -292,8 +298,8 @@ impl Riichi {
                 return err("no discard to claim");
             };
             // The discarder's own waits were computed without the tile: no furiten change here.
-            let can = g.window_options(f, tile, Window::Discard);
-            g.open_window(f, tile, Window::Discard, can);
+            let can = g.window_options(f, tile, ClaimOn::Discard);
+            g.open_window(f, tile, ClaimOn::Discard, can);
         }
         Ok(g)
     }

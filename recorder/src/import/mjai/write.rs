@@ -131,7 +131,7 @@ pub fn export(log: &Log<Action>) -> Result<String, ExportError> {
                 }
             }
             Action::Kakan(k) => {
-                let m = g.melds(s).iter().find(|m| m.base() == k.kind() && m.is_kan()).copied();
+                let m = g.melds(s).iter().find(|m| m.base() == k.kind() && m.is_kong()).copied();
                 if let Some(m) = m {
                     out.push(
                         json!({"type": "kakan", "actor": s, "pai": pai(m.tiles[3]), "consumed": pais(&m.tiles[..3])}),

@@ -111,7 +111,7 @@ pub fn export(log: &Log<Action>) -> Result<String, ExportError> {
                 }
             }
             Action::Kakan(k) => {
-                let m = g.melds(s).iter().find(|m| m.base() == k.kind() && m.is_kan()).copied();
+                let m = g.melds(s).iter().find(|m| m.base() == k.kind() && m.is_kong()).copied();
                 if let Some(m) = m {
                     let added = m.tiles[3];
                     let pon: Vec<Tile> = m.tiles[..3].to_vec();
