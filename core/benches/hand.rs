@@ -16,8 +16,8 @@
 //! lazily built tables).
 
 use criterion::{Criterion, Throughput};
-use paifu_core::riichi::hand::waits;
-use paifu_core::riichi::Counts;
+use paifu_core::mahjong::hand::waits;
+use paifu_core::mahjong::Counts;
 use paifu_core::{Seed, Stream};
 use std::hint::black_box;
 use std::time::Instant;

@@ -3,8 +3,9 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use paifu_core::log::{encode, Encoding};
-use paifu_core::riichi::hand::shanten;
-use paifu_core::riichi::{counts_of, score, Action, Meld, MeldKind, Riichi, Rules, Situation, Tile, WinHand};
+use paifu_core::mahjong::hand::shanten;
+use paifu_core::mahjong::{counts_of, Meld, MeldKind, Tile};
+use paifu_core::riichi::{score, Action, Riichi, Rules, Situation, WinHand};
 use paifu_core::{validate_bytes, Claim, Game, Header, Log, Record, Seed, Stream};
 use std::hint::black_box;
 
@@ -41,7 +42,7 @@ fn random_hand(s: &mut Stream) -> RandomHand {
                     counts[t.kind()] += 1;
                 }
                 if s.below(4) == 0 {
-                    let kind = if run { MeldKind::Chi } else { MeldKind::Pon };
+                    let kind = if run { MeldKind::Chow } else { MeldKind::Pung };
                     melds.push(Meld::new(kind, &tiles, None, None).unwrap());
                 } else {
                     concealed.extend(tiles);

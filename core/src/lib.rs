@@ -12,6 +12,7 @@ pub mod game;
 pub mod games;
 pub mod hungarian;
 pub mod log;
+pub mod mahjong;
 pub mod random;
 pub mod replay;
 pub mod riichi;

@@ -265,7 +265,7 @@ fn a_log_that_does_not_validate_is_not_exported_and_the_error_says_why() {
         })
         .collect();
     let other =
-        (0..34).map(paifu_core::riichi::Tile::kind_tile).find(|t| held.iter().all(|h| h.kind() != t.kind())).unwrap();
+        (0..34).map(paifu_core::mahjong::Tile::kind_tile).find(|t| held.iter().all(|h| h.kind() != t.kind())).unwrap();
     bad.records[i].action = Action::discard(other);
     for e in [to_tenhou6(&bad).unwrap_err(), to_mjai(&bad).unwrap_err()] {
         assert!(matches!(&e, ExportError::Refused { index, .. } if *index == i), "{e}");

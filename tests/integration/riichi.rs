@@ -119,8 +119,9 @@ fn print_some_games() {
 }
 
 use paifu_core::log::{OptValue, Options};
+use paifu_core::mahjong::{counts_of, hand::is_win, Tile};
 use paifu_core::replay::validate_log;
-use paifu_core::riichi::{counts_of, hand::is_win, Action, Tile};
+use paifu_core::riichi::Action;
 use paifu_core::{ErrorCode, Log, Outcome, Record};
 
 /// Plays greedy games under `options` and, before each record, asks `bad` for a wrong move of
@@ -215,7 +216,7 @@ fn bad_log_riichi_with_900_points() {
             let mut rest = hand.to_vec();
             rest.remove(j);
             let c = counts_of(&rest);
-            if paifu_core::riichi::hand::waits(&c) != 0 && g.scores()[usize::from(seat)] < 1000 {
+            if paifu_core::mahjong::hand::waits(&c) != 0 && g.scores()[usize::from(seat)] < 1000 {
                 let drawn = g.view().drawn == Some(t);
                 return Some((seat, Action::Discard { tile: t, drawn, riichi: true }));
             }

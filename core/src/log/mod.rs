@@ -630,7 +630,8 @@ pub(crate) fn check_version(h: &Header) -> Result<(), Fault> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::riichi::{Action, Tile};
+    use crate::mahjong::Tile;
+    use crate::riichi::Action;
 
     #[test]
     fn digest_computed_while_decoding_matches_the_log_digest() {

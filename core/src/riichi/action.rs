@@ -1,7 +1,7 @@
 //! Riichi actions and their notation.
 
-use super::tile::Tile;
 use crate::log::NotationError;
+use crate::mahjong::{parse_tiles, tiles_text, Tile};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -104,7 +104,7 @@ impl fmt::Display for Action {
             Action::Ron => f.write_str("ron"),
             Action::Pass => f.write_str("pass"),
             Action::Kyuushu => f.write_str("kyuushu"),
-            Action::Deal(tiles) => write!(f, "deal {}", super::tile::tiles_text(tiles)),
+            Action::Deal(tiles) => write!(f, "deal {}", tiles_text(tiles)),
             Action::Draw(t) => write!(f, "draw {t}"),
             Action::Dora(t) => write!(f, "dora {t}"),
             Action::Ura(t) => write!(f, "ura {t}"),
@@ -132,7 +132,7 @@ impl FromStr for Action {
             ["pass"] => Action::Pass,
             ["kyuushu"] => Action::Kyuushu,
             ["deal", hand] => {
-                let tiles = super::tile::parse_tiles(hand)?;
+                let tiles = parse_tiles(hand)?;
                 let n = tiles.len();
                 let arr: [Tile; 13] =
                     tiles.try_into().map_err(|_| NotationError(format!("{s:?}: a deal is 13 tiles, not {n}")))?;

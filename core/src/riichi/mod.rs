@@ -1,17 +1,24 @@
 //! Riichi mahjong: the Japanese part of seed 003 with RULINGS.md (see docs/rules/riichi.md).
-//! Defaults are Tenhou's ranked rules.
+//! Defaults are Tenhou's ranked rules. Riichi's own rules on the shared table of
+//! [`mahjong`](crate::mahjong) (tiles, hand shapes, melds, the wall, claim windows):
+//!
+//! - `mod.rs`: the [`Game`] implementation and what a position tells (hands, rivers, the wall).
+//! - `engine/`: the match, by concern (its module documentation lists the files).
+//! - `action.rs`: [`Action`] and its notation; `rules.rs`: [`Rules`], the options and rulesets.
+//! - `score.rs` and `score/`: yaku, fu, limits, payments ([`score`]); `score_line.rs`: the JSON
+//!   calculator behind `paifu score riichi`.
+//! - `facts.rs`: the facts a round result carries; `view.rs`: what a viewer sees.
+//! - `setup.rs`: hand-built positions; `tests.rs`: the engine's tests on them.
 
 #![allow(clippy::needless_range_loop)]
 
 mod action;
 mod engine;
 mod facts;
-pub mod hand;
-pub mod rules;
-pub mod score;
+mod rules;
+mod score;
 mod score_line;
 mod setup;
-mod tile;
 mod view;
 
 pub use action::Action;
@@ -20,16 +27,17 @@ pub(crate) use action::NOTATION_EXAMPLES;
 pub use engine::{Riichi, River};
 pub use facts::{Abort, FactKind};
 pub use rules::{Renhou, Rules};
-pub use score::{score, Limit, Meld, MeldKind, Payment, Score, ScoreError, Situation, WinHand, Yaku};
+pub use score::{score, Limit, Payment, Score, ScoreError, Situation, WinHand, Yaku};
 pub use score_line::score_line;
 pub use setup::{SeatSetup, Setup, SetupPhase};
-pub use tile::{counts_of, parse_tiles, tiles_text, Counts, Tile};
 pub use view::{ClaimView, DiscardView, MeldView, PlayerView, View};
 
 use crate::error::Violation;
 use crate::game::{Game, GameKind, RoundResult, Seat, SeatSet, SetupError};
 use crate::log::Options;
+use crate::mahjong::{Meld, Tile};
 use crate::random::Seed;
+use engine::Phase;
 
 impl Game for Riichi {
     type Action = Action;
@@ -164,7 +172,7 @@ impl Riichi {
     /// The tile the seat to act has just drawn, and whether from the dead wall.
     pub fn drawn_tile(&self) -> Option<(Seat, Tile, bool)> {
         match self.phase {
-            engine::Phase::Turn { seat, drawn: Some(t), rinshan, .. } => Some((seat, t, rinshan)),
+            Phase::Turn { seat, drawn: Some(t), rinshan, .. } => Some((seat, t, rinshan)),
             _ => None,
         }
     }
@@ -172,7 +180,7 @@ impl Riichi {
     /// The open claim window: the seat whose tile may be claimed, and the tile.
     pub fn claim_window(&self) -> Option<(Seat, Tile)> {
         match self.phase {
-            engine::Phase::Claims { from, tile, .. } => Some((from, tile)),
+            Phase::Claims { tile, window, .. } => Some((window.from(), tile)),
             _ => None,
         }
     }
@@ -180,7 +188,7 @@ impl Riichi {
     /// Imported games: the seat that records a draw now, and whether from the dead wall.
     pub fn draw_pending(&self) -> Option<(Seat, bool)> {
         match self.phase {
-            engine::Phase::Draw { seat, rinshan } => Some((seat, rinshan)),
+            Phase::Draw { seat, rinshan } => Some((seat, rinshan)),
             _ => None,
         }
     }
@@ -188,14 +196,14 @@ impl Riichi {
     /// Imported games: the seat that records its starting tiles now.
     pub fn deal_pending(&self) -> Option<Seat> {
         match self.phase {
-            engine::Phase::Deal { seat } => Some(seat),
+            Phase::Deal { seat } => Some(seat),
             _ => None,
         }
     }
 
     /// The ura indicators under the shown dora indicators.
     pub fn ura_shown(&self) -> Vec<Tile> {
-        self.indicator_row(true)[..self.dora_shown.min(5)].to_vec()
+        self.indicator_row(true)[..self.table.dora_shown.min(5)].to_vec()
     }
 }
 

@@ -127,10 +127,10 @@ impl Default for Rules {
 
 /// Ruleset names: `standard` and its alias `tenhou` (Tenhou ranked rules), `tonpuu` (the same,
 /// East only).
-pub const RULESETS: &[&str] = &["standard", "tenhou", "tonpuu"];
+pub(crate) const RULESETS: &[&str] = &["standard", "tenhou", "tonpuu"];
 
 /// Every option name, in the order they are documented.
-pub const OPTIONS: &[&str] = &[
+pub(crate) const OPTIONS: &[&str] = &[
     "red_fives",
     "kuitan",
     "atozuke",

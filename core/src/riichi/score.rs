@@ -1,88 +1,11 @@
 //! Scoring a winning hand: yaku, yakuman, dora, fu, the han/fu table with its limits, and
 //! payments. The rules are in docs/rules/riichi.md.
 
-use super::hand::{decompositions, is_chiitoitsu, is_kokushi, Set, YAOCHU};
 use super::rules::{Renhou, Rules};
-use super::tile::{Counts, Tile};
-use serde::{Deserialize, Serialize};
+use crate::mahjong::hand::{decompositions, is_seven_distinct_pairs, is_thirteen_orphans, Set, YAOCHU};
+use crate::mahjong::{Counts, Meld, MeldKind, Tile};
+use serde::Serialize;
 use std::fmt;
-
-/// How a meld was made.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum MeldKind {
-    Chi,
-    Pon,
-    /// Open kan on a discard (daiminkan).
-    Minkan,
-    Ankan,
-    /// A pon with the fourth tile added (shouminkan).
-    Kakan,
-}
-
-impl MeldKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            MeldKind::Chi => "chi",
-            MeldKind::Pon => "pon",
-            MeldKind::Minkan => "minkan",
-            MeldKind::Ankan => "ankan",
-            MeldKind::Kakan => "kakan",
-        }
-    }
-}
-
-/// A meld: its tiles (3, or 4 for a kan), the tile taken from a discard and the seat it came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Meld {
-    pub kind: MeldKind,
-    pub tiles: [Tile; 4],
-    /// The tile taken from another seat (none for a closed kan).
-    pub called: Option<Tile>,
-    /// The seat it was taken from.
-    pub from: Option<u8>,
-}
-
-impl Meld {
-    pub fn is_kan(&self) -> bool {
-        matches!(self.kind, MeldKind::Minkan | MeldKind::Ankan | MeldKind::Kakan)
-    }
-    pub fn is_open(&self) -> bool {
-        self.kind != MeldKind::Ankan
-    }
-    pub fn tiles(&self) -> &[Tile] {
-        if self.is_kan() {
-            &self.tiles
-        } else {
-            &self.tiles[..3]
-        }
-    }
-    /// The lowest kind in the meld.
-    pub fn base(&self) -> usize {
-        self.tiles().iter().map(|t| t.kind()).min().unwrap_or(0)
-    }
-    /// A meld from its tiles, checked for shape. Tiles may be in any order.
-    pub fn new(kind: MeldKind, tiles: &[Tile], called: Option<Tile>, from: Option<u8>) -> Option<Meld> {
-        let want = if matches!(kind, MeldKind::Chi | MeldKind::Pon) { 3 } else { 4 };
-        if tiles.len() != want {
-            return None;
-        }
-        let mut ks: Vec<usize> = tiles.iter().map(|t| t.kind()).collect();
-        ks.sort_unstable();
-        let ok = match kind {
-            MeldKind::Chi => ks[0] < 27 && ks[0] % 9 <= 6 && ks[1] == ks[0] + 1 && ks[2] == ks[0] + 2,
-            _ => ks.iter().all(|&k| k == ks[0]),
-        };
-        if !ok {
-            return None;
-        }
-        let mut arr = [tiles[0]; 4];
-        arr[..tiles.len()].copy_from_slice(tiles);
-        if want == 3 {
-            arr[3] = tiles[2];
-        }
-        Some(Meld { kind, tiles: arr, called, from })
-    }
-}
 
 /// Every yaku and yakuman Paifu scores, with its snake_case name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -358,7 +281,7 @@ fn ceil100(x: i64) -> i64 {
 }
 
 /// The payment for basic points `basic`.
-pub fn payment(basic: i64, dealer: bool, tsumo: bool) -> Payment {
+pub(crate) fn payment(basic: i64, dealer: bool, tsumo: bool) -> Payment {
     match (dealer, tsumo) {
         (true, false) => Payment::Ron(ceil100(basic * 6)),
         (false, false) => Payment::Ron(ceil100(basic * 4)),
@@ -517,7 +440,7 @@ impl Reading {
 }
 
 /// Basic points and limit for han and fu.
-pub fn basic_points(han: u32, fu: u32, rules: &Rules) -> (i64, Limit) {
+pub(crate) fn basic_points(han: u32, fu: u32, rules: &Rules) -> (i64, Limit) {
     match han {
         13.. if rules.kazoe_yakuman => (8000, Limit::Yakuman),
         11.. => (6000, Limit::Sanbaiman),
@@ -620,7 +543,7 @@ pub fn score(hand: &WinHand, sit: &Situation, rules: &Rules) -> Result<Score, Sc
         }
     };
     let mut shaped = false;
-    if hand.melds.is_empty() && is_kokushi(&conc) {
+    if hand.melds.is_empty() && is_thirteen_orphans(&conc) {
         shaped = true;
         let mut yaku = YakuList::new();
         let mut n = 1;
@@ -632,7 +555,7 @@ pub fn score(hand: &WinHand, sit: &Situation, rules: &Rules) -> Result<Score, Sc
         ctx.situational_yakuman(&mut yaku, &mut count);
         consider(Reading { yaku, yakuman: count, han: 13 * count, fu: 0 }, &mut best);
     }
-    if hand.melds.is_empty() && is_chiitoitsu(&conc) {
+    if hand.melds.is_empty() && is_seven_distinct_pairs(&conc) {
         shaped = true;
         consider(ctx.chiitoitsu(), &mut best);
     }
@@ -656,8 +579,8 @@ pub fn score(hand: &WinHand, sit: &Situation, rules: &Rules) -> Result<Score, Sc
                 break;
             }
             groups[n] = Group {
-                run: m.kind == MeldKind::Chi,
-                kan: m.is_kan(),
+                run: m.kind == MeldKind::Chow,
+                kan: m.is_kong(),
                 kind: m.base() as u8,
                 concealed: !m.is_open(),
                 late_call: m.is_open() && Some(i) != ctx.first_call,

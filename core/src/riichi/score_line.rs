@@ -1,9 +1,9 @@
 //! The hand scorer's line protocol (`paifu score riichi`): one JSON object in, one out.
 
 use super::rules::Rules;
-use super::score::{score, Meld, MeldKind, Payment, Situation, WinHand};
-use super::tile::{parse_tiles, Tile};
+use super::score::{score, Payment, Situation, WinHand};
 use crate::log::OptValue;
+use crate::mahjong::{parse_tiles, Meld, MeldKind, Tile};
 use serde_json::{json, Map, Value};
 
 struct LineError {
@@ -128,15 +128,8 @@ fn parse_meld(s: &str) -> Result<Meld, LineError> {
     let Some((kind, tiles)) = s.split_once(':') else {
         return Err(err("bad_input", format!("meld {s:?} must look like \"pon:777z\"")));
     };
-    let kind = match kind {
-        "chi" => MeldKind::Chi,
-        "pon" => MeldKind::Pon,
-        "minkan" => MeldKind::Minkan,
-        "ankan" => MeldKind::Ankan,
-        "kakan" => MeldKind::Kakan,
-        other => {
-            return Err(err("bad_input", format!("unknown meld kind {other:?}: chi, pon, minkan, ankan or kakan")));
-        }
+    let Some(kind) = MeldKind::from_name(kind) else {
+        return Err(err("bad_input", format!("unknown meld kind {kind:?}: chi, pon, minkan, ankan or kakan")));
     };
     let tiles = parse_tiles(tiles).map_err(|e| err("invalid_tiles", e.0))?;
     Meld::new(kind, &tiles, None, None)
@@ -283,7 +276,7 @@ fn check_situation(s: &Situation, melds: &[Meld], rules: &Rules) -> Result<(), L
     if s.ippatsu && !(s.riichi || s.double_riichi) {
         return bad("ippatsu needs riichi");
     }
-    if s.rinshan && (!s.tsumo || !melds.iter().any(|m| m.is_kan())) {
+    if s.rinshan && (!s.tsumo || !melds.iter().any(|m| m.is_kong())) {
         return bad("rinshan needs tsumo and a kan");
     }
     if s.chankan && s.tsumo {

@@ -1,11 +1,11 @@
 //! Hand-built positions: an unchecked [`Setup`], validated by [`Riichi::from_setup`] (for tests,
 //! tools and teaching positions; the model is `tzq::Setup`).
 
-use super::engine::{Phase, Player, Riichi, River, Window};
+use super::engine::{ClaimOn, Imported, Phase, Player, Riichi, River, Table, WALL_END};
 use super::rules::Rules;
-use super::score::{Meld, MeldKind, Yaku};
-use super::tile::Tile;
+use super::score::Yaku;
 use crate::game::{Seat, SetupError};
+use crate::mahjong::{Meld, MeldKind, Tile, Wall};
 use crate::random::Seed;
 
 /// Who acts in a hand-built position.
@@ -101,11 +101,11 @@ impl Riichi {
                 if checked.tiles != m.tiles {
                     return err(format!("seat {s} has a malformed {} meld", m.kind.name()));
                 }
-                if m.is_kan() {
+                if m.is_kong() {
                     kans += 1;
                 }
                 match m.kind {
-                    MeldKind::Ankan => {
+                    MeldKind::ConcealedKong => {
                         if m.called.is_some() || m.from.is_some() {
                             return err(format!("seat {s}'s closed kan names a called tile or a seat"));
                         }
@@ -117,7 +117,7 @@ impl Riichi {
                         if f > 3 || usize::from(f) == s || !m.tiles().contains(&c) {
                             return err(format!("seat {s}'s {} meld: bad called tile or seat", m.kind.name()));
                         }
-                        if m.kind == MeldKind::Chi && usize::from((f + 1) % 4) != s {
+                        if m.kind == MeldKind::Chow && usize::from((f + 1) % 4) != s {
                             return err(format!("seat {s}'s chi must come from the seat on its left"));
                         }
                     }
@@ -174,14 +174,14 @@ impl Riichi {
                     }
                 }
                 None => {
-                    let Some(m) = st.melds.last().filter(|m| matches!(m.kind, MeldKind::Chi | MeldKind::Pon)) else {
+                    let Some(m) = st.melds.last().filter(|m| matches!(m.kind, MeldKind::Chow | MeldKind::Pung)) else {
                         return err(format!(
                             "seat {seat} has not drawn, so its last meld must be the chi or pon it made"
                         ));
                     };
                     let called = m.called.unwrap_or(m.tiles[0]);
                     kuikae = match m.kind {
-                        MeldKind::Chi => {
+                        MeldKind::Chow => {
                             let mut others = m.tiles[..3].iter().copied().filter(|t| *t != called);
                             let (a, b) = (others.next().unwrap_or(called), others.next().unwrap_or(called));
                             Riichi::chi_kuikae(called, a, b)
@@ -199,12 +199,23 @@ impl Riichi {
             }
         }
 
-        // The dead wall in the engine's layout: d0-d3 replacement tiles (the first `kans` used),
-        // d4.. the indicator pairs.
+        // The wall: the live tiles, then the tiles the kans moved from its end into the dead wall,
+        // then the dead wall, read from the end: d0-d3 the replacement tiles (the first `kans`
+        // drawn), d4.. the indicator pairs.
         let left = 4 - kans;
-        let mut dead = [setup.dead[0]; 14];
-        dead[kans..4].copy_from_slice(&setup.dead[..left]);
-        dead[4..14].copy_from_slice(&setup.dead[left..left + 10]);
+        let live_len = setup.live.len();
+        let mut wall = Wall::new(WALL_END);
+        wall.lay(live_len + kans + 14, setup.dead[0]);
+        for (i, &t) in setup.live.iter().chain(&setup.dead[left + 10..]).enumerate() {
+            wall.set(i, t);
+        }
+        for (j, &t) in setup.dead[..left].iter().enumerate() {
+            wall.set_from_end(kans + j, t);
+        }
+        for (j, &t) in setup.dead[left..left + 10].iter().enumerate() {
+            wall.set_from_end(4 + j, t);
+        }
+        wall.skip_replacements(kans);
 
         let mut players: [Player; 4] = Default::default();
         let mut any_call = false;
@@ -220,21 +231,21 @@ impl Riichi {
             p.ippatsu = st.ippatsu;
             p.furiten_temp = st.furiten_temp;
             p.furiten_riichi = st.furiten_riichi;
-            p.calls = st.melds.iter().map(|m| if m.kind == MeldKind::Kakan { 2 } else { 1 }).sum();
-            p.minkan_from = st.melds.iter().rev().find(|m| m.kind == MeldKind::Minkan).and_then(|m| m.from);
+            p.calls = st.melds.iter().map(|m| if m.kind == MeldKind::AddedKong { 2 } else { 1 }).sum();
+            p.minkan_from = st.melds.iter().rev().find(|m| m.kind == MeldKind::ClaimedKong).and_then(|m| m.from);
             // Liability: the discard that completed the third dragon set or the fourth wind set.
             let sets = |dragons: bool| {
                 st.melds.iter().filter(move |m| {
-                    m.kind != MeldKind::Chi && if dragons { m.base() >= 31 } else { (27..31).contains(&m.base()) }
+                    m.kind != MeldKind::Chow && if dragons { m.base() >= 31 } else { (27..31).contains(&m.base()) }
                 })
             };
             if rules.pao_daisangen {
-                if let Some(m) = sets(true).nth(2).filter(|m| m.kind != MeldKind::Ankan) {
+                if let Some(m) = sets(true).nth(2).filter(|m| m.kind != MeldKind::ConcealedKong) {
                     p.pao = m.from.map(|f| (Yaku::Daisangen, f));
                 }
             }
             if rules.pao_daisuushii {
-                if let Some(m) = sets(false).nth(3).filter(|m| m.kind != MeldKind::Ankan) {
+                if let Some(m) = sets(false).nth(3).filter(|m| m.kind != MeldKind::ConcealedKong) {
                     p.pao = m.from.map(|f| (Yaku::Daisuushii, f));
                 }
             }
@@ -242,7 +253,6 @@ impl Riichi {
             p.melds = st.melds;
             p.river = st.river;
         }
-        let live_len = setup.live.len();
         let mut g = Riichi {
             rules,
             seed: Some(setup.seed),
@@ -252,25 +262,21 @@ impl Riichi {
             kyoku: setup.kyoku,
             honba: setup.honba,
             sticks: setup.sticks,
-            players,
-            live: setup.live,
-            next: 0,
-            live_end: live_len,
-            dead,
-            rinshan_used: kans,
-            dora_shown: setup.dora_shown,
-            dora_pending: setup.dora_pending,
-            kans: kans as u8,
-            any_call,
-            discards_made: discards,
-            phase,
-            round_deltas: [0; 4],
-            dice: (1, 1),
-            // Hand-built positions are seeded games: nothing is imported.
-            seen: [0; 37],
-            dora_known: 0,
-            ura_known: 0,
             last_wins: Vec::new(),
+            players,
+            table: Table {
+                wall,
+                dice: (1, 1),
+                dora_shown: setup.dora_shown,
+                dora_pending: setup.dora_pending,
+                kans: kans as u8,
+                any_call,
+                discards_made: discards,
+                deltas: [0; 4],
+            },
+            phase,
+            // Hand-built positions are seeded games: nothing is imported.
+            imported: Imported::default(),
         };
         for p in g.players.iter_mut() {
             p.update_waits();
@@ -292,8 +298,8 @@ impl Riichi {
                 return err("no discard to claim");
             };
             // The discarder's own waits were computed without the tile: no furiten change here.
-            let can = g.window_options(f, tile, Window::Discard);
-            g.open_window(f, tile, Window::Discard, can);
+            let can = g.window_options(f, tile, ClaimOn::Discard);
+            g.open_window(f, tile, ClaimOn::Discard, can);
         }
         Ok(g)
     }

@@ -4,11 +4,12 @@
 //! chi or pon, so only the seats a test is about can act on a discard.
 
 use super::engine::River;
-use super::hand::waits;
 use super::setup::{SeatSetup, Setup, SetupPhase};
 use super::*;
 use crate::error::ErrorCode;
 use crate::game::{Game, RoundResult, Seat, SeatSet};
+use crate::mahjong::hand::waits;
+use crate::mahjong::{counts_of, parse_tiles, MeldKind};
 use crate::t;
 
 const FA: &str = "147m258p369s1234z";
@@ -27,13 +28,7 @@ fn act(s: &str) -> Action {
 /// `kakan:5555m:1`, `ankan:1111z`.
 fn meld(s: &str) -> Meld {
     let parts: Vec<&str> = s.split(':').collect();
-    let kind = match parts[0] {
-        "chi" => MeldKind::Chi,
-        "pon" => MeldKind::Pon,
-        "minkan" => MeldKind::Minkan,
-        "kakan" => MeldKind::Kakan,
-        _ => MeldKind::Ankan,
-    };
+    let kind = MeldKind::from_name(parts[0]).unwrap_or(MeldKind::ConcealedKong);
     let tiles = ts(parts[1]);
     let from = parts.get(2).map(|f| f.parse::<u8>().unwrap());
     Meld::new(kind, &tiles, from.map(|_| tiles[0]), from).unwrap()
@@ -114,7 +109,7 @@ impl Pos {
         // "9z" means: any tile for the dora indicator.
         let dora = if self.dora == "9z" { None } else { Some(take(ts(self.dora)[0])) };
         let rinshan: Vec<Tile> = ts(self.rinshan).into_iter().map(&mut take).collect();
-        let kans = seats.iter().flat_map(|s| &s.melds).filter(|m| m.is_kan()).count();
+        let kans = seats.iter().flat_map(|s| &s.melds).filter(|m| m.is_kong()).count();
         let mut dead = rinshan;
         while dead.len() < 4 - kans {
             dead.push(rest.remove(0));

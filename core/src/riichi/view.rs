@@ -1,11 +1,13 @@
 //! What a viewer is shown of a riichi position: every hand, meld and river, the wall, the dora
-//! indicators, the claim window; every tile as its notation (`5m`, `0p` for a red five).
+//! indicators, the claim window; every tile as its notation (`5m`, `0p` for a red five). The
+//! typed [`View`] (`Game::view`) and the text of `Game::render`.
 
-use super::score::{Meld, MeldKind};
-use super::tile::Tile;
+use super::engine::{Phase, Riichi, WINDS};
 use crate::game::Seat;
+use crate::mahjong::{tiles_text, Meld, MeldKind, Tile};
 use serde::{Serialize, Serializer};
 use serde_with::{serde_as, DisplayFromStr};
+use std::fmt::Write as _;
 
 /// A riichi position.
 #[serde_as]
@@ -108,6 +110,103 @@ impl View {
     pub fn name_seats(&mut self, names: &[String]) {
         for (p, name) in self.players.iter_mut().zip(names) {
             p.name = Some(name.clone());
+        }
+    }
+}
+
+impl Riichi {
+    pub(crate) fn render_text(&self) -> String {
+        let mut o = String::new();
+        let status = match &self.phase {
+            Phase::Over => "the match is over".to_owned(),
+            Phase::Turn { seat, drawn: Some(d), rinshan, .. } => {
+                format!("seat {seat} drew {d}{} and acts", if *rinshan { " from the dead wall" } else { "" })
+            }
+            Phase::Turn { seat, drawn: None, .. } => format!("seat {seat} called and discards"),
+            Phase::Deal { seat } => format!("seat {seat} is dealt its tiles"),
+            Phase::Draw { seat, rinshan } => {
+                format!("seat {seat} draws{}", if *rinshan { " from the dead wall" } else { "" })
+            }
+            Phase::Claims { tile, window, .. } => {
+                let who: Vec<String> = self.to_act_set().iter().map(|s| s.to_string()).collect();
+                format!("seat {}'s {tile} may be claimed by seat {}", window.from(), who.join(", "))
+            }
+        };
+        let _ = writeln!(o, "{} {} honba, {} riichi sticks: {status}", self.hand_label(), self.honba, self.sticks);
+        let _ = writeln!(
+            o,
+            "Wall: {} tiles left; dora indicators {}",
+            self.tiles_left(),
+            self.dora_indicators().iter().map(|t| t.to_string()).collect::<Vec<_>>().join(" ")
+        );
+        for (s, p) in self.players.iter().enumerate() {
+            let wind = WINDS[usize::from(self.seat_wind(s as Seat))];
+            let melds: Vec<String> =
+                p.melds.iter().map(|m| format!("{}:{}", m.kind.name(), tiles_text(m.tiles()))).collect();
+            let river: Vec<String> = p
+                .river
+                .iter()
+                .map(|r| format!("{}{}{}", r.tile, if r.riichi { "*" } else { "" }, if r.called { "^" } else { "" }))
+                .collect();
+            let _ = writeln!(
+                o,
+                "Seat {s} ({wind}) {}{}: {} [{}] river {}",
+                self.scores[s],
+                if p.riichi { " riichi" } else { "" },
+                tiles_text(p.hand()),
+                melds.join(" "),
+                river.join(" ")
+            );
+        }
+        o
+    }
+
+    pub(crate) fn make_view(&self) -> View {
+        let players = self
+            .players
+            .iter()
+            .enumerate()
+            .map(|(s, p)| {
+                let mut hand = p.hand().to_vec();
+                hand.sort_by_key(|t| (t.kind(), t.is_aka()));
+                PlayerView {
+                    name: None,
+                    seat: s as Seat,
+                    wind: WINDS[usize::from(self.seat_wind(s as Seat))],
+                    score: self.scores[s],
+                    hand,
+                    melds: p.melds.iter().map(MeldView::from).collect(),
+                    discards: p
+                        .river
+                        .iter()
+                        .map(|r| DiscardView { tile: r.tile, tsumogiri: r.drawn, riichi: r.riichi, called: r.called })
+                        .collect(),
+                    riichi: p.riichi,
+                    furiten: p.furiten(),
+                }
+            })
+            .collect();
+        let (drawn, claim) = match &self.phase {
+            Phase::Turn { drawn, .. } => (*drawn, None),
+            Phase::Claims { tile, window, .. } => (None, Some(ClaimView { from: window.from(), tile: *tile })),
+            Phase::Over | Phase::Deal { .. } | Phase::Draw { .. } => (None, None),
+        };
+        View {
+            round: self.results.len() as u32 + 1,
+            scores: self.scores.to_vec(),
+            to_act: self.to_act_set().iter().collect(),
+            hand: self.hand_label(),
+            round_wind: WINDS[usize::from(self.round_wind & 3)],
+            dealer: self.dealer(),
+            honba: self.honba,
+            riichi_sticks: self.sticks,
+            wall: self.tiles_left(),
+            dora_indicators: self.dora_indicators(),
+            dice: [self.table.dice.0, self.table.dice.1],
+            drawn,
+            claim,
+            players,
+            over: matches!(self.phase, Phase::Over),
         }
     }
 }

@@ -2,8 +2,9 @@
 
 use super::Bots;
 use crate::bot::Bot;
-use paifu_core::riichi::hand::shanten;
-use paifu_core::riichi::{counts_of, Action, Riichi, Tile};
+use paifu_core::mahjong::hand::shanten;
+use paifu_core::mahjong::{counts_of, Tile};
+use paifu_core::riichi::{Action, Riichi};
 use paifu_core::{Game, Seat, Seed};
 
 impl Bots for Riichi {

@@ -7,7 +7,7 @@
 //! East South West North White Green Red, 51 52 53 the red fives of m p s.
 
 use super::ImportError;
-use paifu_core::riichi;
+use paifu_core::mahjong;
 use serde_json::Value;
 
 /// A tile in Tenhou's code.
@@ -38,12 +38,12 @@ impl Tile {
     }
 
     /// Paifu's tile.
-    pub(crate) fn to_paifu(self) -> riichi::Tile {
-        self.notation().parse().unwrap_or(riichi::Tile::kind_tile(0))
+    pub(crate) fn to_paifu(self) -> mahjong::Tile {
+        self.notation().parse().unwrap_or(mahjong::Tile::kind_tile(0))
     }
 
     /// The code of Paifu's tile.
-    pub(crate) fn from_paifu(t: riichi::Tile) -> Tile {
+    pub(crate) fn from_paifu(t: mahjong::Tile) -> Tile {
         if t.is_aka() {
             return Tile(51 + t.id() - 34);
         }

@@ -8,7 +8,8 @@ use crate::import::record::{self, Outcome};
 use crate::import::{embedded, rules, tenhou6, to_log, ExportError};
 use paifu_core::game::Game;
 use paifu_core::log::Log;
-use paifu_core::riichi::{Action, Riichi, Tile};
+use paifu_core::mahjong::Tile;
+use paifu_core::riichi::{Action, Riichi};
 use paifu_core::Seat;
 use serde_json::{json, Value};
 
@@ -130,7 +131,7 @@ pub fn export(log: &Log<Action>) -> Result<String, ExportError> {
                 }
             }
             Action::Kakan(k) => {
-                let m = g.melds(s).iter().find(|m| m.base() == k.kind() && m.is_kan()).copied();
+                let m = g.melds(s).iter().find(|m| m.base() == k.kind() && m.is_kong()).copied();
                 if let Some(m) = m {
                     out.push(
                         json!({"type": "kakan", "actor": s, "pai": pai(m.tiles[3]), "consumed": pais(&m.tiles[..3])}),

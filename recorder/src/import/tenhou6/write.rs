@@ -11,7 +11,8 @@ use crate::import::record;
 use crate::import::{embedded, rules, yaku, ExportError};
 use paifu_core::game::Game;
 use paifu_core::log::Log;
-use paifu_core::riichi::{Action, Limit, Riichi, Tile};
+use paifu_core::mahjong::Tile;
+use paifu_core::riichi::{Action, Limit, Riichi};
 use paifu_core::Seat;
 use serde_json::{json, Value};
 
@@ -110,7 +111,7 @@ pub fn export(log: &Log<Action>) -> Result<String, ExportError> {
                 }
             }
             Action::Kakan(k) => {
-                let m = g.melds(s).iter().find(|m| m.base() == k.kind() && m.is_kan()).copied();
+                let m = g.melds(s).iter().find(|m| m.base() == k.kind() && m.is_kong()).copied();
                 if let Some(m) = m {
                     let added = m.tiles[3];
                     let pon: Vec<Tile> = m.tiles[..3].to_vec();

@@ -6,7 +6,8 @@ use super::result;
 use crate::import::record::{round_name, Discard, Outcome, Round, Take};
 use crate::import::ImportError;
 use paifu_core::game::Game;
-use paifu_core::riichi::{Action, Tile};
+use paifu_core::mahjong::Tile;
+use paifu_core::riichi::Action;
 use paifu_core::Seat;
 
 /// Plays one round of the source through the engine (see the module's doc).

@@ -1,40 +1,8 @@
-//! Hand shapes: winning-hand checks and decompositions (standard, seven pairs, thirteen orphans),
-//! waits, and shanten.
-//!
-//! Everything works on tile counts by kind ([`Counts`]); red fives count as plain fives here.
-//! `is_standard_win`, `is_win` and `waits` read the counts of a hand, each 0..=4 and at most 14
-//! tiles in all; beyond that their answers mean nothing (but they do not panic).
+//! The standard shape (four sets and a pair) read through per-part shape tables:
+//! [`is_standard_win`], [`waits`] and [`is_win`], the checks a replay makes on every discard.
 
-use super::tile::Counts;
-
-#[cfg(test)]
-mod reference;
-
-/// The 13 terminal and honour kinds.
-pub const YAOCHU: [usize; 13] = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33];
-
-/// A concealed set of a decomposition.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Set {
-    /// A run starting at this kind.
-    Run(u8),
-    /// Three of this kind.
-    Triplet(u8),
-}
-
-/// One way to read a standard hand: a pair and the concealed sets (open melds are separate).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Decomp {
-    pub pair: u8,
-    pub sets: [Set; 4],
-    pub len: u8,
-}
-
-impl Decomp {
-    pub fn sets(&self) -> &[Set] {
-        &self.sets[..usize::from(self.len)]
-    }
-}
+use super::special::{is_seven_distinct_pairs, is_thirteen_orphans, YAOCHU};
+use crate::mahjong::Counts;
 
 // Standard shapes are read through two tables built once, on first use: one indexed by a suit's
 // nine counts, one by the seven honour counts, each read as a base-5 number (digit k is the count
@@ -61,7 +29,7 @@ const COMPLETE: u16 = 1 << 9;
 const CLASS_SHIFT: u32 = 10;
 
 /// Powers of five.
-const POW5: [usize; 10] = [1, 5, 25, 125, 625, 3125, 15_625, 78_125, 390_625, 1_953_125];
+pub(super) const POW5: [usize; 10] = [1, 5, 25, 125, 625, 3125, 15_625, 78_125, 390_625, 1_953_125];
 
 struct Tables {
     suit: Box<[u16]>,
@@ -210,21 +178,10 @@ pub fn is_standard_win(c: &Counts) -> bool {
     paired == 1
 }
 
-/// Seven different pairs (a four of a kind is not two pairs).
-pub fn is_chiitoitsu(c: &Counts) -> bool {
-    c.iter().filter(|&&x| x == 2).count() == 7
-}
-
-/// Thirteen orphans: every terminal and honour, one of them twice.
-pub fn is_kokushi(c: &Counts) -> bool {
-    let total: u32 = c.iter().map(|&x| u32::from(x)).sum();
-    total == 14 && YAOCHU.iter().all(|&k| c[k] >= 1) && YAOCHU.iter().any(|&k| c[k] == 2)
-}
-
 /// Any winning shape (the concealed part; `c` holds 14 - 3 x melds tiles).
 pub fn is_win(c: &Counts) -> bool {
     // Seven pairs and thirteen orphans are 14 tiles.
-    is_standard_win(c) || (Words::of(c).total() == 14 && (is_chiitoitsu(c) || is_kokushi(c)))
+    is_standard_win(c) || (Words::of(c).total() == 14 && (is_seven_distinct_pairs(c) || is_thirteen_orphans(c)))
 }
 
 /// The kinds that complete a concealed part of 13 - 3 x melds tiles, as a bit mask over kinds.
@@ -304,160 +261,10 @@ fn special_waits(c: &Counts, w: &Words) -> u64 {
     mask
 }
 
-/// Every decomposition of a standard winning part into a pair and sets.
-pub fn decompositions(c: &Counts) -> Vec<Decomp> {
-    let mut out = Vec::new();
-    if !is_standard_win(c) {
-        return out;
-    }
-    let mut cc = *c;
-    for p in 0..34 {
-        if cc[p] >= 2 {
-            cc[p] -= 2;
-            let mut d = Decomp { pair: p as u8, sets: [Set::Run(0); 4], len: 0 };
-            sets_dfs(&mut cc, 0, &mut d, &mut out);
-            cc[p] += 2;
-        }
-    }
-    out
-}
-
-fn sets_dfs(c: &mut Counts, from: usize, d: &mut Decomp, out: &mut Vec<Decomp>) {
-    let mut i = from;
-    while i < 34 && c[i] == 0 {
-        i += 1;
-    }
-    if i == 34 {
-        out.push(*d);
-        return;
-    }
-    if d.len >= 4 {
-        return;
-    }
-    if c[i] >= 3 {
-        c[i] -= 3;
-        d.sets[usize::from(d.len)] = Set::Triplet(i as u8);
-        d.len += 1;
-        sets_dfs(c, i, d, out);
-        d.len -= 1;
-        c[i] += 3;
-    }
-    if i < 27 && i % 9 <= 6 && c[i + 1] > 0 && c[i + 2] > 0 {
-        c[i] -= 1;
-        c[i + 1] -= 1;
-        c[i + 2] -= 1;
-        d.sets[usize::from(d.len)] = Set::Run(i as u8);
-        d.len += 1;
-        sets_dfs(c, i, d, out);
-        d.len -= 1;
-        c[i] += 1;
-        c[i + 1] += 1;
-        c[i + 2] += 1;
-    }
-}
-
-/// Shanten of the concealed part with `melds` open or concealed-kan melds: -1 is a winning
-/// hand, 0 tenpai. The minimum over the standard shape, seven pairs and thirteen orphans (the
-/// last two only for a hand without melds).
-pub fn shanten(c: &Counts, melds: usize) -> i8 {
-    let mut best = standard_shanten(c, melds);
-    if melds == 0 {
-        best = best.min(chiitoi_shanten(c)).min(kokushi_shanten(c));
-    }
-    best
-}
-
-pub fn chiitoi_shanten(c: &Counts) -> i8 {
-    let pairs = c.iter().filter(|&&x| x >= 2).count() as i8;
-    let kinds = c.iter().filter(|&&x| x >= 1).count() as i8;
-    6 - pairs + (7 - kinds).max(0)
-}
-
-pub fn kokushi_shanten(c: &Counts) -> i8 {
-    let kinds = YAOCHU.iter().filter(|&&k| c[k] >= 1).count() as i8;
-    let pair = YAOCHU.iter().any(|&k| c[k] >= 2);
-    13 - kinds - i8::from(pair)
-}
-
-pub fn standard_shanten(c: &Counts, melds: usize) -> i8 {
-    let mut cc = *c;
-    let mut best = 8;
-    let m = melds.min(4) as i8;
-    shanten_dfs(&mut cc, 0, m, 0, false, &mut best);
-    best
-}
-
-fn shanten_dfs(c: &mut Counts, from: usize, m: i8, t: i8, p: bool, best: &mut i8) {
-    let mut i = from;
-    while i < 34 && c[i] == 0 {
-        i += 1;
-    }
-    let value = |m: i8, t: i8, p: bool| 8 - 2 * m - t.min(4 - m) - i8::from(p);
-    if i == 34 {
-        *best = (*best).min(value(m, t, p));
-        return;
-    }
-    let suited = i < 27;
-    if c[i] >= 3 {
-        c[i] -= 3;
-        shanten_dfs(c, i, m + 1, t, p, best);
-        c[i] += 3;
-    }
-    if suited && i % 9 <= 6 && c[i + 1] > 0 && c[i + 2] > 0 {
-        c[i] -= 1;
-        c[i + 1] -= 1;
-        c[i + 2] -= 1;
-        shanten_dfs(c, i, m + 1, t, p, best);
-        c[i] += 1;
-        c[i + 1] += 1;
-        c[i + 2] += 1;
-    }
-    if c[i] >= 2 {
-        c[i] -= 2;
-        if !p {
-            shanten_dfs(c, i, m, t, true, best);
-        }
-        if m + t < 4 {
-            shanten_dfs(c, i, m, t + 1, p, best);
-        }
-        c[i] += 2;
-    }
-    if suited && m + t < 4 {
-        if i % 9 <= 7 && c[i + 1] > 0 {
-            c[i] -= 1;
-            c[i + 1] -= 1;
-            shanten_dfs(c, i, m, t + 1, p, best);
-            c[i] += 1;
-            c[i + 1] += 1;
-        }
-        if i % 9 <= 6 && c[i + 2] > 0 {
-            c[i] -= 1;
-            c[i + 2] -= 1;
-            shanten_dfs(c, i, m, t + 1, p, best);
-            c[i] += 1;
-            c[i + 2] += 1;
-        }
-    }
-    // Leave the rest of kind i isolated.
-    let saved = c[i];
-    c[i] = 0;
-    shanten_dfs(c, i + 1, m, t, p, best);
-    c[i] = saved;
-}
-
 #[cfg(test)]
 mod tests {
-    use super::super::tile::{counts_of, parse_tiles};
+    use super::super::{counts as c, kinds};
     use super::*;
-
-    fn c(s: &str) -> Counts {
-        counts_of(&parse_tiles(s).unwrap())
-    }
-
-    fn kinds(mask: u64) -> String {
-        let tiles: Vec<_> = (0..34).filter(|k| mask & (1 << k) != 0).map(super::super::tile::Tile::kind_tile).collect();
-        super::super::tile::tiles_text(&tiles)
-    }
 
     #[test]
     fn standard_wins() {
@@ -468,25 +275,9 @@ mod tests {
         assert!(is_win(&c("11m")));
         assert!(!is_win(&c("12m")));
         assert!(is_win(&c("11123m")));
-    }
-
-    #[test]
-    fn special_shapes() {
-        assert!(is_chiitoitsu(&c("1122m3344p5566s77z")));
-        assert!(!is_chiitoitsu(&c("1111m3344p5566s77z")));
-        assert!(is_kokushi(&c("19m19p19s12345677z")));
-        assert!(!is_kokushi(&c("19m19p19s1234567z")));
+        assert!(is_win(&c("1122m3344p5566s77z")));
+        assert!(is_win(&c("19m19p19s12345677z")));
         assert!(!is_win(&c("1111m3344p5566s77z")));
-    }
-
-    #[test]
-    fn decompositions_find_every_reading() {
-        // 111222333m: three triplets or three runs.
-        let d = decompositions(&c("111222333m78999p"));
-        assert_eq!(d.len(), 2, "{d:?}");
-        let d = decompositions(&c("11223344556677m"));
-        assert!(d.len() >= 2);
-        assert!(decompositions(&c("1122m3344p5566s77z")).is_empty());
     }
 
     #[test]
@@ -530,16 +321,5 @@ mod tests {
             }
             assert!(filled > 1000);
         }
-    }
-
-    #[test]
-    fn shanten_values() {
-        assert_eq!(shanten(&c("123m456p789s11122z"), 0), -1);
-        assert_eq!(shanten(&c("23m456p789s11122z"), 0), 0);
-        assert_eq!(shanten(&c("19m19p19s1234566z"), 0), 0);
-        assert_eq!(shanten(&c("1122m3344p5566s7z"), 0), 0);
-        assert_eq!(shanten(&c("1357m2468p1357s9m"), 0), 4);
-        assert_eq!(shanten(&c("23m"), 3), 1);
-        assert_eq!(shanten(&c("2m"), 4), 0);
     }
 }

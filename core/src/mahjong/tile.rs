@@ -1,7 +1,9 @@
-//! Riichi tiles: a `u8` newtype in the style of Mortal's libriichi.
+//! Mahjong tiles: a `u8` newtype in the style of Mortal's libriichi.
 //!
 //! Ids 0..34 are the 34 tile kinds (0-8 `1m`-`9m`, 9-17 `1p`-`9p`, 18-26 `1s`-`9s`, 27-33 `1z`-`7z`:
-//! East South West North White Green Red); 34, 35, 36 are the red fives `0m`, `0p`, `0s`.
+//! East South West North White Green Red); 34, 35, 36 are the red fives `0m`, `0p`, `0s`. These
+//! ids are the tiles' bytes in binary logs. Flowers and seasons are not tiles of this type (see
+//! `piece.rs`): their codes, 37-44, are refused here as every byte above 36 is.
 
 use crate::log::NotationError;
 use serde::{Deserialize, Serialize};
@@ -17,18 +19,19 @@ pub struct Tile(u8);
 #[macro_export]
 macro_rules! t {
     ($s:tt) => {
-        const { $crate::riichi::Tile::parse_const(stringify!($s)) }
+        const { $crate::mahjong::Tile::parse_const(stringify!($s)) }
     };
 }
 
+/// A byte that is not a tile's id (a binary log's byte out of range).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("tile id {0} is out of range (0..37)")]
+pub struct TileCodeError(pub u8);
+
 impl TryFrom<u8> for Tile {
-    type Error = String;
-    fn try_from(v: u8) -> Result<Tile, String> {
-        if v < 37 {
-            Ok(Tile(v))
-        } else {
-            Err(format!("tile id {v} is out of range (0..37)"))
-        }
+    type Error = TileCodeError;
+    fn try_from(v: u8) -> Result<Tile, TileCodeError> {
+        Tile::new(v).ok_or(TileCodeError(v))
     }
 }
 
@@ -42,7 +45,7 @@ impl Tile {
     /// Number of tile kinds (red fives are kinds 4, 13, 22).
     pub const KINDS: usize = 34;
 
-    /// The tile of kind `k` (0..34); `None` if out of range.
+    /// The tile of id `id` (0..37); `None` if out of range.
     pub const fn new(id: u8) -> Option<Tile> {
         if id < 37 {
             Some(Tile(id))
@@ -54,6 +57,17 @@ impl Tile {
     /// The tile of kind `k`; `k` must be below 34 (clamped otherwise).
     pub const fn kind_tile(k: usize) -> Tile {
         Tile(if k < 34 { k as u8 } else { 33 })
+    }
+
+    /// The 136 tiles of a set without red fives, in kind order, four of each.
+    pub const fn set() -> [Tile; 136] {
+        let mut tiles = [Tile(0); 136];
+        let mut i = 0;
+        while i < 136 {
+            tiles[i] = Tile((i / 4) as u8);
+            i += 1;
+        }
+        tiles
     }
 
     /// Parses `5m` at compile time (used by [`t!`]); panics (a compile error) on bad notation.
@@ -283,7 +297,8 @@ mod tests {
         assert!("8z".parse::<Tile>().is_err());
         assert!("0z".parse::<Tile>().is_err());
         assert!("5x".parse::<Tile>().is_err());
-        assert!(Tile::try_from(37u8).is_err());
+        assert_eq!(Tile::try_from(37u8), Err(TileCodeError(37)));
+        assert_eq!(TileCodeError(37).to_string(), "tile id 37 is out of range (0..37)");
     }
 
     #[test]
@@ -306,5 +321,12 @@ mod tests {
         assert!(parse_tiles("m").is_err());
         assert!(parse_tiles("8z").is_err());
         assert!(parse_tiles("1x").is_err());
+    }
+
+    #[test]
+    fn the_set_is_four_of_each_kind() {
+        let set = Tile::set();
+        assert_eq!(counts_of(&set), [4; 34]);
+        assert!(set.windows(2).all(|w| w[0] <= w[1]) && !set.iter().any(|t| t.is_aka()));
     }
 }

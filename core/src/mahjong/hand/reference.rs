@@ -3,8 +3,8 @@
 //! The tests below check that the table-driven versions give the same answers, exhaustively for
 //! single parts and on many seeded whole hands.
 
-use crate::riichi::hand::{is_chiitoitsu, is_kokushi, YAOCHU};
-use crate::riichi::tile::Counts;
+use crate::mahjong::hand::{is_seven_distinct_pairs, is_thirteen_orphans, YAOCHU};
+use crate::mahjong::Counts;
 
 /// Whether nine counts of one suit split into runs and triplets only (greedy is exact: three
 /// equal runs are three triplets).
@@ -90,7 +90,7 @@ pub(super) fn is_standard_win(c: &Counts) -> bool {
 
 /// Any winning shape (the concealed part; `c` holds 14 - 3 x melds tiles).
 pub(super) fn is_win(c: &Counts) -> bool {
-    is_standard_win(c) || is_chiitoitsu(c) || is_kokushi(c)
+    is_standard_win(c) || is_seven_distinct_pairs(c) || is_thirteen_orphans(c)
 }
 
 /// The kinds that complete a concealed part of 13 - 3 x melds tiles, as a bit mask over kinds.
@@ -183,9 +183,9 @@ pub(super) fn waits(c: &Counts) -> u64 {
 
 #[cfg(test)]
 mod tests {
+    use crate::mahjong::hand::tables::POW5;
+    use crate::mahjong::{counts_of, parse_tiles, tiles_text, Counts, Tile};
     use crate::random::{Seed, Stream};
-    use crate::riichi::hand::POW5;
-    use crate::riichi::tile::{counts_of, parse_tiles, tiles_text, Counts, Tile};
 
     fn text(c: &Counts) -> String {
         let tiles: Vec<Tile> =
@@ -207,11 +207,11 @@ mod tests {
         /// Compares the three functions with the reference on `c` (counts 0..=4, at most 14).
         fn check(&mut self, c: &Counts) {
             assert!(c.iter().all(|&x| x <= 4) && c.iter().map(|&x| u32::from(x)).sum::<u32>() <= 14, "{c:?}");
-            let w = crate::riichi::hand::waits(c);
+            let w = crate::mahjong::hand::waits(c);
             assert_eq!(w, super::waits(c), "waits of {}", text(c));
-            let standard = crate::riichi::hand::is_standard_win(c);
+            let standard = crate::mahjong::hand::is_standard_win(c);
             assert_eq!(standard, super::is_standard_win(c), "is_standard_win of {}", text(c));
-            let win = crate::riichi::hand::is_win(c);
+            let win = crate::mahjong::hand::is_win(c);
             assert_eq!(win, super::is_win(c), "is_win of {}", text(c));
             self.hands += 1;
             if w != 0 {
