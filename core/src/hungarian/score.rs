@@ -10,15 +10,15 @@
 
 use super::rules::{HonoursIn, Rules};
 use super::table::{Doubling, Limit, Line, Table};
-use crate::riichi::hand::{decompositions, is_standard_win, Set as DecompSet};
-use crate::riichi::Counts;
+use crate::mahjong::hand::{
+    decompositions, is_seven_distinct_pairs, is_seven_pairs, is_standard_win, Set as DecompSet, YAOCHU,
+};
+use crate::mahjong::Counts;
 
 /// Kinds are 0-33: 0-8 `1m`-`9m`, 9-17 `1p`-`9p`, 18-26 `1s`-`9s`, 27-30 the winds East South
 /// West North, 31-33 the dragons white green red.
 const WINDS: usize = 27;
 const DRAGONS: usize = 31;
-/// The thirteen terminals and honours.
-const ENDS: [usize; 13] = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33];
 /// The green tiles: bamboo 2, 3, 4, 6, 8 and the green dragon.
 const GREEN: [usize; 6] = [19, 20, 21, 23, 25, 32];
 
@@ -282,13 +282,13 @@ pub fn readings(hand: &Hand, win: &Win, rules: &Rules) -> Vec<Reading> {
         return out;
     }
     // Seven pairs: every count even (a four is two pairs only with the option).
-    if c.iter().all(|&x| x % 2 == 0) && (rules.seven_pairs_repeat || c.iter().all(|&x| x <= 2)) {
+    if if rules.seven_pairs_repeat { is_seven_pairs(c) } else { is_seven_distinct_pairs(c) } {
         let pairs = c.iter().enumerate().flat_map(|(k, &x)| std::iter::repeat_n(k as u8, usize::from(x / 2))).collect();
         out.push(Reading { shape: Shape::SevenPairs, sets: Vec::new(), pairs });
     }
     // Thirteen wonders: one of each terminal and honour; the fourteenth tile, whatever it is, is
     // thrown away ("az 1 db kő eldobása után maradó kövek"), so it makes no pair.
-    if ENDS.iter().all(|&k| c[k] >= 1) {
+    if YAOCHU.iter().all(|&k| c[k] >= 1) {
         out.push(Reading { shape: Shape::ThirteenWonders, sets: Vec::new(), pairs: Vec::new() });
     }
     // Big run: 1-9 of a suit and the four winds and one more of the suit, or 1-9, the three
@@ -343,7 +343,7 @@ pub fn completes(hand: &Counts, tile: usize, melds: &[Set], rules: &Rules) -> bo
         return true;
     }
     let h = Hand { concealed: &c, melds, flowers: &[], wind: 0 };
-    let had_wonders = ENDS.iter().all(|&k| hand[k] >= 1);
+    let had_wonders = YAOCHU.iter().all(|&k| hand[k] >= 1);
     readings(&h, &Win { tile: tile as u8, self_drawn: false, heavenly: false }, rules)
         .iter()
         .any(|r| r.shape != Shape::ThirteenWonders || !had_wonders)

@@ -5,7 +5,7 @@ use super::rules::Rules;
 use super::score::{score_loser, score_winner, settle, Hand, Scored, Set, Win};
 use super::table::{table, Table};
 use crate::log::OptValue;
-use crate::riichi::{parse_tiles, Counts, Meld, MeldKind, Tile};
+use crate::mahjong::{parse_tiles, Counts, Flower, Meld, MeldKind, Tile};
 use serde_json::{json, Map, Value};
 
 struct LineError {
@@ -55,40 +55,22 @@ fn plain_tiles(text: &str, what: &str) -> Result<Vec<Tile>, LineError> {
     Ok(tiles)
 }
 
-/// A flower or season, `1f`-`8f`, as its number.
-fn flower(text: &str) -> Option<u8> {
-    match text.as_bytes() {
-        [d @ b'1'..=b'8', b'f'] => Some(d - b'0'),
-        _ => None,
-    }
-}
-
 fn parse_meld(s: &str, who: &str) -> Result<(Set, Vec<Tile>), LineError> {
     let Some((kind, tiles)) = s.split_once(':') else {
         return Err(err("bad_input", format!("{who}: meld {s:?} must look like \"pon:777z\"")));
     };
-    let kind = match kind {
-        "chi" => MeldKind::Chi,
-        "pon" => MeldKind::Pon,
-        "minkan" => MeldKind::Minkan,
-        "ankan" => MeldKind::Ankan,
-        "kakan" => MeldKind::Kakan,
-        other => {
-            return Err(err(
-                "bad_input",
-                format!("{who}: unknown meld kind {other:?}: chi, pon, minkan, ankan or kakan"),
-            ))
-        }
-    };
+    let kind = MeldKind::from_name(kind).ok_or_else(|| {
+        err("bad_input", format!("{who}: unknown meld kind {kind:?}: chi, pon, minkan, ankan or kakan"))
+    })?;
     let tiles = plain_tiles(tiles, who)?;
     let m = Meld::new(kind, &tiles, None, None)
         .ok_or_else(|| err("invalid_tiles", format!("{who}: meld {s:?}: the tiles are not a {}", kind.name())))?;
     let k = m.base() as u8;
     let set = match kind {
-        MeldKind::Chi => Set::Chow { base: k },
-        MeldKind::Pon => Set::Pong { kind: k, exposed: true },
-        MeldKind::Minkan | MeldKind::Kakan => Set::Kong { kind: k, exposed: true },
-        MeldKind::Ankan => Set::Kong { kind: k, exposed: false },
+        MeldKind::Chow => Set::Chow { base: k },
+        MeldKind::Pung => Set::Pong { kind: k, exposed: true },
+        MeldKind::ClaimedKong | MeldKind::AddedKong => Set::Kong { kind: k, exposed: true },
+        MeldKind::ConcealedKong => Set::Kong { kind: k, exposed: false },
     };
     Ok((set, tiles))
 }
@@ -140,9 +122,9 @@ fn parse_player(v: &Value, wind: &str, seen: &mut Counts, flowers_seen: &mut [bo
         Some(Value::Array(items)) => {
             for it in items {
                 let n = match it {
-                    Value::String(s) => flower(s).ok_or_else(|| {
-                        err("invalid_tiles", format!("{who}: {s:?} is not a flower: write 1f-4f or the seasons 5f-8f"))
-                    })?,
+                    Value::String(s) => {
+                        s.parse::<Flower>().map_err(|e| err("invalid_tiles", format!("{who}: {}", e.0)))?.number()
+                    }
                     other => return Err(err("bad_input", format!("{who}: flowers must be strings like \"1f\", not {other}"))),
                 };
                 if std::mem::replace(&mut flowers_seen[usize::from(n)], true) {

@@ -4,7 +4,7 @@ use super::rules::{HonoursIn, Rules};
 use super::score::{completes, is_mahjong, readings, score_loser, score_winner, settle, Hand, Set, Shape, Win};
 use super::score_line;
 use super::table::{table, Doubling, Limit, Line};
-use crate::riichi::{counts_of, parse_tiles, Counts};
+use crate::mahjong::{counts_of, parse_tiles, Counts};
 use serde_json::Value;
 
 const DOC: &str = include_str!("../../../docs/rules/hungarian.md");
