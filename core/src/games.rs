@@ -9,7 +9,7 @@
 
 use crate::error::{ErrorCode, Fault};
 use crate::game::{Game, GameKind};
-use crate::{riichi, tayu, tzq};
+use crate::{hungarian, riichi, tayu, tzq};
 use serde::Serialize;
 
 /// An engine in the registry: a [`Game`] whose views this registry can carry.
@@ -26,15 +26,16 @@ pub trait Visitor {
 }
 
 /// The games this build replays, in the order lists show them.
-pub const ENGINES: [GameKind; 3] = [GameKind::Tzq, GameKind::Riichi, GameKind::Tayu];
+pub const ENGINES: [GameKind; 4] = [GameKind::Tzq, GameKind::Riichi, GameKind::Hungarian, GameKind::Tayu];
 
 /// Runs `v` with the engine of `kind`; `None` for a game without an engine in this build.
 pub fn visit<V: Visitor>(kind: GameKind, v: V) -> Option<V::Output> {
     match kind {
         GameKind::Tzq => Some(v.visit::<tzq::Tzq>()),
         GameKind::Riichi => Some(v.visit::<riichi::Riichi>()),
+        GameKind::Hungarian => Some(v.visit::<hungarian::Hungarian>()),
         GameKind::Tayu => Some(v.visit::<tayu::Tayu>()),
-        GameKind::Mcr | GameKind::Hungarian => None,
+        GameKind::Mcr => None,
     }
 }
 
@@ -54,7 +55,7 @@ pub fn by_name<V: Visitor>(name: &str, v: V) -> Result<V::Output, Fault> {
     visit(kind, v).ok_or_else(|| unknown_game(name))
 }
 
-/// The names of the games this build replays, for messages: `tzq, riichi, tayu`.
+/// The names of the games this build replays, for messages: `tzq, riichi, hungarian, tayu`.
 pub fn engine_names() -> String {
     ENGINES.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ")
 }
@@ -81,6 +82,7 @@ pub fn unknown_game(name: &str) -> Fault {
 pub enum View {
     Tzq(tzq::View),
     Riichi(riichi::View),
+    Hungarian(hungarian::View),
     Tayu(tayu::View),
 }
 
@@ -95,6 +97,7 @@ impl View {
         match self {
             View::Tzq(v) => v.name_seats(names),
             View::Riichi(v) => v.name_seats(names),
+            View::Hungarian(v) => v.name_seats(names),
             View::Tayu(v) => v.name_seats(names),
         }
     }
@@ -104,6 +107,7 @@ impl View {
         match self {
             View::Tzq(v) => v.round,
             View::Riichi(v) => v.round,
+            View::Hungarian(v) => v.round,
             View::Tayu(v) => v.round,
         }
     }
@@ -118,6 +122,12 @@ impl Registered for tzq::Tzq {
 impl Registered for riichi::Riichi {
     fn any_view(view: riichi::View) -> View {
         View::Riichi(view)
+    }
+}
+
+impl Registered for hungarian::Hungarian {
+    fn any_view(view: hungarian::View) -> View {
+        View::Hungarian(view)
     }
 }
 
@@ -154,7 +164,11 @@ mod tests {
     fn games_without_an_engine_are_named_in_the_fault() {
         let f = by_name("mcr", Name).unwrap_err();
         assert_eq!(f.code, ErrorCode::UnknownGame);
-        assert!(f.message.contains("Chinese Official") && f.message.contains("tzq, riichi, tayu"), "{}", f.message);
+        assert!(
+            f.message.contains("Chinese Official") && f.message.contains("tzq, riichi, hungarian, tayu"),
+            "{}",
+            f.message
+        );
         let f = by_name("chess", Name).unwrap_err();
         assert!(f.message.contains("unknown game \"chess\""), "{}", f.message);
     }

@@ -126,7 +126,8 @@ impl Rules {
                 self.length = Length::ALL.into_iter().find(|l| l.name() == t).unwrap_or(Length::Party);
             }
             "seating" => {
-                self.seating = if text(value, &["markers", "dice"])? == "dice" { Seating::Dice } else { Seating::Markers }
+                self.seating =
+                    if text(value, &["markers", "dice"])? == "dice" { Seating::Dice } else { Seating::Markers }
             }
             "break_throws" => match value {
                 OptValue::Int(n @ (1 | 2)) => self.break_throws = *n as u8,
@@ -135,7 +136,8 @@ impl Rules {
             "losers_settle" => self.losers_settle = flag(value)?,
             "east_wins_doubling" => self.east_wins_doubling = flag(value)?,
             "honours_in" => {
-                self.honours_in = if text(value, &["any", "pair"])? == "pair" { HonoursIn::Pair } else { HonoursIn::Any }
+                self.honours_in =
+                    if text(value, &["any", "pair"])? == "pair" { HonoursIn::Pair } else { HonoursIn::Any }
             }
             "seven_pairs_repeat" => self.seven_pairs_repeat = flag(value)?,
             other => {

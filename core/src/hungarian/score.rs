@@ -113,7 +113,7 @@ pub struct Reading {
 }
 
 /// A hand's score.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Scored {
     /// The sum of the point lines.
     pub points: i64,
@@ -188,10 +188,6 @@ fn total(mut s: Scored) -> Scored {
     s
 }
 
-fn empty() -> Scored {
-    Scored { points: 0, doublings: 0, score: 0, lines: Vec::new(), doubled: Vec::new(), limit: None, reading: None }
-}
-
 /// A loser's score: its laid-out sets, every three of a kind in its hand as a concealed pong (a
 /// four in the hand is a pong and a single), its best pair of its own wind or of a dragon (one:
 /// a finished hand has one pair), its flowers; the doublings of its sets.
@@ -206,7 +202,7 @@ pub fn score_loser(hand: &Hand, t: &Table) -> Scored {
             pair = Some(k as u8);
         }
     }
-    let mut s = empty();
+    let mut s = Scored::default();
     figures(&sets, pair.as_slice(), hand.flowers, hand.wind, t, &mut s);
     total(s)
 }
@@ -256,7 +252,9 @@ pub fn readings(hand: &Hand, win: &Win, rules: &Rules) -> Vec<Reading> {
             // A robbed winning tile completes one group holding its kind: a pong so completed is
             // exposed; completing a chow or the pair changes nothing.
             let elsewhere = d.pair == win.tile
-                || concealed_sets.iter().any(|s| matches!(*s, Set::Chow { base } if (base..base + 3).contains(&win.tile)));
+                || concealed_sets
+                    .iter()
+                    .any(|s| matches!(*s, Set::Chow { base } if (base..base + 3).contains(&win.tile)));
             let mut variants = Vec::new();
             if win.self_drawn || elsewhere {
                 variants.push(concealed_sets.clone());
@@ -301,14 +299,19 @@ pub fn readings(hand: &Hand, win: &Win, rules: &Rules) -> Vec<Reading> {
         let in_suit: u32 = suit.iter().map(|&x| u32::from(x)).sum();
         let winds = &c[WINDS..DRAGONS];
         let dragons = &c[DRAGONS..];
-        let others: u32 = (0..3).filter(|&o| o != s).map(|o| c[9 * o..9 * o + 9].iter().map(|&x| u32::from(x)).sum::<u32>()).sum();
+        let others: u32 =
+            (0..3).filter(|&o| o != s).map(|o| c[9 * o..9 * o + 9].iter().map(|&x| u32::from(x)).sum::<u32>()).sum();
         if others != 0 {
             continue;
         }
         if in_suit == 10 && winds.iter().all(|&x| x == 1) && dragons.iter().all(|&x| x == 0) {
             let pair = suit.iter().position(|&x| x == 2).map(|p| (9 * s + p) as u8);
             out.push(Reading { shape: Shape::BigRun, sets: Vec::new(), pairs: pair.into_iter().collect() });
-        } else if in_suit == 9 && dragons.iter().all(|&x| x == 1) && winds.iter().filter(|&&x| x == 2).count() == 1 && winds.iter().all(|&x| x == 0 || x == 2) {
+        } else if in_suit == 9
+            && dragons.iter().all(|&x| x == 1)
+            && winds.iter().filter(|&&x| x == 2).count() == 1
+            && winds.iter().all(|&x| x == 0 || x == 2)
+        {
             let pair = winds.iter().position(|&x| x == 2).map(|p| (WINDS + p) as u8);
             out.push(Reading { shape: Shape::BigRun, sets: Vec::new(), pairs: pair.into_iter().collect() });
         }
@@ -425,7 +428,7 @@ fn limit_of(reading: &Reading, hand: &Hand, all: &Counts, t: &Table) -> Option<L
 
 /// The winner's score for one reading.
 fn score_reading(reading: &Reading, hand: &Hand, win: &Win, east: bool, rules: &Rules, t: &Table) -> Scored {
-    let mut s = empty();
+    let mut s = Scored::default();
     figures(&reading.sets, &reading.pairs, hand.flowers, hand.wind, t, &mut s);
     s.lines.push((Line::Mahjong, t.points(Line::Mahjong)));
     if win.self_drawn {

@@ -50,7 +50,10 @@ fn get_bool(obj: &Map<String, Value>, key: &str) -> Result<bool, LineError> {
 fn plain_tiles(text: &str, what: &str) -> Result<Vec<Tile>, LineError> {
     let tiles = parse_tiles(text).map_err(|e| err("invalid_tiles", format!("{what}: {}", e.0)))?;
     if let Some(t) = tiles.iter().find(|t| t.is_aka()) {
-        return Err(err("invalid_tiles", format!("{what}: {t} is a red five; the Hungarian set has none (write 5m, 5p, 5s)")));
+        return Err(err(
+            "invalid_tiles",
+            format!("{what}: {t} is a red five; the Hungarian set has none (write 5m, 5p, 5s)"),
+        ));
     }
     Ok(tiles)
 }
@@ -125,10 +128,18 @@ fn parse_player(v: &Value, wind: &str, seen: &mut Counts, flowers_seen: &mut [bo
                     Value::String(s) => {
                         s.parse::<Flower>().map_err(|e| err("invalid_tiles", format!("{who}: {}", e.0)))?.number()
                     }
-                    other => return Err(err("bad_input", format!("{who}: flowers must be strings like \"1f\", not {other}"))),
+                    other => {
+                        return Err(err(
+                            "bad_input",
+                            format!("{who}: flowers must be strings like \"1f\", not {other}"),
+                        ))
+                    }
                 };
                 if std::mem::replace(&mut flowers_seen[usize::from(n)], true) {
-                    return Err(err("invalid_tiles", format!("{n}f appears twice; there is one of each flower and season")));
+                    return Err(err(
+                        "invalid_tiles",
+                        format!("{n}f appears twice; there is one of each flower and season"),
+                    ));
                 }
                 flowers.push(n);
             }
@@ -138,7 +149,10 @@ fn parse_player(v: &Value, wind: &str, seen: &mut Counts, flowers_seen: &mut [bo
     for t in &all {
         seen[t.kind()] += 1;
         if seen[t.kind()] > 4 {
-            return Err(err("invalid_tiles", format!("{t} appears more than four times (hands and melds); there are four")));
+            return Err(err(
+                "invalid_tiles",
+                format!("{t} appears more than four times (hands and melds); there are four"),
+            ));
         }
     }
     let mut concealed = [0u8; 34];
@@ -187,7 +201,9 @@ fn score_object(obj: &Map<String, Value>) -> Result<(Value, Value), LineError> {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) => match WINDS.iter().position(|w| w == s) {
             Some(i) => Some(i),
-            None => return Err(err("bad_input", format!("winner must be \"E\", \"S\", \"W\", \"N\" or null, not {s:?}"))),
+            None => {
+                return Err(err("bad_input", format!("winner must be \"E\", \"S\", \"W\", \"N\" or null, not {s:?}")))
+            }
         },
         Some(other) => return Err(err("bad_input", format!("winner must be a wind letter or null, not {other}"))),
     };

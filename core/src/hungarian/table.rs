@@ -260,7 +260,9 @@ impl Table {
                 let err = |message: String| DataError { file, line: i + 1, message };
                 let words: Vec<&str> = line.split_whitespace().collect();
                 let [what, name, value] = words.as_slice() else {
-                    return Err(err(format!("{line:?}: write a kind (figure, premium, doubling, limit), a name and a number")));
+                    return Err(err(format!(
+                        "{line:?}: write a kind (figure, premium, doubling, limit), a name and a number"
+                    )));
                 };
                 let value: i64 = value
                     .parse()
@@ -269,7 +271,8 @@ impl Table {
                     .ok_or_else(|| err(format!("{value:?} is not a number from 0 to 100000")))?;
                 let slot: &mut Option<i64> = match (file, *what) {
                     (FIGURES, "figure") | (FIGURES, "premium") => {
-                        match Line::ALL.iter().position(|l| l.name() == *name && l.is_premium() == (*what == "premium")) {
+                        match Line::ALL.iter().position(|l| l.name() == *name && l.is_premium() == (*what == "premium"))
+                        {
                             Some(k) => &mut lines[k],
                             None => return Err(err(format!("{what} {name:?} is not one the engine knows"))),
                         }
@@ -294,7 +297,8 @@ impl Table {
             line: 0,
             message: format!("{what} {name} is missing"),
         };
-        let mut out = Table { lines: [0; Line::ALL.len()], doublings: [0; Doubling::ALL.len()], limits: [0; Limit::ALL.len()] };
+        let mut out =
+            Table { lines: [0; Line::ALL.len()], doublings: [0; Doubling::ALL.len()], limits: [0; Limit::ALL.len()] };
         for (k, l) in Line::ALL.iter().enumerate() {
             out.lines[k] = lines[k].ok_or_else(|| missing(FIGURES, "figure", l.name()))?;
         }

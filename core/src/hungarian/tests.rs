@@ -21,7 +21,8 @@ fn examples() -> Vec<(Value, Value)> {
             continue;
         }
         let body: String = lines.by_ref().take_while(|l| l.trim() != "```").collect::<Vec<_>>().join("\n");
-        let v: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("bad JSON in the rules page: {e}\n{body}"));
+        let v: Value =
+            serde_json::from_str(&body).unwrap_or_else(|e| panic!("bad JSON in the rules page: {e}\n{body}"));
         if tag.ends_with("input") {
             assert!(input.replace(v).is_none(), "two inputs without an expected answer");
         } else {
@@ -129,7 +130,12 @@ fn a_loser_reads_its_hand_for_the_most() {
     let s = score_loser(&Hand { concealed: &c, melds: &[], flowers: &[4, 5], wind: 0 }, t);
     assert_eq!(
         s.lines,
-        vec![(Line::ConcealedPongTerminalsHonours, 8), (Line::OwnWindPair, 2), (Line::OtherFlower, 4), (Line::OwnFlower, 8)]
+        vec![
+            (Line::ConcealedPongTerminalsHonours, 8),
+            (Line::OwnWindPair, 2),
+            (Line::OtherFlower, 4),
+            (Line::OwnFlower, 8)
+        ]
     );
     assert_eq!((s.points, s.doublings, s.score), (22, 1, 44));
     assert_eq!(s.limit, None);
@@ -254,7 +260,8 @@ fn not_a_winning_hand() {
 
 #[test]
 fn score_line_refuses_bad_hands_with_their_codes() {
-    let losers = r#""S":{"hand":"147m258p369s1234z"},"W":{"hand":"258m369p147s1234z"},"N":{"hand":"369m147p258s1234z"}"#;
+    let losers =
+        r#""S":{"hand":"147m258p369s1234z"},"W":{"hand":"258m369p147s1234z"},"N":{"hand":"369m147p258s1234z"}"#;
     let case = |east: &str, extra: &str| {
         let line = format!(r#"{{"id":7,"winner":"E","win":"1s",{extra}"players":{{"E":{east},{losers}}}}}"#);
         let v: Value = serde_json::from_str(&score_line(&line)).unwrap();
