@@ -346,7 +346,7 @@ fn every_command_ends_with_its_documented_exit_status() {
     assert!(stdout(&o).contains("the field win is missing"), "{}", stdout(&o));
     let o = paifu_with_input(&["score", "tzq"], p, hand);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("knows riichi hands only"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("knows riichi and hungarian hands"), "{}", stderr(&o));
 }
 
 /// `paifu ingest` stores what it can read and exits 2 when a file could not be read.

@@ -6,7 +6,7 @@
 
 use crate::html::{self, esc};
 use paifu_core::games::View;
-use paifu_core::{riichi, tayu, tzq};
+use paifu_core::{hungarian, riichi, tayu, tzq};
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -16,6 +16,7 @@ pub fn position_html(view: &View) -> String {
     let layout = match view {
         View::Tzq(v) => tzq_layout(v),
         View::Riichi(v) => riichi_layout(v),
+        View::Hungarian(v) => hungarian_layout(v),
         View::Tayu(v) => tayu_layout(v),
     };
     layout.html()
@@ -163,6 +164,65 @@ fn riichi_layout(v: &riichi::View) -> Layout {
         ("honba", v.honba.to_string()),
         ("riichi_sticks", v.riichi_sticks.to_string()),
         ("dice", shown(&v.dice)),
+        ("over", shown(&v.over)),
+    ] {
+        table.push((label.to_owned(), x));
+    }
+    Layout { seats, table, board: None, text: None }
+}
+
+/// Hungarian mahjong: each seat's hand, laid-out sets, flowers and discards, with what it scored
+/// and paid at the last hand's end; the table: the wall, the break, the seating, the claim window
+/// and the last hand's result.
+fn hungarian_layout(v: &hungarian::View) -> Layout {
+    let seats = v
+        .players
+        .iter()
+        .map(|p| {
+            let mut rows = vec![
+                ("Hand", notation(&p.hand)),
+                ("Sets laid out", shown(&p.melds)),
+                ("Flowers", notation(&p.flowers)),
+                ("Discards", shown(&p.discards)),
+                ("wind", p.wind.to_string()),
+            ];
+            if let Some(h) = v.last.as_ref().and_then(|l| l.players.iter().find(|h| h.seat == p.seat)) {
+                rows.push(("Last hand", format!("{}{}", notation(&h.hand), shown(&h.melds))));
+                rows.push(("Scored", shown(&h.lines)));
+                let limit = h.limit.as_ref().map(|l| format!(" + {} {}", l.name, l.points)).unwrap_or_default();
+                rows.push((
+                    "Score",
+                    esc(&format!("{} points x{}{limit} = {}", h.points, 1u64 << h.doublings.min(62), h.score)),
+                ));
+                rows.push(("Settlement", esc(&format!("{:+}", h.settlement))));
+            }
+            SeatBox { name: seat_name(&p.name), score: p.score, acting: v.to_act.contains(&p.seat), rows }
+        })
+        .collect();
+    let mut table = Vec::new();
+    if let Some(t) = v.drawn {
+        table.push(("Tile drawn".to_owned(), html::tile(&t.to_string())));
+    }
+    if let Some(c) = &v.claim {
+        table.push(("Discard that may be claimed".to_owned(), shown(c)));
+    }
+    if let Some(l) = &v.last {
+        let how = match (l.winner, l.robbed_from) {
+            (None, _) => "void: only the dead wall was left".to_owned(),
+            (Some(w), Some(r)) => format!("seat {w} won on seat {r}'s discard"),
+            (Some(w), None) if l.heavenly => format!("seat {w} won on the dealt hand"),
+            (Some(w), None) => format!("seat {w} won on its own draw"),
+        };
+        table.push((format!("Hand {}", l.hand), esc(&how)));
+    }
+    table.push(("Tiles left in the live wall".to_owned(), v.wall.to_string()));
+    for (label, x) in [
+        ("hand", v.hand.to_string()),
+        ("prevailing", v.prevailing.to_string()),
+        ("east", v.east.to_string()),
+        ("loose_drawn", v.loose_drawn.to_string()),
+        ("wall_break", shown(&v.wall_break)),
+        ("seating", shown(&v.seating)),
         ("over", shown(&v.over)),
     ] {
         table.push((label.to_owned(), x));
@@ -350,6 +410,7 @@ mod tests {
         let mut views = vec![
             View::of(&tzq::Tzq::new(tzq::Rules::default(), 2, Some(&seed)).unwrap()),
             View::of(&riichi::Riichi::new(riichi::Rules::default(), 4, Some(&seed)).unwrap()),
+            View::of(&hungarian::Hungarian::new(hungarian::Rules::default(), 4, Some(&seed)).unwrap()),
             View::of(&Tayu::new(Rules::default(), 3, Some(&seed)).unwrap()),
         ];
         for v in &mut views {
@@ -369,6 +430,7 @@ mod tests {
         match v {
             View::Tzq(v) => v.to_act.len(),
             View::Riichi(v) => v.to_act.len(),
+            View::Hungarian(v) => v.to_act.len(),
             View::Tayu(v) => v.to_act.len(),
         }
     }

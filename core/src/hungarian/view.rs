@@ -126,7 +126,7 @@ pub struct DiscardView {
     #[serde_as(as = "DisplayFromStr")]
     pub tile: Tile,
     /// Taken by a claim.
-    pub claimed: bool,
+    pub called: bool,
 }
 
 /// How the last hand ended.
@@ -238,7 +238,7 @@ impl Hungarian {
                         .collect(),
                     melds: p.melds.iter().map(MeldView::from).collect(),
                     flowers: p.flowers.clone(),
-                    discards: p.discards.iter().map(|d| DiscardView { tile: d.tile, claimed: d.claimed }).collect(),
+                    discards: p.discards.iter().map(|d| DiscardView { tile: d.tile, called: d.claimed }).collect(),
                 }
             })
             .collect();
@@ -291,7 +291,7 @@ impl Hungarian {
                 .collect();
             let flowers: Vec<String> = p.flowers.iter().map(|f| f.to_string()).collect();
             let discards: Vec<String> =
-                p.discards.iter().map(|d| format!("{}{}", d.tile, if d.claimed { "*" } else { "" })).collect();
+                p.discards.iter().map(|d| format!("{}{}", d.tile, if d.called { "*" } else { "" })).collect();
             o.push_str(&format!(
                 "seat {} {} {:>6}: {} | {} | flowers {} | discards {}\n",
                 p.seat,
