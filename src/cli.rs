@@ -1,8 +1,8 @@
 //! The command line: `paifu COMMAND ...`, and which command runs.
 
 use crate::cmd::{
-    convert, demo, digest, export, import, ingest, keygen, plot, score, serve, show, sign, simulate, stats, validate,
-    verify,
+    convert, demo, digest, export, import, ingest, keygen, plot, score, serve, show, sign, simulate, stats, token,
+    tournament, validate, verify,
 };
 use crate::error::Result;
 use clap::{Parser, Subcommand};
@@ -27,6 +27,8 @@ const AFTER: &str = r#"Examples:
   paifu stats --game riichi --player Aiko
   paifu show --player Aiko --since 2025-05-01      # the archive's games: number, game, verdict, players
   paifu export tenhou --tournament "Club night" -o club-night/
+  paifu token create --name alice --role organiser # a token that may write through the dashboard
+  paifu tournament trust "Club night" --key referee.pub
   paifu serve                                      # the dashboard on http://127.0.0.1:8080
   paifu demo
 
@@ -73,6 +75,10 @@ pub enum Command {
     Plot(plot::PlotArgs),
     /// Serve the web dashboard over the archive.
     Serve(serve::ServeArgs),
+    /// Make, list and revoke the tokens that may write to the archive through the web server.
+    Token(token::TokenArgs),
+    /// List tournaments, make one for an organiser, set the keys it trusts.
+    Tournament(tournament::TournamentArgs),
     /// Import riichi game records: tenhou (tenhou.net/6 JSON) into Paifu logs, validated.
     Import(import::ImportArgs),
     /// Export riichi logs as tenhou.net/6 JSON or mjai: one log file, or games from the archive.
@@ -97,6 +103,8 @@ impl Command {
             Command::Stats(a) => stats::run(a),
             Command::Plot(a) => plot::run(a),
             Command::Serve(a) => serve::run(a),
+            Command::Token(a) => token::run(a),
+            Command::Tournament(a) => tournament::run(a),
             Command::Import(a) => import::run(a),
             Command::Export(a) => export::run(a),
         }

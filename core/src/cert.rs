@@ -1,11 +1,14 @@
 //! Signed certificates: a verdict on one log, signed with ed25519 over a blake3 digest.
 //!
 //! The signature covers `blake3(derive_key("paifu 2026-11 certificate v1", postcard(body)))`,
-//! where `body` is the [`CertificateBody`]. Key files are PEM (PKCS#8 for the private key,
-//! SubjectPublicKeyInfo for the public key), the forms `openssl pkey` reads.
+//! where `body` is the [`CertificateBody`] in the layout of its version (version 1: the fields up
+//! to `signer`; version 2 adds `ruleset`, `options_digest`, `source` and `paifu_version`). Key
+//! files are PEM (PKCS#8 for the private key, SubjectPublicKeyInfo for the public key), the forms
+//! `openssl pkey` reads.
 
 use crate::digest::{context, Digest};
 use crate::error::Fault;
+use crate::log::{Header, Options};
 use crate::replay::{Report, Verdict};
 use ed25519_dalek::pkcs8::{
     spki::der::pem::LineEnding, DecodePrivateKey, DecodePublicKey, EncodePrivateKey, EncodePublicKey,
@@ -15,8 +18,14 @@ use serde::{Deserialize, Serialize};
 
 pub use ed25519_dalek::{SigningKey as SecretKey, VerifyingKey as PublicKey};
 
-/// The version of the certificate format.
-pub const CERT_VERSION: u32 = 1;
+/// The version of the certificate format this Paifu writes. Version 2 names the ruleset, a
+/// digest of the options, the source of an imported game and the Paifu version that judged the
+/// game; certificates of version 1 (without them) are still read and verified.
+pub const CERT_VERSION: u32 = 2;
+
+/// The Paifu version written into certificates (`paifu_version`): every Paifu crate has this one
+/// version.
+pub const PAIFU_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The fault part of a certificate for an invalid log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -25,6 +34,16 @@ pub struct CertFault {
     pub code: String,
     pub index: Option<u64>,
     pub message: String,
+}
+
+/// Where an imported game came from, as a certificate names it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CertSource {
+    /// The source format: `tenhou6`, `mjlog` or `mjai`.
+    pub format: String,
+    /// blake3 of the source file (the log header's `source.digest`).
+    pub digest: Digest,
 }
 
 /// What a certificate states.
@@ -47,6 +66,26 @@ pub struct CertificateBody {
     pub issued_at: String,
     /// The signer's public key, 64 hex digits.
     pub signer: Digest,
+    /// Version 2: the log's ruleset (absent in version 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ruleset: Option<String>,
+    /// Version 2: [`options_digest`] of the log's options (absent in version 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub options_digest: Option<Digest>,
+    /// Version 2: the source of an imported game (absent for a seeded game, and in version 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<CertSource>,
+    /// Version 2: the Paifu version that judged the game (absent in version 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paifu_version: Option<String>,
+}
+
+/// The digest a certificate names for a header's options: blake3 in key-derivation mode with
+/// the context `paifu 2026-11 options v1` over the postcard encoding of the options map (as in
+/// the header: keys in ascending order, each value an enum 0 bool, 1 integer, 2 string).
+pub fn options_digest(options: &Options) -> Digest {
+    let bytes = postcard::to_stdvec(options).unwrap_or_default();
+    Digest::derive(context::OPTIONS, &[&bytes])
 }
 
 /// A signed certificate, as written to a `.cert.json` file.
@@ -56,6 +95,32 @@ pub struct Certificate {
     pub certificate: CertificateBody,
     /// ed25519 signature, 128 hex digits.
     pub signature: String,
+}
+
+/// The fields of a version 1 body, in their signed order.
+#[derive(Serialize)]
+struct SignedV1<'a> {
+    version: u32,
+    game: &'a str,
+    seats: &'a [String],
+    log_digest: &'a Digest,
+    verdict: &'a str,
+    fault: &'a Option<CertFault>,
+    final_scores: &'a Option<Vec<i64>>,
+    engine: &'a str,
+    issued_at: &'a str,
+    signer: &'a Digest,
+}
+
+/// The fields of a version 2 body, in their signed order: version 1's, then the four it adds
+/// (each as an optional value, so a missing one cannot be mistaken for another).
+#[derive(Serialize)]
+struct SignedV2<'a> {
+    v1: SignedV1<'a>,
+    ruleset: &'a Option<String>,
+    options_digest: &'a Option<Digest>,
+    source: &'a Option<CertSource>,
+    paifu_version: &'a Option<String>,
 }
 
 /// Why a certificate does not verify.
@@ -76,17 +141,42 @@ pub enum CertError {
     Log(Fault),
     #[error("the public key is a weak (small-order) ed25519 key, which can verify forged signatures")]
     WeakKey,
-    #[error("certificate version {0} is not one this Paifu reads (it reads {CERT_VERSION})")]
+    #[error("certificate version {0} is not one this Paifu reads (it reads 1 to {CERT_VERSION})")]
     Version(u32),
+    /// A field the certificate states differs from the log's.
+    #[error("the certificate's {field} is {certified}, but the log's is {actual}")]
+    Differs { field: &'static str, certified: String, actual: String },
     #[error("the certificate is for a {certified} game with seats {seats:?}, but the log is {actual}")]
     OtherGame { certified: String, seats: Vec<String>, actual: String },
 }
 
 impl CertificateBody {
-    /// The digest the signature is made over.
+    /// The digest the signature is made over: of the fields its version has.
     pub fn signing_digest(&self) -> Digest {
-        let bytes = postcard::to_stdvec(self).unwrap_or_default();
-        Digest::derive(context::CERTIFICATE, &[&bytes])
+        let v1 = SignedV1 {
+            version: self.version,
+            game: &self.game,
+            seats: &self.seats,
+            log_digest: &self.log_digest,
+            verdict: &self.verdict,
+            fault: &self.fault,
+            final_scores: &self.final_scores,
+            engine: &self.engine,
+            issued_at: &self.issued_at,
+            signer: &self.signer,
+        };
+        let bytes = if self.version == 1 {
+            postcard::to_stdvec(&v1)
+        } else {
+            postcard::to_stdvec(&SignedV2 {
+                v1,
+                ruleset: &self.ruleset,
+                options_digest: &self.options_digest,
+                source: &self.source,
+                paifu_version: &self.paifu_version,
+            })
+        };
+        Digest::derive(context::CERTIFICATE, &[&bytes.unwrap_or_default()])
     }
 
     /// The body stating a validator's report. `None` when the log could not be decoded at all
@@ -117,7 +207,30 @@ impl CertificateBody {
             engine: crate::ENGINE.to_owned(),
             issued_at,
             signer: Digest(signer.to_bytes()),
+            ruleset: Some(header.ruleset.clone()),
+            options_digest: Some(options_digest(&header.options)),
+            source: cert_source(header),
+            paifu_version: Some(PAIFU_VERSION.to_owned()),
         })
+    }
+
+    /// Checks that the body has the fields of its version and no others: a version 1 body's
+    /// signature does not cover version 2's fields, so one that carries them is refused.
+    fn check_layout(&self) -> Result<(), CertError> {
+        let v2 = [self.ruleset.is_some(), self.options_digest.is_some(), self.paifu_version.is_some()];
+        match self.version {
+            1 if v2.contains(&true) || self.source.is_some() => Err(CertError::Malformed(
+                "a version 1 certificate has no ruleset, options_digest, source or paifu_version (its signature \
+                 does not cover them)"
+                    .into(),
+            )),
+            1 => Ok(()),
+            CERT_VERSION if v2.contains(&false) => Err(CertError::Malformed(format!(
+                "a version {CERT_VERSION} certificate names its ruleset, options_digest and paifu_version"
+            ))),
+            CERT_VERSION => Ok(()),
+            v => Err(CertError::Version(v)),
+        }
     }
 
     fn verdict_text(&self) -> String {
@@ -129,6 +242,11 @@ impl CertificateBody {
     }
 }
 
+/// The source of an imported game's header, as a certificate names it.
+fn cert_source(h: &Header) -> Option<CertSource> {
+    h.source.as_ref().map(|s| CertSource { format: s.format.clone(), digest: s.digest })
+}
+
 /// Signs a body.
 pub fn sign(body: CertificateBody, key: &SigningKey) -> Certificate {
     let sig = key.sign(&body.signing_digest().0);
@@ -138,6 +256,7 @@ pub fn sign(body: CertificateBody, key: &SigningKey) -> Certificate {
 impl Certificate {
     /// Checks the signature with `key`, and that the signer named inside is that key.
     pub fn check_signature(&self, key: &VerifyingKey) -> Result<(), CertError> {
+        self.certificate.check_layout()?;
         if self.certificate.signer.0 != key.to_bytes() {
             return Err(CertError::WrongSigner {
                 signer: self.certificate.signer.to_hex(),
@@ -156,17 +275,36 @@ impl Certificate {
 
     /// Full check against a log's fresh report: signature, digest, and the verdict and scores.
     pub fn verify(&self, key: &VerifyingKey, report: &Report) -> Result<(), CertError> {
-        if self.certificate.version != CERT_VERSION {
-            return Err(CertError::Version(self.certificate.version));
-        }
+        let c = &self.certificate;
+        c.check_layout()?;
         self.check_signature(key)?;
         if let Some(h) = &report.header {
-            if h.game != self.certificate.game || h.seats != self.certificate.seats {
+            if h.game != c.game || h.seats != c.seats {
                 return Err(CertError::OtherGame {
-                    certified: self.certificate.game.clone(),
-                    seats: self.certificate.seats.clone(),
+                    certified: c.game.clone(),
+                    seats: c.seats.clone(),
                     actual: format!("a {} game with seats {:?}", h.game, h.seats),
                 });
+            }
+            if c.version >= 2 {
+                let differs = |field: &'static str, certified: String, actual: String| {
+                    if certified == actual {
+                        Ok(())
+                    } else {
+                        Err(CertError::Differs { field, certified, actual })
+                    }
+                };
+                let show = |s: &Option<CertSource>| match s {
+                    Some(s) => format!("{} {}", s.format, s.digest),
+                    None => "none (a seeded game)".to_owned(),
+                };
+                differs("ruleset", c.ruleset.clone().unwrap_or_default(), h.ruleset.clone())?;
+                differs(
+                    "options_digest",
+                    c.options_digest.map(|d| d.to_hex()).unwrap_or_default(),
+                    options_digest(&h.options).to_hex(),
+                )?;
+                differs("source", show(&c.source), show(&cert_source(h)))?;
             }
         }
         let actual = report.digest.ok_or_else(|| {
@@ -275,6 +413,22 @@ mod tests {
             engine: crate::ENGINE.into(),
             issued_at: "2026-11-22T00:00:00Z".into(),
             signer: Digest(signer.to_bytes()),
+            ruleset: Some("standard".into()),
+            options_digest: Some(options_digest(&Options::new())),
+            source: Some(CertSource { format: "tenhou6".into(), digest: Digest([2; 32]) }),
+            paifu_version: Some(PAIFU_VERSION.into()),
+        }
+    }
+
+    /// A version 1 body: the fields before version 2.
+    fn body_v1(signer: &VerifyingKey) -> CertificateBody {
+        CertificateBody {
+            version: 1,
+            ruleset: None,
+            options_digest: None,
+            source: None,
+            paifu_version: None,
+            ..body(signer)
         }
     }
 
@@ -304,5 +458,66 @@ mod tests {
         assert_eq!(changed.check_signature(&k.verifying_key()), Err(CertError::BadSignature));
         let other = secret_from_bytes([8; 32]).verifying_key();
         assert!(matches!(c.check_signature(&other), Err(CertError::WrongSigner { .. })));
+        // Version 2's fields are signed too.
+        type Edit = (&'static str, fn(&mut CertificateBody));
+        let edits: [Edit; 5] = [
+            ("ruleset", |b| b.ruleset = Some("tonpuu".into())),
+            ("options_digest", |b| b.options_digest = Some(Digest([3; 32]))),
+            ("source", |b| b.source = None),
+            ("source digest", |b| b.source.as_mut().unwrap().digest = Digest([4; 32])),
+            ("paifu_version", |b| b.paifu_version = Some("9.9.9".into())),
+        ];
+        for (what, edit) in edits {
+            let mut changed = c.clone();
+            edit(&mut changed.certificate);
+            assert_eq!(changed.check_signature(&k.verifying_key()), Err(CertError::BadSignature), "{what}");
+        }
+    }
+
+    #[test]
+    fn each_version_has_its_own_fields_and_no_others() {
+        let k = secret_from_bytes([9; 32]);
+        let v1 = sign(body_v1(&k.verifying_key()), &k);
+        assert_eq!(v1.check_signature(&k.verifying_key()), Ok(()));
+        // Version 2's fields on a version 1 certificate are not covered by its signature: refused
+        // as malformed rather than shown as if signed.
+        let mut added = v1.clone();
+        added.certificate.ruleset = Some("tonpuu".into());
+        let e = added.check_signature(&k.verifying_key()).unwrap_err();
+        assert!(matches!(&e, CertError::Malformed(m) if m.contains("version 1")), "{e}");
+        let mut added = v1.clone();
+        added.certificate.source = Some(CertSource { format: "mjai".into(), digest: Digest([5; 32]) });
+        assert!(matches!(added.check_signature(&k.verifying_key()), Err(CertError::Malformed(_))));
+        let mut v2 = body(&k.verifying_key());
+        v2.paifu_version = None;
+        let e = sign(v2, &k).check_signature(&k.verifying_key()).unwrap_err();
+        assert!(matches!(&e, CertError::Malformed(m) if m.contains("paifu_version")), "{e}");
+        let v3 = sign(CertificateBody { version: 3, ..body(&k.verifying_key()) }, &k);
+        assert_eq!(v3.check_signature(&k.verifying_key()), Err(CertError::Version(3)));
+        // A version 1 body's JSON has none of version 2's keys, and reads back as it was.
+        let json = v1.to_json();
+        for key in ["ruleset", "options_digest", "source", "paifu_version"] {
+            assert!(!json.contains(key), "{key} in {json}");
+        }
+        assert_eq!(Certificate::from_json(&json).unwrap(), v1);
+        let v2 = sign(body(&k.verifying_key()), &k);
+        assert_eq!(Certificate::from_json(&v2.to_json()).unwrap(), v2);
+    }
+
+    #[test]
+    fn the_options_digest_depends_on_every_option_and_not_on_their_order() {
+        use crate::log::OptValue;
+        let mut a = Options::new();
+        a.insert("red_fives".into(), OptValue::Int(0));
+        a.insert("kuitan".into(), OptValue::Bool(false));
+        let mut b = Options::new();
+        b.insert("kuitan".into(), OptValue::Bool(false));
+        b.insert("red_fives".into(), OptValue::Int(0));
+        assert_eq!(options_digest(&a), options_digest(&b));
+        b.insert("red_fives".into(), OptValue::Int(3));
+        assert_ne!(options_digest(&a), options_digest(&b));
+        b.insert("red_fives".into(), OptValue::Text("0".into()));
+        assert_ne!(options_digest(&a), options_digest(&b));
+        assert_ne!(options_digest(&a), options_digest(&Options::new()));
     }
 }

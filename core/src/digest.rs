@@ -13,6 +13,8 @@ pub mod context {
     pub const SEED_COMMITMENT: &str = "paifu 2026-11 seed commitment v1";
     pub const SEED_FROM_TEXT: &str = "paifu 2026-11 seed from text v1";
     pub const CERTIFICATE: &str = "paifu 2026-11 certificate v1";
+    /// A header's rule options, as a certificate names them.
+    pub const OPTIONS: &str = "paifu 2026-11 options v1";
 }
 
 /// A 32-byte blake3 digest, written as 64 lowercase hex digits.

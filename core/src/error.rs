@@ -34,6 +34,14 @@ pub enum ErrorCode {
     UnsupportedVersion,
     /// A record follows the end of the game.
     AfterGameEnd,
+    /// An imported game (its header has a `source`) claims a seed or a seed commitment: its tiles
+    /// come from its records, so it has neither.
+    ImportedCommitment,
+    /// An imported log's `source.digest` is not the blake3 of the source it embeds.
+    SourceDigestMismatch,
+    /// An imported log differs from what its embedded source gives (a record, a claim or a header
+    /// field), or the embedded source cannot be imported.
+    SourceMismatch,
 }
 
 impl ErrorCode {
@@ -52,6 +60,9 @@ impl ErrorCode {
             ErrorCode::BadHeader => "bad_header",
             ErrorCode::UnsupportedVersion => "unsupported_version",
             ErrorCode::AfterGameEnd => "after_game_end",
+            ErrorCode::ImportedCommitment => "imported_commitment",
+            ErrorCode::SourceDigestMismatch => "source_digest_mismatch",
+            ErrorCode::SourceMismatch => "source_mismatch",
         }
     }
 }

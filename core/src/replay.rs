@@ -79,6 +79,18 @@ fn locate(mut f: Fault, index: usize, pos: &Positions) -> Fault {
 
 /// Builds the initial state a header describes.
 pub fn setup<G: Game>(header: &Header) -> Result<G, Fault> {
+    if header.source.is_some() && (header.seed.is_some() || header.commitment.is_some()) {
+        // A commitment promises that the tiles come from a seed; an imported game's come from its
+        // records, so a claimed one could only mislead (and a seed would not be used).
+        let what = if header.seed.is_some() { "a seed" } else { "a seed commitment" };
+        return Err(Fault::new(
+            ErrorCode::ImportedCommitment,
+            format!(
+                "the log is an imported game (its header names a source) but claims {what}: an imported game's tiles \
+                 come from its records, so it has no seed and no commitment"
+            ),
+        ));
+    }
     header.check_seed()?;
     let seed = header.seed;
     if seed.is_none() && header.source.is_none() {
@@ -374,6 +386,40 @@ mod tests {
         }
         let kinds: Vec<bool> = cases.iter().map(|(_, b)| validate_bytes(b).verdict.is_valid()).collect();
         assert_eq!(kinds.iter().filter(|&&v| v).count(), 2, "only the two untouched logs are valid");
+    }
+
+    /// An imported game's tiles come from its records: a seed or a commitment claimed for one is
+    /// refused before any record, with its own code, in both encodings.
+    #[test]
+    fn an_imported_log_with_a_seed_or_a_commitment_is_refused() {
+        use crate::log::{encode, Encoding, Source};
+        use crate::random::Seed;
+        let seed = Seed::from_text("imported");
+        let mut h = Header::new(
+            "riichi",
+            "standard",
+            Default::default(),
+            ["a", "b", "c", "d"].map(String::from).to_vec(),
+            seed,
+        );
+        h.seed = None;
+        h.commitment = None;
+        h.source = Some(Source { format: "tenhou6".into(), id: "x".into(), digest: Digest([1; 32]) });
+        assert!(setup::<Riichi>(&h).is_ok(), "an imported header without either is set up");
+        let with_commitment = Header { commitment: Some(seed.commitment()), ..h.clone() };
+        let with_seed = Header { seed: Some(seed), ..h.clone() };
+        for (what, bad) in [("a seed commitment", with_commitment), ("a seed", with_seed)] {
+            let Err(f) = setup::<Riichi>(&bad) else { panic!("{what}: set up") };
+            assert_eq!(f.code, ErrorCode::ImportedCommitment, "{what}");
+            assert!(f.message.contains(&format!("claims {what}:")), "{}", f.message);
+            assert_eq!(f.index, None);
+            for enc in [Encoding::JsonLines, Encoding::Binary] {
+                let log = Log::<crate::riichi::Action> { header: bad.clone(), records: Vec::new() };
+                let r = validate_bytes(&encode(&log, enc));
+                assert_eq!(r.verdict.fault().map(|f| f.code), Some(ErrorCode::ImportedCommitment), "{what} {enc:?}");
+            }
+        }
+        assert_eq!(ErrorCode::ImportedCommitment.as_str(), "imported_commitment");
     }
 
     #[test]

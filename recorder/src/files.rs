@@ -11,20 +11,37 @@ pub const MAX_FILE_BYTES: u64 = 64 << 20;
 pub enum ReadError {
     #[error("{path}: {source}")]
     Io { path: String, source: std::io::Error },
-    #[error("{path}: the file is {size} bytes or more; Paifu reads logs of at most {max} bytes")]
-    TooLarge { path: String, size: u64, max: u64 },
+    /// The file is larger than the limit for its kind (`what`: `logs`, `source files`, ...).
+    #[error("{path}: the file is {size} bytes or more; Paifu reads {what} of at most {max} bytes")]
+    TooLarge { path: String, size: u64, max: u64, what: &'static str },
     #[error("{path}: not a regular file")]
     NotAFile { path: String },
+    /// The file should be text and is not UTF-8; `at` is the offset of the first byte that is not.
+    #[error("{path}: not UTF-8 text (byte {at} is not)")]
+    NotText { path: String, at: usize },
 }
 
 /// Reads a log file of at most [`MAX_FILE_BYTES`].
 pub fn read_log_bytes(path: &Path) -> Result<Vec<u8>, ReadError> {
-    read_limited(path, MAX_FILE_BYTES)
+    read_bounded(path, MAX_FILE_BYTES, "logs")
 }
 
 /// Reads a regular file of at most `max` bytes: devices, pipes and folders are refused, and
 /// reading stops past the limit whatever the file system reported.
 pub fn read_limited(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
+    read_bounded(path, max, "files")
+}
+
+/// Reads a UTF-8 text file of at most `max` bytes; `what` names the kind of file in the error
+/// when it is larger (`source files`). Memory is bounded by the limit: a larger file is refused
+/// by its size before it is read, or once reading passes the limit.
+pub fn read_text_limited(path: &Path, max: u64, what: &'static str) -> Result<String, ReadError> {
+    let bytes = read_bounded(path, max, what)?;
+    String::from_utf8(bytes)
+        .map_err(|e| ReadError::NotText { path: path.display().to_string(), at: e.utf8_error().valid_up_to() })
+}
+
+fn read_bounded(path: &Path, max: u64, what: &'static str) -> Result<Vec<u8>, ReadError> {
     use std::io::Read;
     let name = || path.display().to_string();
     let io = |source| ReadError::Io { path: name(), source };
@@ -39,23 +56,19 @@ pub fn read_limited(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
         return Err(ReadError::NotAFile { path: name() });
     }
     if meta.len() > max {
-        return Err(ReadError::TooLarge { path: name(), size: meta.len(), max });
+        return Err(ReadError::TooLarge { path: name(), size: meta.len(), max, what });
     }
     let mut out = Vec::with_capacity(meta.len() as usize);
     f.take(max + 1).read_to_end(&mut out).map_err(io)?;
     if out.len() as u64 > max {
-        return Err(ReadError::TooLarge { path: name(), size: out.len() as u64, max });
+        return Err(ReadError::TooLarge { path: name(), size: out.len() as u64, max, what });
     }
     Ok(out)
 }
 
 /// Reads a small text file (a key or a certificate, at most 1 MiB).
 pub fn read_small_text(path: &Path) -> Result<String, ReadError> {
-    let bytes = read_limited(path, 1 << 20)?;
-    String::from_utf8(bytes).map_err(|_| ReadError::Io {
-        path: path.display().to_string(),
-        source: std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"),
-    })
+    read_text_limited(path, 1 << 20, "keys and certificates")
 }
 
 /// Whether a file name looks like a Paifu log.
@@ -98,4 +111,28 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), ReadError> {
 /// A fault with the file name in front, as the command line prints it.
 pub fn fault_line(path: &Path, f: &Fault) -> String {
     format!("{}: {}", path.display(), f.describe())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_is_read_up_to_its_limit_and_must_be_utf8() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("a.json");
+        std::fs::write(&p, "東 1234").unwrap();
+        assert_eq!(read_text_limited(&p, 8, "source files").unwrap(), "東 1234");
+        let e = read_text_limited(&p, 7, "source files").unwrap_err();
+        assert!(matches!(e, ReadError::TooLarge { size: 8, max: 7, .. }), "{e}");
+        assert!(e
+            .to_string()
+            .ends_with("a.json: the file is 8 bytes or more; Paifu reads source files of at most 7 bytes"));
+        std::fs::write(&p, b"ok\xffno").unwrap();
+        let e = read_text_limited(&p, 100, "source files").unwrap_err();
+        assert!(matches!(e, ReadError::NotText { at: 2, .. }), "{e}");
+        assert!(e.to_string().ends_with("a.json: not UTF-8 text (byte 2 is not)"), "{e}");
+        let e = read_text_limited(t.path(), 100, "source files").unwrap_err();
+        assert!(matches!(e, ReadError::NotAFile { .. }), "{e}");
+    }
 }

@@ -2,7 +2,7 @@
 //! then stored in an archive and served.
 
 use crate::archive::open;
-use crate::cmd::ingest::ingest_files;
+use crate::cmd::ingest::{ingest_files, prepare_tournament};
 use crate::cmd::keygen::{read_key, write_key_pair};
 use crate::cmd::serve::serve;
 use crate::cmd::sign::certify;
@@ -14,6 +14,7 @@ use paifu_core::cert::SecretKey;
 use paifu_core::log::{self, Encoding};
 use paifu_core::replay;
 use paifu_core::Seed;
+use paifu_recorder::archive::Role;
 use paifu_recorder::bots::Bots;
 use paifu_recorder::play_game;
 use std::collections::BTreeMap;
@@ -34,6 +35,9 @@ pub struct DemoArgs {
     #[arg(long)]
     pub no_serve: bool,
 }
+
+/// The tournament the demo's games are stored in.
+pub const DEMO_TOURNAMENT: &str = "Paifu demo";
 
 /// The demo players: a name and the bot that plays for them.
 pub const PLAYERS: [(&str, &str); 4] =
@@ -184,10 +188,15 @@ pub fn run(a: DemoArgs) -> Result {
     // Store everything in the demo's archive as one tournament, with certificates, then serve it.
     let db = a.out.join("paifu.db");
     let mut archive = open(&db)?;
-    let s = ingest_files(&mut archive, &made.logs, Some("Paifu demo"), Some(&key), &ProgressBar::hidden())
+    prepare_tournament(&mut archive, &db, DEMO_TOURNAMENT, Some(&key))?;
+    let s = ingest_files(&mut archive, &made.logs, Some(DEMO_TOURNAMENT), Some(&key), &ProgressBar::hidden())
         .map_err(Error::archive(&db))?;
-    drop(archive);
     s.print();
+    // A token for this run, so that the dashboard's uploads can be tried.
+    let token = archive.create_token("demo", Role::Admin).map_err(Error::archive(&db))?;
+    drop(archive);
+    println!("\nLog in at http://{}/login to upload (an admin token made for this demo, shown once):", a.addr);
+    println!("{}", token.secret);
     let mut config = paifu_web::Config::new(&db);
     config.key = Some(key);
     serve(config, &a.addr)

@@ -9,7 +9,7 @@ use crate::output::progress;
 use clap::Args;
 use indicatif::ProgressBar;
 use paifu_core::cert::SecretKey;
-use paifu_recorder::archive::{prepare, Archive, ArchiveError, Prepared};
+use paifu_recorder::archive::{check_name, prepare, Archive, ArchiveError, NameKind, Origin, Prepared};
 use paifu_recorder::files::{collect_logs, read_log_bytes, ReadError};
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -20,18 +20,30 @@ const CHUNK: usize = 64;
 #[derive(Args, Debug, Clone)]
 #[command(
     after_help = "Files and folders (searched for *.paifu and *.paifu.jsonl) are validated in parallel and every \
-log is stored with its verdict, an invalid one with its fault, once: a log already in the archive is not stored \
-again. Each batch is committed before it is counted, so an interrupted ingest keeps every log it reported stored.
+log is stored with its verdict, an invalid one with its fault. A log already in the archive (the same log, in either \
+encoding) is not stored again and nothing about it changes; a log that differs in anything the validator reads (the \
+seed too) is an entry of its own, shown beside the other entries of its game. A file that is not a readable log, or \
+whose seat names are refused (control characters, more than 80 characters), is reported and not stored. Each batch \
+is committed before it is counted, so an interrupted ingest keeps every log it reported stored. Any number of \
+ingests (and a server) may write to one archive at once.
 
-Exit status: 0 every log valid, 1 some log invalid, 2 a file or the database could not be used."
+A tournament named with --tournament is made if missing; with --key it trusts that key (its standings count the \
+valid games certified by a key it trusts: see paifu tournament).
+
+Examples:
+  paifu ingest logs/ --db club.db
+  paifu ingest night-3/ --tournament \"Club night\" --key referee.key
+
+Exit status: 0 every log valid, 1 some log invalid, 2 a file could not be read or stored, or the database could \
+not be used."
 )]
 /// Validate logs and store them in the archive, valid and invalid alike.
 ///
 /// Files and folders (searched recursively for *.paifu and *.paifu.jsonl) are validated in
 /// parallel; every log is stored with its verdict (an invalid one with its fault), in the
-/// binary encoding, once: a log already in the archive is not stored again. Progress is
-/// committed in small batches, so an interrupted ingest keeps every log reported stored.
-/// Exit code: 0 all valid, 1 some log invalid, 2 a file or the database could not be used.
+/// binary encoding, once: a log already in the archive is not stored again. Files that are not
+/// readable logs are reported and not stored. Progress is committed in small batches, so an
+/// interrupted ingest keeps every log reported stored.
 pub struct IngestArgs {
     /// Log files or folders.
     #[arg(required = true, value_name = "PATH")]
@@ -39,10 +51,11 @@ pub struct IngestArgs {
     /// The archive's database file (created if missing).
     #[arg(long, value_name = "FILE", default_value = DEFAULT_DB)]
     pub db: PathBuf,
-    /// Put the logs in this tournament (created if missing).
+    /// Put the logs in this tournament (made if missing, trusting --key's public key).
     #[arg(long, value_name = "NAME")]
     pub tournament: Option<String>,
-    /// Sign a certificate for each new log with this ed25519 private key (PKCS#8 PEM) and store it.
+    /// Sign a certificate for each newly stored log with this ed25519 private key (PKCS#8 PEM)
+    /// and store it.
     #[arg(long, value_name = "FILE")]
     pub key: Option<PathBuf>,
     /// No progress bar, only the summary.
@@ -58,6 +71,8 @@ pub struct IngestSummary {
     pub new_invalid: usize,
     pub already: usize,
     pub unreadable: Vec<String>,
+    /// `path: why` of each file that is not a log the archive stores.
+    pub refused: Vec<String>,
     /// `path: fault` of each invalid log (new or already stored).
     pub invalid: Vec<String>,
 }
@@ -65,14 +80,18 @@ pub struct IngestSummary {
 impl IngestSummary {
     pub fn print(&self) {
         println!(
-            "{} files: {} stored ({} valid, {} invalid), {} already in the archive, {} unreadable",
+            "{} files: {} stored ({} valid, {} invalid), {} already in the archive, {} unreadable, {} refused",
             self.files,
             self.new_valid + self.new_invalid,
             self.new_valid,
             self.new_invalid,
             self.already,
-            self.unreadable.len()
+            self.unreadable.len(),
+            self.refused.len()
         );
+        if self.already > 0 {
+            println!("  the logs already in the archive are unchanged");
+        }
         for (i, line) in self.invalid.iter().enumerate() {
             if i == 20 {
                 println!("  ... and {} more invalid logs", self.invalid.len() - 20);
@@ -80,21 +99,25 @@ impl IngestSummary {
             }
             println!("  invalid: {line}");
         }
+        for e in &self.refused {
+            println!("  refused, not stored: {e}");
+        }
         for e in &self.unreadable {
             println!("  unreadable: {e}");
         }
     }
 
-    /// 0 every log valid, 1 some log invalid, 2 some file unreadable.
+    /// 0 every log valid, 1 some log invalid, 2 some file unreadable or refused.
     pub fn status(&self) -> Status {
-        if !self.unreadable.is_empty() {
+        if !self.unreadable.is_empty() || !self.refused.is_empty() {
             return Status::Failed;
         }
         Status::faulty_if(!self.invalid.is_empty())
     }
 }
 
-/// Validates and stores files; the library side of `paifu ingest`.
+/// Validates and stores files; the library side of `paifu ingest`. The tournament, when named,
+/// must be one [`check_name`] accepts (see [`prepare_tournament`]).
 pub fn ingest_files(
     archive: &mut Archive,
     files: &[PathBuf],
@@ -110,15 +133,18 @@ pub fn ingest_files(
         let mut names = Vec::new();
         for (path, r) in prepared {
             match r {
-                Ok(p) => {
-                    items.push(p);
-                    names.push(path.display().to_string());
-                }
+                Ok(p) => match p.refusal() {
+                    Some(why) => s.refused.push(format!("{}: {why}", path.display())),
+                    None => {
+                        items.push(p);
+                        names.push(path.display().to_string());
+                    }
+                },
                 Err(e) => s.unreadable.push(e.to_string()),
             }
         }
         let sources: Vec<Option<&str>> = names.iter().map(|n| Some(n.as_str())).collect();
-        let stored = archive.store_batch(&items, &sources, tournament)?;
+        let stored = archive.store_batch(&items, &sources, tournament, Origin::CommandLine)?;
         for ((st, p), name) in stored.iter().zip(&items).zip(&names) {
             match (st.new, st.valid) {
                 (false, _) => s.already += 1,
@@ -130,8 +156,7 @@ pub fn ingest_files(
             }
             if let (Some(k), true) = (key, st.new) {
                 if let Some(c) = certify(&p.report(), k) {
-                    let signer = hex::encode(k.verifying_key().to_bytes());
-                    archive.put_certificate(st.id, &signer, &c.certificate.issued_at, &c.to_json())?;
+                    archive.add_certificate(st.id, &c)?;
                 }
             }
         }
@@ -141,11 +166,39 @@ pub fn ingest_files(
     Ok(s)
 }
 
-/// `paifu ingest`: 0 every log valid, 1 some log invalid, 2 a file or the database unusable.
+/// Checks the tournament's name and makes the tournament if missing, trusting `key`'s public
+/// key; says so when it was made trusting no key.
+pub fn prepare_tournament(
+    archive: &mut Archive,
+    db: &std::path::Path,
+    name: &str,
+    key: Option<&SecretKey>,
+) -> Result<()> {
+    check_name(NameKind::Tournament, name).map_err(|e| Error::Usage(format!("--tournament: {e}")))?;
+    let trusted: Vec<_> = key.map(|k| k.verifying_key()).into_iter().collect();
+    let (_, made) = archive.ensure_tournament(name, None, &trusted).map_err(Error::archive(db))?;
+    if made && trusted.is_empty() {
+        eprintln!(
+            "made the tournament {name:?}; it trusts no signing key yet, so its standings count no game until one is \
+             trusted: paifu tournament trust --db {} {name:?} --key referee.pub",
+            db.display()
+        );
+    }
+    Ok(())
+}
+
+/// `paifu ingest`: 0 every log valid, 1 some log invalid, 2 a file refused or unreadable, or the
+/// database unusable.
 pub fn run(a: IngestArgs) -> Result {
+    if let Some(t) = &a.tournament {
+        check_name(NameKind::Tournament, t).map_err(|e| Error::Usage(format!("--tournament: {e}")))?;
+    }
     let files = collect_logs(&a.paths)?;
     let key = a.key.as_deref().map(read_key).transpose()?;
     let mut archive = open(&a.db)?;
+    if let Some(t) = &a.tournament {
+        prepare_tournament(&mut archive, &a.db, t, key.as_ref())?;
+    }
     let pb = progress(files.len() as u64, "{bar:40} {pos}/{len} logs stored ({per_sec}, {eta} left)", a.quiet);
     let s = ingest_files(&mut archive, &files, a.tournament.as_deref(), key.as_ref(), &pb)
         .map_err(Error::archive(&a.db))?;

@@ -15,5 +15,7 @@ pub mod show;
 pub mod sign;
 pub mod simulate;
 pub mod stats;
+pub mod token;
+pub mod tournament;
 pub mod validate;
 pub mod verify;

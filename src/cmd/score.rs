@@ -4,6 +4,9 @@ use crate::error::{Error, Result, Status};
 use clap::Args;
 use std::io::{BufRead, Write};
 
+/// The longest input line `paifu score` reads by default (64 KiB; a hand is about 100 bytes).
+pub const MAX_LINE_BYTES: usize = 64 << 10;
+
 #[derive(Args, Debug)]
 #[command(after_help = r#"riichi: one JSON object per line (absent fields are false / none / default rules):
   id, hand (concealed tiles with the winning tile: 123m456p789s1234567z, 0m/0p/0s red fives),
@@ -21,6 +24,11 @@ hungarian (1925): every player's hand of one finished hand, and the settlement:
   [{"name", "points"}], "limit": null or {"name", "bonus"}}, ...}, "payments": {"E": net, ...}}.
 
 Either game answers {"id", "ok": false, "error", "message"} for a hand it cannot score.
+
+Every input line gets its answer, in order: a line longer than --max-line-bytes is answered with
+error "too_long" (it is skipped, not read into memory and not echoed), a line that is not UTF-8
+with error "bad_input"; the lines after it are scored as usual. Blank lines are skipped.
+
 Exit status: 0 every hand scored, 1 some hand could not be, 2 usage or I/O error.
 
 Examples:
@@ -29,6 +37,65 @@ Examples:
 pub struct ScoreArgs {
     /// The game whose hands to score: riichi or hungarian.
     pub game: String,
+    /// The longest input line, in bytes; a longer one is answered with an error and skipped.
+    #[arg(long, default_value_t = MAX_LINE_BYTES, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=(1 << 30)))]
+    pub max_line_bytes: usize,
+}
+
+/// One line of input, read with a bound on its length.
+#[derive(Debug, PartialEq, Eq)]
+enum Line {
+    Text(String),
+    /// Longer than the limit: its length in bytes, which were read and dropped.
+    TooLong(u64),
+    /// Not UTF-8: the offset of the first byte that is not.
+    NotUtf8(usize),
+}
+
+/// Reads the next line (without its `\n` or `\r\n`) into `buf`, keeping at most `max` bytes of
+/// it: the rest of a longer line is read and dropped. `None` at the end of the input.
+fn next_line(input: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> std::io::Result<Option<Line>> {
+    buf.clear();
+    let mut len: u64 = 0;
+    let mut any = false;
+    loop {
+        let chunk = input.fill_buf()?;
+        if chunk.is_empty() {
+            break;
+        }
+        any = true;
+        let (part, ends) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], true),
+            None => (chunk, false),
+        };
+        len += part.len() as u64;
+        let room = (max + 1).saturating_sub(buf.len());
+        buf.extend_from_slice(&part[..part.len().min(room)]);
+        let used = part.len() + usize::from(ends);
+        input.consume(used);
+        if ends {
+            break;
+        }
+    }
+    if !any {
+        return Ok(None);
+    }
+    if buf.last() == Some(&b'\r') && len as usize == buf.len() {
+        buf.pop();
+        len -= 1;
+    }
+    if len > max as u64 {
+        return Ok(Some(Line::TooLong(len)));
+    }
+    Ok(Some(match std::str::from_utf8(buf) {
+        Ok(t) => Line::Text(t.to_owned()),
+        Err(e) => Line::NotUtf8(e.valid_up_to()),
+    }))
+}
+
+/// The answer to a line that could not be scored before it was read as JSON.
+fn refusal(error: &str, message: String) -> String {
+    serde_json::json!({"id": null, "ok": false, "error": error, "message": message}).to_string()
 }
 
 /// `paifu score`: 0 every hand scored, 1 some hand could not be.
@@ -41,18 +108,57 @@ pub fn run(a: ScoreArgs) -> Result {
     let input = |source| Error::Stdio { stream: "standard input", source };
     let output = |source| Error::Stdio { stream: "standard output", source };
     let stdin = std::io::stdin();
+    let mut lines = stdin.lock();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut failed = false;
-    for line in stdin.lock().lines() {
-        let line = line.map_err(input)?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let answer = score_line(&line);
+    let mut buf = Vec::new();
+    let mut number = 0u64;
+    while let Some(line) = next_line(&mut lines, &mut buf, a.max_line_bytes).map_err(input)? {
+        number += 1;
+        let answer = match line {
+            Line::Text(t) if t.trim().is_empty() => continue,
+            Line::Text(t) => score_line(&t),
+            Line::TooLong(n) => refusal(
+                "too_long",
+                format!(
+                    "line {number} is {n} bytes long; lines are at most {} bytes (--max-line-bytes), so it was not read",
+                    a.max_line_bytes
+                ),
+            ),
+            Line::NotUtf8(at) => refusal("bad_input", format!("line {number} is not UTF-8 text (byte {at} is not)")),
+        };
         failed |= answer.contains("\"ok\":false");
         writeln!(out, "{answer}").map_err(output)?;
     }
     out.flush().map_err(output)?;
     Ok(Status::faulty_if(failed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(input: &[u8], max: usize) -> Vec<Line> {
+        // A small buffer, so that lines span several reads.
+        let mut r = std::io::BufReader::with_capacity(4, input);
+        let mut buf = Vec::new();
+        std::iter::from_fn(|| next_line(&mut r, &mut buf, max).unwrap()).collect()
+    }
+
+    #[test]
+    fn lines_are_read_to_the_limit_and_no_further() {
+        let text = |s: &str| Line::Text(s.to_owned());
+        assert_eq!(lines(b"ab\r\ncdef\n\nxyz", 4), vec![text("ab"), text("cdef"), text(""), text("xyz")]);
+        assert_eq!(lines(b"abcde\nok\n", 4), vec![Line::TooLong(5), text("ok")]);
+        assert_eq!(lines(b"abcd\r\n", 4), vec![text("abcd")]);
+        assert_eq!(lines(&[b'a', 0xff, b'\n', b'b'], 4), vec![Line::NotUtf8(1), text("b")]);
+        assert_eq!(lines(b"", 4), vec![]);
+        // The part kept of a long line is bounded by the limit, whatever its length.
+        let long = vec![b'x'; 10_000];
+        let mut r = std::io::BufReader::with_capacity(64, &long[..]);
+        let mut buf = Vec::new();
+        assert_eq!(next_line(&mut r, &mut buf, 100).unwrap(), Some(Line::TooLong(10_000)));
+        assert!(buf.len() <= 101, "{}", buf.len());
+    }
 }

@@ -11,7 +11,12 @@ use std::path::PathBuf;
     after_help = "Pages for the archive, the games (with a move-by-move viewer), players, tournaments, uploads and \
 certificate checks, with a JSON API under /api/ and the server's public key at /api/key (docs/web.md).
 
+Reading needs nothing. Writing needs a token (paifu token create): send it as Authorization: Bearer TOKEN, or log \
+in with it at /login. Uploads are refused past --max-upload bytes, other request bodies past --max-form bytes. Use \
+the same --key every time: tournaments trust keys, and certificates by a key made for one run are not renewed.
+
 Example:
+  paifu token create --db club.db --name alice --role organiser
   paifu serve --db club.db --addr 127.0.0.1:8080 --key referee.key"
 )]
 /// Serve the web dashboard over the archive.
@@ -29,9 +34,15 @@ pub struct ServeArgs {
     /// ed25519 private key (PKCS#8 PEM) to sign certificates with; created if the file does not exist.
     #[arg(long, value_name = "FILE")]
     pub key: Option<PathBuf>,
-    /// Largest upload accepted, in bytes.
+    /// Largest upload accepted (a log, or the verify form with its files), in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = paifu_web::DEFAULT_MAX_UPLOAD)]
     pub max_upload: usize,
+    /// Largest other request body accepted (the log-in form, JSON), in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = paifu_web::DEFAULT_MAX_FORM)]
+    pub max_form: usize,
+    /// Send the session cookie over HTTPS only (when a proxy serves the dashboard over HTTPS).
+    #[arg(long)]
+    pub secure_cookies: bool,
 }
 
 /// Serves the dashboard on `addr` (port 0 picks a free one), printing its address, until the
@@ -48,6 +59,8 @@ pub fn serve(config: paifu_web::Config, addr: &str) -> Result {
 pub fn run(a: ServeArgs) -> Result {
     let mut config = paifu_web::Config::new(&a.db);
     config.max_upload = a.max_upload;
+    config.max_form = a.max_form;
+    config.secure_cookies = a.secure_cookies;
     if let Some(path) = &a.key {
         let (key, created) = read_or_create_key(path)?;
         if created {

@@ -5,8 +5,9 @@ use crate::error::{Error, Result, Status};
 use crate::output::{now_rfc3339, report_line, write_file};
 use clap::Args;
 use paifu_core::cert::{self, Certificate, CertificateBody};
-use paifu_core::replay::{self, Report};
+use paifu_core::replay::Report;
 use paifu_recorder::files::read_log_bytes;
+use paifu_recorder::import::validate_bytes;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -30,7 +31,7 @@ pub fn certify(report: &Report, key: &cert::SecretKey) -> Option<Certificate> {
 pub fn run(a: SignArgs) -> Result {
     let key = read_key(&a.key)?;
     let bytes = read_log_bytes(&a.log)?;
-    let report = replay::validate_bytes(&bytes);
+    let report = validate_bytes(&bytes);
     let Some(c) = certify(&report, &key) else {
         let f = report.verdict.fault().map(|f| f.describe()).unwrap_or_default();
         return Err(Error::Faulty(format!("{}: cannot be certified, it is not a readable log: {f}", a.log.display())));

@@ -3,8 +3,8 @@
 use crate::error::{Error, Result, Status};
 use crate::output::{progress_of, report_json, report_line};
 use clap::Args;
-use paifu_core::replay;
 use paifu_recorder::files::{collect_logs, read_log_bytes};
+use paifu_recorder::import::validate_bytes;
 use rayon::prelude::*;
 use std::io::Write;
 use std::path::PathBuf;
@@ -49,7 +49,7 @@ pub fn run(a: ValidateArgs) -> Result {
                     Checked::Unreadable { message, line }
                 }
                 Ok(b) => {
-                    let r = replay::validate_bytes(&b);
+                    let r = validate_bytes(&b);
                     let line = if a.json { report_json(f, &r).to_string() } else { report_line(f, &r) };
                     Checked::Log { valid: r.verdict.is_valid(), line }
                 }

@@ -276,10 +276,11 @@ fn certificates_of_another_version_or_game_are_refused() {
     assert!(paifu(&["keygen", "-o", "k"], p).status.success());
     assert!(paifu(&["sign", "tzq-0001.paifu.jsonl", "--key", "k.key", "-o", "c.json"], p).status.success());
     let text = fs::read_to_string(p.join("c.json")).unwrap();
-    fs::write(p.join("v2.json"), text.replacen("\"version\": 1", "\"version\": 2", 1)).unwrap();
-    let o = paifu(&["verify", "v2.json", "tzq-0001.paifu.jsonl", "--key", "k.pub"], p);
+    assert!(text.contains("\"version\": 2"), "{text}");
+    fs::write(p.join("v3.json"), text.replacen("\"version\": 2", "\"version\": 3", 1)).unwrap();
+    let o = paifu(&["verify", "v3.json", "tzq-0001.paifu.jsonl", "--key", "k.pub"], p);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stdout(&o).contains("certificate version 2"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("certificate version 3"), "{}", stdout(&o));
     // A key file readable by others is refused for signing.
     #[cfg(unix)]
     {
@@ -308,7 +309,8 @@ fn every_command_ends_with_its_documented_exit_status() {
         (&["convert", "tzq-0001.paifu.jsonl", "-o", "out.txt"], 2, "name the output"),
         (&["convert", "junk.paifu.jsonl", "-o", "j.paifu"], 2, "junk.paifu.jsonl: line 1"),
         (&["sign", "junk.paifu.jsonl", "--key", "k.key"], 1, "cannot be certified, it is not a readable log"),
-        (&["verify", "c.json", "tzq-0001.paifu.jsonl", "--key", "00"], 2, "--key 00: not an ed25519 public key"),
+        (&["verify", "c.json", "tzq-0001.paifu.jsonl", "--key", "00"], 2, "--key 00: no such file"),
+        (&["verify", "c.json", "tzq-0001.paifu.jsonl", "--key", "junk.paifu.jsonl"], 2, "not an ed25519 public key"),
         (&["verify", "junk.paifu.jsonl", "tzq-0001.paifu.jsonl", "--key", "k.pub"], 2, "junk.paifu.jsonl: "),
         (&["verify", "c.json", "missing.paifu", "--key", "k.pub"], 2, "missing.paifu"),
         (&["export", "pdf", "tzq-0001.paifu.jsonl", "-o", "x"], 2, "unknown export format \"pdf\""),
@@ -344,7 +346,9 @@ fn every_command_ends_with_its_documented_exit_status() {
     let o = paifu_with_input(&["score", "riichi"], p, &format!("{hand}\n{{\"hand\":\"123m\"}}\n"));
     assert_eq!(o.status.code(), Some(1));
     assert!(stdout(&o).contains("the field win is missing"), "{}", stdout(&o));
-    let o = paifu_with_input(&["score", "tzq"], p, hand);
+    // No input: the command refuses the game before it reads any (writing some could meet a
+    // closed pipe).
+    let o = paifu(&["score", "tzq"], p);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("knows riichi and hungarian hands"), "{}", stderr(&o));
 }
@@ -361,4 +365,82 @@ fn ingest_exits_2_when_a_file_is_unreadable() {
     let out = stdout(&o);
     assert!(out.contains("3 files: 2 stored (2 valid, 0 invalid), 0 already in the archive, 1 unreadable"), "{out}");
     assert!(out.contains("unreadable: ") && out.contains("pipe.paifu: not a regular file"), "{out}");
+}
+
+/// `paifu score` with raw bytes on standard input: its exit status and its answers.
+fn score_bytes(args: &[&str], input: &[u8]) -> (i32, Vec<String>) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let t = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_paifu"))
+        .args(args)
+        .current_dir(t.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    // Written from another thread: the answers are read while the input is still being written.
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let o = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stdout).lines().map(str::to_owned).collect())
+}
+
+/// Issue 12, item 5: a 50 MB line was echoed back. A line past the limit gets a short error line
+/// that does not echo it, and the lines after it are scored.
+#[test]
+fn score_answers_an_overlong_line_without_echoing_it() {
+    let hand = r#"{"id":2,"hand":"123m456p789s11z22z2z","win":"2z","tsumo":true}"#;
+    let long = format!("{{\"id\":\"{}\",\"hand\":\"123m\"}}", "x".repeat(8 << 20));
+    let (code, out) = score_bytes(&["score", "riichi"], format!("{long}\n{hand}\n").as_bytes());
+    assert_eq!(code, 1, "{out:?}");
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert!(out[0].len() < 300, "the answer echoes the line: {} bytes", out[0].len());
+    let e: serde_json::Value = serde_json::from_str(&out[0]).unwrap();
+    assert_eq!((e["ok"].as_bool(), e["error"].as_str()), (Some(false), Some("too_long")), "{e}");
+    let said = format!("line 1 is {} bytes long; lines are at most 65536 bytes", long.len());
+    assert!(e["message"].as_str().unwrap().contains(&said), "{e}");
+    assert!(out[1].contains("\"id\":2") && out[1].contains("\"ok\":true"), "{}", out[1]);
+    // The limit is an option.
+    let (code, out) = score_bytes(&["score", "riichi", "--max-line-bytes", "20"], format!("{hand}\n").as_bytes());
+    assert_eq!((code, out.len()), (1, 1));
+    assert!(out[0].contains("at most 20 bytes"), "{}", out[0]);
+}
+
+/// Issue 12, item 5: one line that is not UTF-8 stopped `score` for every line after it.
+#[test]
+fn score_answers_a_line_that_is_not_utf8_and_goes_on() {
+    let hand = r#"{"hand":"123m456p789s11z22z2z","win":"2z","tsumo":true}"#;
+    let mut input = format!("{hand}\n").into_bytes();
+    input.extend_from_slice(b"{\"hand\":\"\xff\xfe\"}\n");
+    input.extend_from_slice(format!("{hand}\n").as_bytes());
+    let (code, out) = score_bytes(&["score", "riichi"], &input);
+    assert_eq!(code, 1, "{out:?}");
+    assert_eq!(out.len(), 3, "{out:?}");
+    assert!(out[0].contains("\"ok\":true") && out[2].contains("\"ok\":true"), "{out:?}");
+    assert!(out[1].contains("\"error\":\"bad_input\""), "{}", out[1]);
+    assert!(out[1].contains("line 2 is not UTF-8 text (byte 9 is not)"), "{}", out[1]);
+}
+
+/// Issue 12, item 7: `paifu verify` with a key file that is not there said the key was not PEM.
+#[test]
+fn verify_with_a_missing_key_file_says_the_file_is_not_there() {
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path();
+    assert!(paifu(&["simulate", "tzq", "--games", "1", "--seed", "key", "--out", "."], p).status.success());
+    assert!(paifu(&["keygen", "-o", "k"], p).status.success());
+    assert!(paifu(&["sign", "tzq-0001.paifu.jsonl", "--key", "k.key", "-o", "c.json"], p).status.success());
+    let o = paifu(&["verify", "c.json", "tzq-0001.paifu.jsonl", "--key", "referee.pub"], p);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("--key referee.pub: no such file"), "{err}");
+    assert!(!err.contains("PEM"), "{err}");
+    // The key itself, as 64 hex digits, still works.
+    let hex = paifu_core::cert::public_from_text(&fs::read_to_string(p.join("k.pub")).unwrap()).unwrap();
+    let hex = hex::encode(hex.to_bytes());
+    let o = paifu(&["verify", "c.json", "tzq-0001.paifu.jsonl", "--key", &hex], p);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
 }

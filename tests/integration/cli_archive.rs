@@ -68,6 +68,7 @@ fn ingest_signs_with_a_key() {
     let a = Archive::open(&db).unwrap();
     let signer = hex::encode(key.verifying_key().to_bytes());
     let json = a.certificate(1, &signer).unwrap().expect("a stored certificate");
+    assert_eq!(a.certificates(1).unwrap().len(), 1);
     let c = paifu_core::cert::Certificate::from_json(&json).unwrap();
     let (bytes, _) = a.log_bytes(1).unwrap().unwrap();
     c.verify(&key.verifying_key(), &paifu_core::validate_bytes(&bytes)).unwrap();
@@ -236,4 +237,189 @@ fn the_filters_choose_the_same_games_in_show_stats_plot_and_export() {
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
     }
+}
+
+#[test]
+fn ingest_refuses_what_is_not_a_log_and_says_what_it_already_holds() {
+    // Issue 12, item 3: `paifu ingest` stored non-logs (as bad_encoding).
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path();
+    std::fs::create_dir(p.join("in")).unwrap();
+    std::fs::write(p.join("in/good.paifu"), tzq_bytes("cli/refuse/good", ["Ann", "Bo"], Encoding::Binary)).unwrap();
+    std::fs::write(p.join("in/junk.paifu"), b"\x00\x01 not a log").unwrap();
+    let mut control = tzq_log("cli/refuse/name", ["Ann", "Bo"]);
+    control.header.seats[1] = "Bo\u{1b}[2J".into();
+    std::fs::write(p.join("in/name.paifu.jsonl"), paifu_core::log::encode(&control, Encoding::JsonLines)).unwrap();
+    let o = paifu(&["ingest", "in", "--db", "a.db", "-q"], p);
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("3 files: 1 stored (1 valid, 0 invalid), 0 already in the archive, 0 unreadable, 2 refused"),
+        "{out}"
+    );
+    assert!(out.contains("refused, not stored: in/junk.paifu: not a readable Paifu log"), "{out}");
+    assert!(out.contains("seat 1: a player name may not hold control"), "{out}");
+    assert!(!out.contains('\u{1b}'), "the name is not printed: {out}");
+    let a = Archive::open(&p.join("a.db")).unwrap();
+    assert_eq!(a.summary().unwrap().games, 1);
+    drop(a);
+    // The same log again, in the other encoding: held already, unchanged.
+    std::fs::remove_file(p.join("in/junk.paifu")).unwrap();
+    std::fs::remove_file(p.join("in/name.paifu.jsonl")).unwrap();
+    std::fs::write(p.join("in/good.paifu.jsonl"), tzq_bytes("cli/refuse/good", ["Ann", "Bo"], Encoding::JsonLines))
+        .unwrap();
+    let o = paifu(&["ingest", "in", "--db", "a.db", "-q"], p);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o)
+            .contains("2 files: 0 stored (0 valid, 0 invalid), 2 already in the archive, 0 unreadable, 0 refused"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).contains("the logs already in the archive are unchanged"), "{}", stdout(&o));
+    // A tournament name the archive does not keep: a usage error, nothing stored.
+    let o = paifu(&["ingest", "in", "--db", "a.db", "--tournament", "Cup\u{7}"], p);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--tournament: a tournament name may not hold control"), "{}", stderr(&o));
+    assert!(Archive::open(&p.join("a.db")).unwrap().tournaments().unwrap().is_empty());
+}
+
+#[test]
+fn two_ingests_at_once_both_finish() {
+    // Issue 12, item 4: two `paifu ingest` runs on one archive; one died with "database is
+    // locked". Here four at once, on a new archive, their folders overlapping.
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path();
+    let logs: Vec<Vec<u8>> = (0..96)
+        .map(|i| {
+            tzq_bytes(
+                &format!("cli/parallel/{i}"),
+                ["Ann", "Bo"],
+                if i % 2 == 0 { Encoding::Binary } else { Encoding::JsonLines },
+            )
+        })
+        .collect();
+    for w in 0..4 {
+        let dir = p.join(format!("w{w}"));
+        std::fs::create_dir(&dir).unwrap();
+        // Each run has 48 logs: its own 24 and 24 another run has too.
+        for i in (w * 24)..(w * 24 + 48) {
+            let i = i % 96;
+            std::fs::write(dir.join(format!("g{i}.paifu")), &logs[i]).unwrap();
+        }
+    }
+    let runs: Vec<std::process::Child> = (0..4)
+        .map(|w| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_paifu"))
+                .args(["ingest", &format!("w{w}"), "--db", "a.db", "--tournament", "Busy", "-q"])
+                .current_dir(p)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for r in runs {
+        let o = r.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+        assert!(!stderr(&o).contains("locked"), "{}", stderr(&o));
+    }
+    let a = Archive::open(&p.join("a.db")).unwrap();
+    let s = a.summary().unwrap();
+    assert_eq!((s.games, s.valid), (96, 96));
+    assert_eq!(a.tournaments().unwrap()[0].games, 96);
+}
+
+#[test]
+fn tokens_are_made_listed_and_revoked() {
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path();
+    let o = paifu(&["token", "create", "--db", "a.db", "--name", "alice", "--role", "organiser"], p);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let token = out.lines().last().unwrap().to_owned();
+    assert!(token.starts_with("pft_") && token.len() == 68, "the token is the last line: {out}");
+    assert!(out.contains("made token 1 for alice (organiser)"), "{out}");
+    let second =
+        stdout(&paifu(&["token", "create", "--db", "a.db", "--name", "alice"], p)).lines().last().unwrap().to_owned();
+    assert_ne!(second, token);
+    // Stored hashed: neither the list nor the file holds the token.
+    let list = stdout(&paifu(&["token", "list", "--db", "a.db"], p));
+    assert!(list.contains("alice") && list.contains("organiser") && list.contains("uploader"), "{list}");
+    assert!(!list.contains(&token[4..]));
+    let file = std::fs::read(p.join("a.db")).unwrap();
+    assert!(!file.windows(64).any(|w| w == &token.as_bytes()[4..]));
+    let a = Archive::open(&p.join("a.db")).unwrap();
+    assert_eq!(a.token_by_secret(&token).unwrap().unwrap().name, "alice");
+    drop(a);
+    let o = paifu(&["token", "revoke", "--db", "a.db", "1"], p);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("revoked"), "{}", stdout(&o));
+    assert!(Archive::open(&p.join("a.db")).unwrap().token_by_secret(&token).unwrap().unwrap().is_revoked());
+    let o = paifu(&["token", "revoke", "--db", "a.db", "--name", "alice"], p);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(Archive::open(&p.join("a.db")).unwrap().token_by_secret(&second).unwrap().unwrap().is_revoked());
+    // Errors: a name with a control character, an unknown role, nothing to revoke.
+    for (args, needle) in [
+        (&["token", "create", "--db", "a.db", "--name", "a\tb"][..], "--name: a token name may not hold control"),
+        (&["token", "create", "--db", "a.db", "--name", "x", "--role", "root"], "uploader, organiser or admin"),
+        (&["token", "revoke", "--db", "a.db", "99"], "there is no token 99"),
+        (&["token", "revoke", "--db", "a.db", "--name", "alice"], "has no token that is not revoked"),
+        (&["token", "list", "--db", "none.db"], "no such archive"),
+    ] {
+        let o = paifu(args, p);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn tournaments_trust_keys_and_count_only_what_those_keys_certified() {
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path();
+    for k in ["ref", "other"] {
+        assert_eq!(paifu(&["keygen", "-o", k], p).status.code(), Some(0));
+    }
+    std::fs::create_dir(p.join("in")).unwrap();
+    for i in 0..3 {
+        std::fs::write(
+            p.join(format!("in/g{i}.paifu")),
+            tzq_bytes(&format!("cli/trust/{i}"), ["Ann", "Bo"], Encoding::Binary),
+        )
+        .unwrap();
+    }
+    // Made by the ingest, trusting the key it signs with.
+    let o = paifu(&["ingest", "in", "--db", "a.db", "--tournament", "Cup", "--key", "ref.key", "-q"], p);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let list = stdout(&paifu(&["tournament", "list", "--db", "a.db"], p));
+    assert!(list.contains("Cup: 3 games, 3 valid, 3 counted in the standings"), "{list}");
+    // Trusting another key only: nothing counts; both: everything.
+    let o = paifu(&["tournament", "trust", "--db", "a.db", "Cup", "--key", "other.pub"], p);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&paifu(&["tournament", "list", "--db", "a.db"], p)).contains("0 counted"));
+    let o = paifu(&["tournament", "trust", "--db", "a.db", "Cup", "--key", "other.pub", "--key", "ref.key"], p);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&paifu(&["tournament", "list", "--db", "a.db"], p)).contains("3 counted"));
+    // A tournament for an organiser; made once.
+    let pub_hex = {
+        let a = Archive::open(&p.join("a.db")).unwrap();
+        a.tournament_info("Cup").unwrap().unwrap().trusted_keys[0].clone()
+    };
+    let o = paifu(&["tournament", "create", "--db", "a.db", "League", "--owner", "alice", "--key", &pub_hex], p);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("owner: alice") && stdout(&o).contains(&pub_hex), "{}", stdout(&o));
+    for (args, needle) in [
+        (&["tournament", "create", "--db", "a.db", "League"][..], "exists already"),
+        (&["tournament", "create", "--db", "a.db", "\u{1}"], "may not hold control"),
+        (&["tournament", "trust", "--db", "a.db", "Nope", "--key", "ref.pub"], "there is no tournament"),
+        (&["tournament", "trust", "--db", "a.db", "Cup", "--key", "zz"], "--key zz"),
+    ] {
+        let o = paifu(args, p);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stdout(&o));
+        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+    }
+    // Stats count the same valid games as before.
+    let o = paifu(&["stats", "--db", "a.db", "--format", "json"], p);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["overall"]["tzq"]["block"]["games"], 3);
 }

@@ -254,3 +254,6 @@ mod mjlog;
 
 #[path = "import_roundtrip.rs"]
 mod roundtrip;
+
+#[path = "import_trust.rs"]
+mod trust;

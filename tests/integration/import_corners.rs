@@ -85,7 +85,7 @@ fn corner(file: &str, round: usize, in_source: impl Fn(&Round) -> bool, fact: &s
 }
 
 fn yaku_in(r: &Round, name: &str) -> bool {
-    matches!(&r.outcome, Outcome::Wins(ws) if ws.iter().any(|w| w.yaku.iter().any(|(y, _)| y == name)))
+    matches!(&r.outcome, Outcome::Wins(ws) if ws.iter().any(|w| w.yaku.iter().flatten().any(|(y, _)| y == name)))
 }
 
 fn draw_named(r: &Round, name: &str) -> bool {
@@ -223,7 +223,7 @@ fn the_west_extension_2020060723gm_58807e27() {
 /// (from seat 2), then red (from seat 3, across), and draws its 9p tanki: big three dragons by
 /// self-draw, 32000, all paid by seat 3, liable for feeding the third dragon set (Tenhou's rule:
 /// the other two sets are open). Seat 3 goes to -7000: the game ends (a bust).
-fn pao_game(deltas: [i64; 4], pao: u8) -> String {
+pub(super) fn pao_game(deltas: [i64; 4], pao: u8) -> String {
     let round = serde_json::json!([
         [0, 0, 0],
         [25000, 25000, 25000, 25000],
@@ -244,10 +244,14 @@ fn pao_game(deltas: [i64; 4], pao: u8) -> String {
         ["和了", deltas, [1, 1, pao, "役満32000点", "大三元(役満)"]]
     ]);
     let end: Vec<i64> = (0..4).map(|s| 25000 + deltas[s]).collect();
+    // The results after uma and oka as Tenhou writes them (thousands), for the liable split's
+    // final scores [25000, 57000, 25000, -7000]: second 25000 -> -5 + 10, third -5 - 10,
+    // fourth -37 - 20, the top the rest.
+    let results = [5.0, 67.0, -15.0, -57.0];
     serde_json::json!({
         "ver": 2.3, "ref": "hand-built-pao", "rule": {"disp": "般南喰赤", "aka": 1},
         "name": ["A", "B", "C", "D"],
-        "sc": [end[0], 0.0, end[1], 0.0, end[2], 0.0, end[3], 0.0],
+        "sc": [end[0], results[0], end[1], results[1], end[2], results[2], end[3], results[3]],
         "log": [round]
     })
     .to_string()

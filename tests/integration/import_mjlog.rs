@@ -7,7 +7,7 @@
 
 use crate::util::{paifu, stderr, stdout};
 use paifu_core::log::Positions;
-use paifu_core::replay::{validate_log, Verdict};
+use paifu_core::replay::{replay, validate_log, Verdict};
 use paifu_core::riichi::Riichi;
 use paifu_recorder::import::mjai::export as to_mjai;
 use paifu_recorder::import::record::round_name;
@@ -52,6 +52,8 @@ struct Writer {
     tags: Vec<String>,
     last_result: usize,
     ura: Vec<u32>,
+    /// Each seat's final result after uma and oka, in thousands (`owari`'s odd entries).
+    results: Vec<f64>,
 }
 
 impl Writer {
@@ -283,7 +285,8 @@ impl Writer {
                     .as_array()
                     .unwrap()
                     .iter()
-                    .map(|x| format!("{},0.0", x.as_i64().unwrap() / 100))
+                    .zip(&self.results)
+                    .map(|(x, r)| format!("{},{r:.1}", x.as_i64().unwrap() / 100))
                     .collect();
                 let t = &mut self.tags[self.last_result];
                 t.truncate(t.len() - 2);
@@ -297,6 +300,9 @@ impl Writer {
 /// An mjlog XML record of a riichi log (through its mjai export).
 pub fn mjlog_of(imp: &Imported) -> String {
     let mjai = to_mjai(&imp.log).unwrap();
+    // The exact results after uma and oka, which the importer accepts as well as Tenhou's rounded ones.
+    let (end, _) = replay::<Riichi>(&imp.log, &Positions::default(), None).unwrap();
+    let results = end.final_points().iter().map(|p| *p as f64 / 1000.0).collect();
     let mut w = Writer {
         red: true,
         free: HashMap::new(),
@@ -307,6 +313,7 @@ pub fn mjlog_of(imp: &Imported) -> String {
         tags: Vec::new(),
         last_result: 0,
         ura: Vec::new(),
+        results,
     };
     for l in mjai.lines() {
         w.event(&serde_json::from_str(l).unwrap());

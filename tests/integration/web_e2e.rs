@@ -9,7 +9,7 @@ use fantoccini::actions::{InputSource, KeyAction, KeyActions};
 use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
 use paifu_core::log::Encoding;
-use paifu_recorder::archive::Archive;
+use paifu_recorder::archive::{Archive, Role};
 use paifu_recorder::samples::{tzq_bytes, tzq_log};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -123,13 +123,14 @@ async fn dashboard_in_chromium() {
     }
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("e2e.db");
-    {
+    let token = {
         let mut a = Archive::open(&db).unwrap();
         for i in 0..4 {
             let players = if i % 2 == 0 { ["Akiko", "Bruno"] } else { ["Bruno", "Chen"] };
             a.ingest_bytes(&tzq_bytes(&format!("e2e/{i}"), players, Encoding::Binary), None, Some("E2E Cup")).unwrap();
         }
-    }
+        a.create_token("e2e", Role::Uploader).unwrap().secret
+    };
     let server = paifu_web::spawn(paifu_web::Config::new(&db), "127.0.0.1:0").expect("the server starts");
     let base = server.url();
     let driver = start_driver();
@@ -172,6 +173,16 @@ async fn dashboard_in_chromium() {
     wait_text(&c, "#step", |t| t == start).await;
     assert!(c.source().await.unwrap().contains("<b>Round 2</b>"));
 
+    // Uploading needs a log-in: the upload page says so; log in with the token.
+    c.goto(&format!("{base}/upload")).await.unwrap();
+    wait_text(&c, "main", |t| t.contains("Uploading needs a token")).await;
+    c.find(Locator::Css("main a[href^='/login']")).await.unwrap().click().await.unwrap();
+    let field = c.wait().for_element(Locator::Css("input#token")).await.unwrap();
+    field.send_keys(&token).await.unwrap();
+    c.find(Locator::Css("button#login")).await.unwrap().click().await.unwrap();
+    wait_text(&c, "#who", |t| t.contains("e2e")).await;
+    assert!(c.current_url().await.unwrap().path().ends_with("/upload"), "back on the upload page");
+
     // Upload a log and see its verdict; then a bad one.
     let upload_dir = tempfile::tempdir().unwrap();
     let good = upload_dir.path().join("fresh.paifu.jsonl");
@@ -194,6 +205,9 @@ async fn dashboard_in_chromium() {
     }
     let fault = c.find(Locator::Css(".fault")).await.unwrap().text().await.unwrap();
     assert!(fault.contains("truncated"), "{fault}");
+    // The session cookie is not readable by scripts (HttpOnly).
+    let cookie = c.execute("return document.cookie", vec![]).await.unwrap();
+    assert_eq!(cookie, serde_json::json!(""), "the session cookie is HttpOnly");
 
     // A player's page has plots.
     c.goto(&format!("{base}/players/Bruno")).await.unwrap();

@@ -1,14 +1,18 @@
 //! Measures the dashboard with a large archive (docs/web.md, "Performance").
 //!
-//! cargo run --release -p paifu-web --example bench_archive -- [GAMES] [DB]
+//! cargo run --release -p paifu-web --example bench_archive -- [GAMES] [DB] [CLIENTS] [REQUESTS]
 //!
 //! Fills DB (default /tmp/paifu-bench.db) up to GAMES games (default 100000): 256 simulated TZQ
 //! games, each stored under many different seatings (200 players, 50 tournaments, 1 in 50
 //! truncated so that it is invalid), every one validated like a real ingest. Then serves it on
-//! 127.0.0.1 and times pages over HTTP: median and slowest of 20 requests each.
+//! 127.0.0.1 and times pages over HTTP: median and slowest of 20 requests each, one at a time.
+//! Last, the load test: the home page, a game page and a player page, each asked REQUESTS times
+//! (default 2000) by CLIENTS clients at once (default 20), each client on its own kept-alive
+//! connection: the 50th and 99th percentiles of the answer times, and how many answers were not
+//! 200 OK.
 
 use paifu_core::log::{self, Encoding};
-use paifu_recorder::archive::{prepare, Archive};
+use paifu_recorder::archive::{prepare, Archive, Origin};
 use paifu_recorder::samples::tzq_log;
 use rayon::prelude::*;
 use std::io::{Read, Write};
@@ -27,6 +31,8 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let games: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(100_000);
     let db = args.next().unwrap_or_else(|| "/tmp/paifu-bench.db".into());
+    let clients: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(20).max(1);
+    let requests: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(2000).max(1);
     let mut archive = Archive::open(std::path::Path::new(&db)).expect("open the archive");
     let have = archive.summary().expect("summary").games as usize;
     if have < games {
@@ -53,7 +59,7 @@ fn main() {
                 })
                 .collect();
             let t = format!("Cup {:02}", (i / batch) % 50);
-            archive.store_batch(&items, &[], Some(&t)).expect("store");
+            archive.store_batch(&items, &[], Some(&t), Origin::CommandLine).expect("store");
             i += n;
             if i % 10_000 == 0 {
                 println!("  {i} games stored ({:.0} per second)", (i - have) as f64 / t0.elapsed().as_secs_f64());
@@ -105,5 +111,101 @@ fn main() {
             last.1
         );
     }
+    println!("\nload: {clients} clients at once, {requests} requests per page, kept-alive connections");
+    println!("{:<42} {:>8} {:>10} {:>10} {:>8}", "page", "errors", "p50", "p99", "req/s");
+    for p in ["/".to_owned(), format!("/games/{mid}"), "/players/Player%20042".to_owned()] {
+        let (mut times, errors, wall) = load(server.addr, &p, clients, requests);
+        times.sort();
+        let pct = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)].as_secs_f64() * 1000.0;
+        println!(
+            "{:<42} {:>8} {:>8.1}ms {:>8.1}ms {:>8.0}",
+            p,
+            errors,
+            pct(0.50),
+            pct(0.99),
+            times.len() as f64 / wall.as_secs_f64()
+        );
+    }
     server.stop();
+}
+
+/// One HTTP/1.1 answer on a kept-alive connection: its status (the body is read and dropped).
+fn get_kept(s: &mut std::io::BufReader<std::net::TcpStream>, path: &str) -> std::io::Result<u16> {
+    use std::io::BufRead;
+    s.get_mut().write_all(format!("GET {path} HTTP/1.1\r\nHost: bench\r\n\r\n").as_bytes())?;
+    let mut line = String::new();
+    s.read_line(&mut line)?;
+    let status = line.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    let (mut length, mut chunked) = (0usize, false);
+    loop {
+        line.clear();
+        s.read_line(&mut line)?;
+        let l = line.trim_end().to_ascii_lowercase();
+        if l.is_empty() {
+            break;
+        }
+        if let Some(v) = l.strip_prefix("content-length:") {
+            length = v.trim().parse().unwrap_or(0);
+        }
+        chunked |= l.starts_with("transfer-encoding:") && l.contains("chunked");
+    }
+    if chunked {
+        loop {
+            line.clear();
+            s.read_line(&mut line)?;
+            let n = usize::from_str_radix(line.trim(), 16).unwrap_or(0);
+            let mut skip = vec![0u8; n + 2];
+            s.read_exact(&mut skip)?;
+            if n == 0 {
+                break;
+            }
+        }
+    } else {
+        std::io::copy(&mut s.by_ref().take(length as u64), &mut std::io::sink())?;
+    }
+    Ok(status)
+}
+
+/// `requests` requests for `path` from `clients` threads at once: each answer's time, how many
+/// failed or were not 200, and the wall time.
+fn load(addr: std::net::SocketAddr, path: &str, clients: usize, requests: usize) -> (Vec<Duration>, usize, Duration) {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let start = Instant::now();
+    let per: Vec<(Vec<Duration>, usize)> = std::thread::scope(|sc| {
+        let handles: Vec<_> = (0..clients)
+            .map(|_| {
+                let next = &next;
+                sc.spawn(move || {
+                    let (mut times, mut errors) = (Vec::new(), 0);
+                    let mut conn = None;
+                    while next.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < requests {
+                        let c = match conn.take() {
+                            Some(c) => c,
+                            None => match std::net::TcpStream::connect(addr) {
+                                Ok(s) => std::io::BufReader::new(s),
+                                Err(_) => {
+                                    errors += 1;
+                                    continue;
+                                }
+                            },
+                        };
+                        let mut c = c;
+                        let t = Instant::now();
+                        match get_kept(&mut c, path) {
+                            Ok(200) => {
+                                times.push(t.elapsed());
+                                conn = Some(c);
+                            }
+                            Ok(_) | Err(_) => errors += 1,
+                        }
+                    }
+                    (times, errors)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
+    });
+    let wall = start.elapsed();
+    let errors = per.iter().map(|p| p.1).sum();
+    (per.into_iter().flat_map(|p| p.0).collect(), errors, wall)
 }

@@ -1,9 +1,11 @@
 //! The JSON API under `/api/`: the data behind every page.
 
+use crate::auth::api_caller;
 use crate::data::{self, GamesQuery, PlayersQuery};
 use crate::pages::{parse_step, StepQuery};
-use crate::{ApiError, State, WebError};
+use crate::{brief, ApiError, State, WebError};
 use actix_multipart::Multipart;
+use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 
@@ -20,12 +22,15 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/api/games", web::get().to(games))
         .route("/api/games/{id}", web::get().to(game))
         .route("/api/games/{id}/certificate", web::get().to(certificate))
+        .route("/api/games/{id}/certificate", web::post().to(sign))
         .route("/api/games/{id}/steps/{step}", web::get().to(step))
         .route("/api/games/{id}/view", web::get().to(step_query))
         .route("/api/players", web::get().to(players))
         .route("/api/players/{name}", web::get().to(player))
         .route("/api/tournaments", web::get().to(tournaments))
+        .route("/api/tournaments", web::post().to(create_tournament))
         .route("/api/tournaments/{name}", web::get().to(tournament))
+        .route("/api/tournaments/{name}/keys", web::put().to(set_keys))
         .route("/api/upload", web::post().to(upload))
         .route("/api/verify", web::post().to(verify));
 }
@@ -55,6 +60,53 @@ async fn certificate(state: web::Data<State>, id: web::Path<String>) -> Api {
     let id = data::parse_id(&id)?;
     let text = data::certificate(&state, id).await?;
     Ok(HttpResponse::Ok().content_type("application/json").body(text))
+}
+
+/// Signs the game with this server's key unless it did already: 201 with the new
+/// certificate, or 200 with the one it had.
+async fn sign(state: web::Data<State>, req: HttpRequest, id: web::Path<String>) -> Api {
+    let caller = api_caller(&req, &state).await?;
+    let id = data::parse_id(&id)?;
+    let signed = data::sign_stored(&state, &caller, id).await?;
+    let status = if signed.new { StatusCode::CREATED } else { StatusCode::OK };
+    Ok(HttpResponse::build(status).content_type("application/json").body(signed.json))
+}
+
+/// A JSON body of at most `max` bytes.
+async fn json_body<T: serde::de::DeserializeOwned>(body: web::Payload, max: usize) -> Result<T, WebError> {
+    let bytes = data::read_body(body, max).await?;
+    serde_json::from_slice(&bytes)
+        .map_err(|e| WebError::Unprocessable(format!("the body is not the JSON expected: {}", brief(&e.to_string()))))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewTournament {
+    name: String,
+    /// Public keys (PEM or hex); this server's key when left out.
+    trusted_keys: Option<Vec<String>>,
+}
+
+/// `{"name": ..., "trusted_keys": [...]}`: a tournament owned by the caller; 201, or 409 when
+/// the name is taken.
+async fn create_tournament(state: web::Data<State>, req: HttpRequest, body: web::Payload) -> Api {
+    let caller = api_caller(&req, &state).await?;
+    let t: NewTournament = json_body(body, state.max_form).await?;
+    let info = data::create_tournament(&state, &caller, t.name, t.trusted_keys).await?;
+    Ok(HttpResponse::Created().json(info))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TrustedKeys {
+    trusted_keys: Vec<String>,
+}
+
+/// `{"trusted_keys": [...]}`: replaces the keys the tournament trusts (its owner or an admin).
+async fn set_keys(state: web::Data<State>, req: HttpRequest, name: web::Path<String>, body: web::Payload) -> Api {
+    let caller = api_caller(&req, &state).await?;
+    let k: TrustedKeys = json_body(body, state.max_form).await?;
+    json(&data::set_tournament_keys(&state, &caller, name.into_inner(), k.trusted_keys).await?)
 }
 
 async fn replay_step(state: &web::Data<State>, id: i64, want: usize) -> Api {
@@ -103,8 +155,9 @@ struct UploadQuery {
 }
 
 /// The body is the log itself (any content type but multipart), or a multipart form with the
-/// file in `log`.
+/// file in `log`. Needs a bearer token; the body is read only once the token is accepted.
 async fn upload(state: web::Data<State>, req: HttpRequest, body: web::Payload, q: web::Query<UploadQuery>) -> Api {
+    let caller = api_caller(&req, &state).await?;
     let multipart = req
         .headers()
         .get(actix_web::http::header::CONTENT_TYPE)
@@ -120,7 +173,7 @@ async fn upload(state: web::Data<State>, req: HttpRequest, body: web::Payload, q
     } else {
         (data::read_body(body, state.max_upload).await?, q.name, q.tournament)
     };
-    json(&data::upload(&state, bytes, name, tournament).await?)
+    json(&data::upload(&state, &caller, bytes, name, tournament).await?)
 }
 
 /// A multipart form: `certificate` (the JSON), optional `log` and `key`.

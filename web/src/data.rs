@@ -1,14 +1,16 @@
 //! What each page shows, loaded from the archive. The HTML pages render these; the JSON API
 //! serializes them as they are.
 
-use crate::{with_db, State, WebError};
+use crate::auth::Caller;
+use crate::{brief, with_db, with_writer, State, WebError};
 use actix_multipart::Multipart;
 use actix_web::web;
 use futures_util::StreamExt as _;
 use paifu_analyzer::{metrics, Analysis, Distribution, Metric};
-use paifu_core::cert::{self, Certificate, CertificateBody};
+use paifu_core::cert::{self, Certificate, CertificateBody, PublicKey};
 use paifu_recorder::archive::{
-    prepare, Filter, GameDetail, GamePage, PlayerRow, Standing, Stored, StoredForm, Summary, TournamentRow,
+    check_name, prepare, Filter, GameDetail, GamePage, NameKind, Origin, PlayerRow, Role, Standing, Stored, StoredForm,
+    Summary, TournamentInfo, TournamentRow,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -123,24 +125,51 @@ fn sign_report(state: &State, report: &paifu_core::Report) -> Option<Certificate
     Some(cert::sign(body, &state.key))
 }
 
-/// The certificate of a game, signed by this server: stored, or made now (and stored).
+/// The latest certificate of a game signed by this server's key.
 pub async fn certificate(state: &web::Data<State>, id: i64) -> Result<String, WebError> {
     let st = state.clone();
     with_db(state, move |a| {
         if let Some(json) = a.certificate(id, &st.public_hex)? {
             return Ok(json);
         }
+        if a.log_bytes(id)?.is_none() {
+            return Err(WebError::NotFound(format!("there is no game {id}")));
+        }
+        Err(WebError::NotFound(format!(
+            "game {id} has no certificate signed by this server's key yet: an organiser can have it signed \
+             (POST /api/games/{id}/certificate with their token)"
+        )))
+    })
+    .await
+}
+
+/// What signing on demand did.
+pub struct Signed {
+    pub json: String,
+    /// False when this server's key had signed the game already (that certificate is answered).
+    pub new: bool,
+}
+
+/// Signs a certificate of a stored game with this server's key, unless it signed one already:
+/// a new certificate is added to the game's history, none is ever replaced. Organisers and
+/// admins only.
+pub async fn sign_stored(state: &web::Data<State>, caller: &Caller, id: i64) -> Result<Signed, WebError> {
+    caller.require(Role::Organiser, "signing a stored game")?;
+    let st = state.clone();
+    with_writer(state, move |a| {
+        if let Some(json) = a.certificate(id, &st.public_hex)? {
+            return Ok(Signed { json, new: false });
+        }
         let (bytes, _) = a.log_bytes(id)?.ok_or_else(|| WebError::NotFound(format!("there is no game {id}")))?;
         let report = paifu_core::validate_bytes(&bytes);
         let c = sign_report(&st, &report).ok_or_else(|| {
             WebError::NotFound(format!(
                 "game {id} could not be decoded as a log, so it has no digest to certify: {}",
-                report.verdict.fault().map(|f| f.describe()).unwrap_or_default()
+                brief(&report.verdict.fault().map(|f| f.describe()).unwrap_or_default())
             ))
         })?;
-        let json = c.to_json();
-        a.put_certificate(id, &st.public_hex, &c.certificate.issued_at, &json)?;
-        Ok(json)
+        a.add_certificate(id, &c)?;
+        Ok(Signed { json: c.to_json(), new: true })
     })
     .await
 }
@@ -209,18 +238,92 @@ pub async fn tournaments(state: &web::Data<State>) -> Result<Vec<TournamentRow>,
 #[derive(Serialize)]
 pub struct TournamentPage {
     pub name: String,
+    /// Its owner and the keys it trusts.
+    pub info: TournamentInfo,
+    /// Over the games that count: valid, and certified valid by a key it trusts.
     pub standings: Vec<Standing>,
+    /// How many of its games count in the standings.
+    pub counted: u64,
     pub games: GamePage,
 }
 
 pub async fn tournament(state: &web::Data<State>, name: String) -> Result<TournamentPage, WebError> {
     with_db(state, move |a| {
-        let standings =
-            a.standings(&name)?.ok_or_else(|| WebError::NotFound(format!("there is no tournament {name:?}")))?;
+        let missing = || WebError::NotFound(format!("there is no tournament {:?}", brief(&name)));
+        let standings = a.standings(&name)?.ok_or_else(missing)?;
+        let info = a.tournament_info(&name)?.ok_or_else(missing)?;
+        let counted = a.tournaments()?.into_iter().find(|t| t.name == name).map_or(0, |t| t.counted);
         let filter = Filter { tournament: Some(name.clone()), ..Filter::default() };
-        Ok(TournamentPage { games: a.list_games(&filter, 1, 50)?, name, standings })
+        Ok(TournamentPage { games: a.list_games(&filter, 1, 50)?, name, info, standings, counted })
     })
     .await
+}
+
+/// Public keys given as text (PEM or 64 hex digits), each checked.
+pub fn parse_keys(keys: &[String]) -> Result<Vec<PublicKey>, WebError> {
+    keys.iter()
+        .enumerate()
+        .map(|(i, k)| {
+            cert::public_from_text(k.trim())
+                .map_err(|e| WebError::Unprocessable(format!("trusted key {}: {}", i + 1, brief(&e.to_string()))))
+        })
+        .collect()
+}
+
+/// Makes a tournament owned by the caller (an organiser or admin), trusting `keys`, or this
+/// server's key when none are given.
+pub async fn create_tournament(
+    state: &web::Data<State>,
+    caller: &Caller,
+    name: String,
+    keys: Option<Vec<String>>,
+) -> Result<TournamentInfo, WebError> {
+    caller.require(Role::Organiser, "making a tournament")?;
+    check_name(NameKind::Tournament, &name).map_err(|e| WebError::Unprocessable(e.to_string()))?;
+    let keys = match keys {
+        Some(k) => parse_keys(&k)?,
+        None => vec![state.key.verifying_key()],
+    };
+    let owner = caller.token.name.clone();
+    with_writer(state, move |a| {
+        let (info, made) = a.ensure_tournament(&name, Some(&owner), &keys)?;
+        if !made {
+            return Err(WebError::Conflict(format!("there is a tournament {:?} already", brief(&name))));
+        }
+        Ok(info)
+    })
+    .await
+}
+
+/// Sets the keys a tournament trusts: its owner or an admin.
+pub async fn set_tournament_keys(
+    state: &web::Data<State>,
+    caller: &Caller,
+    name: String,
+    keys: Vec<String>,
+) -> Result<TournamentInfo, WebError> {
+    caller.require(Role::Organiser, "setting a tournament's keys")?;
+    let keys = parse_keys(&keys)?;
+    let token = caller.token.clone();
+    with_writer(state, move |a| {
+        let info = a
+            .tournament_info(&name)?
+            .ok_or_else(|| WebError::NotFound(format!("there is no tournament {:?}", brief(&name))))?;
+        if !info.accepts_games_from(&token) {
+            return Err(not_owner(&info, &token.name));
+        }
+        Ok(a.set_trusted_keys(&name, &keys)?)
+    })
+    .await
+}
+
+fn not_owner(info: &TournamentInfo, who: &str) -> WebError {
+    WebError::Forbidden(match &info.owner {
+        Some(o) => {
+            format!("the tournament {:?} belongs to {o:?}: only they or an admin may change it, not {who:?}", info.name)
+        }
+        None => format!("the tournament {:?} has no owner: only an admin may change it", info.name),
+    })
 }
 
 /// The most fields a form may have.
@@ -283,37 +386,81 @@ pub async fn read_body(mut body: web::Payload, limit: usize) -> Result<Vec<u8>, 
 #[derive(Serialize)]
 pub struct Uploaded {
     pub stored: Stored,
+    /// What happened, in a sentence.
+    pub message: String,
     pub records: usize,
     pub game: Option<String>,
     pub players: Vec<String>,
     pub fault_text: Option<String>,
+    /// This server's certificate of the entry: made now for a new entry, the one it had for
+    /// an entry already stored (if any).
     pub certificate: Option<Certificate>,
 }
 
-/// Validates and stores an uploaded log; signs and stores its certificate.
+/// Validates and stores an uploaded log for `caller`; signs and stores a certificate of a new
+/// entry. Refused (422) when the bytes are not a readable log or a name is not one the archive
+/// keeps: the archive is then unchanged. A tournament named must accept games from the caller
+/// (its owner or an admin); one that does not exist is made, owned by the caller (an organiser
+/// or admin) and trusting this server's key.
 pub async fn upload(
     state: &web::Data<State>,
+    caller: &Caller,
     bytes: Vec<u8>,
     source: Option<String>,
     tournament: Option<String>,
 ) -> Result<Uploaded, WebError> {
+    caller.require(Role::Uploader, "uploading")?;
     if bytes.is_empty() {
         return Err(WebError::BadRequest("the upload is empty: choose a .paifu or .paifu.jsonl log file".into()));
     }
+    // An empty field names no tournament; any other name is checked as given.
+    let tournament = tournament.filter(|t| !t.trim().is_empty());
+    if let Some(t) = &tournament {
+        check_name(NameKind::Tournament, t).map_err(|e| WebError::Unprocessable(e.to_string()))?;
+        caller.require(Role::Organiser, "adding games to a tournament")?;
+    }
+    // Validation takes the time; it runs before this server's turn to write.
+    let p = web::block(move || prepare(&bytes))
+        .await
+        .map_err(|_| WebError::Internal("the validator stopped unexpectedly".into()))?;
+    if let Some(why) = p.refusal() {
+        return Err(WebError::Unprocessable(brief(&why.to_string())));
+    }
     let st = state.clone();
-    let tournament = tournament.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty());
-    with_db(state, move |a| {
-        let p = prepare(&bytes);
-        let stored = a.store(&p, source.as_deref(), tournament.as_deref())?;
-        let certificate = sign_report(&st, &p.report());
-        if let Some(c) = &certificate {
-            a.put_certificate(stored.id, &st.public_hex, &c.certificate.issued_at, &c.to_json())?;
+    let token = caller.token.clone();
+    with_writer(state, move |a| {
+        if let Some(t) = &tournament {
+            let (info, _) = a.ensure_tournament(t, Some(&token.name), &[st.key.verifying_key()])?;
+            if !info.accepts_games_from(&token) {
+                return Err(not_owner(&info, &token.name));
+            }
         }
+        let stored = a.store(&p, source.as_deref(), tournament.as_deref(), Origin::Web { token: token.id })?;
+        let certificate = if stored.new {
+            let c = sign_report(&st, &p.report());
+            if let Some(c) = &c {
+                a.add_certificate(stored.id, c)?;
+            }
+            c
+        } else {
+            a.certificate(stored.id, &st.public_hex)?.and_then(|j| Certificate::from_json(&j).ok())
+        };
+        let message = match (stored.new, stored.added_to_tournament) {
+            (true, _) => format!("stored as game #{}", stored.id),
+            (false, true) => format!(
+                "the archive already holds this very log as game #{}: the game is unchanged, and now in the tournament",
+                stored.id
+            ),
+            (false, false) => {
+                format!("the archive already holds this very log as game #{}: nothing changed", stored.id)
+            }
+        };
         Ok(Uploaded {
             records: p.records,
             game: p.header.as_ref().map(|h| h.game.clone()),
             players: p.header.as_ref().map(|h| h.seats.clone()).unwrap_or_default(),
-            fault_text: stored.fault.as_ref().map(|f| f.describe()),
+            fault_text: stored.fault.as_ref().map(|f| brief(&f.describe())),
+            message,
             stored,
             certificate,
         })
@@ -355,34 +502,40 @@ pub async fn verify(
         Err(e) => return Ok(Verified { ok: false, message: e.to_string(), certificate: None, game_id: None }),
     };
     let digest = c.certificate.log_digest.to_hex();
-    let (game_id, log) = {
-        let d = digest.clone();
-        let given = log;
+    // The log given, or else each entry of the game the archive holds (the one that counts
+    // first): the certificate holds when it matches one of them.
+    let (game_id, result) = {
+        let cert = c.clone();
         with_db(state, move |a| {
-            let id = a.id_of_digest(&d)?;
-            let log = match (given, id) {
-                (Some(l), _) => Some(l),
-                (None, Some(id)) => a.log_bytes(id)?.map(|b| b.0),
-                (None, None) => None,
-            };
-            Ok((id, log))
+            let matches =
+                "the certificate is genuine and matches the log: replaying it gives the same verdict and scores";
+            if let Some(bytes) = log {
+                let id = a.entries_of_game(&digest)?.first().map(|e| e.id);
+                return Ok((id, cert.verify(&key, &paifu_core::validate_bytes(&bytes)).map(|_| matches.to_owned())));
+            }
+            let entries = a.entries_of_game(&digest)?;
+            let mut first = None;
+            for e in &entries {
+                let Some((bytes, _)) = a.log_bytes(e.id)? else { continue };
+                match cert.verify(&key, &paifu_core::validate_bytes(&bytes)) {
+                    Ok(()) => return Ok((Some(e.id), Ok(matches.to_owned()))),
+                    Err(err) => {
+                        first.get_or_insert((Some(e.id), Err(err)));
+                    }
+                }
+            }
+            Ok(first.unwrap_or_else(|| {
+                (
+                    None,
+                    cert.check_signature(&key).map(|_| {
+                        "the signature is genuine; the log was not given and this archive does not hold it, so the \
+                         verdict was not replayed"
+                            .to_owned()
+                    }),
+                )
+            }))
         })
         .await?
-    };
-    let result = match &log {
-        Some(bytes) => {
-            let report = web::block({
-                let b = bytes.clone();
-                move || paifu_core::validate_bytes(&b)
-            })
-            .await
-            .map_err(|_| WebError::Internal("the validator stopped unexpectedly".into()))?;
-            c.verify(&key, &report).map(|_| "the certificate is genuine and matches the log: replaying it gives the same verdict and scores".to_owned())
-        }
-        None => c.check_signature(&key).map(|_| {
-            "the signature is genuine; the log was not given and this archive does not hold it, so the verdict was not replayed"
-                .to_owned()
-        }),
     };
     Ok(match result {
         Ok(message) => Verified { ok: true, message, certificate: Some(c.certificate), game_id },

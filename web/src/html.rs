@@ -95,6 +95,7 @@ pub const NAV: &[(&str, &str)] = &[
     ("/tournaments", "Tournaments"),
     ("/upload", "Upload"),
     ("/verify", "Verify"),
+    ("/login", "Log in"),
 ];
 
 /// A whole page. `active` is the navigation entry to mark; `script` is inline JavaScript.

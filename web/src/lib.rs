@@ -2,10 +2,14 @@
 //! API under `/api/` behind every page, uploads that validate and store a log, and certificate
 //! verification. The only crate of Paifu that knows HTTP. Routes: docs/web.md.
 //!
-//! No request makes the server panic: every input is checked and bad input answers a 4xx page
-//! (or JSON under `/api/`) that says what is wrong. Database work runs on the blocking pool.
+//! Reading needs nothing; every request that writes carries a token ([`auth`]). No request
+//! makes the server panic: every input is checked and bad input answers a 4xx page (or JSON
+//! under `/api/`) that says what is wrong, without repeating what was sent. Database work runs
+//! on the blocking pool; this server's writes go one at a time through one lock (other
+//! processes writing the same archive are waited for by the archive itself).
 
 mod api;
+pub mod auth;
 mod data;
 pub mod html;
 mod pages;
@@ -23,6 +27,8 @@ use std::sync::Mutex;
 
 /// The largest upload accepted by default (8 MiB): far more than any real log.
 pub const DEFAULT_MAX_UPLOAD: usize = 8 << 20;
+/// The largest other request body accepted by default (16 KiB): the log-in form, JSON bodies.
+pub const DEFAULT_MAX_FORM: usize = 16 << 10;
 
 /// How the server runs.
 #[derive(Clone)]
@@ -31,13 +37,24 @@ pub struct Config {
     pub db: PathBuf,
     /// The key certificates are signed with; `None` makes a fresh one for this run.
     pub key: Option<SecretKey>,
-    /// Largest accepted upload, in bytes.
+    /// Largest accepted upload (a log, or the verify form with its files), in bytes.
     pub max_upload: usize,
+    /// Largest other request body (log-in form, JSON), in bytes.
+    pub max_form: usize,
+    /// Mark the session cookie `Secure` (sent over HTTPS only): set it when a proxy serves the
+    /// dashboard over HTTPS.
+    pub secure_cookies: bool,
 }
 
 impl Config {
     pub fn new(db: impl Into<PathBuf>) -> Config {
-        Config { db: db.into(), key: None, max_upload: DEFAULT_MAX_UPLOAD }
+        Config {
+            db: db.into(),
+            key: None,
+            max_upload: DEFAULT_MAX_UPLOAD,
+            max_form: DEFAULT_MAX_FORM,
+            secure_cookies: false,
+        }
     }
 }
 
@@ -67,6 +84,11 @@ pub fn generate_key() -> Result<SecretKey, ServeError> {
     Ok(cert::secret_from_bytes(b))
 }
 
+/// The most idle connections kept. Each connection has its own page cache and prepared
+/// statements: one closed and opened again under load starts cold, so the pool keeps enough for
+/// every request the blocking pool runs at once in a busy moment.
+const MAX_IDLE: usize = 64;
+
 /// A few open connections to the archive, reused across requests.
 struct Pool {
     path: PathBuf,
@@ -83,7 +105,7 @@ impl Pool {
 
     fn put(&self, a: Archive) {
         if let Ok(mut v) = self.idle.lock() {
-            if v.len() < 16 {
+            if v.len() < MAX_IDLE {
                 v.push(a);
             }
         }
@@ -93,10 +115,15 @@ impl Pool {
 /// What every request handler shares.
 pub struct State {
     pool: Pool,
+    /// Held while this server writes: its writes queue here rather than in the database.
+    writer: Mutex<()>,
+    sessions: auth::Sessions,
     key: SecretKey,
     public_hex: String,
     public_pem: String,
     max_upload: usize,
+    max_form: usize,
+    secure_cookies: bool,
 }
 
 impl State {
@@ -113,10 +140,14 @@ impl State {
         let pool = Pool { path: config.db, idle: Mutex::new(vec![archive]) };
         Ok(State {
             pool,
+            writer: Mutex::new(()),
+            sessions: auth::Sessions::default(),
             public_hex: hex::encode(public.to_bytes()),
             public_pem,
             key,
             max_upload: config.max_upload.max(1),
+            max_form: config.max_form.max(1),
+            secure_cookies: config.secure_cookies,
         })
     }
 
@@ -133,15 +164,42 @@ pub enum WebError {
     NotFound(String),
     #[error("{0}")]
     BadRequest(String),
+    /// No credential, or one that is unknown or revoked.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// A credential whose role or ownership does not allow this.
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("{0}")]
+    Conflict(String),
     #[error("{0}")]
     TooLarge(String),
+    /// Well-formed but refused: not a readable log, a name the archive does not keep.
+    #[error("{0}")]
+    Unprocessable(String),
     #[error("{0}")]
     Internal(String),
 }
 
 impl From<ArchiveError> for WebError {
     fn from(e: ArchiveError) -> WebError {
-        WebError::Internal(e.to_string())
+        match e {
+            ArchiveError::Refused { refusal, .. } => WebError::Unprocessable(brief(&refusal.to_string())),
+            ArchiveError::Name(n) => WebError::Unprocessable(n.to_string()),
+            ArchiveError::NoTournament(t) => WebError::NotFound(format!("there is no tournament {}", brief(&t))),
+            e => WebError::Internal(e.to_string()),
+        }
+    }
+}
+
+/// The longest message made from a request's content (a fault quoting a line, a JSON error).
+const MAX_MESSAGE: usize = 300;
+
+/// A message cut to [`MAX_MESSAGE`] characters: an answer never echoes much of what was sent.
+pub fn brief(s: &str) -> String {
+    match s.char_indices().nth(MAX_MESSAGE) {
+        Some((at, _)) => format!("{}…", &s[..at]),
+        None => s.to_owned(),
     }
 }
 
@@ -150,7 +208,11 @@ impl WebError {
         match self {
             WebError::NotFound(_) => StatusCode::NOT_FOUND,
             WebError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            WebError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            WebError::Forbidden(_) => StatusCode::FORBIDDEN,
+            WebError::Conflict(_) => StatusCode::CONFLICT,
             WebError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            WebError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             WebError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -159,7 +221,11 @@ impl WebError {
         match self {
             WebError::NotFound(_) => "Not found",
             WebError::BadRequest(_) => "Bad request",
+            WebError::Unauthorized(_) => "Log in first",
+            WebError::Forbidden(_) => "Not allowed",
+            WebError::Conflict(_) => "Already there",
             WebError::TooLarge(_) => "Too large",
+            WebError::Unprocessable(_) => "Refused",
             WebError::Internal(_) => "Server error",
         }
     }
@@ -186,8 +252,13 @@ impl ResponseError for PageError {
         self.0.status()
     }
     fn error_response(&self) -> HttpResponse {
+        let next = if matches!(self.0, WebError::Unauthorized(_)) {
+            "<p><a class=\"button\" href=\"/login\">Log in with a token</a></p>"
+        } else {
+            ""
+        };
         let body = format!(
-            "<h1>{}</h1><p class=\"fault\">{}</p><p><a href=\"/\">Back to the overview</a></p>",
+            "<h1>{}</h1><p class=\"fault\" role=\"alert\">{}</p>{next}<p><a href=\"/\">Back to the overview</a></p>",
             self.0.title(),
             html::esc(&self.0.to_string())
         );
@@ -221,8 +292,11 @@ impl ResponseError for ApiError {
         self.0.status()
     }
     fn error_response(&self) -> HttpResponse {
-        HttpResponse::build(self.0.status())
-            .json(serde_json::json!({ "error": self.0.to_string(), "status": self.0.status().as_u16() }))
+        let mut r = HttpResponse::build(self.0.status());
+        if matches!(self.0, WebError::Unauthorized(_)) {
+            r.insert_header((actix_web::http::header::WWW_AUTHENTICATE, "Bearer realm=\"paifu\""));
+        }
+        r.json(serde_json::json!({ "error": self.0.to_string(), "status": self.0.status().as_u16() }))
     }
 }
 
@@ -231,8 +305,26 @@ pub(crate) async fn with_db<T: Send + 'static>(
     state: &web::Data<State>,
     f: impl FnOnce(&mut Archive) -> Result<T, WebError> + Send + 'static,
 ) -> Result<T, WebError> {
+    on_pool(state, false, f).await
+}
+
+/// Runs `f` with an archive connection on the blocking pool, after this server's other writes
+/// (one write at a time).
+pub(crate) async fn with_writer<T: Send + 'static>(
+    state: &web::Data<State>,
+    f: impl FnOnce(&mut Archive) -> Result<T, WebError> + Send + 'static,
+) -> Result<T, WebError> {
+    on_pool(state, true, f).await
+}
+
+async fn on_pool<T: Send + 'static>(
+    state: &web::Data<State>,
+    write: bool,
+    f: impl FnOnce(&mut Archive) -> Result<T, WebError> + Send + 'static,
+) -> Result<T, WebError> {
     let st = state.clone();
     web::block(move || {
+        let _turn = write.then(|| st.writer.lock().unwrap_or_else(|p| p.into_inner()));
         let mut a = st.pool.get()?;
         let r = f(&mut a);
         st.pool.put(a);

@@ -1,12 +1,14 @@
 //! The HTML pages.
 
+use crate::auth::{self, page_caller, same_origin, session_caller, Caller};
 use crate::data::{self, GamesQuery, PlayersQuery};
 use crate::html::{self, esc, page, url};
 use crate::{PageError, State, WebError};
 use actix_multipart::Multipart;
 use actix_web::http::header;
-use actix_web::{web, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use paifu_analyzer::plot;
+use paifu_recorder::archive::Role;
 use paifu_recorder::archive::{GamePage, GameRow};
 use serde::Deserialize;
 use std::fmt::Write as _;
@@ -23,6 +25,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/games/{id}", web::get().to(game))
         .route("/games/{id}/view", web::get().to(viewer))
         .route("/games/{id}/certificate", web::get().to(certificate))
+        .route("/games/{id}/certificate", web::post().to(sign))
         .route("/games/{id}/log", web::get().to(log_file))
         .route("/players", web::get().to(players))
         .route("/players/{name}", web::get().to(player))
@@ -31,7 +34,126 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/upload", web::get().to(upload_form))
         .route("/upload", web::post().to(upload))
         .route("/verify", web::get().to(verify_form))
-        .route("/verify", web::post().to(verify));
+        .route("/verify", web::post().to(verify))
+        .route("/login", web::get().to(login_form))
+        .route("/login", web::post().to(login))
+        .route("/logout", web::post().to(logout));
+}
+
+/// The hidden field a session's forms carry.
+fn csrf_field(caller: &Caller) -> String {
+    format!("<input type=\"hidden\" name=\"csrf\" value=\"{}\">", esc(caller.csrf()))
+}
+
+/// Who is logged in, with a button to log out.
+fn logged_in(caller: &Caller) -> String {
+    format!(
+        "<form class=\"filters\" method=\"post\" action=\"/logout\"><span id=\"who\">Logged in as <b>{}</b> ({})</span>{}\
+         <button type=\"submit\">Log out</button></form>",
+        esc(&caller.token.name),
+        caller.token.role,
+        csrf_field(caller)
+    )
+}
+
+/// A form field's text.
+fn field_text(form: &std::collections::BTreeMap<String, (Option<String>, Vec<u8>)>, k: &str) -> Option<String> {
+    form.get(k).and_then(|(_, v)| std::str::from_utf8(v).ok()).map(str::to_owned)
+}
+
+#[derive(Deserialize)]
+struct LoginQuery {
+    next: Option<String>,
+}
+
+/// Where to go after logging in: a path of this site only.
+fn local_path(next: Option<&str>) -> String {
+    next.filter(|n| n.starts_with('/') && !n.starts_with("//") && !n.contains('\\') && n.len() < 512)
+        .unwrap_or("/")
+        .to_owned()
+}
+
+fn login_form_html(next: &str, message: Option<&str>) -> String {
+    format!(
+        "<h1>Log in</h1>{}<p>Reading needs nothing. To upload logs, have stored games signed, or make tournaments, log \
+         in with a token (made with <code>paifu token create</code>; scripts send it as \
+         <code>Authorization: Bearer TOKEN</code> instead). The token is checked on every request: once revoked, it \
+         logs nobody in.</p>\
+         <form method=\"post\" action=\"/login\"><input type=\"hidden\" name=\"next\" value=\"{}\">\
+         <p><label>Token<input type=\"password\" name=\"token\" id=\"token\" autocomplete=\"off\" required></label></p>\
+         <p><button type=\"submit\" id=\"login\">Log in</button></p></form>",
+        message.map(|m| format!("<div class=\"fault\" role=\"alert\">{}</div>", esc(m))).unwrap_or_default(),
+        esc(next)
+    )
+}
+
+async fn login_form(req: HttpRequest, state: web::Data<State>, q: web::Query<LoginQuery>) -> Page {
+    let next = local_path(q.next.as_deref());
+    let mut b = login_form_html(&next, None);
+    if let Ok(Some(c)) = session_caller(&req, &state).await {
+        b.push_str(&logged_in(&c));
+    }
+    ok("Log in", "/login", &b)
+}
+
+#[derive(Deserialize)]
+struct LoginForm {
+    token: String,
+    next: Option<String>,
+}
+
+/// Opens a session for a valid token: an HttpOnly, SameSite=Strict cookie.
+async fn login(req: HttpRequest, state: web::Data<State>, body: web::Payload) -> Page {
+    same_origin(&req)?;
+    let bytes = data::read_body(body, state.max_form).await?;
+    let form: LoginForm = serde_urlencoded::from_bytes(&bytes)
+        .map_err(|_| WebError::BadRequest("the log-in form needs a field token".into()))?;
+    let next = local_path(form.next.as_deref());
+    let token = match auth::token_of(&state, form.token.trim().to_owned()).await {
+        Ok(t) => t,
+        Err(WebError::Unauthorized(why)) => {
+            return Ok(HttpResponse::Unauthorized().content_type("text/html; charset=utf-8").body(page(
+                "Log in",
+                "/login",
+                &login_form_html(&next, Some(&why)),
+                None,
+            )))
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let (id, _csrf) = state.sessions.open(token.id)?;
+    Ok(HttpResponse::SeeOther()
+        .insert_header((header::LOCATION, next))
+        .insert_header((header::SET_COOKIE, auth::session_set_cookie(&id, state.secure_cookies)))
+        .finish())
+}
+
+async fn logout(req: HttpRequest, state: web::Data<State>, body: web::Payload) -> Page {
+    same_origin(&req)?;
+    if let Some(c) = session_caller(&req, &state).await.ok().flatten() {
+        let bytes = data::read_body(body, state.max_form).await?;
+        let form: std::collections::HashMap<String, String> = serde_urlencoded::from_bytes(&bytes).unwrap_or_default();
+        c.check_csrf(form.get("csrf").map(String::as_str))?;
+        if let auth::Proof::Session { id, .. } = &c.proof {
+            state.sessions.close(id);
+        }
+    }
+    Ok(HttpResponse::SeeOther()
+        .insert_header((header::LOCATION, "/"))
+        .insert_header((header::SET_COOKIE, auth::session_clear_cookie()))
+        .finish())
+}
+
+/// Signs a stored game with this server's key (organisers and admins), then shows the game.
+async fn sign(req: HttpRequest, state: web::Data<State>, id: web::Path<String>, body: web::Payload) -> Page {
+    same_origin(&req)?;
+    let caller = page_caller(&req, &state).await?;
+    let bytes = data::read_body(body, state.max_form).await?;
+    let form: std::collections::HashMap<String, String> = serde_urlencoded::from_bytes(&bytes).unwrap_or_default();
+    caller.check_csrf(form.get("csrf").map(String::as_str))?;
+    let id = data::parse_id(&id)?;
+    data::sign_stored(&state, &caller, id).await?;
+    Ok(HttpResponse::SeeOther().insert_header((header::LOCATION, format!("/games/{id}#certificates"))).finish())
 }
 
 fn game_link(id: i64) -> String {
@@ -189,9 +311,10 @@ async fn games(state: web::Data<State>, q: web::Query<GamesQuery>) -> Page {
     ok("Games", "/games", &b)
 }
 
-async fn game(state: web::Data<State>, id: web::Path<String>) -> Page {
+async fn game(req: HttpRequest, state: web::Data<State>, id: web::Path<String>) -> Page {
     let id = data::parse_id(&id)?;
     let g = data::game(&state, id).await?;
+    let caller = session_caller(&req, &state).await.ok().flatten();
     let title = g.game.as_deref().and_then(paifu_core::GameKind::from_name).map_or("Unknown game", |k| k.title());
     let mut b = format!("<h1>Game #{id}: {}</h1>", esc(title));
     let _ = write!(b, "<p>{}", html::verdict(g.valid, g.fault.as_ref().map(|f| f.code.as_str())));
@@ -204,6 +327,11 @@ async fn game(state: web::Data<State>, id: web::Path<String>) -> Page {
     );
     if let Some(f) = &g.fault {
         let _ = write!(b, "<div class=\"fault\" role=\"alert\"><b>Fault:</b> {}</div>", esc(&f.describe()));
+    }
+    if g.entries.len() > 1 {
+        b.push_str(&entries_table(id, &g.entries));
+    } else if g.valid && !g.counted {
+        b.push_str("<p class=\"note\">Another entry of this game counts in statistics and standings.</p>");
     }
     b.push_str("<h2>Players and result</h2><div class=\"scroll\"><table><thead><tr><th>Seat</th><th>Player</th><th class=\"n\">Final score</th><th class=\"n\">Place</th></tr></thead><tbody>");
     for s in &g.seats {
@@ -258,8 +386,81 @@ async fn game(state: web::Data<State>, id: web::Path<String>) -> Page {
                 .join(", ")
         },
     );
+    kv("Identity", format!("<code>{}</code> (blake3 of the stored log)", esc(&g.identity)));
+    kv("Stored by", stored_by(&g.stored_by));
+    kv("Counts", if g.counted { "yes: in statistics and standings".into() } else { "no".into() });
     b.push_str("</dl>");
+    b.push_str(&certificates_html(id, &g.certificates, caller.as_ref(), &state.public_hex));
     ok(&format!("Game #{id}"), "/games", &b)
+}
+
+/// The entries of one game side by side: the one that counts first.
+fn entries_table(id: i64, entries: &[paifu_recorder::archive::EntryRow]) -> String {
+    let mut s = String::from(
+        "<h2 id=\"entries\">Entries of this game</h2><p>These logs share the game digest (the same game) but differ \
+         in something the validator reads, such as the seed: each is judged and certified on its own, and only a \
+         valid one counts.</p><div class=\"scroll\"><table><thead><tr><th>Entry</th><th>Verdict</th><th>Seed</th>\
+         <th>Counts</th><th class=\"wide\">Added</th></tr></thead><tbody>",
+    );
+    for e in entries {
+        let link = if e.id == id { format!("<b>#{} (this one)</b>", e.id) } else { game_link(e.id) };
+        let _ = write!(
+            s,
+            "<tr><td>{link}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"wide\">{}</td></tr>",
+            html::verdict(e.valid, e.fault_code.as_deref()),
+            if e.seed_revealed { "revealed" } else { "secret" },
+            if e.counted { "✔ counts" } else { "—" },
+            html::time(e.added_at)
+        );
+    }
+    s + "</tbody></table></div>"
+}
+
+fn stored_by(s: &paifu_recorder::archive::StoredBy) -> String {
+    match (s.origin.as_str(), &s.name, s.token) {
+        ("web", Some(name), Some(t)) => format!("{} (token {t}), through the web", esc(name)),
+        ("cli", _, _) => "the command line (paifu ingest)".into(),
+        ("migrated", _, _) => "not recorded (stored before the archive recorded it)".into(),
+        (other, _, _) => esc(other),
+    }
+}
+
+/// A game's certificates, oldest first, and for an organiser a button to have it signed.
+fn certificates_html(
+    id: i64,
+    certs: &[paifu_recorder::archive::CertificateRow],
+    caller: Option<&Caller>,
+    server_key: &str,
+) -> String {
+    let mut s = String::from("<h2 id=\"certificates\">Certificates</h2>");
+    if certs.is_empty() {
+        s.push_str("<p class=\"note\">No certificate yet.</p>");
+    } else {
+        s.push_str(
+            "<div class=\"scroll\"><table><thead><tr><th>Signed</th><th>Says</th><th>Signer</th></tr></thead><tbody>",
+        );
+        for c in certs {
+            let mine = if c.signer == server_key { " (this server)" } else { "" };
+            let _ = write!(
+                s,
+                "<tr><td>{}</td><td>{}</td><td><code>{}</code>{mine}</td></tr>",
+                esc(&c.issued_at),
+                if c.valid { "valid" } else { "invalid" },
+                esc(&c.signer)
+            );
+        }
+        s.push_str("</tbody></table></div>");
+    }
+    let signed_here = certs.iter().any(|c| c.signer == server_key);
+    if let Some(c) = caller.filter(|c| c.token.may(Role::Organiser) && !signed_here) {
+        let _ = write!(
+            s,
+            "<form method=\"post\" action=\"/games/{id}/certificate\">{}<button type=\"submit\" id=\"sign\">\
+             Sign with this server's key</button></form>",
+            csrf_field(c)
+        );
+    }
+    s
 }
 
 #[derive(Deserialize)]
@@ -491,8 +692,21 @@ async fn tournament(state: web::Data<State>, name: web::Path<String>) -> Page {
         url(&t.name),
         url(&t.name)
     );
+    let _ = write!(
+        b,
+        "<p id=\"trust\">The standings count the valid games that a key this tournament trusts certified valid: {} of \
+         {} games. Owner: {}. Trusted keys: {}.</p>",
+        t.counted,
+        t.games.total,
+        t.info.owner.as_deref().map(esc).unwrap_or_else(|| "none (admins only)".into()),
+        if t.info.trusted_keys.is_empty() {
+            "none".into()
+        } else {
+            t.info.trusted_keys.iter().map(|k| format!("<code>{}</code>", esc(k))).collect::<Vec<_>>().join(", ")
+        }
+    );
     if t.standings.is_empty() {
-        b.push_str("<p class=\"note\">No valid games yet.</p>");
+        b.push_str("<p class=\"note\">No game counts yet.</p>");
     } else {
         b.push_str("<div class=\"scroll\"><table><thead><tr><th class=\"n\">Rank</th><th>Player</th><th class=\"n\">Games</th><th class=\"n\">Firsts</th><th class=\"n\">Average place</th><th class=\"n\">Total score</th></tr></thead><tbody>");
         for s in &t.standings {
@@ -515,33 +729,50 @@ async fn tournament(state: web::Data<State>, name: web::Path<String>) -> Page {
     ok(&t.name, "/tournaments", &b)
 }
 
-fn upload_form_html(max: usize) -> String {
+fn upload_form_html(max: usize, caller: Option<&Caller>) -> String {
+    let Some(c) = caller else {
+        return "<h1>Upload a log</h1><p>Uploading needs a token: <a class=\"button\" href=\"/login?next=/upload\">\
+                Log in</a> (or send the log to <code>POST /api/upload</code> with \
+                <code>Authorization: Bearer TOKEN</code>).</p>"
+            .into();
+    };
+    let tournament = if c.token.may(Role::Organiser) {
+        "<p><label>Tournament (optional: one of yours, or a new one)<input name=\"tournament\" id=\"tournament\"></label></p>"
+    } else {
+        ""
+    };
     format!(
-        "<h1>Upload a log</h1><p>Choose a Paifu log (<code>.paifu</code> or <code>.paifu.jsonl</code>, at most {} KiB). \
-         It is validated, stored in the archive whatever the verdict, and certified with this server's key.</p>\
-         <form method=\"post\" action=\"/upload\" enctype=\"multipart/form-data\">\
-         <p><label>Log file<input type=\"file\" name=\"log\" id=\"log\" required></label></p>\
-         <p><label>Tournament (optional)<input name=\"tournament\" id=\"tournament\"></label></p>\
+        "<h1>Upload a log</h1>{}<p>Choose a Paifu log (<code>.paifu</code> or <code>.paifu.jsonl</code>, at most {} KiB). \
+         It is validated, stored in the archive whatever the verdict, and certified with this server's key. A file \
+         that is not a readable log is refused and not stored.</p>\
+         <form method=\"post\" action=\"/upload\" enctype=\"multipart/form-data\">{}\
+         <p><label>Log file<input type=\"file\" name=\"log\" id=\"log\" required></label></p>{tournament}\
          <p><button type=\"submit\" id=\"send\">Validate and store</button></p></form>",
-        max / 1024
+        logged_in(c),
+        max / 1024,
+        csrf_field(c)
     )
 }
 
-async fn upload_form(state: web::Data<State>) -> Page {
-    ok("Upload", "/upload", &upload_form_html(state.max_upload))
+async fn upload_form(req: HttpRequest, state: web::Data<State>) -> Page {
+    let caller = session_caller(&req, &state).await?;
+    ok("Upload", "/upload", &upload_form_html(state.max_upload, caller.as_ref()))
 }
 
 fn text_field(form: &std::collections::BTreeMap<String, (Option<String>, Vec<u8>)>, k: &str) -> Option<String> {
     form.get(k).and_then(|(_, v)| String::from_utf8(v.clone()).ok()).filter(|s| !s.trim().is_empty())
 }
 
-async fn upload(state: web::Data<State>, mp: Multipart) -> Page {
+async fn upload(req: HttpRequest, state: web::Data<State>, mp: Multipart) -> Page {
+    same_origin(&req)?;
+    let caller = page_caller(&req, &state).await?;
     let mut form = data::read_form(mp, state.max_upload).await?;
+    caller.check_csrf(field_text(&form, "csrf").as_deref())?;
     let tournament = text_field(&form, "tournament");
     let (filename, bytes) = form
         .remove("log")
         .ok_or_else(|| WebError::BadRequest("the form has no file: choose a log file in the field \"log\"".into()))?;
-    let u = data::upload(&state, bytes, filename, tournament).await?;
+    let u = data::upload(&state, &caller, bytes, filename, tournament).await?;
     let id = u.stored.id;
     let mut b = String::from("<h1>Upload result</h1>");
     let _ = write!(
@@ -554,9 +785,8 @@ async fn upload(state: web::Data<State>, mp: Multipart) -> Page {
     }
     let _ = write!(
         b,
-        "<p>{} {} · {} records · players: {}</p><p><a class=\"button\" href=\"/games/{id}\">Open game #{id}</a>",
-        if u.stored.new { "Stored as a new game" } else { "The archive already held this log: game" },
-        game_link(id),
+        "<p id=\"stored\">{} · {} records · players: {}</p><p><a class=\"button\" href=\"/games/{id}\">Open game #{id}</a>",
+        esc(&upper_first(&u.message)),
         u.records,
         player_links(&u.players)
     );
@@ -564,8 +794,25 @@ async fn upload(state: web::Data<State>, mp: Multipart) -> Page {
         let _ = write!(b, " <a class=\"button\" href=\"/games/{id}/certificate\" download>Certificate</a>");
     }
     b.push_str("</p>");
-    b.push_str(&upload_form_html(state.max_upload).replacen("<h1>Upload a log</h1>", "<h2>Upload another</h2>", 1));
+    if u.stored.others > 0 {
+        let _ = write!(
+            b,
+            "<p class=\"note\">The archive holds {} other {} of this game: <a href=\"/games/{id}#entries\">see them side by side</a>.</p>",
+            u.stored.others,
+            if u.stored.others == 1 { "entry" } else { "entries" }
+        );
+    }
+    b.push_str(&upload_form_html(state.max_upload, Some(&caller)).replacen(
+        "<h1>Upload a log</h1>",
+        "<h2>Upload another</h2>",
+        1,
+    ));
     ok("Upload result", "/upload", &b)
+}
+
+fn upper_first(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
 }
 
 fn verify_form_html() -> String {

@@ -9,42 +9,48 @@ use crate::game::{Seat, SeatSet};
 
 /// The claims a seat may make on one tile, as bits.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Can(u8);
+pub(crate) struct Can(u8);
 
 impl Can {
-    pub const NOTHING: Can = Can(0);
-    pub const WIN: Can = Can(1);
-    pub const PUNG: Can = Can(2);
+    pub(crate) const NOTHING: Can = Can(0);
+    pub(crate) const WIN: Can = Can(1);
+    pub(crate) const PUNG: Can = Can(2);
     /// A kong on the discarded tile.
-    pub const KONG: Can = Can(4);
-    pub const CHOW: Can = Can(8);
+    pub(crate) const KONG: Can = Can(4);
+    pub(crate) const CHOW: Can = Can(8);
 
-    pub const fn bits(self) -> u8 {
+    #[inline]
+    pub(crate) const fn bits(self) -> u8 {
         self.0
     }
 
     /// The claims of these bits (bits of no claim are dropped).
-    pub const fn from_bits(bits: u8) -> Can {
+    #[inline]
+    pub(crate) const fn from_bits(bits: u8) -> Can {
         Can(bits & 0xf)
     }
 
-    pub const fn contains(self, other: Can) -> bool {
+    #[inline]
+    pub(crate) const fn contains(self, other: Can) -> bool {
         self.0 & other.0 == other.0
     }
 
-    pub const fn is_empty(self) -> bool {
+    #[inline]
+    pub(crate) const fn is_empty(self) -> bool {
         self.0 == 0
     }
 }
 
 impl std::ops::BitOr for Can {
     type Output = Can;
+    #[inline]
     fn bitor(self, other: Can) -> Can {
         Can(self.0 | other.0)
     }
 }
 
 impl std::ops::BitOrAssign for Can {
+    #[inline]
     fn bitor_assign(&mut self, other: Can) {
         self.0 |= other.0;
     }
@@ -52,7 +58,7 @@ impl std::ops::BitOrAssign for Can {
 
 /// A claim's rank.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Priority {
+pub(crate) enum Priority {
     Chow,
     /// A pung, or a kong on the discard.
     Pung,
@@ -61,7 +67,7 @@ pub enum Priority {
 
 /// How many of several wins on one tile stand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SeveralWins {
+pub(crate) enum SeveralWins {
     /// Only the seat nearest the discarder in turn order wins (the head bump).
     Nearest,
     /// Every seat that claimed the win wins (riichi's double ron).
@@ -69,14 +75,15 @@ pub enum SeveralWins {
 }
 
 /// The three other seats in turn order from `from`, nearest first.
-pub fn seats_after(from: Seat) -> [Seat; 3] {
+#[inline]
+pub(crate) fn seats_after(from: Seat) -> [Seat; 3] {
     [(from + 1) % 4, (from + 2) % 4, (from + 3) % 4]
 }
 
 /// A claim window: the seat whose tile may be claimed, what each seat may claim, and the
 /// answers (claims or passes) given so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Window<A> {
+pub(crate) struct Window<A> {
     from: Seat,
     can: [Can; 4],
     answers: [Option<A>; 4],
@@ -84,28 +91,33 @@ pub struct Window<A> {
 
 impl<A: Copy> Window<A> {
     /// A window on `from`'s tile, asking every seat that may claim something.
-    pub fn new(from: Seat, can: [Can; 4]) -> Window<A> {
+    #[inline]
+    pub(crate) fn new(from: Seat, can: [Can; 4]) -> Window<A> {
         Window { from, can, answers: [None; 4] }
     }
 
     /// The seat whose tile may be claimed.
-    pub fn from(&self) -> Seat {
+    #[inline]
+    pub(crate) fn from(&self) -> Seat {
         self.from
     }
 
     /// What `seat` may claim.
-    pub fn can(&self, seat: Seat) -> Can {
+    #[inline]
+    pub(crate) fn can(&self, seat: Seat) -> Can {
         self.can[usize::from(seat & 3)]
     }
 
     /// Whether `seat` may claim and has not answered yet.
-    pub fn asks(&self, seat: Seat) -> bool {
+    #[inline]
+    pub(crate) fn asks(&self, seat: Seat) -> bool {
         let i = usize::from(seat & 3);
         !self.can[i].is_empty() && self.answers[i].is_none()
     }
 
     /// The seats that still owe an answer.
-    pub fn waiting(&self) -> SeatSet {
+    #[inline]
+    pub(crate) fn waiting(&self) -> SeatSet {
         let mut s = SeatSet::EMPTY;
         for i in 0..4 {
             if self.asks(i) {
@@ -116,29 +128,33 @@ impl<A: Copy> Window<A> {
     }
 
     /// Records `seat`'s answer.
-    pub fn answer(&mut self, seat: Seat, answer: A) {
+    #[inline]
+    pub(crate) fn answer(&mut self, seat: Seat, answer: A) {
         self.answers[usize::from(seat & 3)] = Some(answer);
     }
 
     /// `seat`'s answer, if given.
-    pub fn answer_of(&self, seat: Seat) -> Option<A> {
+    #[inline]
+    pub(crate) fn answer_of(&self, seat: Seat) -> Option<A> {
         self.answers[usize::from(seat & 3)]
     }
 
     /// Every seat that may claim has answered (so also a window where nobody may claim).
-    pub fn is_closed(&self) -> bool {
+    #[inline]
+    pub(crate) fn is_closed(&self) -> bool {
         (0..4).all(|s| !self.asks(s))
     }
 
     /// The claims that stand, each answer ranked by `rank` (`None`: a pass).
-    pub fn arbitrate(&self, rank: impl Fn(A) -> Option<Priority>) -> Ruling {
+    #[inline]
+    pub(crate) fn arbitrate(&self, rank: impl Fn(A) -> Option<Priority>) -> Ruling {
         arbitrate(self.from, |s| self.answer_of(s).and_then(&rank))
     }
 }
 
 /// Which claims on one tile stand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Ruling {
+pub(crate) struct Ruling {
     wins: [Seat; 3],
     win_count: u8,
     call: Option<Seat>,
@@ -146,12 +162,14 @@ pub struct Ruling {
 
 impl Ruling {
     /// Every seat that claimed a win, nearest the discarder first.
-    pub fn wins(&self) -> &[Seat] {
+    #[inline]
+    pub(crate) fn wins(&self) -> &[Seat] {
         &self.wins[..usize::from(self.win_count)]
     }
 
     /// The wins that stand: all of them, or the nearest.
-    pub fn standing_wins(&self, several: SeveralWins) -> &[Seat] {
+    #[inline]
+    pub(crate) fn standing_wins(&self, several: SeveralWins) -> &[Seat] {
         match several {
             SeveralWins::All => self.wins(),
             SeveralWins::Nearest => &self.wins[..usize::from(self.win_count.min(1))],
@@ -160,14 +178,16 @@ impl Ruling {
 
     /// The call that stands when no win does: the highest rank of pung (or kong) and chow, the
     /// seat nearest the discarder among equals.
-    pub fn call(&self) -> Option<Seat> {
+    #[inline]
+    pub(crate) fn call(&self) -> Option<Seat> {
         self.call
     }
 }
 
 /// The claims that stand on `from`'s tile, each seat's claim ranked by `claim` (`None`: no
 /// claim).
-pub fn arbitrate(from: Seat, claim: impl Fn(Seat) -> Option<Priority>) -> Ruling {
+#[inline]
+pub(crate) fn arbitrate(from: Seat, claim: impl Fn(Seat) -> Option<Priority>) -> Ruling {
     let mut r = Ruling { wins: [0; 3], win_count: 0, call: None };
     let mut best: Option<Priority> = None;
     for s in seats_after(from) {

@@ -9,15 +9,18 @@
 //! - [`hand`]: winning shapes (four sets and a pair, seven pairs, thirteen orphans, the knitted
 //!   shapes), decompositions, waits and shanten.
 //! - `meld.rs`: [`Meld`] and [`MeldKind`] (chow, pung, claimed, concealed and added kong).
-//! - `wall.rs`: [`Wall`], the seeded wall broken by dice ([`dice_break`]), draws from the front and
-//!   replacement draws from the end, a dead wall or loose tiles ([`WallEnd`]).
-//! - [`claim`]: claim windows and their arbitration (priorities, seat order from the discarder,
+//! - `wall.rs`: `Wall`, the seeded wall broken by dice (`dice_break`), draws from the front and
+//!   replacement draws from the end, a dead wall or loose tiles (`WallEnd`).
+//! - `claim.rs`: claim windows and their arbitration (priorities, seat order from the discarder,
 //!   several winners).
+//!
+//! The wall and the claim windows are the engines' business (crate-only); tiles, flowers, hand
+//! shapes and melds are also the bots', importers' and viewers'.
 
 // Kinds, suits and seats index several arrays at once.
 #![allow(clippy::needless_range_loop)]
 
-pub mod claim;
+pub(crate) mod claim;
 pub mod hand;
 mod meld;
 mod piece;
@@ -27,4 +30,4 @@ mod wall;
 pub use meld::{Meld, MeldKind};
 pub use piece::{Flower, FlowerCodeError, Piece, PieceCodeError};
 pub use tile::{counts_of, parse_tiles, tiles_text, Counts, Tile, TileCodeError};
-pub use wall::{dice_break, Wall, WallEnd};
+pub(crate) use wall::{dice_break, Wall, WallEnd};

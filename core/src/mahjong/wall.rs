@@ -15,76 +15,86 @@ use crate::game::Seat;
 
 /// How a wall's end is kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WallEnd {
+pub(crate) struct WallEnd {
     /// Tiles at the end that no draw from the front reaches (a dead wall). With a dead wall,
     /// replacement draws take the end stack by stack (the top tile first); without one, they
     /// take the live wall's last tile.
-    pub dead: usize,
+    pub(crate) dead: usize,
     /// Replacement tiles lifted onto the wall ahead of their use, this many at a time (loose
     /// tiles, beyond the dead wall); 0 when the dead wall gives them where they lie and gives
     /// up one live tile for each.
-    pub loose: usize,
+    pub(crate) loose: usize,
 }
 
 /// A wall: its tiles in draw order from the break, and how many were drawn from each end.
 #[derive(Clone, Debug)]
-pub struct Wall<T> {
+pub(crate) struct Wall<T> {
     /// `tiles[0]` is drawn first from the front; the end's tiles are read back from the last
-    /// stack ([`Wall::from_end`]).
+    /// stack ([`Wall::at_end`]).
     tiles: Vec<T>,
     /// Tiles drawn from the front.
     front: usize,
     /// Tiles drawn from the end (replacement draws).
     back: usize,
+    /// One past the last tile the front may draw (kept as `back` changes).
+    live_end: usize,
     end: WallEnd,
 }
 
 /// The ring position where a wall breaks: the side of the seat `sum` seats from `roller`
 /// (counting the roller as 1, in turn order), after its `stacks`-th stack, each side `side` tiles
 /// long (ring position 0 begins seat 0's side).
-pub fn dice_break(roller: Seat, sum: usize, stacks: usize, side: usize) -> usize {
+pub(crate) fn dice_break(roller: Seat, sum: usize, stacks: usize, side: usize) -> usize {
     side * ((usize::from(roller) + sum + 3) % 4) + 2 * stacks
 }
 
 impl<T: Copy> Wall<T> {
     /// A wall without tiles.
-    pub fn new(end: WallEnd) -> Wall<T> {
-        Wall { tiles: Vec::new(), front: 0, back: 0, end }
+    pub(crate) fn new(end: WallEnd) -> Wall<T> {
+        Wall { tiles: Vec::new(), front: 0, back: 0, live_end: 0, end }
     }
 
     /// The wall of `ring` broken at ring position `at`: the front draws `ring[at]`,
     /// `ring[at + 1]`, ... around the ring; the end is the stacks before `at`. Nothing is drawn.
-    pub fn build(&mut self, ring: &[T], at: usize) {
-        let n = ring.len();
+    pub(crate) fn build(&mut self, ring: &[T], at: usize) {
+        let (before, after) = ring.split_at(if ring.is_empty() { 0 } else { at % ring.len() });
         self.tiles.clear();
-        self.tiles.extend((0..n).map(|i| ring[(at + i) % n]));
-        self.front = 0;
-        self.back = 0;
+        self.tiles.extend_from_slice(after);
+        self.tiles.extend_from_slice(before);
+        self.restart();
     }
 
     /// A wall of `len` tiles not known yet (an imported game's: the records tell them), each
-    /// `filler` until [`Wall::set`] or [`Wall::set_from_end`] says otherwise. A wall of that length
+    /// `filler` until [`Wall::set`] or [`Wall::set_at_end`] says otherwise. A wall of that length
     /// already laid keeps its tiles. Nothing is drawn.
-    pub fn lay(&mut self, len: usize, filler: T) {
+    pub(crate) fn lay(&mut self, len: usize, filler: T) {
         if self.tiles.len() != len {
             self.tiles.clear();
             self.tiles.resize(len, filler);
         }
+        self.restart();
+    }
+
+    /// Nothing drawn yet.
+    fn restart(&mut self) {
         self.front = 0;
         self.back = 0;
+        self.update_live_end();
     }
 
-    /// Every tile, drawn or not.
-    pub fn len(&self) -> usize {
-        self.tiles.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.tiles.is_empty()
+    /// The live wall ends before the dead wall and before the tiles taken from the end or lifted
+    /// ahead of their use.
+    fn update_live_end(&mut self) {
+        let lifted = match self.end.loose {
+            0 => self.back,
+            n => n * (self.back / n + 1),
+        };
+        self.live_end = self.tiles.len().saturating_sub(self.end.dead + lifted);
     }
 
     /// Where the `j`-th tile counted from the end lies (0 the top of the last stack, 1 its bottom,
     /// 2 the top of the stack before, ...).
+    #[inline]
     fn end_position(&self, j: usize) -> Option<usize> {
         let from_back = 2 * (j / 2 + 1);
         (from_back <= self.tiles.len()).then(|| self.tiles.len() - from_back + j % 2)
@@ -92,89 +102,86 @@ impl<T: Copy> Wall<T> {
 
     /// The `j`-th tile counted from the end, stack by stack, the top first: the order
     /// replacement draws take them in (riichi reads its dead wall's indicators so).
-    pub fn from_end(&self, j: usize) -> Option<T> {
+    #[inline]
+    pub(crate) fn at_end(&self, j: usize) -> Option<T> {
         self.end_position(j).map(|i| self.tiles[i])
     }
 
     /// Puts `t` where the `j`-th tile from the end lies (ignored beyond the wall).
-    pub fn set_from_end(&mut self, j: usize, t: T) {
+    pub(crate) fn set_at_end(&mut self, j: usize, t: T) {
         if let Some(i) = self.end_position(j) {
             self.tiles[i] = t;
         }
     }
 
     /// Puts `t` at draw position `i` from the front (ignored beyond the wall).
-    pub fn set(&mut self, i: usize, t: T) {
+    pub(crate) fn set(&mut self, i: usize, t: T) {
         if let Some(x) = self.tiles.get_mut(i) {
             *x = t;
         }
     }
 
-    /// Tiles taken from the end so far and tiles lifted ahead of their use: the live wall ends
-    /// this many tiles (and the dead wall) before the last.
-    fn lifted(&self) -> usize {
-        match self.end.loose {
-            0 => self.back,
-            n => n * (self.back / n + 1),
-        }
-    }
-
     /// Tiles left to draw from the front.
-    pub fn left(&self) -> usize {
-        self.tiles.len().saturating_sub(self.end.dead + self.lifted()).saturating_sub(self.front)
-    }
-
-    /// Tiles drawn from the front so far.
-    pub fn drawn(&self) -> usize {
-        self.front
-    }
-
-    /// Replacement draws so far.
-    pub fn replaced(&self) -> usize {
-        self.back
+    #[inline]
+    pub(crate) fn left(&self) -> usize {
+        self.live_end.saturating_sub(self.front)
     }
 
     /// The next tile from the front, if any is left.
-    pub fn draw(&mut self) -> Option<T> {
-        if self.left() == 0 {
+    #[inline]
+    pub(crate) fn draw(&mut self) -> Option<T> {
+        if self.front >= self.live_end {
             return None;
         }
+        let t = self.tiles.get(self.front).copied();
         self.front += 1;
-        Some(self.tiles[self.front - 1])
+        t
     }
 
     /// The next `n` tiles from the front, if so many are left.
-    pub fn take(&mut self, n: usize) -> Option<&[T]> {
+    pub(crate) fn take(&mut self, n: usize) -> Option<&[T]> {
         if self.left() < n {
             return None;
         }
         self.front += n;
-        Some(&self.tiles[self.front - n..self.front])
+        self.tiles.get(self.front - n..self.front)
     }
 
     /// Counts `n` draws from the front without taking tiles (an imported game's draws).
-    pub fn skip(&mut self, n: usize) {
+    pub(crate) fn skip(&mut self, n: usize) {
         self.front += n;
     }
 
     /// A replacement draw from the end (the live wall gives up its last tile as the rules keep
     /// the end), if the end has a tile.
-    pub fn draw_replacement(&mut self) -> Option<T> {
+    pub(crate) fn draw_replacement(&mut self) -> Option<T> {
         let t = if self.end.dead == 0 && self.end.loose == 0 {
             if self.left() == 0 {
                 return None;
             }
             self.tiles[self.tiles.len() - 1 - self.back]
         } else {
-            self.from_end(self.back)?
+            self.at_end(self.back)?
         };
-        self.back += 1;
+        self.skip_replacements(1);
         Some(t)
     }
 
     /// Counts `n` replacement draws without taking tiles (hand-built positions).
-    pub fn skip_replacements(&mut self, n: usize) {
+    pub(crate) fn skip_replacements(&mut self, n: usize) {
         self.back += n;
+        self.update_live_end();
+    }
+
+    /// Tiles drawn from the front so far (tests count every tile of a hand in play).
+    #[cfg(test)]
+    pub(crate) fn drawn(&self) -> usize {
+        self.front
+    }
+
+    /// Replacement draws so far (Hungarian shows the loose tiles taken).
+    pub(crate) fn replaced(&self) -> usize {
+        self.back
     }
 }
 
@@ -196,7 +203,7 @@ mod tests {
         assert_eq!(w.take(4), Some(&[130, 131, 132, 133][..]));
         assert_eq!(w.draw(), Some(134));
         assert_eq!((w.draw(), w.draw(), w.draw()), (Some(135), Some(0), Some(1)));
-        assert_eq!((w.drawn(), w.left()), (8, 114));
+        assert_eq!(w.left(), 114);
     }
 
     /// The end read stack by stack from the break backwards: riichi's dead wall layout (d0-d3
@@ -206,18 +213,18 @@ mod tests {
         let mut w = Wall::new(DEAD);
         let at = 40;
         w.build(&ring(136), at);
-        let end: Vec<usize> = (0..14).filter_map(|j| w.from_end(j)).collect();
+        let end: Vec<usize> = (0..14).filter_map(|j| w.at_end(j)).collect();
         let dead: Vec<usize> = (1..=7).flat_map(|k| [at - 2 * k, at - 2 * k + 1]).collect();
         assert_eq!(end, dead);
-        assert_eq!(w.from_end(135), Some(at + 1));
-        assert_eq!(w.from_end(136), None);
+        assert_eq!(w.at_end(135), Some(at + 1));
+        assert_eq!(w.at_end(136), None);
         // Each replacement draw moves the live wall's end back by one.
         assert_eq!(w.draw_replacement(), Some(at - 2));
         assert_eq!(w.draw_replacement(), Some(at - 1));
-        assert_eq!((w.replaced(), w.left()), (2, 120));
-        w.set_from_end(4, 999);
-        assert_eq!(w.from_end(4), Some(999));
-        w.set_from_end(200, 999);
+        assert_eq!(w.left(), 120);
+        w.set_at_end(4, 999);
+        assert_eq!(w.at_end(4), Some(999));
+        w.set_at_end(200, 999);
     }
 
     #[test]
@@ -232,7 +239,7 @@ mod tests {
         assert_eq!((w.draw(), w.draw()), (Some(5), None));
         assert_eq!(w.take(1), None);
         assert_eq!(w.draw_replacement(), None);
-        assert_eq!((w.left(), w.drawn(), w.replaced()), (0, 6, 2));
+        assert_eq!(w.left(), 0);
     }
 
     /// Loose tiles (Hungarian): two lifted at a time, the dead wall behind them stays 14.
@@ -247,24 +254,27 @@ mod tests {
         assert_eq!(w.left(), 126);
         assert_eq!(w.draw_replacement(), Some(140));
         assert_eq!(w.left(), 126);
+        assert_eq!((w.drawn(), w.replaced()), (0, 3));
+        assert_eq!(w.draw(), Some(0));
+        assert_eq!((w.drawn(), w.replaced(), w.left()), (1, 3, 125));
     }
 
     #[test]
     fn a_laid_wall_counts_without_tiles() {
         let mut w = Wall::new(DEAD);
         w.lay(136, 0u8);
-        w.set_from_end(4, 7);
+        w.set_at_end(4, 7);
         w.skip(52);
         assert_eq!(w.left(), 70);
         // Laid again at the same length, it keeps its tiles.
         w.lay(136, 0);
-        assert_eq!((w.from_end(4), w.left()), (Some(7), 122));
+        assert_eq!((w.at_end(4), w.left()), (Some(7), 122));
         w.set(3, 5);
         w.set(500, 5);
         assert_eq!(w.draw(), Some(0));
         w.skip_replacements(4);
         assert_eq!(w.left(), 117);
-        assert!(!w.is_empty() && w.len() == 136);
+        assert_eq!((w.at_end(135), w.at_end(136)), (Some(0), None));
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! - `mod.rs`: the [`Game`] implementation and what a position tells (hands, rivers, the wall).
 //! - `engine/`: the match, by concern (its module documentation lists the files).
 //! - `action.rs`: [`Action`] and its notation; `rules.rs`: [`Rules`], the options and rulesets.
-//! - `score.rs` and `score/`: yaku, fu, limits, payments ([`score`]); `score_line.rs`: the JSON
+//! - `score.rs` and `score/`: yaku, fu, limits, payments ([`score()`]); `score_line.rs`: the JSON
 //!   calculator behind `paifu score riichi`.
 //! - `facts.rs`: the facts a round result carries; `view.rs`: what a viewer sees.
 //! - `setup.rs`: hand-built positions; `tests.rs`: the engine's tests on them.

@@ -210,10 +210,10 @@ impl Riichi {
             wall.set(i, t);
         }
         for (j, &t) in setup.dead[..left].iter().enumerate() {
-            wall.set_from_end(kans + j, t);
+            wall.set_at_end(kans + j, t);
         }
         for (j, &t) in setup.dead[left..left + 10].iter().enumerate() {
-            wall.set_from_end(4 + j, t);
+            wall.set_at_end(4 + j, t);
         }
         wall.skip_replacements(kans);
 

@@ -333,6 +333,33 @@ fn four_kans_by_two_players_abort_but_not_by_one() {
     assert_eq!(g.hand(1), &ts("1m")[..]);
 }
 
+/// A hand-built position with kans keeps its dead wall's layout: the replacement tiles not yet
+/// drawn come next, the indicators stay where they were, and each kan shortens the live wall by
+/// one tile.
+#[test]
+fn a_position_with_kans_keeps_its_dead_wall() {
+    let (setup, rules) = Pos {
+        hands: ["7777z147m258p369s1z", "2468m", FC, FA],
+        melds: [&[], &["ankan:3333m", "ankan:5555z", "ankan:6666z"], &[], &[]],
+        rinshan: "1p",
+        dora: "4s",
+        phase: SetupPhase::Turn { seat: 0, drawn: Some(t!(7z)), rinshan: false },
+        ..Pos::default()
+    }
+    .setup();
+    // One replacement tile left (three kans made), then the indicator pairs.
+    let (dead, live) = (setup.dead.clone(), setup.live.len());
+    assert_eq!(&dead[..2], &ts("1p4s")[..]);
+    let mut g = Riichi::from_setup(setup, rules).unwrap();
+    assert_eq!((g.dora_indicators(), g.tiles_left()), (vec![dead[1]], live));
+    play(&mut g, 0, "ankan 7z");
+    assert_eq!(g.drawn_tile(), Some((0, t!(1p), true)));
+    assert_eq!(g.tiles_left(), live - 1);
+    // A closed kan's dora indicator is shown at once.
+    assert_eq!(g.dora_indicators(), vec![dead[1], dead[3]]);
+    assert_eq!(g.ura_shown(), vec![dead[2], dead[4]]);
+}
+
 #[test]
 fn robbing_an_added_kan() {
     let mut g = Pos {

@@ -1,24 +1,40 @@
 //! The archive: every log Paifu was given, with its verdict, certificates, players, seats,
 //! rounds and tournaments, in one SQLite file (WAL mode, migrated by `PRAGMA user_version`).
 //!
-//! Logs are stored in the binary encoding (decoded, then re-encoded), keyed by their digest, so
-//! the same game ingested twice, in either encoding, is stored once. Bytes that cannot be decoded
-//! at all are kept as they came, keyed by the blake3 of the bytes, with the fault: nothing given
-//! to the archive is dropped.
+//! Each entry is a log stored in the binary encoding (decoded, then re-encoded) under its
+//! identity, the blake3 of that encoding: everything the validator reads (the header with the
+//! seed as revealed, every record, every claim). The same log in either encoding is one entry;
+//! logs that differ in anything the validator reads are two, each with its own verdict and
+//! certificates, and neither ever changes the other. Entries of one game (the same game digest,
+//! which leaves a revealed seed out) are kept side by side; only a valid one counts for the game
+//! in statistics and standings (`logs.counted`, at most one per game). Bytes that are not a
+//! readable log are refused, not stored. Stored logs, verdicts and certificates never change:
+//! a new signature is a new certificate, and the history is kept.
+//!
+//! Writers take the write lock when their transaction begins (`BEGIN IMMEDIATE`), wait for it
+//! (busy timeout) and try again if it stays busy, so any number of processes may write at once.
 //!
 //! Every query binds its inputs as parameters; no SQL text is ever built from input.
 
+mod names;
 mod prepare;
 mod schema;
+mod tokens;
+mod tournaments;
 
-pub use prepare::{prepare, DigestKind, Prepared, StoredForm};
+pub use names::{check_name, NameError, NameKind, MAX_NAME_CHARS};
+pub use prepare::{identity_of, prepare, DigestKind, Prepared, Refusal, StoredForm};
 pub use schema::SCHEMA_VERSION;
+pub use tokens::{BadRole, NewToken, Role, Token, TOKEN_PREFIX};
+pub use tournaments::{Standing, TournamentInfo, TournamentRow};
 
+use paifu_core::cert::Certificate;
 use paifu_core::replay::Played;
-use paifu_core::{ErrorCode, Fault, GameKind, RoundResult};
-use rusqlite::{params, Connection, OptionalExtension};
+use paifu_core::{Fault, GameKind, RoundResult};
+use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
 use serde::Serialize;
 use std::path::Path;
+use std::time::Duration;
 
 /// The archive could not do what was asked.
 #[derive(Debug, thiserror::Error)]
@@ -29,6 +45,17 @@ pub enum ArchiveError {
     TooNew { path: String, found: i64, known: i64 },
     #[error("the archive holds damaged data: {0}")]
     Corrupt(String),
+    /// Something given to store is refused (`index`: its place in the batch).
+    #[error("{refusal}")]
+    Refused { index: usize, refusal: Box<Refusal> },
+    #[error(transparent)]
+    Name(#[from] NameError),
+    #[error("no randomness for a token: {0}")]
+    Randomness(String),
+    #[error("there is no tournament {0:?}")]
+    NoTournament(String),
+    #[error("the database stayed busy (another writer held it) through {tries} tries over {seconds} s")]
+    Busy { tries: u32, seconds: u64 },
 }
 
 pub type Result<T> = std::result::Result<T, ArchiveError>;
@@ -50,17 +77,52 @@ pub struct Filter {
     pub since: Option<i64>,
 }
 
+/// Who stored an entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// `paifu ingest` (or another program) with the archive's file.
+    CommandLine,
+    /// The web server, for the bearer of this token.
+    Web { token: i64 },
+}
+
+impl Origin {
+    fn as_str(self) -> &'static str {
+        match self {
+            Origin::CommandLine => "cli",
+            Origin::Web { .. } => "web",
+        }
+    }
+
+    fn token(self) -> Option<i64> {
+        match self {
+            Origin::CommandLine => None,
+            Origin::Web { token } => Some(token),
+        }
+    }
+}
+
 /// What storing one log did.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Stored {
-    /// The log's id in the archive.
+    /// The entry's number in the archive.
     pub id: i64,
-    /// False when the archive already held this log (it is stored once).
+    /// False when the archive already held this very log (the same identity): nothing about the
+    /// entry changed.
     pub new: bool,
     pub valid: bool,
-    /// The digest the log is stored under (hex).
+    /// The game digest (hex): entries of one game share it.
     pub digest: String,
+    /// The entry's identity (hex): blake3 of the log's binary encoding.
+    pub identity: String,
     pub fault: Option<Fault>,
+    /// Whether this entry is the one that counts for its game in statistics and standings.
+    pub counted: bool,
+    /// Other entries of the same game in the archive.
+    pub others: u64,
+    /// Whether this store put the entry in the tournament named (false when none was named or
+    /// it was in it already).
+    pub added_to_tournament: bool,
 }
 
 /// Counts over the whole archive.
@@ -136,6 +198,52 @@ pub struct GameDetail {
     pub engine: String,
     pub tournaments: Vec<String>,
     pub rounds: Vec<RoundResult>,
+    /// blake3 of the stored bytes (hex).
+    pub identity: String,
+    /// Whether this entry counts for its game in statistics and standings.
+    pub counted: bool,
+    /// Who stored it.
+    pub stored_by: StoredBy,
+    /// Every entry of this game (this one too), the one that counts first, then valid ones, then
+    /// oldest first.
+    pub entries: Vec<EntryRow>,
+    /// Its certificates, oldest first: a new verdict or signature is a new one.
+    pub certificates: Vec<CertificateRow>,
+}
+
+/// Who stored an entry, as shown.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StoredBy {
+    /// `web`, `cli`, or `migrated` (stored before the archive recorded who).
+    pub origin: String,
+    /// The token's number and name, for `web`.
+    pub token: Option<i64>,
+    pub name: Option<String>,
+}
+
+/// One entry of a game, beside the others.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EntryRow {
+    pub id: i64,
+    pub identity: String,
+    pub valid: bool,
+    pub fault_code: Option<String>,
+    pub counted: bool,
+    /// Whether the header holds the seed.
+    pub seed_revealed: bool,
+    pub added_at: i64,
+}
+
+/// A stored certificate.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CertificateRow {
+    pub id: i64,
+    /// The signer's public key (hex).
+    pub signer: String,
+    pub issued_at: String,
+    /// Whether it certifies the entry valid.
+    pub valid: bool,
+    pub json: String,
 }
 
 /// A player and how many games the archive holds with them.
@@ -145,33 +253,22 @@ pub struct PlayerRow {
     pub games: u64,
 }
 
-/// A tournament and its size.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct TournamentRow {
-    pub name: String,
-    pub games: u64,
-    pub valid: u64,
-}
-
-/// One player's line in a tournament's standings (valid games only).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Standing {
-    pub rank: u32,
-    pub player: String,
-    pub games: u64,
-    /// First places (shared firsts count).
-    pub firsts: u64,
-    pub average_placement: f64,
-    /// Sum of final scores.
-    pub total_score: i64,
-}
-
 /// The SQLite archive.
 pub struct Archive {
     conn: Connection,
 }
 
-fn now() -> i64 {
+/// How long a writer waits for another to finish before its try fails (then it tries again).
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+/// How many times a write is tried while the database stays busy.
+const WRITE_TRIES: u32 = 12;
+
+fn is_busy(e: &ArchiveError) -> bool {
+    matches!(e, ArchiveError::Sqlite(rusqlite::Error::SqliteFailure(f, _))
+        if matches!(f.code, rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked))
+}
+
+pub(crate) fn now() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
 }
 
@@ -231,13 +328,46 @@ impl Archive {
     }
 
     fn setup(conn: Connection, name: &str) -> Result<Archive> {
-        conn.busy_timeout(std::time::Duration::from_secs(10))?;
-        // WAL: readers (the web server) never wait for a writer (an ingest) and vice versa.
-        let _mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
-        conn.execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
         let mut a = Archive { conn };
-        schema::migrate(&mut a.conn, name)?;
+        // WAL: readers (the web server) never wait for a writer (an ingest) and vice versa.
+        // Switching a new database to it needs a moment alone with the file: another process
+        // opening it at the same time may make this busy, so it is tried again.
+        a.retry(|c| Ok(c.query_row("PRAGMA journal_mode = WAL", [], |r| r.get::<_, String>(0))?))?;
+        a.conn.execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")?;
+        a.retry(|c| schema::migrate(c, name))?;
         Ok(a)
+    }
+
+    /// Runs `f` again while the database stays busy (another writer holding it past the busy
+    /// timeout), up to [`WRITE_TRIES`] times with growing pauses.
+    fn retry<T>(&mut self, mut f: impl FnMut(&mut Connection) -> Result<T>) -> Result<T> {
+        let started = std::time::Instant::now();
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            match f(&mut self.conn) {
+                Err(e) if is_busy(&e) && tries < WRITE_TRIES => {
+                    std::thread::sleep(Duration::from_millis(20 * u64::from(tries)));
+                }
+                Err(e) if is_busy(&e) => {
+                    return Err(ArchiveError::Busy { tries, seconds: started.elapsed().as_secs() })
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// Runs `f` in a write transaction that holds the write lock from its start (so it never
+    /// has to upgrade a read lock, which fails at once when another writer went first), commits
+    /// it, and tries again while the database stays busy. `f` may run more than once.
+    fn write<T>(&mut self, mut f: impl FnMut(&Transaction<'_>) -> Result<T>) -> Result<T> {
+        self.retry(|c| {
+            let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let out = f(&tx)?;
+            tx.commit()?;
+            Ok(out)
+        })
     }
 
     /// The schema version of the open database.
@@ -245,52 +375,65 @@ impl Archive {
         Ok(self.conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)
     }
 
-    /// Validates and stores one log (see [`prepare`] and [`Archive::store`]).
+    /// Validates and stores one log as the command line does (see [`prepare`] and
+    /// [`Archive::store`]).
     pub fn ingest_bytes(&mut self, bytes: &[u8], source: Option<&str>, tournament: Option<&str>) -> Result<Stored> {
         let p = prepare(bytes);
-        self.store(&p, source, tournament)
+        self.store(&p, source, tournament, Origin::CommandLine)
     }
 
     /// Stores one prepared log in its own transaction; committed when this returns `Ok`.
-    pub fn store(&mut self, p: &Prepared, source: Option<&str>, tournament: Option<&str>) -> Result<Stored> {
-        let mut out = self.store_batch(std::slice::from_ref(p), &[source], tournament)?;
+    pub fn store(
+        &mut self,
+        p: &Prepared,
+        source: Option<&str>,
+        tournament: Option<&str>,
+        origin: Origin,
+    ) -> Result<Stored> {
+        let mut out = self.store_batch(std::slice::from_ref(p), &[source], tournament, origin)?;
         out.pop().ok_or_else(|| ArchiveError::Corrupt("nothing stored".into()))
     }
 
     /// Stores several prepared logs in one transaction (faster for bulk ingest); all are
     /// committed when this returns `Ok`, none if it fails. `sources[i]` names where `items[i]`
-    /// came from (missing entries mean unknown).
+    /// came from (missing entries mean unknown). A tournament named is made if missing (with no
+    /// owner and no trusted key: see [`Archive::ensure_tournament`] to make one with them).
+    ///
+    /// Refuses the whole batch, storing nothing, when an item is not a readable log or has a
+    /// seat name the archive does not keep ([`Prepared::refusal`]), or when the tournament's
+    /// name is not one it keeps.
     pub fn store_batch(
         &mut self,
         items: &[Prepared],
         sources: &[Option<&str>],
         tournament: Option<&str>,
+        origin: Origin,
     ) -> Result<Vec<Stored>> {
-        let tx = self.conn.transaction()?;
-        let tid: Option<i64> = match tournament {
-            Some(name) => {
-                tx.execute(
-                    "INSERT INTO tournaments(name, created_at) VALUES (?1, ?2) ON CONFLICT(name) DO NOTHING",
-                    params![name, now()],
-                )?;
-                Some(tx.query_row("SELECT id FROM tournaments WHERE name = ?1", [name], |r| r.get(0))?)
-            }
-            None => None,
-        };
-        let mut out = Vec::with_capacity(items.len());
-        for (i, p) in items.iter().enumerate() {
-            let source = sources.get(i).copied().flatten();
-            let stored = store_one(&tx, p, source)?;
-            if let Some(t) = tid {
-                tx.execute(
-                    "INSERT OR IGNORE INTO tournament_games(tournament_id, log_id) VALUES (?1, ?2)",
-                    params![t, stored.id],
-                )?;
-            }
-            out.push(stored);
+        if let Some((index, refusal)) = items.iter().enumerate().find_map(|(i, p)| p.refusal().map(|r| (i, r))) {
+            return Err(ArchiveError::Refused { index, refusal: Box::new(refusal) });
         }
-        tx.commit()?;
-        Ok(out)
+        if let Some(t) = tournament {
+            check_name(NameKind::Tournament, t)?;
+        }
+        self.write(|tx| {
+            let tid = match tournament {
+                Some(name) => Some(tournaments::ensure(tx, name, None, &[])?.0),
+                None => None,
+            };
+            let mut out = Vec::with_capacity(items.len());
+            for (i, p) in items.iter().enumerate() {
+                let source = sources.get(i).copied().flatten();
+                let mut stored = store_one(tx, p, source, origin)?;
+                if let Some(t) = tid {
+                    stored.added_to_tournament = tx.execute(
+                        "INSERT OR IGNORE INTO tournament_games(tournament_id, log_id) VALUES (?1, ?2)",
+                        params![t, stored.id],
+                    )? == 1;
+                }
+                out.push(stored);
+            }
+            Ok(out)
+        })
     }
 
     /// Counts over the whole archive.
@@ -383,9 +526,34 @@ impl Archive {
         Ok(rows)
     }
 
-    /// A game's id from its digest (hex).
-    pub fn id_of_digest(&self, digest: &str) -> Result<Option<i64>> {
-        Ok(self.conn.query_row("SELECT id FROM logs WHERE digest = ?1", [digest], |r| r.get(0)).optional()?)
+    /// The entries of the game with this game digest (hex): the one that counts first, then
+    /// valid ones, then oldest first.
+    pub fn entries_of_game(&self, digest: &str) -> Result<Vec<EntryRow>> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT l.id, l.identity, v.valid, v.fault_code, l.counted,
+                    json_extract(l.header_json, '$.seed') IS NOT NULL, l.added_at
+             FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE l.digest = ?1
+             ORDER BY l.counted DESC, v.valid DESC, l.id",
+        )?;
+        let v = st
+            .query_map([digest], |r| {
+                Ok(EntryRow {
+                    id: r.get(0)?,
+                    identity: r.get(1)?,
+                    valid: r.get::<_, i64>(2)? != 0,
+                    fault_code: r.get(3)?,
+                    counted: r.get::<_, i64>(4)? != 0,
+                    seed_revealed: r.get::<_, i64>(5)? != 0,
+                    added_at: r.get(6)?,
+                })
+            })?
+            .collect::<std::result::Result<_, _>>()?;
+        Ok(v)
+    }
+
+    /// The entry with this identity (hex), if the archive holds it.
+    pub fn id_of_identity(&self, identity: &str) -> Result<Option<i64>> {
+        Ok(self.conn.query_row("SELECT id FROM logs WHERE identity = ?1", [identity], |r| r.get(0)).optional()?)
     }
 
     /// Everything about one game, or `None` when there is no such id.
@@ -394,8 +562,10 @@ impl Archive {
             .conn
             .query_row(
                 "SELECT l.digest, l.digest_kind, l.game, l.ruleset, v.valid, v.fault_json, v.final_scores, l.records,
-                        l.size, l.form, l.header_json, l.source, l.added_at, v.engine
-                 FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE l.id = ?1",
+                        l.size, l.form, l.header_json, l.source, l.added_at, v.engine,
+                        l.identity, l.counted, l.origin, l.token_id, t.name
+                 FROM logs l JOIN verdicts v ON v.log_id = l.id LEFT JOIN tokens t ON t.id = l.token_id
+                 WHERE l.id = ?1",
                 [id],
                 |r| {
                     Ok((
@@ -413,6 +583,11 @@ impl Archive {
                         r.get::<_, Option<String>>(11)?,
                         r.get::<_, i64>(12)?,
                         r.get::<_, String>(13)?,
+                        (
+                            r.get::<_, String>(14)?,
+                            r.get::<_, i64>(15)? != 0,
+                            StoredBy { origin: r.get(16)?, token: r.get(17)?, name: r.get(18)? },
+                        ),
                     ))
                 },
             )
@@ -432,11 +607,17 @@ impl Archive {
             source,
             added,
             engine,
+            (identity, counted, stored_by),
         )) = row
         else {
             return Ok(None);
         };
         Ok(Some(GameDetail {
+            entries: self.entries_of_game(&digest)?,
+            certificates: self.certificates(id)?,
+            identity,
+            counted,
+            stored_by,
             id,
             digest,
             digest_kind: kind,
@@ -546,73 +727,16 @@ impl Archive {
             .optional()?)
     }
 
-    /// Every tournament, newest first.
-    pub fn tournaments(&self) -> Result<Vec<TournamentRow>> {
-        let mut st = self.conn.prepare_cached(
-            "SELECT t.name, COUNT(tg.log_id), COALESCE(SUM(v.valid), 0) FROM tournaments t
-             LEFT JOIN tournament_games tg ON tg.tournament_id = t.id
-             LEFT JOIN verdicts v ON v.log_id = tg.log_id
-             GROUP BY t.id ORDER BY t.id DESC",
-        )?;
-        let v = st
-            .query_map([], |r| {
-                Ok(TournamentRow {
-                    name: r.get(0)?,
-                    games: r.get::<_, i64>(1)? as u64,
-                    valid: r.get::<_, i64>(2)? as u64,
-                })
-            })?
-            .collect::<std::result::Result<_, _>>()?;
-        Ok(v)
-    }
-
-    /// A tournament's standings over its valid games: best average placement first, then more
-    /// first places, then higher total score. `None` when there is no such tournament.
-    pub fn standings(&self, tournament: &str) -> Result<Option<Vec<Standing>>> {
-        let exists: Option<i64> =
-            self.conn.query_row("SELECT id FROM tournaments WHERE name = ?1", [tournament], |r| r.get(0)).optional()?;
-        let Some(tid) = exists else { return Ok(None) };
-        let mut st = self.conn.prepare_cached(
-            "SELECT p.name, COUNT(*), SUM(s.placement = 1), AVG(s.placement), SUM(s.final_score)
-             FROM tournament_games tg
-             JOIN verdicts v ON v.log_id = tg.log_id AND v.valid = 1
-             JOIN seats s ON s.log_id = tg.log_id
-             JOIN players p ON p.id = s.player_id
-             WHERE tg.tournament_id = ?1
-             GROUP BY p.id
-             ORDER BY AVG(s.placement) ASC, SUM(s.placement = 1) DESC, SUM(s.final_score) DESC, p.name",
-        )?;
-        let mut v: Vec<Standing> = st
-            .query_map([tid], |r| {
-                Ok(Standing {
-                    rank: 0,
-                    player: r.get(0)?,
-                    games: r.get::<_, i64>(1)? as u64,
-                    firsts: r.get::<_, i64>(2)? as u64,
-                    average_placement: r.get(3)?,
-                    total_score: r.get(4)?,
-                })
-            })?
-            .collect::<std::result::Result<_, _>>()?;
-        for i in 0..v.len() {
-            let same = i > 0
-                && v[i].average_placement == v[i - 1].average_placement
-                && v[i].firsts == v[i - 1].firsts
-                && v[i].total_score == v[i - 1].total_score;
-            v[i].rank = if same { v[i - 1].rank } else { i as u32 + 1 };
-        }
-        Ok(Some(v))
-    }
-
-    /// Calls `f` with every valid game matching `filter`, oldest first, reading in chunks so
-    /// that memory stays flat however many games there are.
+    /// Calls `f` with every game matching `filter` that counts (valid, and the one entry of its
+    /// game that counts), oldest first, reading in chunks so that memory stays flat however many
+    /// games there are.
     pub fn for_each_game(&self, filter: &Filter, mut f: impl FnMut(Played)) -> Result<u64> {
         let (cond, values) = where_clause(&Filter { valid: Some(true), ..filter.clone() });
         let mut after = 0i64;
         let mut count = 0u64;
         let mut ids = self.conn.prepare_cached(&format!(
             "SELECT l.id, l.game FROM logs l JOIN verdicts v ON v.log_id = l.id
-             WHERE {cond} AND l.game IS NOT NULL AND l.id > ? ORDER BY l.id LIMIT 512"
+             WHERE {cond} AND l.counted = 1 AND l.game IS NOT NULL AND l.id > ? ORDER BY l.id LIMIT 512"
         ))?;
         loop {
             let mut vals = values.clone();
@@ -640,100 +764,125 @@ impl Archive {
         Ok(count)
     }
 
-    /// The certificate for a game signed by `signer` (hex public key), if one was stored.
+    /// The latest certificate of entry `id` signed by `signer` (hex public key), if one was
+    /// stored.
     pub fn certificate(&self, id: i64, signer: &str) -> Result<Option<String>> {
         Ok(self
             .conn
-            .query_row("SELECT json FROM certificates WHERE log_id = ?1 AND signer = ?2", params![id, signer], |r| {
-                r.get(0)
-            })
+            .prepare_cached("SELECT json FROM certificates WHERE log_id = ?1 AND signer = ?2 ORDER BY id DESC LIMIT 1")?
+            .query_row(params![id, signer], |r| r.get(0))
             .optional()?)
     }
 
-    /// Stores (or replaces) a game's certificate by `signer`.
-    pub fn put_certificate(&self, id: i64, signer: &str, issued_at: &str, json: &str) -> Result<()> {
-        self.conn.execute(
-            "INSERT INTO certificates(log_id, signer, issued_at, json) VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT(log_id, signer) DO UPDATE SET issued_at = excluded.issued_at, json = excluded.json",
-            params![id, signer, issued_at, json],
+    /// Every certificate of entry `id`, oldest first.
+    pub fn certificates(&self, id: i64) -> Result<Vec<CertificateRow>> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT id, signer, issued_at, valid, json FROM certificates WHERE log_id = ?1 ORDER BY id",
         )?;
-        Ok(())
+        let v = st
+            .query_map([id], |r| {
+                Ok(CertificateRow {
+                    id: r.get(0)?,
+                    signer: r.get(1)?,
+                    issued_at: r.get(2)?,
+                    valid: r.get::<_, i64>(3)? != 0,
+                    json: r.get(4)?,
+                })
+            })?
+            .collect::<std::result::Result<_, _>>()?;
+        Ok(v)
+    }
+
+    /// Adds a certificate of entry `id` to its history (certificates are never replaced);
+    /// answers the certificate's number.
+    pub fn add_certificate(&mut self, id: i64, c: &Certificate) -> Result<i64> {
+        let json = c.to_json();
+        let signer = c.certificate.signer.to_hex();
+        let valid = i64::from(c.certificate.verdict == "valid");
+        self.write(|tx| {
+            tx.execute(
+                "INSERT INTO certificates(log_id, signer, issued_at, valid, json) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![id, signer, c.certificate.issued_at, valid, json],
+            )?;
+            Ok(tx.last_insert_rowid())
+        })
     }
 }
 
-fn store_one(tx: &rusqlite::Transaction<'_>, p: &Prepared, source: Option<&str>) -> Result<Stored> {
+fn store_one(tx: &Transaction<'_>, p: &Prepared, source: Option<&str>, origin: Origin) -> Result<Stored> {
     let digest = p.digest.to_hex();
-    let fault = p.verdict.fault().cloned();
+    let identity = p.identity.to_hex();
+    // What storing it did, `others` counted now.
+    let answer = |id: i64, new: bool, valid: bool, fault: Option<Fault>, counted: bool| -> Result<Stored> {
+        let others: i64 =
+            tx.query_row("SELECT COUNT(*) FROM logs WHERE digest = ?1 AND id <> ?2", params![digest, id], |r| {
+                r.get(0)
+            })?;
+        Ok(Stored {
+            id,
+            new,
+            valid,
+            digest: digest.clone(),
+            identity: identity.clone(),
+            fault,
+            counted,
+            others: others as u64,
+            added_to_tournament: false,
+        })
+    };
     let existing = tx
         .query_row(
-            "SELECT l.id, v.valid, v.fault_code, v.fault_json FROM logs l JOIN verdicts v ON v.log_id = l.id
-             WHERE l.digest = ?1",
-            [&digest],
+            "SELECT l.id, v.valid, v.fault_json, l.counted FROM logs l JOIN verdicts v ON v.log_id = l.id
+             WHERE l.identity = ?1",
+            [&identity],
             |r| {
                 Ok((
                     r.get::<_, i64>(0)?,
                     r.get::<_, i64>(1)? != 0,
                     r.get::<_, Option<String>>(2)?,
-                    r.get::<_, Option<String>>(3)?,
+                    r.get::<_, i64>(3)? != 0,
                 ))
             },
         )
         .optional()?;
-    let id = match existing {
-        // Stored before with its seed still secret, and now given with the seed revealed (the
-        // digest leaves the seed out): the stored log and its verdict are replaced.
-        Some((id, false, Some(code), _)) if code == ErrorCode::MissingSeed.as_str() && p.verdict.is_valid() => {
-            tx.execute(
-                "UPDATE logs SET form = ?2, bytes = ?3, size = ?4, records = ?5, header_json = ?6,
-                                 source = COALESCE(?7, source)
-                 WHERE id = ?1",
-                params![
-                    id,
-                    p.form.as_str(),
-                    p.stored,
-                    p.size as i64,
-                    p.records as i64,
-                    p.header.as_ref().map(json),
-                    source
-                ],
-            )?;
-            for table in [
-                "DELETE FROM verdicts WHERE log_id = ?1",
-                "DELETE FROM seats WHERE log_id = ?1",
-                "DELETE FROM rounds WHERE log_id = ?1",
-                "DELETE FROM certificates WHERE log_id = ?1",
-            ] {
-                tx.execute(table, [id])?;
-            }
-            id
-        }
-        Some((id, valid, _, fault_json)) => {
-            let fault = fault_json.filter(|_| !valid).and_then(|f| serde_json::from_str(&f).ok());
-            return Ok(Stored { id, new: false, valid, digest, fault });
-        }
-        None => {
-            tx.execute(
-                "INSERT INTO logs(digest, digest_kind, game, ruleset, seat_count, form, bytes, size, records,
-                                  header_json, source, added_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-                params![
-                    digest,
-                    p.digest_kind.as_str(),
-                    p.header.as_ref().map(|h| h.game.as_str()),
-                    p.header.as_ref().map(|h| h.ruleset.as_str()),
-                    p.header.as_ref().map_or(0, |h| h.seats.len() as i64),
-                    p.form.as_str(),
-                    p.stored,
-                    p.size as i64,
-                    p.records as i64,
-                    p.header.as_ref().map(json),
-                    source,
-                    now(),
-                ],
-            )?;
-            tx.last_insert_rowid()
-        }
-    };
+    // This very log is stored already: nothing about it changes.
+    if let Some((id, valid, fault_json, counted)) = existing {
+        let fault = fault_json.filter(|_| !valid).map(|f| parse_json(&f, "fault")).transpose()?;
+        return answer(id, false, valid, fault, counted);
+    }
+    let valid = p.verdict.is_valid();
+    // A valid entry counts for its game unless another one already does (two valid entries of
+    // one game cannot differ in anything the digest leaves out, but the index keeps it so).
+    let counted = valid
+        && tx
+            .query_row("SELECT 1 FROM logs WHERE digest = ?1 AND counted = 1", [&digest], |_| Ok(()))
+            .optional()?
+            .is_none();
+    tx.execute(
+        "INSERT INTO logs(identity, digest, digest_kind, game, ruleset, seat_count, form, bytes, size, records,
+                          header_json, source, added_at, counted, origin, token_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+        params![
+            identity,
+            digest,
+            p.digest_kind.as_str(),
+            p.header.as_ref().map(|h| h.game.as_str()),
+            p.header.as_ref().map(|h| h.ruleset.as_str()),
+            p.header.as_ref().map_or(0, |h| h.seats.len() as i64),
+            p.form.as_str(),
+            p.stored,
+            p.size as i64,
+            p.records as i64,
+            p.header.as_ref().map(json),
+            source,
+            now(),
+            i64::from(counted),
+            origin.as_str(),
+            origin.token(),
+        ],
+    )?;
+    let id = tx.last_insert_rowid();
+    let fault = p.verdict.fault().cloned();
     let outcome = p.verdict.outcome();
     let final_scores = outcome.map(|o| o.final_scores.clone());
     tx.execute(
@@ -742,7 +891,7 @@ fn store_one(tx: &rusqlite::Transaction<'_>, p: &Prepared, source: Option<&str>)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
         params![
             id,
-            i64::from(p.verdict.is_valid()),
+            i64::from(valid),
             fault.as_ref().map(|f| f.code.as_str()),
             fault.as_ref().and_then(|f| f.index).map(|i| i as i64),
             fault.as_ref().map(|f| f.message.as_str()),
@@ -778,12 +927,7 @@ fn store_one(tx: &rusqlite::Transaction<'_>, p: &Prepared, source: Option<&str>)
             )?;
         }
     }
-    Ok(Stored { id, new: true, valid: p.verdict.is_valid(), digest, fault })
-}
-
-/// The fault for bytes that were refused before validation (too large, unreadable).
-pub fn refused(message: impl Into<String>) -> Fault {
-    Fault::new(ErrorCode::BadEncoding, message)
+    answer(id, true, valid, fault, counted)
 }
 
 #[cfg(test)]

@@ -6,6 +6,8 @@ use paifu_core::log::{self, Encoding, Header};
 use paifu_core::replay::{validate_log, Report};
 use paifu_core::{Digest, Fault, Verdict};
 
+use super::names::{check_name, NameError, NameKind};
+
 /// What a stored log is keyed by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DigestKind {
@@ -45,6 +47,12 @@ impl StoredForm {
 /// A log validated and ready to store.
 #[derive(Clone, Debug)]
 pub struct Prepared {
+    /// The archive's identity of the entry: blake3 of the stored bytes, which for a log are its
+    /// binary encoding (canonical, whichever encoding it came in): the header with the seed as
+    /// revealed, every record and every claim. Whatever the validator reads is in it.
+    pub identity: Digest,
+    /// The game digest (the record chain, which leaves a revealed seed out): entries of one
+    /// game share it.
     pub digest: Digest,
     pub digest_kind: DigestKind,
     pub header: Option<Header>,
@@ -70,9 +78,56 @@ impl Prepared {
     }
 }
 
+/// Why the archive refuses to store something it was given.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum Refusal {
+    /// The bytes are not a Paifu log this Paifu can read (no header, a record that does not
+    /// decode, a game it does not know): there is nothing to replay, so nothing to store.
+    #[error("not a readable Paifu log: {}", .0.describe())]
+    NotALog(Fault),
+    /// A seat's name is not one the archive keeps.
+    #[error("seat {seat}: {error}")]
+    PlayerName { seat: usize, error: NameError },
+}
+
+impl Refusal {
+    /// The fault behind a [`Refusal::NotALog`].
+    pub fn fault(&self) -> Option<&Fault> {
+        match self {
+            Refusal::NotALog(f) => Some(f),
+            Refusal::PlayerName { .. } => None,
+        }
+    }
+}
+
+impl Prepared {
+    /// Why the archive would refuse this log, if it would: bytes that are not a readable log,
+    /// or a seat name that [`check_name`] refuses. A log that decodes is stored whatever its
+    /// verdict.
+    pub fn refusal(&self) -> Option<Refusal> {
+        if self.form == StoredForm::Raw {
+            return Some(Refusal::NotALog(
+                self.verdict.fault().cloned().unwrap_or_else(|| {
+                    Fault::new(paifu_core::ErrorCode::BadEncoding, "the bytes could not be decoded")
+                }),
+            ));
+        }
+        let seats = self.header.as_ref().map_or(&[][..], |h| &h.seats[..]);
+        seats.iter().enumerate().find_map(|(seat, name)| {
+            check_name(NameKind::Player, name).err().map(|error| Refusal::PlayerName { seat, error })
+        })
+    }
+}
+
+/// The identity of stored bytes (see [`Prepared::identity`]).
+pub fn identity_of(stored: &[u8]) -> Digest {
+    Digest(*blake3::hash(stored).as_bytes())
+}
+
 fn raw(bytes: &[u8], header: Option<Header>, records: usize, verdict: Verdict) -> Prepared {
     Prepared {
-        digest: Digest(*blake3::hash(bytes).as_bytes()),
+        identity: identity_of(bytes),
+        digest: identity_of(bytes),
         digest_kind: DigestKind::Bytes,
         header,
         stored: bytes.to_vec(),
@@ -84,7 +139,8 @@ fn raw(bytes: &[u8], header: Option<Header>, records: usize, verdict: Verdict) -
 }
 
 /// Decodes, validates and re-encodes one log. Never fails: bytes that are not a log come back
-/// as a raw [`Prepared`] carrying the fault.
+/// as a raw [`Prepared`] carrying the fault, which the archive refuses to store
+/// ([`Prepared::refusal`]).
 pub fn prepare(bytes: &[u8]) -> Prepared {
     let header = match log::read_header(bytes) {
         Ok(h) => h,
@@ -105,6 +161,7 @@ pub fn prepare(bytes: &[u8]) -> Prepared {
         Err(f) => raw(bytes, Some(header), 0, Verdict::Invalid(f)),
         Ok(Err((records, f))) => raw(bytes, Some(header), records, Verdict::Invalid(f)),
         Ok(Ok((digest, stored, records, verdict, header))) => Prepared {
+            identity: identity_of(&stored),
             digest,
             digest_kind: DigestKind::Log,
             header: Some(header),

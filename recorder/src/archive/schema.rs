@@ -1,15 +1,25 @@
 //! The archive's schema and its migrations.
 //!
 //! `PRAGMA user_version` holds the number of migrations applied. Migrations are only ever
-//! appended: migration N brings a database from version N-1 to N, inside one transaction.
+//! appended: migration N brings a database from version N-1 to N, inside one transaction that
+//! takes the write lock first (`BEGIN IMMEDIATE`), so that several processes opening an old
+//! archive at once migrate it once.
 
+use super::prepare::identity_of;
 use super::{ArchiveError, Result};
-use rusqlite::Connection;
+use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
+
+/// One migration: SQL, or SQL and code for what SQL alone cannot compute.
+enum Migration {
+    Sql(&'static str),
+    Code(fn(&Transaction<'_>) -> Result<()>),
+}
 
 /// Each migration, in order. Never edit one that has shipped; append a new one.
-const MIGRATIONS: &[&str] = &[
-    // 1: the first schema.
-    "CREATE TABLE logs(
+const MIGRATIONS: &[Migration] = &[
+    Migration::Sql(
+        // 1: the first schema.
+        "CREATE TABLE logs(
         id INTEGER PRIMARY KEY,
         digest TEXT NOT NULL UNIQUE,
         digest_kind TEXT NOT NULL CHECK (digest_kind IN ('log', 'bytes')),
@@ -77,20 +87,160 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY(tournament_id, log_id)
     );
     CREATE INDEX tournament_games_log ON tournament_games(log_id);",
+    ),
+    Migration::Code(identity_and_credentials),
 ];
 
 /// The schema version this Paifu writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
+/// Migration 2, first part: credentials, the logs keyed by their identity instead of their game
+/// digest (now shared by the entries of one game), who stored each, which entry counts for its
+/// game, certificates as an immutable history, tournaments' owners and trusted keys.
+const MIGRATION_2_BEFORE: &str = "
+    CREATE TABLE tokens(
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        role TEXT NOT NULL CHECK (role IN ('uploader', 'organiser', 'admin')),
+        hash TEXT NOT NULL UNIQUE,
+        created_at INTEGER NOT NULL,
+        revoked_at INTEGER
+    );
+    CREATE INDEX tokens_name ON tokens(name);
+    CREATE TABLE logs_v2(
+        id INTEGER PRIMARY KEY,
+        identity TEXT NOT NULL UNIQUE,
+        digest TEXT NOT NULL,
+        digest_kind TEXT NOT NULL CHECK (digest_kind IN ('log', 'bytes')),
+        game TEXT,
+        ruleset TEXT,
+        seat_count INTEGER NOT NULL,
+        form TEXT NOT NULL CHECK (form IN ('binary', 'raw')),
+        size INTEGER NOT NULL,
+        records INTEGER NOT NULL,
+        header_json TEXT,
+        source TEXT,
+        added_at INTEGER NOT NULL,
+        counted INTEGER NOT NULL DEFAULT 0 CHECK (counted IN (0, 1)),
+        origin TEXT NOT NULL CHECK (origin IN ('migrated', 'cli', 'web')),
+        token_id INTEGER REFERENCES tokens(id),
+        -- Last: a query that reads the other columns never walks the log's bytes.
+        bytes BLOB NOT NULL
+    );";
+
+/// Migration 2, after the logs are copied with their identities.
+const MIGRATION_2_AFTER: &str = "
+    DROP TABLE logs;
+    ALTER TABLE logs_v2 RENAME TO logs;
+    CREATE INDEX logs_game ON logs(game, id);
+    CREATE INDEX logs_digest ON logs(digest, id);
+    CREATE INDEX logs_added ON logs(added_at);
+    CREATE UNIQUE INDEX logs_counted ON logs(digest) WHERE counted = 1;
+    CREATE TRIGGER logs_fixed BEFORE UPDATE OF identity, digest, digest_kind, form, bytes, header_json ON logs
+        BEGIN SELECT RAISE(ABORT, 'a stored log never changes: a different log is a new entry'); END;
+    CREATE TRIGGER logs_kept BEFORE DELETE ON logs
+        BEGIN SELECT RAISE(ABORT, 'stored logs are never deleted'); END;
+    CREATE TRIGGER verdicts_fixed BEFORE UPDATE ON verdicts
+        BEGIN SELECT RAISE(ABORT, 'a stored verdict never changes'); END;
+    CREATE TRIGGER verdicts_kept BEFORE DELETE ON verdicts
+        BEGIN SELECT RAISE(ABORT, 'stored verdicts are never deleted'); END;
+
+    CREATE TABLE certificates_v2(
+        id INTEGER PRIMARY KEY,
+        log_id INTEGER NOT NULL REFERENCES logs(id),
+        signer TEXT NOT NULL,
+        issued_at TEXT NOT NULL,
+        valid INTEGER NOT NULL CHECK (valid IN (0, 1)),
+        json TEXT NOT NULL
+    );
+    INSERT INTO certificates_v2(log_id, signer, issued_at, valid, json)
+        SELECT log_id, signer, issued_at,
+               CASE WHEN json_valid(json) AND json_extract(json, '$.certificate.verdict') = 'valid' THEN 1 ELSE 0 END,
+               json
+        FROM certificates ORDER BY log_id, signer;
+    DROP TABLE certificates;
+    ALTER TABLE certificates_v2 RENAME TO certificates;
+    CREATE INDEX certificates_log ON certificates(log_id, signer, id);
+    CREATE TRIGGER certificates_fixed BEFORE UPDATE ON certificates
+        BEGIN SELECT RAISE(ABORT, 'a certificate never changes: a new verdict or signature is a new certificate'); END;
+    CREATE TRIGGER certificates_kept BEFORE DELETE ON certificates
+        BEGIN SELECT RAISE(ABORT, 'certificates are never deleted'); END;
+
+    ALTER TABLE tournaments ADD COLUMN owner TEXT;
+    CREATE TABLE tournament_keys(
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+        signer TEXT NOT NULL,
+        PRIMARY KEY(tournament_id, signer)
+    );
+    INSERT OR IGNORE INTO tournament_keys(tournament_id, signer)
+        SELECT DISTINCT tg.tournament_id, c.signer FROM tournament_games tg JOIN certificates c ON c.log_id = tg.log_id;";
+
+/// Migration 2: each stored log gets its identity, computed from its stored bytes one row at a
+/// time (the binary encoding of a decoded log, or the bytes as given for one that was not: for
+/// those the identity is the digest they were stored under).
+fn identity_and_credentials(tx: &Transaction<'_>) -> Result<()> {
+    tx.execute_batch(MIGRATION_2_BEFORE)?;
+    let mut next = tx.prepare("SELECT id, bytes FROM logs WHERE id > ?1 ORDER BY id LIMIT 1")?;
+    let mut copy = tx.prepare(
+        "INSERT INTO logs_v2(id, identity, digest, digest_kind, game, ruleset, seat_count, form, bytes, size, records,
+                             header_json, source, added_at, counted, origin, token_id)
+         SELECT l.id, ?2, l.digest, l.digest_kind, l.game, l.ruleset, l.seat_count, l.form, l.bytes, l.size, l.records,
+                l.header_json, l.source, l.added_at, COALESCE(v.valid, 0), 'migrated', NULL
+         FROM logs l LEFT JOIN verdicts v ON v.log_id = l.id WHERE l.id = ?1",
+    )?;
+    let mut after = 0i64;
+    while let Some((id, bytes)) =
+        next.query_row([after], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?))).optional()?
+    {
+        copy.execute(params![id, identity_of(&bytes).to_hex()])?;
+        after = id;
+    }
+    drop((next, copy));
+    tx.execute_batch(MIGRATION_2_AFTER)?;
+    Ok(())
+}
+
 /// Applies the migrations the database lacks.
 pub(super) fn migrate(conn: &mut Connection, name: &str) -> Result<()> {
+    migrate_to(conn, name, SCHEMA_VERSION)
+}
+
+/// Applies the migrations the database lacks up to `version`. Foreign keys are not enforced
+/// while a migration runs (a table is rebuilt by copying it, dropping it and renaming the
+/// copy) and are checked before it commits.
+pub(super) fn migrate_to(conn: &mut Connection, name: &str, version: i64) -> Result<()> {
     let found: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     if found > SCHEMA_VERSION {
         return Err(ArchiveError::TooNew { path: name.to_owned(), found, known: SCHEMA_VERSION });
     }
-    for (i, sql) in MIGRATIONS.iter().enumerate().skip(found.max(0) as usize) {
-        let tx = conn.transaction()?;
-        tx.execute_batch(sql)?;
+    if found >= version {
+        return Ok(());
+    }
+    conn.execute_batch("PRAGMA foreign_keys = OFF")?;
+    let result = apply(conn, version);
+    conn.execute_batch("PRAGMA foreign_keys = ON")?;
+    result
+}
+
+fn apply(conn: &mut Connection, version: i64) -> Result<()> {
+    for (i, migration) in MIGRATIONS.iter().enumerate().take(version.max(0) as usize) {
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        // Another process may have applied it while this one waited for the lock.
+        let now: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        if now > i as i64 {
+            continue;
+        }
+        match migration {
+            Migration::Sql(sql) => tx.execute_batch(sql)?,
+            Migration::Code(f) => f(&tx)?,
+        }
+        let broken: Option<String> = tx.query_row("PRAGMA foreign_key_check", [], |r| r.get(0)).optional()?;
+        if let Some(table) = broken {
+            return Err(ArchiveError::Corrupt(format!(
+                "migration {} would leave a row of {table} pointing at nothing; nothing was changed",
+                i + 1
+            )));
+        }
         // PRAGMA takes no bound parameters; the value is our own constant, not input.
         tx.execute_batch(&format!("PRAGMA user_version = {}", i + 1))?;
         tx.commit()?;

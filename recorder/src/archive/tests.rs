@@ -1,6 +1,24 @@
 use super::*;
 use crate::samples::{tzq_bytes, tzq_log};
+use paifu_core::cert::{self, CertificateBody, SecretKey};
 use paifu_core::log::Encoding;
+use paifu_core::ErrorCode;
+
+/// A referee's key for the tests.
+fn key(n: u8) -> SecretKey {
+    cert::secret_from_bytes([n; 32])
+}
+
+/// A certificate of a prepared log's verdict signed with `key`.
+fn certify(p: &Prepared, key: &SecretKey) -> Certificate {
+    let body = CertificateBody::from_report(&p.report(), "2026-01-01T00:00:00Z".into(), &key.verifying_key())
+        .expect("a decoded log can be certified");
+    cert::sign(body, key)
+}
+
+fn key_hex(k: &SecretKey) -> String {
+    hex::encode(k.verifying_key().to_bytes())
+}
 
 fn temp_archive() -> (tempfile::TempDir, Archive) {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -42,11 +60,12 @@ fn same_log_in_either_encoding_is_stored_once() {
     let jsonl = paifu_core::log::encode(&log, Encoding::JsonLines);
     let bin = paifu_core::log::encode(&log, Encoding::Binary);
     let first = a.ingest_bytes(&jsonl, Some("a.paifu.jsonl"), None).unwrap();
-    assert!(first.new && first.valid);
+    assert!(first.new && first.valid && first.counted);
     assert_eq!(first.digest, log.digest().to_hex());
+    assert_eq!(first.identity, blake3::hash(&bin).to_hex().to_string());
     let again = a.ingest_bytes(&bin, Some("a.paifu"), Some("Cup")).unwrap();
-    assert!(!again.new);
-    assert_eq!(again.id, first.id);
+    assert!(!again.new && again.added_to_tournament);
+    assert_eq!((again.id, &again.identity, again.others), (first.id, &first.identity, 0));
     let s = a.summary().unwrap();
     assert_eq!((s.games, s.valid, s.invalid, s.players, s.tournaments), (1, 1, 0, 2, 1));
     // The second ingest still put the game in the tournament.
@@ -76,41 +95,75 @@ fn stores_results_seats_and_placements() {
 }
 
 #[test]
-fn invalid_and_undecodable_logs_are_kept_with_their_fault() {
+fn invalid_logs_are_kept_and_non_logs_refused() {
     let (_d, mut a) = temp_archive();
     // Truncated: drop the last record.
     let mut log = tzq_log("archive/invalid", ["Ann", "Bo"]);
     log.records.pop();
     let st = a.ingest_bytes(&paifu_core::log::encode(&log, Encoding::JsonLines), None, None).unwrap();
-    assert!(st.new && !st.valid);
+    assert!(st.new && !st.valid && !st.counted);
     assert_eq!(st.fault.as_ref().unwrap().code, ErrorCode::Truncated);
     let g = a.game(st.id).unwrap().unwrap();
     assert_eq!(g.fault.unwrap().code, ErrorCode::Truncated);
     assert_eq!(g.form, "binary");
     assert!(g.final_scores.is_none());
-    // Garbage is kept raw, keyed by its bytes.
+    // What is not a readable log is refused and leaves the archive as it was.
+    let before = a.summary().unwrap();
     let junk = b"this is not a log\n\xff\xfe";
-    let st2 = a.ingest_bytes(junk, Some("junk.paifu"), None).unwrap();
-    assert!(!st2.valid);
-    let g2 = a.game(st2.id).unwrap().unwrap();
-    assert_eq!(g2.digest_kind, "bytes");
-    assert_eq!(g2.form, "raw");
-    assert_eq!(a.log_bytes(st2.id).unwrap().unwrap().0, junk.to_vec());
-    assert!(!a.ingest_bytes(junk, None, None).unwrap().new);
+    let mut undecodable = paifu_core::log::encode(&tzq_log("archive/undecodable", ["Ann", "Bo"]), Encoding::JsonLines);
+    undecodable.extend_from_slice(b"{\"seq\": 999, \"seat\": 0, \"action\": \"fly away\"}\n");
+    let mut unknown_game = tzq_log("archive/unknown", ["Ann", "Bo"]);
+    unknown_game.header.game = "chess".into();
+    for bytes in [&junk[..], &undecodable, &paifu_core::log::encode(&unknown_game, Encoding::JsonLines)] {
+        match a.ingest_bytes(bytes, Some("junk.paifu"), Some("Cup")) {
+            Err(ArchiveError::Refused { index: 0, refusal }) => match *refusal {
+                Refusal::NotALog(f) => assert!(!f.describe().is_empty()),
+                other => panic!("{other:?}"),
+            },
+            other => panic!("{:?}: {other:?}", String::from_utf8_lossy(&bytes[..20])),
+        }
+    }
+    assert_eq!(a.summary().unwrap(), before);
+    assert!(a.tournaments().unwrap().is_empty(), "a refused batch makes no tournament");
     let s = a.summary().unwrap();
-    assert_eq!((s.games, s.valid, s.invalid), (2, 0, 2));
+    assert_eq!((s.games, s.valid, s.invalid), (1, 0, 1));
     assert!(s.faults.iter().any(|(c, n)| c == "truncated" && *n == 1));
+}
+
+#[test]
+fn bad_names_are_refused() {
+    let (_d, mut a) = temp_archive();
+    let mut log = tzq_log("archive/names", ["Ann", "Bo"]);
+    log.header.seats[1] = "Bo\u{1b}[2J".into();
+    match a.ingest_bytes(&paifu_core::log::encode(&log, Encoding::JsonLines), None, None) {
+        Err(ArchiveError::Refused { refusal, .. }) => {
+            let Refusal::PlayerName { seat: 1, error } = *refusal else { panic!("{refusal:?}") };
+            assert_eq!(error, NameError::Control { kind: NameKind::Player, code: 0x1b, at: 3 });
+        }
+        other => panic!("{other:?}"),
+    }
+    let good = tzq_bytes("archive/names", ["Ann", "Bo"], Encoding::Binary);
+    for bad in ["\u{0}", "", " Cup", &"x".repeat(MAX_NAME_CHARS + 1)] {
+        assert!(matches!(a.ingest_bytes(&good, None, Some(bad)), Err(ArchiveError::Name(_))), "{bad:?}");
+        assert!(matches!(a.ensure_tournament(bad, None, &[]), Err(ArchiveError::Name(_))), "{bad:?}");
+    }
+    assert_eq!(a.summary().unwrap().games, 0);
 }
 
 #[test]
 fn lists_and_filters_games_with_pages() {
     let (_d, mut a) = temp_archive();
     let names = [["Ann", "Bo"], ["Bo", "Cy"], ["Cy", "Ann"]];
+    let referee = key(1);
+    a.ensure_tournament("Spring Cup", None, &[referee.verifying_key()]).unwrap();
     for i in 0..9 {
-        let bytes = tzq_bytes(&format!("archive/list/{i}"), names[i % 3], Encoding::Binary);
-        a.ingest_bytes(&bytes, None, if i < 4 { Some("Spring Cup") } else { None }).unwrap();
+        let p = prepare(&tzq_bytes(&format!("archive/list/{i}"), names[i % 3], Encoding::Binary));
+        let st = a.store(&p, None, if i < 4 { Some("Spring Cup") } else { None }, Origin::CommandLine).unwrap();
+        a.add_certificate(st.id, &certify(&p, &referee)).unwrap();
     }
-    a.ingest_bytes(b"junk", None, None).unwrap();
+    let mut bad = tzq_log("archive/list/bad", ["Ann", "Bo"]);
+    bad.records.truncate(3);
+    a.ingest_bytes(&paifu_core::log::encode(&bad, Encoding::Binary), None, None).unwrap();
     let all = a.list_games(&Filter::default(), 1, 4).unwrap();
     assert_eq!(all.total, 10);
     assert_eq!(all.rows.len(), 4);
@@ -118,7 +171,7 @@ fn lists_and_filters_games_with_pages() {
     let last = a.list_games(&Filter::default(), 3, 4).unwrap();
     assert_eq!(last.rows.len(), 2);
     let ann = a.list_games(&Filter { player: Some("Ann".into()), ..Filter::default() }, 1, 50).unwrap();
-    assert_eq!(ann.total, 6);
+    assert_eq!(ann.total, 7);
     assert!(ann.rows.iter().all(|r| r.players.iter().any(|p| p == "Ann")));
     let cup = a.list_games(&Filter { tournament: Some("Spring Cup".into()), ..Filter::default() }, 1, 50).unwrap();
     assert_eq!(cup.total, 4);
@@ -149,6 +202,8 @@ fn lists_and_filters_games_with_pages() {
     assert_eq!(players.len(), 3);
     assert_eq!(a.players(Some("an"), 10, 0).unwrap().len(), 1);
     assert_eq!(a.player("Cy").unwrap().unwrap().games, 6);
+    let cup = &a.tournaments().unwrap()[0];
+    assert_eq!((cup.games, cup.valid, cup.counted), (4, 4, 4));
     let st = a.standings("Spring Cup").unwrap().unwrap();
     assert_eq!(st.iter().map(|s| s.games).sum::<u64>(), 8);
     assert_eq!(st[0].rank, 1);
@@ -196,17 +251,6 @@ fn filters_games_by_when_they_were_stored() {
 }
 
 #[test]
-fn certificates_are_kept_per_signer() {
-    let (_d, mut a) = temp_archive();
-    let st = a.ingest_bytes(&tzq_bytes("archive/cert", ["A", "B"], Encoding::Binary), None, None).unwrap();
-    assert!(a.certificate(st.id, "k1").unwrap().is_none());
-    a.put_certificate(st.id, "k1", "2026-01-01T00:00:00Z", "{}").unwrap();
-    a.put_certificate(st.id, "k1", "2026-01-02T00:00:00Z", "{\"x\":1}").unwrap();
-    assert_eq!(a.certificate(st.id, "k1").unwrap().as_deref(), Some("{\"x\":1}"));
-    assert!(a.certificate(st.id, "k2").unwrap().is_none());
-}
-
-#[test]
 fn a_batch_is_committed_whole() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("b.db");
@@ -214,7 +258,7 @@ fn a_batch_is_committed_whole() {
         (0..5).map(|i| prepare(&tzq_bytes(&format!("archive/batch/{i}"), ["A", "B"], Encoding::Binary))).collect();
     {
         let mut a = Archive::open(&path).unwrap();
-        let out = a.store_batch(&items, &[], Some("T")).unwrap();
+        let out = a.store_batch(&items, &[], Some("T"), Origin::CommandLine).unwrap();
         assert!(out.iter().all(|s| s.new && s.valid));
     }
     // A second connection (another process) sees everything committed.
@@ -263,26 +307,448 @@ fn every_game_is_archived() {
     assert_eq!(a.game_kinds().unwrap(), vec!["riichi".to_owned(), "tayu".to_owned()]);
 }
 
+/// The genuine log of a game, the same game with the seed left out (what a forger who copies the
+/// records and withholds the seed uploads: the same game digest), and a copy whose seed is not
+/// the one committed to.
+fn genuine_and_copies(seed: &str) -> [Vec<u8>; 3] {
+    let log = tzq_log(seed, ["Ann", "Bo"]);
+    let mut seedless = log.clone();
+    seedless.header.seed = None;
+    let mut wrong_seed = log.clone();
+    wrong_seed.header.seed = Some(paifu_core::Seed::from_text("not the committed seed"));
+    [
+        paifu_core::log::encode(&log, Encoding::Binary),
+        paifu_core::log::encode(&seedless, Encoding::JsonLines),
+        paifu_core::log::encode(&wrong_seed, Encoding::JsonLines),
+    ]
+}
+
 #[test]
-fn revealing_the_seed_replaces_the_missing_seed_verdict() {
+fn revealing_the_seed_is_a_second_entry_of_the_game() {
+    // Before the archive kept entries apart, the revealed log replaced the seedless one's
+    // verdict and dropped its certificates. Now each is an entry with its own verdict and
+    // certificates; they share the game digest, and the valid one counts.
     let (_d, mut a) = temp_archive();
-    let log = tzq_log("archive/reveal", ["Ann", "Bo"]);
-    let mut secret = log.clone();
-    secret.header.seed = None;
-    let first = a.ingest_bytes(&paifu_core::log::encode(&secret, Encoding::JsonLines), None, Some("Cup")).unwrap();
-    assert!(first.new && !first.valid);
+    let referee = key(2);
+    a.ensure_tournament("Cup", None, &[referee.verifying_key()]).unwrap();
+    let [genuine, secret, _] = genuine_and_copies("archive/reveal");
+    let p_secret = prepare(&secret);
+    let first = a.store(&p_secret, None, Some("Cup"), Origin::CommandLine).unwrap();
+    assert!(first.new && !first.valid && !first.counted);
     assert_eq!(first.fault.unwrap().code, ErrorCode::MissingSeed);
-    a.put_certificate(first.id, "k", "t", "{}").unwrap();
-    let revealed = a.ingest_bytes(&paifu_core::log::encode(&log, Encoding::Binary), None, None).unwrap();
-    assert_eq!(revealed.id, first.id);
-    assert!(revealed.valid && revealed.new);
-    let g = a.game(first.id).unwrap().unwrap();
+    a.add_certificate(first.id, &certify(&p_secret, &referee)).unwrap();
+    let p_revealed = prepare(&genuine);
+    let revealed = a.store(&p_revealed, None, Some("Cup"), Origin::CommandLine).unwrap();
+    a.add_certificate(revealed.id, &certify(&p_revealed, &referee)).unwrap();
+    assert_ne!(revealed.id, first.id);
+    assert!(revealed.valid && revealed.new && revealed.counted);
+    assert_eq!((revealed.digest.as_str(), revealed.others), (first.digest.as_str(), 1));
+    assert_ne!(revealed.identity, first.identity);
+    // The seedless entry is as it was, certificate and all.
+    let old = a.game(first.id).unwrap().unwrap();
+    assert!(!old.valid && old.rounds.is_empty() && !old.counted);
+    assert_eq!(old.certificates.len(), 1);
+    assert!(!old.certificates[0].valid);
+    // Side by side, the valid one first.
+    let g = a.game(revealed.id).unwrap().unwrap();
     assert!(g.valid && !g.rounds.is_empty() && g.seats[0].final_score.is_some());
-    assert_eq!(g.tournaments, vec!["Cup".to_owned()]);
-    // The certificate of the old verdict is gone; the game is stored once.
-    assert!(a.certificate(first.id, "k").unwrap().is_none());
-    assert_eq!(a.summary().unwrap().games, 1);
-    // Giving the secret form again changes nothing.
-    let again = a.ingest_bytes(&paifu_core::log::encode(&secret, Encoding::JsonLines), None, None).unwrap();
-    assert!(!again.new && again.valid);
+    assert_eq!(
+        g.entries.iter().map(|e| (e.id, e.valid, e.seed_revealed)).collect::<Vec<_>>(),
+        [(revealed.id, true, true), (first.id, false, false)]
+    );
+    assert_eq!(old.entries, g.entries);
+    // Statistics and standings count the game once, from the valid entry.
+    let mut played = vec![];
+    a.for_each_game(&Filter::default(), |g| played.push(g.final_scores)).unwrap();
+    assert_eq!(played.len(), 1);
+    let standings = a.standings("Cup").unwrap().unwrap();
+    assert_eq!(standings.iter().map(|s| s.games).collect::<Vec<_>>(), [1, 1]);
+    let s = a.summary().unwrap();
+    assert_eq!((s.games, s.valid, s.invalid), (2, 1, 1));
+    // Giving either form again changes nothing, and says so.
+    for (bytes, id) in [(&secret, first.id), (&genuine, revealed.id)] {
+        let again = a.ingest_bytes(bytes, None, Some("Cup")).unwrap();
+        assert!(!again.new && !again.added_to_tournament);
+        assert_eq!(again.id, id);
+    }
+    assert_eq!(a.summary().unwrap(), s);
+}
+
+#[test]
+fn a_forged_copy_never_changes_the_genuine_entry() {
+    // Issue 12, item 1: a copy of a stored valid game with the same game digest (the seed
+    // withheld) or with a seed that does not match the commitment, uploaded after it.
+    let (_d, mut a) = temp_archive();
+    let referee = key(3);
+    let [genuine, seedless, wrong_seed] = genuine_and_copies("archive/forged-after");
+    let p = prepare(&genuine);
+    let st = a.store(&p, None, None, Origin::CommandLine).unwrap();
+    a.add_certificate(st.id, &certify(&p, &referee)).unwrap();
+    let before = a.game(st.id).unwrap().unwrap();
+    for copy in [&seedless, &wrong_seed] {
+        let pc = prepare(copy);
+        let forged = a.store(&pc, None, None, Origin::CommandLine).unwrap();
+        assert!(forged.new && !forged.valid && !forged.counted);
+        assert_ne!(forged.id, st.id);
+        a.add_certificate(forged.id, &certify(&pc, &referee)).unwrap();
+        assert_eq!(a.certificates(forged.id).unwrap().len(), 1);
+    }
+    let after = a.game(st.id).unwrap().unwrap();
+    assert!(after.valid && after.counted);
+    assert_eq!(after.certificates, before.certificates);
+    assert!(after.certificates[0].valid);
+    assert_eq!(a.certificate(st.id, &key_hex(&referee)).unwrap(), Some(before.certificates[0].json.clone()));
+    // The seedless copy is beside it on the game's page; the wrong-seed one is another game.
+    assert_eq!(after.entries.len(), 2);
+    assert_eq!(after.entries[0].id, st.id);
+}
+
+#[test]
+fn a_forged_copy_first_does_not_keep_the_genuine_game_out() {
+    // Issue 12, item 2: the copy stored first.
+    let (_d, mut a) = temp_archive();
+    let referee = key(4);
+    a.ensure_tournament("Open", None, &[referee.verifying_key()]).unwrap();
+    let [genuine, seedless, wrong_seed] = genuine_and_copies("archive/forged-first");
+    for copy in [&seedless, &wrong_seed] {
+        let pc = prepare(copy);
+        let st = a.store(&pc, None, Some("Open"), Origin::CommandLine).unwrap();
+        a.add_certificate(st.id, &certify(&pc, &referee)).unwrap();
+    }
+    assert!(a.standings("Open").unwrap().unwrap().is_empty());
+    let p = prepare(&genuine);
+    let st = a.store(&p, None, Some("Open"), Origin::CommandLine).unwrap();
+    assert!(st.new && st.valid && st.counted);
+    a.add_certificate(st.id, &certify(&p, &referee)).unwrap();
+    let g = a.game(st.id).unwrap().unwrap();
+    assert!(g.valid && g.counted);
+    assert_eq!(g.entries[0].id, st.id, "the valid entry is shown first");
+    assert_eq!(a.standings("Open").unwrap().unwrap().iter().map(|s| s.games).sum::<u64>(), 2);
+    assert_eq!(a.tournaments().unwrap()[0].counted, 1);
+}
+
+#[test]
+fn only_one_valid_entry_counts_for_a_game() {
+    // A seed with its commitment left out makes the same game digest and is valid too: both are
+    // kept, and only the first counts.
+    let (_d, mut a) = temp_archive();
+    let log = tzq_log("archive/two-valid", ["Ann", "Bo"]);
+    let mut uncommitted = log.clone();
+    uncommitted.header.commitment = None;
+    let one = a.ingest_bytes(&paifu_core::log::encode(&log, Encoding::Binary), None, None).unwrap();
+    let two = a.ingest_bytes(&paifu_core::log::encode(&uncommitted, Encoding::Binary), None, None).unwrap();
+    assert!(one.valid && two.valid && two.new);
+    assert_eq!(one.digest, two.digest);
+    assert!(one.counted && !two.counted);
+    assert_eq!(a.for_each_game(&Filter::default(), |_| ()).unwrap(), 1);
+    // The database itself refuses a second counted entry of a game.
+    let e = a.conn.execute("UPDATE logs SET counted = 1 WHERE id = ?1", [two.id]).unwrap_err();
+    assert!(e.to_string().contains("UNIQUE"), "{e}");
+}
+
+#[test]
+fn stored_logs_verdicts_and_certificates_never_change() {
+    let (_d, mut a) = temp_archive();
+    let referee = key(5);
+    let p = prepare(&tzq_bytes("archive/history", ["A", "B"], Encoding::Binary));
+    let st = a.store(&p, None, None, Origin::CommandLine).unwrap();
+    assert!(a.certificate(st.id, &key_hex(&referee)).unwrap().is_none());
+    let first = certify(&p, &referee);
+    let mut second = first.clone();
+    second.certificate.issued_at = "2026-02-01T00:00:00Z".into();
+    let second = cert::sign(second.certificate, &referee);
+    a.add_certificate(st.id, &first).unwrap();
+    a.add_certificate(st.id, &second).unwrap();
+    a.add_certificate(st.id, &certify(&p, &key(6))).unwrap();
+    // The latest by a signer, and the whole history.
+    assert_eq!(a.certificate(st.id, &key_hex(&referee)).unwrap(), Some(second.to_json()));
+    let all = a.certificates(st.id).unwrap();
+    assert_eq!(
+        all.iter().map(|c| c.issued_at.as_str()).collect::<Vec<_>>(),
+        ["2026-01-01T00:00:00Z", "2026-02-01T00:00:00Z", "2026-01-01T00:00:00Z"]
+    );
+    assert_eq!(all[2].signer, key_hex(&key(6)));
+    for sql in [
+        "UPDATE certificates SET json = '{}'",
+        "DELETE FROM certificates",
+        "UPDATE verdicts SET valid = 0",
+        "DELETE FROM verdicts",
+        "UPDATE logs SET bytes = x'00'",
+        "UPDATE logs SET header_json = NULL",
+        "DELETE FROM logs",
+    ] {
+        let e = a.conn.execute(sql, []).unwrap_err();
+        assert!(e.to_string().contains("never"), "{sql}: {e}");
+    }
+    assert_eq!(a.certificates(st.id).unwrap(), all);
+}
+
+#[test]
+fn tokens_are_stored_hashed_and_revoked() {
+    let (_d, mut a) = temp_archive();
+    let made = a.create_token("alice", Role::Organiser).unwrap();
+    assert!(made.secret.starts_with(TOKEN_PREFIX) && made.secret.len() == TOKEN_PREFIX.len() + 64);
+    let other = a.create_token("alice", Role::Uploader).unwrap();
+    assert_ne!(made.secret, other.secret);
+    // Only the hash is stored.
+    let stored: Vec<String> = a
+        .conn
+        .prepare("SELECT hash FROM tokens ORDER BY id")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(|r| r.unwrap())
+        .collect();
+    assert!(stored.iter().all(|h| !h.contains(&made.secret[TOKEN_PREFIX.len()..])));
+    assert_eq!(stored[0], blake3::hash(made.secret.as_bytes()).to_hex().to_string());
+    let found = a.token_by_secret(&made.secret).unwrap().unwrap();
+    assert_eq!(found, made.token);
+    assert!(found.may(Role::Uploader) && found.may(Role::Organiser) && !found.may(Role::Admin));
+    assert!(a.token_by_secret("pft_0000").unwrap().is_none());
+    let revoked = a.revoke_token(made.token.id).unwrap().unwrap();
+    assert!(revoked.is_revoked() && !revoked.may(Role::Uploader));
+    let at = revoked.revoked_at;
+    assert_eq!(a.revoke_token(made.token.id).unwrap().unwrap().revoked_at, at, "revoked once");
+    assert!(a.token_by_secret(&made.secret).unwrap().unwrap().is_revoked());
+    assert!(a.revoke_token(99).unwrap().is_none());
+    assert_eq!(a.tokens().unwrap().len(), 2);
+    assert!(matches!(a.create_token("bad\tname", Role::Admin), Err(ArchiveError::Name(_))));
+    assert_eq!("organiser".parse::<Role>(), Ok(Role::Organiser));
+    assert_eq!("root".parse::<Role>(), Err(BadRole));
+}
+
+#[test]
+fn tournaments_belong_to_an_organiser_and_trust_keys() {
+    let (_d, mut a) = temp_archive();
+    let alice = a.create_token("alice", Role::Organiser).unwrap().token;
+    let alice_uploader = a.create_token("alice", Role::Uploader).unwrap().token;
+    let bob = a.create_token("bob", Role::Organiser).unwrap().token;
+    let admin = a.create_token("root", Role::Admin).unwrap().token;
+    let referee = key(7);
+    let (t, made) = a.ensure_tournament("Alice Cup", Some("alice"), &[referee.verifying_key()]).unwrap();
+    assert!(made);
+    assert_eq!(t.owner.as_deref(), Some("alice"));
+    assert_eq!(t.trusted_keys, [key_hex(&referee)]);
+    // Made once: a second call changes nothing.
+    let (again, made) = a.ensure_tournament("Alice Cup", Some("bob"), &[]).unwrap();
+    assert!(!made);
+    assert_eq!(again, t);
+    assert!(t.accepts_games_from(&alice) && t.accepts_games_from(&admin));
+    assert!(!t.accepts_games_from(&bob) && !t.accepts_games_from(&alice_uploader));
+    let alice_revoked = a.revoke_token(alice.id).unwrap().unwrap();
+    assert!(!t.accepts_games_from(&alice_revoked));
+    // Standings count only valid games certified valid by a trusted key.
+    let p = prepare(&tzq_bytes("archive/trust", ["Ann", "Bo"], Encoding::Binary));
+    let st = a.store(&p, None, Some("Alice Cup"), Origin::Web { token: alice.id }).unwrap();
+    assert!(a.standings("Alice Cup").unwrap().unwrap().is_empty(), "not certified yet");
+    let stranger = key(8);
+    a.add_certificate(st.id, &certify(&p, &stranger)).unwrap();
+    assert!(a.standings("Alice Cup").unwrap().unwrap().is_empty(), "certified by a key it does not trust");
+    a.add_certificate(st.id, &certify(&p, &referee)).unwrap();
+    assert_eq!(a.standings("Alice Cup").unwrap().unwrap().len(), 2);
+    // Trusting another key instead.
+    let t = a.set_trusted_keys("Alice Cup", &[stranger.verifying_key()]).unwrap();
+    assert_eq!(t.trusted_keys, [key_hex(&stranger)]);
+    assert_eq!(a.standings("Alice Cup").unwrap().unwrap().len(), 2);
+    a.set_trusted_keys("Alice Cup", &[]).unwrap();
+    assert!(a.standings("Alice Cup").unwrap().unwrap().is_empty());
+    assert!(matches!(a.set_trusted_keys("Nope", &[]), Err(ArchiveError::NoTournament(_))));
+    // Who stored the entry.
+    let g = a.game(st.id).unwrap().unwrap();
+    assert_eq!(g.stored_by, StoredBy { origin: "web".into(), token: Some(alice.id), name: Some("alice".into()) });
+    let cli = a.ingest_bytes(&tzq_bytes("archive/trust/cli", ["Ann", "Bo"], Encoding::Binary), None, None).unwrap();
+    assert_eq!(a.game(cli.id).unwrap().unwrap().stored_by.origin, "cli");
+}
+
+/// The version-1 archive's way of storing a log (its `store_one`, for a new log), kept here to
+/// build the archives that migration 2 must carry over.
+fn v1_store(c: &Connection, p: &Prepared, tournament: Option<&str>, certificate: Option<&Certificate>) -> i64 {
+    let digest = if p.form == StoredForm::Raw { identity_of(&p.stored) } else { p.digest };
+    c.execute(
+        "INSERT INTO logs(digest, digest_kind, game, ruleset, seat_count, form, bytes, size, records, header_json,
+                          source, added_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+        params![
+            digest.to_hex(),
+            p.digest_kind.as_str(),
+            p.header.as_ref().map(|h| h.game.as_str()),
+            p.header.as_ref().map(|h| h.ruleset.as_str()),
+            p.header.as_ref().map_or(0, |h| h.seats.len() as i64),
+            p.form.as_str(),
+            p.stored,
+            p.size as i64,
+            p.records as i64,
+            p.header.as_ref().map(json),
+            "old.paifu",
+            1_700_000_000,
+        ],
+    )
+    .unwrap();
+    let id = c.last_insert_rowid();
+    let fault = p.verdict.fault();
+    let outcome = p.verdict.outcome();
+    c.execute(
+        "INSERT INTO verdicts(log_id, valid, fault_code, fault_index, fault_message, fault_json, final_scores, rounds,
+                              engine, checked_at) VALUES (?1, ?2, ?3, NULL, ?4, ?5, ?6, ?7, 'paifu-core 0.1.0', 0)",
+        params![
+            id,
+            i64::from(p.verdict.is_valid()),
+            fault.map(|f| f.code.as_str()),
+            fault.map(|f| f.message.as_str()),
+            fault.map(json),
+            outcome.map(|o| json(&o.final_scores)),
+            outcome.map_or(0, |o| o.rounds.len() as i64),
+        ],
+    )
+    .unwrap();
+    if let Some(h) = &p.header {
+        for (seat, name) in h.seats.iter().enumerate() {
+            c.execute("INSERT INTO players(name) VALUES (?1) ON CONFLICT(name) DO NOTHING", [name]).unwrap();
+            c.execute(
+                "INSERT INTO seats(log_id, seat, player_id, final_score, placement)
+                 VALUES (?1, ?2, (SELECT id FROM players WHERE name = ?3), ?4, ?5)",
+                params![
+                    id,
+                    seat as i64,
+                    name,
+                    outcome.map(|o| o.final_scores[seat]),
+                    outcome.map(|o| i64::from(o.placements[seat]))
+                ],
+            )
+            .unwrap();
+        }
+    }
+    for r in outcome.map_or(&[][..], |o| &o.rounds[..]) {
+        c.execute(
+            "INSERT INTO rounds(log_id, round, deltas, summary, facts) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![id, i64::from(r.round), json(&r.deltas), r.summary, json(&r.facts)],
+        )
+        .unwrap();
+    }
+    if let Some(t) = tournament {
+        c.execute("INSERT INTO tournaments(name, created_at) VALUES (?1, 0) ON CONFLICT(name) DO NOTHING", [t])
+            .unwrap();
+        c.execute(
+            "INSERT INTO tournament_games(tournament_id, log_id) VALUES ((SELECT id FROM tournaments WHERE name = ?1), ?2)",
+            params![t, id],
+        )
+        .unwrap();
+    }
+    if let Some(cert) = certificate {
+        c.execute(
+            "INSERT INTO certificates(log_id, signer, issued_at, json) VALUES (?1, ?2, ?3, ?4)",
+            params![id, cert.certificate.signer.to_hex(), cert.certificate.issued_at, cert.to_json()],
+        )
+        .unwrap();
+    }
+    id
+}
+
+#[test]
+fn migration_2_carries_a_version_1_archive_over_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v1.db");
+    let referee = key(9);
+    let good = prepare(&tzq_bytes("archive/v1/good", ["Ann", "Bo"], Encoding::JsonLines));
+    let also_good = prepare(&tzq_bytes("archive/v1/uncertified", ["Ann", "Cy"], Encoding::Binary));
+    let mut truncated = tzq_log("archive/v1/bad", ["Bo", "Cy"]);
+    truncated.records.truncate(4);
+    let bad = prepare(&paifu_core::log::encode(&truncated, Encoding::JsonLines));
+    let junk = prepare(b"not a log at all");
+    {
+        let mut c = Connection::open(&path).unwrap();
+        schema::migrate_to(&mut c, "v1.db", 1).unwrap();
+        assert_eq!(c.query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0)).unwrap(), 1);
+        v1_store(&c, &good, Some("Old Cup"), Some(&certify(&good, &referee)));
+        v1_store(&c, &also_good, Some("Old Cup"), None);
+        v1_store(&c, &bad, Some("Old Cup"), Some(&certify(&bad, &referee)));
+        v1_store(&c, &junk, None, None);
+    }
+    let counts = |a: &Archive| -> Vec<i64> {
+        ["logs", "verdicts", "certificates", "players", "seats", "rounds", "tournaments", "tournament_games"]
+            .iter()
+            .map(|t| a.conn.query_row(&format!("SELECT COUNT(*) FROM {t}"), [], |r| r.get(0)).unwrap())
+            .collect()
+    };
+    let mut a = Archive::open(&path).unwrap();
+    assert_eq!(a.schema_version().unwrap(), SCHEMA_VERSION);
+    let expected_rounds = [&good, &also_good].iter().map(|p| p.verdict.outcome().unwrap().rounds.len() as i64).sum();
+    assert_eq!(counts(&a), [4, 4, 2, 3, 6, expected_rounds, 1, 3]);
+    // Every entry's identity is the one a new store computes: giving the same logs again
+    // (in the other encoding too) finds them.
+    for (p, id) in [(&good, 1), (&also_good, 2), (&bad, 3)] {
+        let g = a.game(id).unwrap().unwrap();
+        assert_eq!(
+            (g.identity.as_str(), g.digest.as_str()),
+            (p.identity.to_hex().as_str(), p.digest.to_hex().as_str())
+        );
+        assert_eq!(g.stored_by.origin, "migrated");
+        assert_eq!((g.valid, g.counted), (p.verdict.is_valid(), p.verdict.is_valid()));
+        assert_eq!(g.added_at, 1_700_000_000);
+    }
+    let again = a.ingest_bytes(&tzq_bytes("archive/v1/good", ["Ann", "Bo"], Encoding::Binary), None, None).unwrap();
+    assert!(!again.new && again.id == 1);
+    // The undecodable bytes kept in version 1 stay, under the digest of their bytes.
+    let j = a.game(4).unwrap().unwrap();
+    assert_eq!((j.form.as_str(), j.digest_kind.as_str()), ("raw", "bytes"));
+    assert_eq!(j.identity, junk.identity.to_hex());
+    assert_eq!(a.log_bytes(4).unwrap().unwrap().0, b"not a log at all");
+    // Certificates keep what they said; the tournament trusts the key that signed its games, so
+    // its standings still count the certified valid game (not the uncertified one).
+    let certs = a.certificates(1).unwrap();
+    assert_eq!(certs.len(), 1);
+    assert!(certs[0].valid && certs[0].signer == key_hex(&referee));
+    assert!(!a.certificates(3).unwrap()[0].valid);
+    let t = a.tournament_info("Old Cup").unwrap().unwrap();
+    assert_eq!((t.owner, t.trusted_keys), (None, vec![key_hex(&referee)]));
+    let st = a.standings("Old Cup").unwrap().unwrap();
+    let mut players: Vec<(&str, u64)> = st.iter().map(|s| (s.player.as_str(), s.games)).collect();
+    players.sort();
+    assert_eq!(players, [("Ann", 1), ("Bo", 1)]);
+    assert_eq!(st.iter().map(|s| s.games).sum::<u64>(), 2);
+    // The index for --since, and the new tables, are there.
+    let index: Option<String> = a
+        .conn
+        .query_row("SELECT sql FROM sqlite_master WHERE name = 'logs_added'", [], |r| r.get(0))
+        .optional()
+        .unwrap();
+    assert!(index.unwrap().contains("added_at"));
+    let plan: String =
+        a.conn.query_row("EXPLAIN QUERY PLAN SELECT id FROM logs WHERE added_at >= 5", [], |r| r.get(3)).unwrap();
+    assert!(plan.contains("logs_added"), "{plan}");
+    assert!(a.create_token("admin", Role::Admin).is_ok());
+    drop(a);
+    // Opening it again applies nothing twice.
+    let a = Archive::open(&path).unwrap();
+    assert_eq!(counts(&a)[..3], [4, 4, 2]);
+}
+
+#[test]
+fn writers_on_one_file_all_finish() {
+    // Issue 12, item 4, within one process: each thread has its own connection, as separate
+    // processes do, and stores batches that overlap the others'.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("busy.db");
+    let logs: Vec<Prepared> =
+        (0..48).map(|i| prepare(&tzq_bytes(&format!("archive/busy/{i}"), ["A", "B"], Encoding::Binary))).collect();
+    std::thread::scope(|s| {
+        for w in 0..4 {
+            let (path, logs) = (&path, &logs);
+            s.spawn(move || {
+                let mut a = Archive::open(path).expect("open");
+                for (k, chunk) in logs.chunks(4).enumerate() {
+                    // Writer w stores every chunk, in its own order, in small transactions.
+                    let chunk = if (k + w) % 2 == 0 { chunk.to_vec() } else { chunk.iter().rev().cloned().collect() };
+                    a.store_batch(&chunk, &[], Some("Busy"), Origin::CommandLine).expect("stored");
+                    let token = a.create_token(&format!("w{w}-{k}"), Role::Uploader).expect("a token");
+                    a.revoke_token(token.token.id).expect("revoked");
+                }
+            });
+        }
+    });
+    let a = Archive::open(&path).unwrap();
+    let s = a.summary().unwrap();
+    assert_eq!((s.games, s.valid), (48, 48));
+    assert_eq!(a.tournaments().unwrap()[0].games, 48);
+    assert_eq!(a.tokens().unwrap().len(), 4 * 12);
 }

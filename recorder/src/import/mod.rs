@@ -8,10 +8,12 @@
 //! - `record.rs`: the shared riichi-record model (hands, takes, discards, indicators, results).
 //! - `to_log/`: the one converter from the record model to a Paifu log, through the engine.
 //! - `embedded/`: the Paifu log an export carries in its file, read back and rebuilt.
+//! - `source.rs`: the other way round, the source an imported log carries (`meta.source`), and
+//!   [`validate_bytes`], which checks an imported log against it.
 //! - `rules.rs` (Tenhou's rule names), `yaku.rs` (Tenhou's yaku table), `positions.rs` (record
 //!   paths mapped to a source's own positions).
 //!
-//! Dependencies point one way: formats -> embedded -> to_log -> record.
+//! Dependencies point one way: source -> formats -> embedded -> to_log -> record.
 
 mod embedded;
 pub mod mjai;
@@ -19,11 +21,14 @@ pub mod mjlog;
 mod positions;
 pub mod record;
 mod rules;
+pub mod source;
 pub mod tenhou6;
 pub mod to_log;
 pub mod yaku;
 
 use paifu_core::game::SetupError;
+
+pub use source::validate_bytes;
 
 /// A source record could not be read. Says where: the round and the position in the source.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -44,6 +49,16 @@ impl ImportError {
     pub(crate) fn in_round(mut self, round: &str) -> ImportError {
         self.round = Some(round.to_owned());
         self
+    }
+}
+
+/// A value as an error message shows it: its JSON, cut short past `max` characters, so that a
+/// message never echoes a large input.
+pub(crate) fn brief(v: &impl serde::Serialize, max: usize) -> String {
+    let s = serde_json::to_string(v).unwrap_or_default();
+    match s.char_indices().nth(max) {
+        Some((i, _)) => format!("{}...", &s[..i]),
+        None => s,
     }
 }
 
@@ -68,12 +83,29 @@ pub enum ExportError {
 }
 
 /// Imports a source of the given format (`tenhou`: tenhou.net/6 JSON, or mjlog XML recognised by
-/// its content; `mjai`). `bytes` are the file's bytes (for the header's digest).
+/// its content; `mjai`). `bytes` are the file's bytes (for the header's digest). The log embeds
+/// the source (source.rs); a file too large for that is refused.
 pub fn import_text(format: &str, text: &str, bytes: &[u8]) -> Result<to_log::Imported, ImportError> {
-    match format {
+    let imp = match format {
         "tenhou" if text.trim_start().starts_with('<') => mjlog::import(text, bytes, ""),
         "tenhou" => tenhou6::import(text, bytes),
         "mjai" => mjai::import(text, bytes),
-        other => Err(ImportError::new("", format!("unknown source format {other:?}: write tenhou or mjai"))),
+        other => return Err(ImportError::new("", format!("unknown source format {other:?}: write tenhou or mjai"))),
+    }?;
+    // A log made from this very file (not one the file embeds) holds the file.
+    let h = &imp.log.header;
+    let made_here = h.source.as_ref().is_some_and(|s| s.digest == to_log::source_digest(bytes));
+    if made_here && source::embedded(h).is_none() {
+        return Err(ImportError::new(
+            "",
+            format!(
+                "the file ({} bytes) cannot be embedded in the log, which holds its source so that it can be checked \
+                 against it: a source is UTF-8 text of at most {} bytes that fits a log's header line (1 MiB) once \
+                 escaped as JSON",
+                bytes.len(),
+                source::MAX_SOURCE_BYTES
+            ),
+        ));
     }
+    Ok(imp)
 }

@@ -45,7 +45,9 @@ impl PosMap {
         for p in &mut imp.positions {
             *p = self.map(p);
         }
-        imp.mismatches = imp.mismatches.into_iter().map(|e| self.error(e)).collect();
+        for m in &mut imp.mismatches {
+            m.error.position = self.map(&m.error.position);
+        }
         imp
     }
 }

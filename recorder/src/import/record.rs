@@ -106,14 +106,16 @@ pub struct Win {
     pub deltas: [i64; 4],
     pub who: u8,
     pub from: u8,
-    /// The seat liable (pao); equal to `who` when nobody is.
-    pub pao: u8,
+    /// The seat liable (pao), equal to `who` when nobody is; `None` when the source does not say
+    /// (mjai has no field for it), and then it is not checked.
+    pub pao: Option<u8>,
     /// Tenhou's text, e.g. `30符1飜300-500点` or `満貫8000点`.
     pub text: String,
     pub fu: Option<u32>,
     pub han: Option<u32>,
-    /// Each yaku's Japanese name and its han (13 for each yakuman).
-    pub yaku: Vec<(String, u32)>,
+    /// Each yaku's Japanese name and its han (13 for each yakuman); `None` when the source does
+    /// not list them (an mjai `hora` without `yakus`), and then they are not checked.
+    pub yaku: Option<Vec<(String, u32)>>,
 }
 
 /// How a round ended.

@@ -6,7 +6,7 @@
 //! - `special.rs`: seven pairs (with or without a four counting as two pairs), thirteen
 //!   orphans, and the knitted shapes of the Chinese Official rules ([`Knitted`]).
 //! - `decompose.rs`: every reading of a standard hand as a pair and sets ([`decompositions`]).
-//! - `shanten.rs`: how far a hand is from ready ([`shanten`]).
+//! - `shanten.rs`: how far a hand is from ready ([`shanten()`]).
 //! - `reference.rs` (tests): the algorithms the tables replaced, which the tables are checked
 //!   against.
 //!

@@ -34,6 +34,8 @@ fn priority(a: Action) -> Option<Priority> {
 }
 
 impl Riichi {
+    /// Whether `seat` may win on `tile`: a winning tile, not furiten, a yaku, and on a closed
+    /// kan only with thirteen orphans.
     fn can_ron(&self, seat: Seat, tile: Tile, on: ClaimOn) -> bool {
         let p = &self.players[usize::from(seat)];
         if p.waits & (1 << tile.kind()) == 0 || p.furiten() {
@@ -50,6 +52,8 @@ impl Riichi {
         self.win_score(seat, tile, false, false, on != ClaimOn::Discard).is_some()
     }
 
+    /// What `seat` may claim on `from`'s `tile` (no calls in riichi, on a kan's tile or with the
+    /// wall empty).
     fn claim_options(&self, seat: Seat, from: Seat, tile: Tile, on: ClaimOn) -> Can {
         let mut can = Can::NOTHING;
         if self.can_ron(seat, tile, on) {
@@ -161,6 +165,8 @@ impl Riichi {
         out
     }
 
+    /// Checks a chi or pon on `tile`: a run or a set with two of the hand's tiles, and a tile left
+    /// to discard that the swap-call ban allows.
     fn check_call(&self, seat: Seat, tile: Tile, action: &Action) -> Result<(), Violation> {
         let p = &self.players[usize::from(seat)];
         match *action {

@@ -11,12 +11,14 @@ use crate::mahjong::Tile;
 
 impl Player {
     /// Whether the seat may not ron now.
+    #[inline]
     pub(crate) fn furiten(&self) -> bool {
         self.furiten_temp || self.furiten_riichi || self.waits & self.discarded != 0
     }
 
     /// The seat's own discard of `tile`: its kind is in the river now, and a temporary furiten
     /// ends.
+    #[inline]
     pub(super) fn note_discard(&mut self, tile: Tile) {
         self.discarded |= 1 << tile.kind();
         self.furiten_temp = false;

@@ -73,6 +73,7 @@ impl Riichi {
         Ok(())
     }
 
+    /// Counts `tiles` as shown.
     fn note_seen(&mut self, tiles: &[Tile]) {
         for t in tiles {
             self.imported.seen[usize::from(t.id())] += 1;
@@ -184,12 +185,12 @@ impl Riichi {
             }
             (Phase::Draw { .. }, Action::Dora(t)) => {
                 self.note_seen(&[t]);
-                self.table.wall.set_from_end((4 + 2 * self.imported.dora_known).min(13), t);
+                self.table.wall.set_at_end((4 + 2 * self.imported.dora_known).min(13), t);
                 self.imported.dora_known += 1;
             }
             (Phase::Draw { .. }, Action::Ura(t)) => {
                 self.note_seen(&[t]);
-                self.table.wall.set_from_end((5 + 2 * self.imported.ura_known).min(13), t);
+                self.table.wall.set_at_end((5 + 2 * self.imported.ura_known).min(13), t);
                 self.imported.ura_known += 1;
             }
             _ => {}

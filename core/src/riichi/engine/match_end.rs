@@ -52,6 +52,8 @@ impl Riichi {
         r
     }
 
+    /// The match is over: leftover riichi sticks to the top, the ranking and final points as
+    /// facts of the last round.
     fn finish(&mut self) {
         let rank = self.ranking();
         // Leftover riichi sticks go to the top.

@@ -174,15 +174,18 @@ impl Riichi {
         Name(WINDS[usize::from(self.round_wind & 3)], self.kyoku + 1)
     }
 
+    #[inline]
     pub fn dealer(&self) -> Seat {
         self.kyoku
     }
 
+    #[inline]
     pub(crate) fn seat_wind(&self, seat: Seat) -> u8 {
         (seat + 4 - self.dealer()) % 4
     }
 
     /// Whether nobody has called and every discard so far is part of the first go-around.
+    #[inline]
     fn first_go(&self) -> bool {
         !self.table.any_call && self.table.discards_made < 4
     }

@@ -18,6 +18,7 @@ pub struct River {
     pub called: bool,
 }
 
+/// One seat in the hand being played.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Player {
     /// The concealed tiles, changed only through the methods below, which keep `counts`.
@@ -66,30 +67,36 @@ impl Default for Kinds {
 
 impl Player {
     /// The concealed tiles.
+    #[inline]
     pub(crate) fn hand(&self) -> &[Tile] {
         &self.tiles
     }
     /// The concealed tiles' counts by kind.
+    #[inline]
     pub(crate) fn counts(&self) -> Counts {
         debug_assert_eq!(self.counts.0, counts_of(&self.tiles));
         self.counts.0
     }
+    #[inline]
     pub(crate) fn push(&mut self, t: Tile) {
         self.tiles.push(t);
         self.counts.0[t.kind()] += 1;
     }
+    #[inline]
     pub(crate) fn extend(&mut self, ts: &[Tile]) {
         for &t in ts {
             self.push(t);
         }
     }
     /// Replaces the concealed tiles.
+    #[inline]
     pub(crate) fn set_hand(&mut self, ts: &[Tile]) {
         self.tiles.clear();
         self.counts = Kinds::default();
         self.extend(ts);
     }
     /// Removes and answers the tile at `i`.
+    #[inline]
     pub(super) fn take_at(&mut self, i: usize) -> Tile {
         let t = self.tiles.swap_remove(i);
         self.counts.0[t.kind()] -= 1;
@@ -102,15 +109,19 @@ impl Player {
         self.counts.0[k] = 0;
         taken
     }
+    #[inline]
     pub(super) fn count_tile(&self, t: Tile) -> usize {
         self.tiles.iter().filter(|&&x| x == t).count()
     }
+    #[inline]
     pub(super) fn count_kind(&self, k: usize) -> usize {
         usize::from(self.counts.0[k])
     }
+    #[inline]
     pub(super) fn closed(&self) -> bool {
         self.melds.iter().all(|m| !m.is_open())
     }
+    #[inline]
     pub(crate) fn remove(&mut self, t: Tile) -> bool {
         match self.tiles.iter().position(|&x| x == t) {
             Some(i) => {
@@ -130,6 +141,7 @@ impl Player {
         river.clear();
         *self = Player { tiles, melds, river, nagashi: true, ..Player::default() };
     }
+    #[inline]
     pub(crate) fn update_waits(&mut self) {
         let kinds = Kinds(self.counts());
         // (The default counts are all zero, and so are their waits.)
@@ -145,11 +157,13 @@ impl Player {
 
 /// The waits of a concealed part `c` with `melds` (and a closed kan of kind `extra_kan` about to
 /// be made): a kind the seat holds all four of (concealed and melded) is no wait.
+#[inline]
 pub(super) fn seat_waits(c: &Counts, melds: &[Meld], extra_kan: Option<usize>) -> u64 {
     held_out(hand_waits(c), c, melds, extra_kan)
 }
 
 /// `w`, the waits of the concealed part `c`, without the kinds the seat holds all four of.
+#[inline]
 fn held_out(mut w: u64, c: &Counts, melds: &[Meld], extra_kan: Option<usize>) -> u64 {
     if w == 0 {
         return 0;

@@ -192,6 +192,7 @@ impl Riichi {
         );
     }
 
+    /// The facts of `seat`'s win: han, fu, points, yakuman, each yaku.
     fn win_facts(&self, seat: Seat, sc: &Score, facts: &mut Vec<Fact>) {
         facts.push(Fact::seat(seat, FactKind::Win, 1));
         facts.push(Fact::seat(seat, FactKind::Han, i64::from(sc.han)));
@@ -206,6 +207,8 @@ impl Riichi {
         }
     }
 
+    /// Whether `seat` is tenpai at an exhaustive draw (formal tenpai under `keishiki_tenpai` or
+    /// in riichi; else a wait with a yaku).
     fn tenpai(&self, seat: Seat) -> bool {
         let p = &self.players[usize::from(seat)];
         if p.waits == 0 {

@@ -10,6 +10,8 @@ use crate::mahjong::{tiles_text, Meld, MeldKind, Tile};
 use crate::riichi::action::Action;
 
 impl Riichi {
+    /// Checks an action of `seat` on turn: `drawn` its draw (none after a call, from the dead
+    /// wall when `rinshan`), `kuikae` the kinds a call bans from discarding now.
     pub(super) fn check_turn(
         &self,
         seat: Seat,
@@ -120,6 +122,7 @@ impl Riichi {
         }
     }
 
+    /// A kan needs a tile left to draw after it and fewer than four kans made.
     fn check_kan_possible(&self, seat: Seat) -> Result<(), Violation> {
         if self.tiles_left() == 0 {
             return Err(Violation::illegal(format!("seat {seat} may not kan: the wall is empty")));
@@ -130,6 +133,7 @@ impl Riichi {
         Ok(())
     }
 
+    /// Checks a riichi declared with the discard of `tile`.
     fn check_riichi(&self, seat: Seat, tile: Tile, drawn: Option<Tile>) -> Result<(), Violation> {
         let p = &self.players[usize::from(seat)];
         if p.riichi {
@@ -212,6 +216,7 @@ impl Riichi {
         }
     }
 
+    /// The effect of `seat`'s checked action on turn.
     pub(super) fn apply_turn(&mut self, seat: Seat, drawn: Option<Tile>, rinshan: bool, action: &Action) {
         let s = usize::from(seat);
         match *action {
@@ -257,6 +262,7 @@ impl Riichi {
         }
     }
 
+    /// What every kan does: one more kan and call, the first go-around over, no ippatsu left.
     fn after_kan(&mut self, seat: Seat) {
         self.table.kans += 1;
         self.players[usize::from(seat)].calls += 1;

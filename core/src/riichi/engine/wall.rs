@@ -97,14 +97,16 @@ impl Riichi {
         self.table.deltas = [0; 4];
     }
 
+    #[inline]
     pub fn tiles_left(&self) -> usize {
         self.table.wall.left()
     }
 
     /// The dora indicators (`ura`: the ura indicators under them) in the order kans reveal
     /// them: every other tile of the dead wall from d4 (dora) or d5 (ura).
+    #[inline]
     pub(crate) fn indicator_row(&self, ura: bool) -> [Tile; 5] {
-        std::array::from_fn(|i| self.table.wall.from_end(4 + usize::from(ura) + 2 * i).unwrap_or(Tile::kind_tile(0)))
+        std::array::from_fn(|i| self.table.wall.at_end(4 + usize::from(ura) + 2 * i).unwrap_or(Tile::kind_tile(0)))
     }
 
     pub fn dora_indicators(&self) -> Vec<Tile> {

@@ -3,7 +3,7 @@
 
 use super::Embedded;
 use crate::import::record::{Game, Tile};
-use crate::import::to_log::{self, Imported};
+use crate::import::to_log::{self, Imported, Mismatch};
 use crate::import::ImportError;
 use paifu_core::game::Game as _;
 use paifu_core::log::{Log, Record};
@@ -36,13 +36,21 @@ pub(crate) fn rebuild(g: &Game, e: &Embedded) -> Result<Imported, ImportError> {
         .filter(|((r, _), _)| !(seeded && chance(&r.action)))
         .map(|((r, p), w)| (r.clone(), p.clone(), *w))
         .collect();
+    // Where each record of the file's import is kept (a dropped one: where the next kept one is).
+    let mut kept_at = Vec::with_capacity(imp.log.records.len());
+    let mut n = 0;
+    for r in &imp.log.records {
+        kept_at.push(n);
+        n += usize::from(!(seeded && chance(&r.action)));
+    }
     if e.order.len() != kept.len() {
         return Err(ImportError::new(
             "paifu.order",
             format!("the embedded log has {} records, the file gives {}", e.order.len(), kept.len()),
         ));
     }
-    // Each window's answers in the embedded order.
+    // Each window's answers in the embedded order (within its run, so a record's run keeps its
+    // place and `kept_at` stays right to the run).
     let mut records = Vec::with_capacity(kept.len());
     let mut positions = Vec::with_capacity(kept.len());
     let mut k = 0;
@@ -91,7 +99,13 @@ pub(crate) fn rebuild(g: &Game, e: &Embedded) -> Result<Imported, ImportError> {
     if seeded {
         check_seed(g, &log, &positions)?;
     }
-    Ok(Imported { log, positions, refused: None, mismatches: imp.mismatches })
+    let last = log.records.len().saturating_sub(1);
+    let mismatches = imp
+        .mismatches
+        .into_iter()
+        .map(|m| Mismatch { record: kept_at.get(m.record).copied().unwrap_or(last).min(last), ..m })
+        .collect();
+    Ok(Imported { log, positions, refused: None, mismatches })
 }
 
 /// Whether the record at `i` of the rebuilt order answers a claim window (reordering stays

@@ -11,7 +11,8 @@
 //! `{"name", "han"}` objects, with Japanese or English (Mahjong Soul) names.
 
 use crate::import::record::round_name;
-use crate::import::ImportError;
+use crate::import::{brief, ImportError};
+
 use serde_json::{Map, Value};
 
 /// A tile in mjai notation, kept as Paifu notation (`5m`, `0m` red five, `7z`), or hidden.
@@ -121,7 +122,8 @@ pub(crate) enum Event {
         target: u8,
         pai: Option<Pai>,
         ura_markers: Vec<Pai>,
-        yaku: Vec<(String, u32)>,
+        /// `None` when the event lists no yaku (Mortal's `hora` gives only the deltas).
+        yaku: Option<Vec<(String, u32)>>,
         fu: Option<u32>,
         han: Option<u32>,
         deltas: Option<Vec<i64>>,
@@ -161,7 +163,27 @@ impl Obj<'_> {
     }
 
     fn int(&self, k: &str) -> Result<i64, ImportError> {
-        self.get(k)?.as_i64().ok_or_else(|| self.err(format!("{k:?} is not an integer")))
+        let v = self.get(k)?;
+        v.as_i64().ok_or_else(|| self.err(format!("{k:?} is not an integer: {}", brief(v, 40))))
+    }
+
+    /// An optional field that, when given (and not `null`), must be of its type.
+    fn opt<T>(&self, k: &str, what: &str, read: impl Fn(&Value) -> Option<T>) -> Result<Option<T>, ImportError> {
+        match self.m.get(k) {
+            None | Some(Value::Null) => Ok(None),
+            Some(v) => read(v).map(Some).ok_or_else(|| self.err(format!("{k:?} is not {what}: {}", brief(v, 40)))),
+        }
+    }
+
+    /// A field that must be `true` or `false`.
+    fn bool(&self, k: &str) -> Result<bool, ImportError> {
+        let v = self.get(k)?;
+        v.as_bool().ok_or_else(|| self.err(format!("{k:?} is not true or false: {}", brief(v, 40))))
+    }
+
+    /// An optional non-negative integer (fu, han).
+    fn opt_count(&self, k: &str) -> Result<Option<u32>, ImportError> {
+        self.opt(k, "a non-negative integer", |v| v.as_u64().and_then(|n| u32::try_from(n).ok()))
     }
 
     fn seat(&self, k: &str) -> Result<u8, ImportError> {
@@ -193,54 +215,81 @@ impl Obj<'_> {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Array(a)) => a
                 .iter()
-                .map(|v| v.as_i64().ok_or_else(|| self.err(format!("{k:?} holds a non-integer"))))
+                .map(|v| v.as_i64().ok_or_else(|| self.err(format!("{k:?} holds a non-integer: {}", brief(v, 40)))))
                 .collect::<Result<Vec<_>, _>>()
                 .map(Some),
-            Some(_) => Err(self.err(format!("{k:?} is not a list of integers"))),
+            Some(v) => Err(self.err(format!("{k:?} is not a list of integers: {}", brief(v, 40)))),
         }
     }
 
-    fn yaku(&self) -> Result<Vec<(String, u32)>, ImportError> {
-        let v = self.m.get("yakus").or_else(|| self.m.get("yaku"));
-        let Some(Value::Array(a)) = v else { return Ok(Vec::new()) };
+    /// The yaku list (`yakus` or `yaku`): `[name, han]` pairs or `{"name", "han"}` objects; `None`
+    /// when the event has none.
+    fn yaku(&self) -> Result<Option<Vec<(String, u32)>>, ImportError> {
+        let key = if self.m.contains_key("yakus") { "yakus" } else { "yaku" };
+        let Some(a) = self.opt(key, "a list of yaku", |v| v.as_array().cloned())? else { return Ok(None) };
+        let han = |v: Option<&Value>| v.and_then(Value::as_u64).and_then(|h| u32::try_from(h).ok());
         a.iter()
-            .map(|y| match y {
-                Value::Array(p) if p.len() == 2 => Ok((
-                    p[0].as_str().unwrap_or_default().to_owned(),
-                    p[1].as_u64().and_then(|h| u32::try_from(h).ok()).unwrap_or(0),
-                )),
-                Value::Object(o) => Ok((
-                    o.get("name").and_then(Value::as_str).unwrap_or_default().to_owned(),
-                    o.get("han")
-                        .or_else(|| o.get("fan"))
-                        .and_then(Value::as_u64)
-                        .and_then(|h| u32::try_from(h).ok())
-                        .unwrap_or(0),
-                )),
-                _ => Err(self.err("a yaku is [name, han] or {\"name\", \"han\"}")),
+            .enumerate()
+            .map(|(i, y)| {
+                let pair = match y {
+                    Value::Array(p) if p.len() == 2 => p[0].as_str().zip(han(p.get(1))),
+                    Value::Object(o) => o.get("name").and_then(Value::as_str).zip(han(o.get("han").or_else(|| o.get("fan")))),
+                    _ => None,
+                };
+                pair.map(|(n, h)| (n.to_owned(), h)).ok_or_else(|| {
+                    self.err(format!(
+                        "{key}[{i}] is not a yaku ([name, han] or {{\"name\", \"han\"}}, the han a non-negative integer): {}",
+                        brief(y, 40)
+                    ))
+                })
             })
-            .collect()
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some)
     }
 }
 
 fn event(o: &Obj) -> Result<Event, ImportError> {
     Ok(match o.kind.as_str() {
-        "start_game" => Event::StartGame {
-            names: o
-                .m
-                .get("names")
-                .and_then(Value::as_array)
-                .map(|a| a.iter().map(|n| n.as_str().unwrap_or("").to_owned()).collect())
-                .unwrap_or_default(),
-            red_fives: ["aka_flag", "aka", "red_fives"].iter().find_map(|k| o.m.get(*k)).and_then(|v| match v {
-                Value::Bool(b) => Some(*b),
-                Value::Number(n) => n.as_i64().map(|n| n != 0),
-                _ => None,
-            }),
-            rule: o.m.get("rule").and_then(Value::as_str).map(str::to_owned),
-            id: o.m.get("id").and_then(Value::as_str).map(str::to_owned),
-            paifu: o.m.get("paifu").cloned(),
-        },
+        "start_game" => {
+            let names =
+                o.get("names")?.as_array().ok_or_else(|| o.err("\"names\" is not a list of the 4 players' names"))?;
+            let names = names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| {
+                    n.as_str()
+                        .map(str::to_owned)
+                        .ok_or_else(|| o.err(format!("names[{i}] is not a name (a string): {}", brief(n, 40))))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            if names.len() != 4 {
+                return Err(o.err(format!(
+                    "\"names\" has {} names: this is not a four-player game, which is all Paifu plays yet",
+                    names.len()
+                )));
+            }
+            let mut red_fives = None;
+            for k in ["aka_flag", "aka", "red_fives"] {
+                let flag = o.opt(k, "true, false, 0 or 1", |v| match v {
+                    Value::Bool(b) => Some(*b),
+                    Value::Number(n) => n.as_u64().filter(|n| *n <= 1).map(|n| n == 1),
+                    _ => None,
+                })?;
+                if let (Some(a), Some(b)) = (red_fives, flag) {
+                    if a != b {
+                        return Err(o.err("the red-five flags (aka_flag, aka, red_fives) disagree"));
+                    }
+                }
+                red_fives = red_fives.or(flag);
+            }
+            Event::StartGame {
+                names,
+                red_fives,
+                rule: o.opt("rule", "a string (Tenhou's rule name)", |v| v.as_str().map(str::to_owned))?,
+                id: o.opt("id", "a string", |v| v.as_str().map(str::to_owned))?,
+                paifu: o.m.get("paifu").cloned(),
+            }
+        }
         "start_kyoku" => {
             let tehais = o.get("tehais")?.as_array().ok_or_else(|| o.err("\"tehais\" is not a list of hands"))?;
             if tehais.len() != 4 {
@@ -269,17 +318,13 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
                 honba: o.small("honba")?,
                 kyotaku: o.small("kyotaku")?,
                 oya: o.seat("oya")?,
-                scores: o.ints("scores")?.unwrap_or_default(),
+                scores: o.ints("scores")?.ok_or_else(|| o.err("missing field \"scores\" (each seat's score)"))?,
                 dora_marker: o.pai("dora_marker")?,
                 tehais: hands,
             }
         }
         "tsumo" => Event::Tsumo { actor: o.seat("actor")?, pai: o.pai("pai")? },
-        "dahai" => Event::Dahai {
-            actor: o.seat("actor")?,
-            pai: o.pai("pai")?,
-            tsumogiri: o.m.get("tsumogiri").and_then(Value::as_bool).unwrap_or(false),
-        },
+        "dahai" => Event::Dahai { actor: o.seat("actor")?, pai: o.pai("pai")?, tsumogiri: o.bool("tsumogiri")? },
         "chi" | "pon" | "daiminkan" => {
             let (actor, target, pai, consumed) =
                 (o.seat("actor")?, o.seat("target")?, o.pai("pai")?, o.pais("consumed")?);
@@ -312,19 +357,17 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
                 pai: o.m.get("pai").map(|v| o.pai_value(v, "pai")).transpose()?,
                 ura_markers: ura,
                 yaku: o.yaku()?,
-                fu: o.m.get("fu").and_then(Value::as_u64).and_then(|v| u32::try_from(v).ok()),
-                han: o
-                    .m
-                    .get("fan")
-                    .or_else(|| o.m.get("han"))
-                    .and_then(Value::as_u64)
-                    .and_then(|v| u32::try_from(v).ok()),
+                fu: o.opt_count("fu")?,
+                han: match (o.opt_count("fan")?, o.opt_count("han")?) {
+                    (Some(a), Some(b)) if a != b => return Err(o.err(format!("\"fan\" {a} and \"han\" {b} disagree"))),
+                    (a, b) => a.or(b),
+                },
                 deltas: o.ints("deltas")?,
                 scores: o.ints("scores")?,
             }
         }
         "ryukyoku" => Event::Ryukyoku {
-            reason: o.m.get("reason").and_then(Value::as_str).map(str::to_owned),
+            reason: o.opt("reason", "a string", |v| v.as_str().map(str::to_owned))?,
             deltas: o.ints("deltas")?,
             scores: o.ints("scores")?,
         },
@@ -427,7 +470,7 @@ mod tests {
         let Event::Hora { ura_markers, yaku, fu, han, .. } = &ev[7].event else { panic!() };
         assert_eq!(ura_markers, &vec![Pai::Known(3, 's')]);
         assert_eq!((fu, han), (&Some(40), &Some(2)));
-        assert_eq!(yaku[1], ("menzen_tsumo".to_owned(), 1));
+        assert_eq!(yaku.as_ref().unwrap()[1], ("menzen_tsumo".to_owned(), 1));
         assert_eq!(ev[7].line, 9);
     }
 
@@ -443,10 +486,11 @@ mod tests {
         let e = parse("{\"type\":\"tsumo\",\"actor\":0,\"pai\":\"0m\"}").unwrap_err();
         assert_eq!(e.position, "line 1");
         assert!(e.message.contains("\"0m\" is not an mjai tile"), "{e}");
-        let e = parse("{\"type\":\"start_game\"}\n{\"type\":\"tsumo\",\"actor\":7,\"pai\":\"1m\"}").unwrap_err();
+        let start = r#"{"type":"start_game","names":["a","b","c","d"]}"#;
+        let e = parse(&format!("{start}\n{{\"type\":\"tsumo\",\"actor\":7,\"pai\":\"1m\"}}")).unwrap_err();
         assert_eq!(e.position, "line 2");
         assert!(e.message.contains("not a seat"));
-        let e = parse("{\"type\":\"start_game\"}\n{\"type\":\"tsu").unwrap_err();
+        let e = parse(&format!("{start}\n{{\"type\":\"tsu")).unwrap_err();
         assert!(e.message.contains("cut short"), "{e}");
         let cut = &LOG[..LOG.find("\"pon\"").unwrap()];
         let e = parse(cut).unwrap_err();

@@ -280,7 +280,7 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                             deltas,
                             who: *actor,
                             from: *target,
-                            pao: *actor,
+                            pao: None,
                             text: String::new(),
                             fu: *fu,
                             han: *han,
@@ -290,14 +290,17 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                         o.ended = true;
                     }
                     Event::Ryukyoku { reason, deltas, .. } => {
-                        let deltas: Option<[i64; 4]> = match deltas {
-                            None => None,
-                            Some(d) => {
-                                Some(d.clone().try_into().map_err(|_| here("\"deltas\" must have 4 numbers".into()))?)
-                            }
-                        };
+                        let d = deltas.clone().ok_or_else(|| {
+                            here(
+                                "ryukyoku needs \"deltas\" (each seat's score change): Paifu checks every result"
+                                    .into(),
+                            )
+                        })?;
+                        let deltas: [i64; 4] =
+                            d.try_into().map_err(|_| here("\"deltas\" must have 4 numbers".into()))?;
                         pm.set(format!("log[{ri}][16]"), line);
-                        r.outcome = Outcome::Draw { name: ryukyoku_name(reason.as_deref()).to_owned(), deltas };
+                        r.outcome =
+                            Outcome::Draw { name: ryukyoku_name(reason.as_deref()).to_owned(), deltas: Some(deltas) };
                         o.ended = true;
                     }
                     Event::StartGame { .. } | Event::StartKyoku { .. } | Event::EndKyoku | Event::EndGame { .. } => {}

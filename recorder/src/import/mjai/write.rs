@@ -176,7 +176,7 @@ pub fn export(log: &Log<Action>) -> Result<String, ExportError> {
                     let win_pai = window.map(|(_, t)| t).or(drawn.map(|(_, t, _)| t));
                     for w in ws {
                         let sc = wins.iter().find(|(x, _)| *x == w.who).map(|(_, sc)| sc);
-                        let yakus: Vec<Value> = w.yaku.iter().map(|(n, h)| json!([n, h])).collect();
+                        let yakus: Vec<Value> = w.yaku.iter().flatten().map(|(n, h)| json!([n, h])).collect();
                         let mut ev = json!({
                             "type": "hora",
                             "actor": w.who,

@@ -161,8 +161,24 @@ fn attrs(e: &BytesStart, byte: u64) -> Result<Attrs, ImportError> {
 fn owari(a: &Attrs) -> Result<Option<Vec<f64>>, ImportError> {
     Ok(match a.opt("owari") {
         None => None,
-        Some(_) => Some(a.nums::<f64>("owari")?),
+        Some(_) => {
+            let o = a.nums::<f64>("owari")?;
+            if o.len() != 8 || o.iter().any(|x| !x.is_finite()) {
+                return Err(a.err("owari= must hold 8 numbers: each seat's final points (in hundreds) and result"));
+            }
+            Some(o)
+        }
     })
+}
+
+/// `sc=`: each seat's score before the hand and its change, in hundreds (8 numbers), in points.
+fn score_changes(a: &Attrs) -> Result<Vec<i64>, ImportError> {
+    a.get("sc")?;
+    let sc: Vec<i64> = a.nums("sc")?;
+    if sc.len() != 8 {
+        return Err(a.err(format!("sc= must hold each seat's score and its change (8 numbers), not {}", sc.len())));
+    }
+    Ok(sc.iter().map(|v| v * 100).collect())
 }
 
 fn tag(a: &Attrs) -> Result<Option<Tag>, ImportError> {
@@ -181,7 +197,8 @@ fn tag(a: &Attrs) -> Result<Option<Tag>, ImportError> {
             if a.opt("n0").is_none() {
                 return Ok(None); // a reconnect: names only of who came back
             }
-            Tag::Names((0..4).filter_map(|i| a.opt(&format!("n{i}"))).map(percent_decode).collect())
+            let names = (0..4).map(|i| a.get(&format!("n{i}")).map(percent_decode)).collect::<Result<_, _>>()?;
+            Tag::Names(names)
         }
         "INIT" => {
             let seed: Vec<i64> = a.nums("seed")?;
@@ -203,6 +220,10 @@ fn tag(a: &Attrs) -> Result<Option<Tag>, ImportError> {
                 return Err(a.err("seat 4 has no tiles: this is a three-player game, which Paifu does not play yet"));
             }
             let small = |v: i64, what: &str| u32::try_from(v).map_err(|_| a.err(format!("{what} {v} is negative")));
+            // Tenhou writes a die as 0-5; other writers as 1-6.
+            let die = |d: i64| {
+                u8::try_from(d).ok().filter(|d| *d <= 6).ok_or_else(|| a.err(format!("seed= has the die {d}: not 0-6")))
+            };
             Tag::Init {
                 kyoku: u8::try_from(*k)
                     .ok()
@@ -210,7 +231,7 @@ fn tag(a: &Attrs) -> Result<Option<Tag>, ImportError> {
                     .ok_or_else(|| a.err(format!("round {k} out of range")))?,
                 honba: small(*honba, "honba")?,
                 sticks: small(*sticks, "riichi sticks")?,
-                dice: [u8::try_from(*d0).unwrap_or(0), u8::try_from(*d1).unwrap_or(0)],
+                dice: [die(*d0)?, die(*d1)?],
                 dora: a.tile(*dora)?,
                 scores,
                 dealer: a.seat("oya")?,
@@ -227,26 +248,31 @@ fn tag(a: &Attrs) -> Result<Option<Tag>, ImportError> {
         "REACH" => Tag::Reach { seat: a.seat("who")?, step: a.num("step")? },
         "DORA" => Tag::Dora { tile: a.tile(a.num("hai")?)? },
         "AGARI" => {
+            a.get("ten")?;
             let ten: Vec<i64> = a.nums("ten")?;
+            let [fu, points, _limit] = ten.as_slice() else {
+                return Err(a.err("ten= must hold the fu, the points and the limit"));
+            };
             let pairs: Vec<u32> = a.nums("yaku")?;
+            if pairs.len() % 2 != 0 {
+                return Err(a.err("yaku= must hold pairs of a yaku id and its han"));
+            }
             Tag::Agari {
                 who: a.seat("who")?,
                 from: a.seat("fromWho")?,
                 pao: if a.opt("paoWho").is_some() { Some(a.seat("paoWho")?) } else { None },
-                fu: ten.first().copied().and_then(|v| u32::try_from(v).ok()).unwrap_or(0),
-                points: ten.get(1).copied().unwrap_or(0),
-                yaku: pairs.chunks(2).filter(|c| c.len() == 2).map(|c| (c[0], c[1])).collect(),
+                fu: u32::try_from(*fu).map_err(|_| a.err(format!("ten= has the fu {fu}")))?,
+                points: *points,
+                yaku: pairs.chunks(2).map(|c| (c[0], c[1])).collect(),
                 yakuman: a.nums("yakuman")?,
                 ura: a.tiles("doraHaiUra")?,
-                sc: a.nums::<i64>("sc")?.iter().map(|v| v * 100).collect(),
+                sc: score_changes(a)?,
                 owari: owari(a)?,
             }
         }
-        "RYUUKYOKU" => Tag::Ryuukyoku {
-            kind: a.opt("type").map(str::to_owned),
-            sc: a.nums::<i64>("sc")?.iter().map(|v| v * 100).collect(),
-            owari: owari(a)?,
-        },
+        "RYUUKYOKU" => {
+            Tag::Ryuukyoku { kind: a.opt("type").map(str::to_owned), sc: score_changes(a)?, owari: owari(a)? }
+        }
         _ => return Ok(None),
     }))
 }

@@ -60,6 +60,7 @@ pub(crate) fn to_game(tags: &[Positioned], id: &str) -> Result<(Game, PosMap), I
     };
     let mut pm = PosMap::default();
     let mut cur: Option<OpenHand> = None;
+    let (mut go, mut un) = (false, false);
     for p in tags {
         let at = format!("byte {}", p.byte);
         let here = |m: String| ImportError::new(at.clone(), m);
@@ -69,11 +70,11 @@ pub(crate) fn to_game(tags: &[Positioned], id: &str) -> Result<(Game, PosMap), I
             Tag::Go { rule } => {
                 g.rule = rule_name(*rule);
                 g.red_fives = rule & 0x02 == 0;
+                go = true;
             }
             Tag::Names(n) => {
-                if n.len() == 4 {
-                    g.names.clone_from(n);
-                }
+                g.names.clone_from(n);
+                un = true;
             }
             Tag::Init { kyoku, honba, sticks, dora, scores, dealer, hands, .. } => {
                 if let Some((r, name, _, _, ended)) = cur.take() {
@@ -228,27 +229,26 @@ pub(crate) fn to_game(tags: &[Positioned], id: &str) -> Result<(Game, PosMap), I
                             deltas,
                             who: *who,
                             from: *fw,
-                            pao: pao.unwrap_or(*who),
+                            pao: Some(pao.unwrap_or(*who)),
                             text: String::new(),
                             fu: Some(*fu).filter(|f| *f > 0 && yakuman.is_empty()),
                             han: None,
-                            yaku: names,
+                            yaku: Some(names),
                         });
                         r.outcome = Outcome::Wins(wins);
                         *ended = true;
                         if let Some(o) = owari {
-                            g.final_scores =
-                                Some(final_points(o).ok_or_else(|| here("owari= must hold 8 numbers".into()))?);
+                            final_results(&mut g, &mut pm, o, &at);
                         }
                     }
                     Tag::Ryuukyoku { kind, sc, owari } => {
                         pm.set_label(format!("log[{ri}][16]"), at.clone());
-                        r.outcome =
-                            Outcome::Draw { name: draw_name(kind.as_deref()).to_owned(), deltas: sc_deltas(sc) };
+                        let deltas =
+                            sc_deltas(sc).ok_or_else(|| here("sc= must hold 4 scores and 4 changes".into()))?;
+                        r.outcome = Outcome::Draw { name: draw_name(kind.as_deref()).to_owned(), deltas: Some(deltas) };
                         *ended = true;
                         if let Some(o) = owari {
-                            g.final_scores =
-                                Some(final_points(o).ok_or_else(|| here("owari= must hold 8 numbers".into()))?);
+                            final_results(&mut g, &mut pm, o, &at);
                         }
                     }
                     Tag::Go { .. } | Tag::Names(_) | Tag::Init { .. } => {}
@@ -263,6 +263,15 @@ pub(crate) fn to_game(tags: &[Positioned], id: &str) -> Result<(Game, PosMap), I
         }
         None => return Err(ImportError::new("byte 0", "the record has no hand (<INIT>)")),
     }
+    if !go {
+        return Err(ImportError::new(
+            "byte 0",
+            "the record has no <GO type=...> (the rules: red fives, open tanyao, length)",
+        ));
+    }
+    if !un {
+        return Err(ImportError::new("byte 0", "the record has no <UN n0=... n3=...> (the players' names)"));
+    }
     Ok((g, pm))
 }
 
@@ -270,6 +279,10 @@ fn sc_deltas(sc: &[i64]) -> Option<[i64; 4]> {
     (sc.len() == 8).then(|| [sc[1], sc[3], sc[5], sc[7]])
 }
 
-fn final_points(o: &[f64]) -> Option<Vec<i64>> {
-    (o.len() == 8).then(|| (0..4).map(|i| (o[2 * i] * 100.0).round() as i64).collect())
+/// `owari=` (8 numbers, read.rs checks): each seat's final points in hundreds, and its result after
+/// uma and oka; `sc` in the record model's paths (tenhou.net/6's name for them) is the tag.
+fn final_results(g: &mut Game, pm: &mut PosMap, o: &[f64], at: &str) {
+    g.final_scores = Some((0..4).map(|i| (o[2 * i] * 100.0).round() as i64).collect());
+    g.final_results = Some((0..4).map(|i| o[2 * i + 1]).collect());
+    pm.set_label("sc".into(), at.to_owned());
 }

@@ -1,7 +1,8 @@
 //! Reading tenhou.net/6 JSON records into the record model (the format: tenhou6/mod.rs).
 
 use crate::import::record::{round_name, CalledFrom, Discard, Game, Outcome, Round, Take, Tile, Win};
-use crate::import::ImportError;
+use crate::import::{brief, ImportError};
+
 use serde_json::Value;
 
 struct At<'a> {
@@ -15,24 +16,42 @@ impl<'a> At<'a> {
     }
 
     fn index(&self, i: usize) -> Result<At<'a>, ImportError> {
-        let a = self.value.as_array().ok_or_else(|| self.err("expected an array"))?;
+        let a = self.array()?;
         let v = a.get(i).ok_or_else(|| self.err(format!("the array ends before item {i} (it has {})", a.len())))?;
         Ok(At { path: format!("{}[{i}]", self.path), value: v })
     }
 
     fn items(&self) -> Result<Vec<At<'a>>, ImportError> {
-        let a = self.value.as_array().ok_or_else(|| self.err("expected an array"))?;
+        let a = self.array()?;
         Ok(a.iter().enumerate().map(|(i, v)| At { path: format!("{}[{i}]", self.path), value: v }).collect())
     }
 
+    fn array(&self) -> Result<&'a Vec<Value>, ImportError> {
+        self.value.as_array().ok_or_else(|| self.err(format!("expected an array, found {}", brief(self.value, 40))))
+    }
+
     fn int(&self) -> Result<i64, ImportError> {
-        match self.value {
-            Value::Number(n) => n
-                .as_i64()
-                .or_else(|| n.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i64))
-                .ok_or_else(|| self.err(format!("expected an integer, found {n}"))),
-            other => Err(self.err(format!("expected an integer, found {other}"))),
-        }
+        self.value.as_i64().ok_or_else(|| self.err(format!("expected an integer, found {}", brief(self.value, 40))))
+    }
+
+    /// A number, integer or not (the results after uma in `sc`).
+    fn number(&self) -> Result<f64, ImportError> {
+        self.value.as_f64().ok_or_else(|| self.err(format!("expected a number, found {}", brief(self.value, 40))))
+    }
+
+    fn string(&self) -> Result<&'a str, ImportError> {
+        self.value.as_str().ok_or_else(|| self.err(format!("expected a string, found {}", brief(self.value, 40))))
+    }
+
+    /// A field of an object; a missing one is an error naming it.
+    fn field(&self, key: &str) -> Result<At<'a>, ImportError> {
+        let path = if self.path.is_empty() { key.to_owned() } else { format!("{}.{key}", self.path) };
+        let m = self
+            .value
+            .as_object()
+            .ok_or_else(|| self.err(format!("expected an object, found {}", brief(self.value, 40))))?;
+        let value = m.get(key).ok_or_else(|| ImportError::new(path.clone(), format!("missing field {key:?}")))?;
+        Ok(At { path, value })
     }
 
     fn tile(&self) -> Result<Tile, ImportError> {
@@ -154,24 +173,59 @@ fn win(deltas: &At, info: &At) -> Result<Win, ImportError> {
         u8::try_from(v).ok().filter(|&s| s < 4).ok_or_else(|| a.err(format!("{v} is not a seat (0-3)")))
     };
     let text_at = info.index(3)?;
-    let text = text_at.value.as_str().ok_or_else(|| text_at.err("expected the score text"))?.to_owned();
-    let fu = text.split_once('符').and_then(|(f, _)| f.parse().ok());
-    let han = text.split_once('符').and_then(|(_, r)| r.split_once('飜')).and_then(|(h, _)| h.parse().ok());
+    let text = text_at.string()?.to_owned();
+    let (fu, han) = score_text(&text).ok_or_else(|| {
+        text_at.err(format!(
+            "cannot read the score text {text:?}: expected FU符HAN飜 or a limit (満貫 跳満 倍満 三倍満 役満), then the \
+             points (8000点, 2000-4000点 or 4000点∀)"
+        ))
+    })?;
     let mut yakus = Vec::new();
     for y in info.items()?.into_iter().skip(4) {
-        let s = y.value.as_str().ok_or_else(|| y.err("expected a yaku string"))?;
-        yakus.push(yaku(s, &y)?);
+        yakus.push(yaku(y.string()?, &y)?);
+    }
+    if yakus.is_empty() {
+        return Err(info.err("a win lists its yaku after the score text"));
     }
     Ok(Win {
         deltas: deltas.four_ints()?,
         who: seat(info.index(0)?)?,
         from: seat(info.index(1)?)?,
-        pao: seat(info.index(2)?)?,
+        pao: Some(seat(info.index(2)?)?),
         text,
         fu,
         han,
-        yaku: yakus,
+        yaku: Some(yakus),
     })
+}
+
+/// Tenhou's score text: `30符1飜1000点`, `30符1飜300-500点`, `40符3飜1300点∀`, or a limit
+/// (`満貫8000点`, `跳満3000-6000点`, ...): the fu and han when it gives them, `None` when the text
+/// is not of this form.
+fn score_text(text: &str) -> Option<(Option<u32>, Option<u32>)> {
+    const LIMITS: [&str; 6] = ["満貫", "跳満", "倍満", "三倍満", "数え役満", "役満"];
+    let (fu, han, points) = match LIMITS.iter().find_map(|l| text.strip_prefix(l)) {
+        Some(rest) => (None, None, rest),
+        None => {
+            let (fu, rest) = text.split_once('符')?;
+            let (han, rest) = rest.split_once('飜')?;
+            (Some(digits(fu)?), Some(digits(han)?), rest)
+        }
+    };
+    let points = points.strip_suffix('∀').unwrap_or(points).strip_suffix('点')?;
+    let ok = match points.split_once('-') {
+        Some((a, b)) => digits(a).is_some() && digits(b).is_some(),
+        None => digits(points).is_some(),
+    };
+    ok.then_some((fu, han))
+}
+
+/// A number written in ASCII digits only.
+fn digits(s: &str) -> Option<u32> {
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
 }
 
 fn outcome(at: &At) -> Result<Outcome, ImportError> {
@@ -190,10 +244,18 @@ fn outcome(at: &At) -> Result<Outcome, ImportError> {
     if !DRAWS.contains(&name) {
         return Err(name_at.err(format!("unknown result {name:?}")));
     }
-    let deltas = match at.index(1) {
-        Ok(d) => Some(d.four_ints()?),
-        Err(_) => None,
-    };
+    // An exhaustive draw and nagashi mangan carry the score changes; the others nothing.
+    let with_deltas = matches!(name, "流局" | "流し満貫");
+    let items = at.items()?;
+    let want = if with_deltas { 2 } else { 1 };
+    if items.len() != want {
+        return Err(at.err(if with_deltas {
+            format!("{name} is followed by the four score changes, and nothing more")
+        } else {
+            format!("{name} stands alone, with no score changes")
+        }));
+    }
+    let deltas = if with_deltas { Some(items[1].four_ints()?) } else { None };
     Ok(Outcome::Draw { name: name.to_owned(), deltas })
 }
 
@@ -202,6 +264,9 @@ fn round(at: &At) -> Result<Round, ImportError> {
     let kyoku = head.index(0)?.int()?;
     let honba = head.index(1)?.int()?;
     let sticks = head.index(2)?.int()?;
+    if head.items()?.len() != 3 {
+        return Err(head.err("the round's first entry is [round, honba, riichi sticks], three numbers"));
+    }
     let name = round_name(u8::try_from(kyoku.clamp(0, 15)).unwrap_or(0), u32::try_from(honba.max(0)).unwrap_or(0));
     let in_round = |e: ImportError| e.in_round(&name);
     if !(0..16).contains(&kyoku) || honba < 0 || sticks < 0 {
@@ -300,43 +365,68 @@ pub fn parse(text: &str) -> Result<Game, ImportError> {
     if !v.is_object() {
         return Err(root.err("a tenhou.net/6 record is a JSON object with \"log\""));
     }
-    let field = |k: &str| At { path: k.to_owned(), value: v.get(k).unwrap_or(&Value::Null) };
-    let rule = v.get("rule").cloned().unwrap_or(Value::Null);
-    let disp = rule.get("disp").and_then(Value::as_str).unwrap_or("").to_owned();
-    let names: Vec<String> = match v.get("name").and_then(Value::as_array) {
-        Some(a) => a.iter().map(|n| n.as_str().unwrap_or("").to_owned()).collect(),
-        None => vec!["A".into(), "B".into(), "C".into(), "D".into()],
-    };
+    let rule = root.field("rule")?;
+    let disp = rule.field("disp")?.string()?.to_owned();
+    let names_at = root.field("name")?;
+    let names: Vec<String> =
+        names_at.items()?.iter().map(|n| n.string().map(str::to_owned)).collect::<Result<_, _>>()?;
     if disp.contains('三') || names.len() == 3 {
         return Err(ImportError::new(
             "rule",
             format!("this is a three-player game ({disp}), which Paifu does not play yet"),
         ));
     }
-    let sc = field("sc");
-    let (final_scores, final_results) = match sc.value.as_array() {
-        Some(a) if a.len() == 8 => {
-            let pts = (0..4).map(|i| sc.index(2 * i).and_then(|x| x.int())).collect::<Result<Vec<_>, _>>()?;
-            let res = (0..4).map(|i| a[2 * i + 1].as_f64().unwrap_or(0.0)).collect();
-            (Some(pts), Some(res))
-        }
-        _ => (None, None),
-    };
-    let log = field("log");
+    if names.len() != 4 {
+        return Err(names_at.err(format!("expected the 4 players' names, found {}", names.len())));
+    }
+    let red_fives = red_fives(&rule)?;
+    let id = root.field("ref")?.string()?.to_owned();
+    let sc = root.field("sc")?;
+    let sc_items = sc.items()?;
+    if sc_items.len() != 8 {
+        return Err(sc.err(format!(
+            "expected 8 numbers (each seat's final points and result after uma), found {}",
+            sc_items.len()
+        )));
+    }
+    let final_scores = (0..4).map(|i| sc_items[2 * i].int()).collect::<Result<Vec<_>, _>>()?;
+    let final_results = (0..4).map(|i| sc_items[2 * i + 1].number()).collect::<Result<Vec<_>, _>>()?;
+    let log = root.field("log")?;
     if !log.value.is_array() {
         return Err(log.err("the record has no \"log\" array of rounds"));
     }
     let rounds = log.items()?.iter().map(round).collect::<Result<Vec<_>, _>>()?;
     Ok(Game {
-        id: v.get("ref").and_then(Value::as_str).unwrap_or("").to_owned(),
+        id,
         rule: disp,
-        red_fives: rule.get("aka").and_then(Value::as_i64).unwrap_or(1) != 0,
+        red_fives,
         names,
-        final_scores,
-        final_results,
+        final_scores: Some(final_scores),
+        final_results: Some(final_results),
         rounds,
         paifu: v.get("paifu").cloned(),
     })
+}
+
+/// Whether the rule has red fives: `aka` (0 none, 1 one red five of each suit), or Tenhou's
+/// per-suit `aka51`, `aka52`, `aka53` (all 1, or all 0).
+fn red_fives(rule: &At) -> Result<bool, ImportError> {
+    if let Ok(aka) = rule.field("aka") {
+        return match aka.int()? {
+            0 => Ok(false),
+            1 => Ok(true),
+            n => Err(aka.err(format!("aka is 0 (no red fives) or 1 (one of each suit), not {n}"))),
+        };
+    }
+    let per_suit = ["aka51", "aka52", "aka53"].map(|k| rule.field(k).and_then(|a| a.int()));
+    match per_suit {
+        [Ok(1), Ok(1), Ok(1)] => Ok(true),
+        [Ok(0), Ok(0), Ok(0)] => Ok(false),
+        [Ok(_), Ok(_), Ok(_)] => Err(rule.err(
+            "aka51, aka52 and aka53 are all 1 or all 0: Paifu plays one red five of each suit, or none".to_owned(),
+        )),
+        _ => Err(ImportError::new("rule.aka", "missing field \"aka\" (0 or 1: whether there are red fives)")),
+    }
 }
 
 #[cfg(test)]
@@ -370,7 +460,7 @@ mod tests {
         assert_eq!(r.discards[3][1], Discard::AddedKan { added: Tile(42), pon: [Tile(42); 3] });
         let Outcome::Wins(w) = &r.outcome else { panic!() };
         assert_eq!((w[0].who, w[0].fu, w[0].han), (2, Some(30), Some(1)));
-        assert_eq!(w[0].yaku, vec![("門前清自摸和".to_owned(), 1)]);
+        assert_eq!(w[0].yaku, Some(vec![("門前清自摸和".to_owned(), 1)]));
         assert_eq!(g.final_scores, Some(vec![250; 4]));
         assert_eq!(Tile(53).notation(), "0s");
         assert_eq!(Tile(47).notation(), "7z");

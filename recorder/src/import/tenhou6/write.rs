@@ -12,7 +12,7 @@ use crate::import::{embedded, rules, yaku, ExportError};
 use paifu_core::game::Game;
 use paifu_core::log::Log;
 use paifu_core::mahjong::Tile;
-use paifu_core::riichi::{Action, Limit, Riichi};
+use paifu_core::riichi::{Action, Limit, Riichi, Score, Yaku};
 use paifu_core::Seat;
 use serde_json::{json, Value};
 
@@ -221,7 +221,8 @@ pub fn export(log: &Log<Action>) -> Result<String, ExportError> {
                             total
                         ),
                     };
-                    let mut info = vec![json!(who), json!(from_seat), json!(who), json!(text)];
+                    let pao = liable_seat(&res, &wins, j).unwrap_or(who);
+                    let mut info = vec![json!(who), json!(from_seat), json!(pao), json!(text)];
                     for (y, hn) in &sc.yaku {
                         if *hn == 0 {
                             continue;
@@ -283,6 +284,21 @@ pub fn export(log: &Log<Action>) -> Result<String, ExportError> {
     // The log itself (header, record order, claims): importing this file gives this very log.
     v["paifu"] = embedded::write(log);
     Ok(v.to_string())
+}
+
+/// The seat liable (pao) for win `j` of a hand, from the hand's `liable` facts: with one winner
+/// the liable seat; with several, the liable seats go in order to the winners whose hand has a
+/// yakuman one can be liable for (big three dragons, big four winds).
+fn liable_seat(res: &paifu_core::RoundResult, wins: &[(Seat, Score)], j: usize) -> Option<Seat> {
+    let mut liable = res.facts.iter().filter(|f| f.key == "liable").filter_map(|f| f.seat);
+    if wins.len() == 1 {
+        return liable.next();
+    }
+    let paoable = |sc: &Score| sc.has(Yaku::Daisangen) || sc.has(Yaku::Daisuushii);
+    if !wins.get(j).is_some_and(|(_, sc)| paoable(sc)) {
+        return None;
+    }
+    liable.nth(wins[..j].iter().filter(|(_, sc)| paoable(sc)).count())
 }
 
 fn unreachable_result() -> paifu_core::RoundResult {

@@ -1,6 +1,6 @@
 //! Writing records while playing them through the engine.
 
-use super::Imported;
+use super::{Imported, Mismatch};
 use crate::import::ImportError;
 use paifu_core::game::Game;
 use paifu_core::log::{Claim, Header, Log, Record};
@@ -59,7 +59,7 @@ impl Builder {
         }
     }
 
-    pub(crate) fn finish(self, header: Header, mismatches: Vec<ImportError>) -> Imported {
+    pub(crate) fn finish(self, header: Header, mismatches: Vec<Mismatch>) -> Imported {
         Imported {
             log: Log { header, records: self.records },
             positions: self.positions,

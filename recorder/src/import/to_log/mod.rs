@@ -17,7 +17,7 @@ use super::record::Game;
 use super::{rules, ImportError};
 use builder::Builder;
 use paifu_core::game::Game as _;
-use paifu_core::log::{Header, Log, Source, FORMAT_VERSION};
+use paifu_core::log::{Header, Log, Source, FORMAT_VERSION, MAX_ITEM_BYTES};
 use paifu_core::riichi::Action;
 use paifu_core::Digest;
 use std::collections::BTreeMap;
@@ -30,9 +30,49 @@ pub struct Imported {
     pub positions: Vec<String>,
     /// The record the engine refused while importing (the log ends with it), and why.
     pub refused: Option<(usize, String)>,
-    /// Where the source's own scoring of a win (han, fu, yaku) or its starting scores differ from
-    /// Paifu's: reported like a `claim_mismatch`, with the round and the position in the source.
-    pub mismatches: Vec<ImportError>,
+    /// Where the source's own scoring differs from Paifu's (a win's han, fu, yaku or liable seat,
+    /// a hand's starting scores, the final results after uma): the facts a `Claim` has no place
+    /// for, reported like a `claim_mismatch`, with the round and the position in the source.
+    pub mismatches: Vec<Mismatch>,
+}
+
+/// One place where the source's own scoring differs from Paifu's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The record it is found at: the one that ends the hand (the last record for the final
+    /// results, the hand's first for its starting scores).
+    pub record: usize,
+    /// The round, the position in the source and what differs (`claim_mismatch: ...`).
+    pub error: ImportError,
+}
+
+impl std::fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.error.fmt(f)
+    }
+}
+
+/// The key of the header's `meta` that holds an imported log's source text.
+pub const META_KEY: &str = "source";
+
+/// The largest source file Paifu imports (512 KiB), and the default of `paifu import
+/// --max-bytes`: a log's header line is at most 1 MiB ([`MAX_ITEM_BYTES`]) and holds the
+/// source, escaped as a JSON string. Real games are far smaller (a tenhou.net/6 game about
+/// 10 KiB, its mjai form about 100 KiB).
+pub const MAX_SOURCE_BYTES: u64 = 512 << 10;
+
+/// Room left in a header line for everything but the source (names, rules, the source block).
+pub(crate) const HEADER_ROOM: usize = 64 << 10;
+
+/// The source text to embed: the bytes when they are UTF-8 text of at most [`MAX_SOURCE_BYTES`]
+/// that, escaped as JSON, leave the header line under [`MAX_ITEM_BYTES`]; `None` otherwise.
+pub(crate) fn embeddable(bytes: &[u8]) -> Option<&str> {
+    let text = std::str::from_utf8(bytes).ok().filter(|t| !t.is_empty())?;
+    if text.len() as u64 > MAX_SOURCE_BYTES {
+        return None;
+    }
+    let escaped = serde_json::to_string(text).map_or(usize::MAX, |s| s.len());
+    (escaped + HEADER_ROOM <= MAX_ITEM_BYTES).then_some(text)
 }
 
 /// blake3 of a source file's bytes.
@@ -41,12 +81,16 @@ pub fn source_digest(bytes: &[u8]) -> Digest {
 }
 
 /// The header of an imported game: the rules from the rule's name, the source block for
-/// `format` with the digest of the source file's `bytes`.
+/// `format` with the digest of the source file's `bytes`, and the source itself in
+/// `meta.source` (the module `source`) when it is UTF-8 text that fits a header.
 pub(crate) fn header(format: &str, g: &Game, bytes: &[u8]) -> Header {
     let (ruleset, options) = rules::from_rule_name(&g.rule, g.red_fives);
     let mut meta = BTreeMap::new();
     if !g.rule.is_empty() {
         meta.insert("rule".into(), g.rule.clone());
+    }
+    if let Some(text) = embeddable(bytes) {
+        meta.insert(META_KEY.into(), text.to_owned());
     }
     Header {
         paifu: FORMAT_VERSION,
@@ -86,6 +130,10 @@ pub(crate) fn convert_windows(g: &Game, h: Header) -> Result<(Imported, Vec<bool
             }
             if let Some(f) = &g.final_scores {
                 b.claim(None, Some(f.clone()));
+            }
+            if let Some(r) = &g.final_results {
+                let record = b.records.len().saturating_sub(1);
+                mismatches.extend(result::final_results(&b.game, r).map(|error| Mismatch { record, error }));
             }
         }
     }

@@ -2,7 +2,7 @@
 //! source: the records come out in the global order of play (module doc of to_log).
 
 use super::builder::Builder;
-use super::result;
+use super::{result, Mismatch};
 use crate::import::record::{round_name, Discard, Outcome, Round, Take};
 use crate::import::ImportError;
 use paifu_core::game::Game;
@@ -11,12 +11,7 @@ use paifu_core::riichi::Action;
 use paifu_core::Seat;
 
 /// Plays one round of the source through the engine (see the module's doc).
-pub(super) fn play(
-    b: &mut Builder,
-    ri: usize,
-    r: &Round,
-    mismatches: &mut Vec<ImportError>,
-) -> Result<(), ImportError> {
+pub(super) fn play(b: &mut Builder, ri: usize, r: &Round, mismatches: &mut Vec<Mismatch>) -> Result<(), ImportError> {
     let name = r.name();
     let err = |pos: String, msg: String| ImportError { round: Some(name.clone()), position: pos, message: msg };
     if b.game.is_over() {
@@ -36,10 +31,13 @@ pub(super) fn play(
         ));
     }
     if g.scores() != r.scores.to_vec() {
-        mismatches.push(err(
-            format!("log[{ri}][1]"),
-            format!("claim_mismatch: starting scores claimed {:?}, computed {:?}", r.scores, g.scores()),
-        ));
+        mismatches.push(Mismatch {
+            record: b.records.len(),
+            error: err(
+                format!("log[{ri}][1]"),
+                format!("claim_mismatch: starting scores claimed {:?}, computed {:?}", r.scores, g.scores()),
+            ),
+        });
     }
     let start = b.game.results().len();
     let dealer = b.game.dealer();

@@ -1,0 +1,256 @@
+//! Who may write: every request that changes the archive carries a token, as
+//! `Authorization: Bearer TOKEN` (the API and scripts) or through a session made by logging in
+//! with one (the dashboard's forms, which then carry the session's CSRF token too). Reading needs
+//! nothing.
+//!
+//! A token is checked against the archive on every request, so a revoked one is refused from the
+//! next request on, sessions made with it too.
+
+use crate::{with_db, State, WebError};
+use actix_web::http::header;
+use actix_web::{web, HttpRequest};
+use paifu_recorder::archive::{Role, Token};
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// The session cookie's name.
+pub const SESSION_COOKIE: &str = "paifu_session";
+/// How long a session lasts.
+pub const SESSION_LIFE: Duration = Duration::from_secs(8 * 3600);
+/// The most sessions kept at once (the oldest go first).
+const MAX_SESSIONS: usize = 10_000;
+
+/// A logged-in browser.
+#[derive(Clone, Debug)]
+struct Session {
+    token: i64,
+    csrf: String,
+    expires: Instant,
+}
+
+/// The sessions of this server (kept in memory: a restart logs everyone out).
+#[derive(Default)]
+pub struct Sessions {
+    map: Mutex<HashMap<String, Session>>,
+}
+
+/// 32 random bytes in hex.
+fn random_hex() -> Result<String, WebError> {
+    let mut b = [0u8; 32];
+    getrandom::fill(&mut b).map_err(|e| WebError::Internal(format!("no randomness for a session: {e}")))?;
+    Ok(hex::encode(b))
+}
+
+/// Compares two secrets in time that does not depend on where they differ.
+fn same_secret(a: &str, b: &str) -> bool {
+    use subtle::ConstantTimeEq;
+    a.len() == b.len() && bool::from(a.as_bytes().ct_eq(b.as_bytes()))
+}
+
+impl Sessions {
+    /// Opens a session for `token`; answers its id (the cookie) and CSRF token.
+    pub fn open(&self, token: i64) -> Result<(String, String), WebError> {
+        let (id, csrf) = (random_hex()?, random_hex()?);
+        let mut map = self.map.lock().unwrap_or_else(|p| p.into_inner());
+        let now = Instant::now();
+        map.retain(|_, s| s.expires > now);
+        if map.len() >= MAX_SESSIONS {
+            if let Some(oldest) = map.iter().min_by_key(|(_, s)| s.expires).map(|(k, _)| k.clone()) {
+                map.remove(&oldest);
+            }
+        }
+        map.insert(id.clone(), Session { token, csrf: csrf.clone(), expires: now + SESSION_LIFE });
+        Ok((id, csrf))
+    }
+
+    fn get(&self, id: &str) -> Option<Session> {
+        let map = self.map.lock().unwrap_or_else(|p| p.into_inner());
+        map.get(id).filter(|s| s.expires > Instant::now()).cloned()
+    }
+
+    /// Ends a session.
+    pub fn close(&self, id: &str) {
+        self.map.lock().unwrap_or_else(|p| p.into_inner()).remove(id);
+    }
+}
+
+/// How a request proved who it is.
+#[derive(Clone, Debug)]
+pub enum Proof {
+    /// `Authorization: Bearer TOKEN`.
+    Bearer,
+    /// A session cookie; forms must carry this CSRF token.
+    Session { id: String, csrf: String },
+}
+
+/// The bearer of a valid token.
+#[derive(Clone, Debug)]
+pub struct Caller {
+    pub token: Token,
+    pub proof: Proof,
+}
+
+impl Caller {
+    /// 403 unless the token may do what `role` may.
+    pub fn require(&self, role: Role, what: &str) -> Result<(), WebError> {
+        if self.token.may(role) {
+            return Ok(());
+        }
+        Err(WebError::Forbidden(format!(
+            "{what} needs a token of role {role} or above; this one ({}) is {}",
+            self.token.name, self.token.role
+        )))
+    }
+
+    /// For a session, that the form carried its CSRF token; a bearer token needs none (a
+    /// browser never sends one on its own).
+    pub fn check_csrf(&self, given: Option<&str>) -> Result<(), WebError> {
+        match &self.proof {
+            Proof::Bearer => Ok(()),
+            Proof::Session { csrf, .. } if given.is_some_and(|g| same_secret(g, csrf)) => Ok(()),
+            Proof::Session { .. } => Err(WebError::Forbidden(
+                "the form's CSRF token is missing or not this session's: reload the form and send it again".into(),
+            )),
+        }
+    }
+
+    /// The CSRF token forms must carry (empty for a bearer token).
+    pub fn csrf(&self) -> &str {
+        match &self.proof {
+            Proof::Bearer => "",
+            Proof::Session { csrf, .. } => csrf,
+        }
+    }
+}
+
+/// The bearer token of a request, if it has an `Authorization` header; an error when the
+/// header is there but is not `Bearer TOKEN`.
+fn bearer(req: &HttpRequest) -> Result<Option<String>, WebError> {
+    let Some(value) = req.headers().get(header::AUTHORIZATION) else { return Ok(None) };
+    let text = value.to_str().map_err(|_| WebError::Unauthorized("the Authorization header is not text".into()))?;
+    let (scheme, token) = text.split_once(' ').unwrap_or((text, ""));
+    if !scheme.eq_ignore_ascii_case("bearer") || token.trim().is_empty() {
+        return Err(WebError::Unauthorized("the Authorization header must be: Bearer TOKEN".into()));
+    }
+    Ok(Some(token.trim().to_owned()))
+}
+
+/// The session cookie of a request.
+pub fn session_cookie(req: &HttpRequest) -> Option<String> {
+    req.headers().get_all(header::COOKIE).filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(';')).find_map(|c| {
+        let (k, v) = c.trim().split_once('=')?;
+        (k == SESSION_COOKIE && !v.is_empty()).then(|| v.to_owned())
+    })
+}
+
+/// The token behind a secret, refused when unknown or revoked.
+pub async fn token_of(state: &web::Data<State>, secret: String) -> Result<Token, WebError> {
+    let found = with_db(state, move |a| Ok(a.token_by_secret(&secret)?)).await?;
+    match found {
+        None => Err(WebError::Unauthorized("this token is not one this archive made".into())),
+        Some(t) if t.is_revoked() => Err(WebError::Unauthorized(format!("token {} ({}) was revoked", t.id, t.name))),
+        Some(t) => Ok(t),
+    }
+}
+
+/// Who is calling the API: a bearer token only (cookies are not accepted there, so no page of
+/// another site can make a browser write through it).
+pub async fn api_caller(req: &HttpRequest, state: &web::Data<State>) -> Result<Caller, WebError> {
+    match bearer(req)? {
+        Some(secret) => Ok(Caller { token: token_of(state, secret).await?, proof: Proof::Bearer }),
+        None => Err(WebError::Unauthorized(
+            "writing needs a token: send Authorization: Bearer TOKEN (paifu token create makes one)".into(),
+        )),
+    }
+}
+
+/// Who is calling a page that writes: a bearer token, or a session (whose forms must then carry
+/// its CSRF token, see [`Caller::check_csrf`]).
+pub async fn page_caller(req: &HttpRequest, state: &web::Data<State>) -> Result<Caller, WebError> {
+    if let Some(secret) = bearer(req)? {
+        return Ok(Caller { token: token_of(state, secret).await?, proof: Proof::Bearer });
+    }
+    session_caller(req, state).await?.ok_or_else(|| {
+        WebError::Unauthorized("writing needs a token: log in with one first (paifu token create makes one)".into())
+    })
+}
+
+/// The logged-in caller of a page, if any; an error when the session's token was revoked.
+pub async fn session_caller(req: &HttpRequest, state: &web::Data<State>) -> Result<Option<Caller>, WebError> {
+    let Some(id) = session_cookie(req) else { return Ok(None) };
+    let Some(s) = state.sessions.get(&id) else { return Ok(None) };
+    let token = with_db(state, move |a| Ok(a.token(s.token)?)).await?;
+    match token {
+        Some(t) if !t.is_revoked() => Ok(Some(Caller { token: t, proof: Proof::Session { id, csrf: s.csrf } })),
+        _ => {
+            state.sessions.close(&id);
+            Err(WebError::Unauthorized("the token this session was opened with was revoked: log in again".into()))
+        }
+    }
+}
+
+/// Refuses a request that a browser sent from another site (its `Origin` is not this server):
+/// a second guard, after SameSite cookies and CSRF tokens, for the forms that use a session.
+pub fn same_origin(req: &HttpRequest) -> Result<(), WebError> {
+    let Some(origin) = req.headers().get(header::ORIGIN).and_then(|o| o.to_str().ok()) else { return Ok(()) };
+    let host = req.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
+    let origin_host = origin.split_once("://").map_or(origin, |(_, h)| h);
+    if origin == "null" || origin_host != host {
+        return Err(WebError::Forbidden("the form was sent from another site".into()));
+    }
+    Ok(())
+}
+
+/// The `Set-Cookie` value of a new session.
+pub fn session_set_cookie(id: &str, secure: bool) -> String {
+    format!(
+        "{SESSION_COOKIE}={id}; Path=/; HttpOnly; SameSite=Strict; Max-Age={}{}",
+        SESSION_LIFE.as_secs(),
+        if secure { "; Secure" } else { "" }
+    )
+}
+
+/// The `Set-Cookie` value that ends a session.
+pub fn session_clear_cookie() -> String {
+    format!("{SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sessions_open_expire_and_close() {
+        let s = Sessions::default();
+        let (id, csrf) = s.open(7).unwrap();
+        assert_eq!((id.len(), csrf.len()), (64, 64));
+        assert_ne!(id, csrf);
+        let got = s.get(&id).unwrap();
+        assert_eq!((got.token, got.csrf.as_str()), (7, csrf.as_str()));
+        assert!(s.get("nope").is_none());
+        s.close(&id);
+        assert!(s.get(&id).is_none());
+        // Bounded: the oldest session goes first.
+        let first = s.open(1).unwrap().0;
+        for _ in 0..MAX_SESSIONS {
+            s.open(2).unwrap();
+        }
+        assert!(s.get(&first).is_none());
+        assert_eq!(s.map.lock().unwrap().len(), MAX_SESSIONS);
+    }
+
+    #[test]
+    fn secrets_compare_whole() {
+        assert!(same_secret("abc", "abc"));
+        assert!(!same_secret("abc", "abd") && !same_secret("abc", "ab") && !same_secret("", "a"));
+    }
+
+    #[test]
+    fn cookies_are_http_only_and_strict() {
+        let c = session_set_cookie("x", false);
+        assert!(c.contains("HttpOnly") && c.contains("SameSite=Strict") && !c.contains("Secure"));
+        assert!(session_set_cookie("x", true).ends_with("; Secure"));
+        assert!(session_clear_cookie().contains("Max-Age=0"));
+    }
+}
