@@ -16,7 +16,7 @@ fn bots(names: &[&str; 4], seed: &Seed) -> Vec<Box<dyn Bot<Hungarian>>> {
     names.iter().enumerate().map(|(i, n)| Hungarian::bot(n, &seed.child(&format!("bot {i}"))).unwrap()).collect()
 }
 
-fn game(ruleset: &str, names: &[&str; 4], seed: &str) -> Log<Action> {
+pub(crate) fn game(ruleset: &str, names: &[&str; 4], seed: &str) -> Log<Action> {
     let rules = Hungarian::rules(ruleset, &Default::default()).unwrap();
     let seed = Seed::from_text(seed);
     let mut b = bots(names, &seed);
@@ -135,6 +135,41 @@ fn refused_at_its_record(what: &str, pick: impl Fn(&Hungarian) -> Option<Record<
         return;
     }
     panic!("no game gave a position for: {what}");
+}
+
+/// Byte-level changes of a Hungarian log in both encodings never panic, and a refusal says
+/// something; every prefix of the binary encoding is refused.
+#[test]
+fn mutated_hungarian_logs_never_panic() {
+    let log = game("game", &["greedy", "random", "greedy", "random"], "mutate");
+    let mut s = Seed::from_text("hungarian mutations").stream("bytes");
+    let mut refused = 0;
+    for enc in [Encoding::JsonLines, Encoding::Binary] {
+        let bytes = log::encode(&log, enc);
+        for _ in 0..600 {
+            let mut b = bytes.clone();
+            let i = s.below(b.len() as u64) as usize;
+            match s.below(4) {
+                0 => b[i] = s.below(256) as u8,
+                1 => b.truncate(i),
+                2 => {
+                    b.remove(i);
+                }
+                _ => b.insert(i, s.below(256) as u8),
+            }
+            let r = validate_bytes(&b);
+            if let Some(f) = r.verdict.fault() {
+                assert!(!f.message.is_empty());
+                refused += 1;
+            }
+        }
+        if enc == Encoding::Binary {
+            for n in 0..bytes.len() {
+                assert!(!validate_bytes(&bytes[..n]).verdict.is_valid(), "prefix {n}");
+            }
+        }
+    }
+    assert!(refused > 600, "{refused}");
 }
 
 fn rec(seat: u8, action: Action) -> Record<Action> {

@@ -174,6 +174,27 @@ fn riichi_layout(v: &riichi::View) -> Layout {
 /// Hungarian mahjong: each seat's hand, laid-out sets, flowers and discards, with what it scored
 /// and paid at the last hand's end; the table: the wall, the break, the seating, the claim window
 /// and the last hand's result.
+/// Hungarian sets by the names the seed gives them, a kong's kind and whether it is concealed
+/// (declared from the hand: it scores double) said beside it.
+fn hungarian_sets(melds: &[hungarian::MeldView]) -> String {
+    use paifu_core::mahjong::MeldKind;
+    let named: Vec<Value> = melds
+        .iter()
+        .map(|m| {
+            let kind = match m.kind {
+                MeldKind::Chow => "chow",
+                MeldKind::Pung => "pong",
+                MeldKind::ClaimedKong => "kong (claimed)",
+                MeldKind::ConcealedKong => "kong (concealed)",
+                MeldKind::AddedKong => "kong (added from the hand)",
+            };
+            let tiles: Vec<String> = m.tiles.iter().map(|t| t.to_string()).collect();
+            serde_json::json!({"kind": kind, "tiles": tiles})
+        })
+        .collect();
+    shown(&named)
+}
+
 fn hungarian_layout(v: &hungarian::View) -> Layout {
     let seats = v
         .players
@@ -181,13 +202,13 @@ fn hungarian_layout(v: &hungarian::View) -> Layout {
         .map(|p| {
             let mut rows = vec![
                 ("Hand", notation(&p.hand)),
-                ("Sets laid out", shown(&p.melds)),
+                ("Sets laid out", hungarian_sets(&p.melds)),
                 ("Flowers", notation(&p.flowers)),
                 ("Discards", shown(&p.discards)),
                 ("wind", p.wind.to_string()),
             ];
             if let Some(h) = v.last.as_ref().and_then(|l| l.players.iter().find(|h| h.seat == p.seat)) {
-                rows.push(("Last hand", format!("{}{}", notation(&h.hand), shown(&h.melds))));
+                rows.push(("Last hand", format!("{}{}", notation(&h.hand), hungarian_sets(&h.melds))));
                 rows.push(("Scored", shown(&h.lines)));
                 let limit = h.limit.as_ref().map(|l| format!(" + {} {}", l.name, l.points)).unwrap_or_default();
                 rows.push((
@@ -424,6 +445,49 @@ mod tests {
                 assert!(h.contains("class=\"t "), "{h}");
             }
         }
+    }
+
+    /// The Hungarian layout after a won hand: each seat's flowers, laid-out sets (a kong from
+    /// the hand marked concealed), what every hand scored and paid, and the table's wall.
+    #[test]
+    fn the_hungarian_layout_shows_flowers_sets_and_each_hands_settlement() {
+        use paifu_core::hungarian::Hungarian;
+        use paifu_recorder::bots::Bots;
+        for i in 0..40 {
+            let seed = Seed::from_text(&format!("hungarian layout {i}"));
+            let mut g = Hungarian::new(hungarian::Rules::default(), 4, Some(&seed)).unwrap();
+            let mut bots: Vec<_> =
+                (0..4).map(|s| Hungarian::bot("greedy", &seed.child(&s.to_string())).unwrap()).collect();
+            // Play until a hand has been won.
+            while g.results().iter().all(|r| r.deltas.iter().all(|&d| d == 0)) {
+                let seat = g.to_act().iter().next().unwrap();
+                let a = bots[usize::from(seat)].act(&g, seat);
+                g.play_mut(seat, &a).unwrap();
+            }
+            let hv = g.view();
+            let v = View::of(&g);
+            let last = hv.last.as_ref().unwrap();
+            let h = position_html(&v);
+            for label in
+                ["Flowers", "Sets laid out", "Last hand", "Scored", "Settlement", "Tiles left in the live wall"]
+            {
+                assert!(h.contains(label), "{label}: {h}");
+            }
+            for p in &last.players {
+                assert!(h.contains(&format!("{:+}", p.settlement)), "{}: {h}", p.settlement);
+                assert!(h.contains(&format!("= {}", p.score)), "{}: {h}", p.score);
+            }
+            // Wait for a hand whose sets include a kong from the hand and whose flowers show.
+            let concealed = last.players.iter().any(|p| p.melds.iter().any(|m| m.concealed));
+            let flowers = hv.players.iter().any(|p| !p.flowers.is_empty());
+            if concealed && flowers {
+                assert!(h.contains("<span class=\"k\">kong (concealed)</span>"), "{h}");
+                let f = hv.players.iter().flat_map(|p| &p.flowers).next().unwrap();
+                assert!(h.contains(&format!("title=\"{f}\">{f}</span>")), "{f}: {h}");
+                return;
+            }
+        }
+        panic!("no game showed a concealed kong and flowers");
     }
 
     fn v_to_act(v: &View) -> usize {
