@@ -18,6 +18,10 @@ pub(crate) fn add_game(b: &mut Block, g: &Played, seats: &[usize]) {
         for &s in seats {
             let fact =
                 |k: F| r.facts.iter().find(|f| f.seat == Some(s as u8) && f.key_as::<F>() == Some(k)).map(|f| f.value);
+            // Every player's hand is scored in a won hand, a score of 0 too.
+            if fact(F::Score).is_some() {
+                b.fact("scored_hands", 1);
+            }
             if fact(F::Win).unwrap_or(0) != 0 {
                 b.fact("win_score", fact(F::Score).unwrap_or(0));
                 b.dist("doublings", fact(F::Doublings).unwrap_or(0));
@@ -78,8 +82,8 @@ pub(crate) fn metrics(b: &Block) -> Vec<Metric> {
         ),
         Metric::new(
             "average_hand_score",
-            "Average hand score (every player)",
-            ratio(b.sum_of(F::Score) as f64, b.hit_of(F::Score).max(1) as f64),
+            "Average hand score in a won hand (every player)",
+            ratio(b.sum_of(F::Score) as f64, b.sum("scored_hands") as f64),
             Unit::Average,
         ),
         Metric::new(
@@ -177,4 +181,100 @@ pub(crate) fn distributions(b: &Block) -> Vec<Distribution> {
         Distribution::new("win_doublings", "Wins by number of doublings", by_doublings),
         Distribution::new("ends", "How hands end", ends),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{distributions, metrics, Analysis};
+    use paifu_core::game::placements_by_score;
+    use paifu_core::hungarian::table::{Doubling, Limit, Line};
+    use paifu_core::hungarian::FactKind as F;
+    use paifu_core::replay::Played;
+    use paifu_core::{Fact, GameKind, RoundResult};
+
+    /// Seat `w` (East: seat 0) wins on seat 1's discard with `score` (`points` x 2^`doublings`,
+    /// a limit's bonus on top); seats 1-3 score `losers` each; every seat settles `net`.
+    fn won(round: u32, score: i64, points: i64, doublings: i64, losers: i64, net: [i64; 4]) -> RoundResult {
+        let mut facts = vec![Fact::table(F::Kongs, 1), Fact::table(F::Flowers, 3)];
+        for s in 0..4u8 {
+            facts.push(Fact::seat(s, F::As(s), 1));
+            facts.push(Fact::seat(s, F::Score, if s == 0 { score } else { losers }));
+            facts.push(Fact::seat(s, F::Settlement(s), net[usize::from(s)]));
+            facts.push(Fact::seat(s, F::Claims, i64::from(s == 2)));
+        }
+        facts.extend([
+            Fact::seat(0, F::Win, 1),
+            Fact::seat(0, F::Robbed, 1),
+            Fact::seat(0, F::Points, points),
+            Fact::seat(0, F::Doublings, doublings),
+            Fact::seat(0, F::Line(Line::Mahjong), 1),
+            Fact::seat(0, F::Line(Line::OwnFlower), 2),
+            Fact::seat(0, F::Doubling(Doubling::EastWins), 1),
+            Fact::seat(1, F::Discarder, 1),
+        ]);
+        if score > points << doublings {
+            facts.push(Fact::seat(0, F::Limit(Limit::SevenPairs), 1));
+        }
+        RoundResult { round, deltas: net.to_vec(), summary: String::new(), facts }
+    }
+
+    fn void(round: u32) -> RoundResult {
+        let mut facts = vec![Fact::table(F::Void, 1), Fact::table(F::Kongs, 0), Fact::table(F::Flowers, 1)];
+        facts.extend((0..4u8).map(|s| Fact::seat(s, F::As(s), 1)));
+        RoundResult { round, deltas: vec![0; 4], summary: String::new(), facts }
+    }
+
+    #[test]
+    fn hungarian_statistics_from_its_facts() {
+        // East wins 36 x2 = 72 (receives 144 from each loser, who settle nothing among
+        // themselves); then a void hand; then East wins seven pairs, 20 + 1000.
+        let rounds = vec![
+            won(1, 72, 36, 1, 0, [432, -144, -144, -144]),
+            void(2),
+            won(3, 1020, 20, 0, 4, [6120, -2040, -2040, -2040]),
+        ];
+        let final_scores = [6552, -2184, -2184, -2184];
+        let g = Played {
+            game: GameKind::Hungarian,
+            players: vec!["A".into(), "B".into(), "C".into(), "D".into()],
+            final_scores: final_scores.to_vec(),
+            placements: placements_by_score(&final_scores),
+            rounds,
+        };
+        let a = Analysis::of_game(&g, None);
+        let get = |who: &str, k: &str| {
+            let m = metrics("hungarian", &a.players[who].kinds["hungarian"]);
+            m.iter().find(|x| x.key == k).map(|x| x.value).unwrap_or(f64::NAN)
+        };
+        assert_eq!(get("A", "win_rate"), 2.0 / 3.0);
+        assert_eq!(get("A", "void_rate"), 1.0 / 3.0);
+        assert_eq!(get("A", "average_win_score"), (72.0 + 1020.0) / 2.0);
+        assert_eq!(get("A", "average_win_points"), 28.0);
+        assert_eq!(get("A", "average_win_doublings"), 0.5);
+        // The void hand counts as a 0 under East.
+        assert_eq!(get("A", "settlement:E"), (432.0 + 6120.0) / 3.0);
+        assert_eq!(get("B", "settlement:S"), -(144.0 + 2040.0) / 3.0);
+        assert_eq!(get("B", "discarder_rate"), 2.0 / 3.0);
+        assert_eq!(get("B", "win_rate"), 0.0);
+        assert_eq!(get("C", "claims_per_hand"), 2.0 / 3.0);
+        assert_eq!(get("A", "line:own_flower"), 4.0 / 3.0);
+        assert_eq!(get("A", "doubling:east_wins"), 2.0 / 3.0);
+        assert_eq!(get("A", "limit:seven_pairs"), 1.0);
+        assert_eq!(get("A", "limit_hands"), 1.0);
+        // Every player's hand in the two won hands: 72, 0, 0, 0 and 1020, 4, 4, 4.
+        let all = &a.overall.kinds["hungarian"];
+        let m = metrics("hungarian", all);
+        let get_all = |k: &str| m.iter().find(|x| x.key == k).map(|x| x.value).unwrap_or(f64::NAN);
+        assert_eq!(get_all("average_hand_score"), (72.0 + 1020.0 + 12.0) / 8.0);
+        assert_eq!(get_all("kongs_per_hand"), 2.0 / 3.0);
+        assert_eq!(get_all("flowers_per_hand"), 7.0 / 3.0);
+        assert_eq!(get_all("self_drawn_share"), 0.0);
+        let d = distributions("hungarian", all);
+        let dist = |name: &str| d.iter().find(|x| x.name == name).unwrap().values.clone();
+        assert_eq!(dist("ends"), vec![("robbed".to_owned(), 2.0), ("void".to_owned(), 1.0)]);
+        assert_eq!(dist("win_doublings"), vec![("0".to_owned(), 1.0), ("1".to_owned(), 1.0)]);
+        assert_eq!(dist("limits"), vec![("seven pairs".to_owned(), 1.0)]);
+        assert_eq!(dist("settlement")[0], ("East".to_owned(), (432.0 + 6120.0) / 3.0));
+        assert!(dist("figures").contains(&("own flower".to_owned(), 4.0)));
+    }
 }
