@@ -272,8 +272,9 @@ fn flowers_are_replaced_east_first_in_rounds() {
     // The set in order (1f-8f at 136-143), rearranged: the deal from ring position 0 gives East
     // 1f (position 0) and South 2f (position 4); the loose tiles are 142 (3f) and 143 (a tile),
     // the next pair 140 and 141 (tiles); the other flowers lie deep in the live wall.
+    // The first draw in play (position 53, after the 53 tiles dealt) is 4f.
     let mut ring: Vec<Piece> = Piece::set().to_vec();
-    for (a, b) in [(0, 136), (4, 137), (142, 138), (143, 100), (140, 101), (141, 102)] {
+    for (a, b) in [(0, 136), (4, 137), (142, 138), (143, 100), (140, 101), (141, 102), (53, 139)] {
         ring.swap(a, b);
     }
     let (first, second) = (ring[143], ring[140]);
@@ -289,12 +290,34 @@ fn flowers_are_replaced_east_first_in_rounds() {
     let (Piece::Tile(a), Piece::Tile(b)) = (first, second) else { panic!("tiles expected") };
     assert!(south.hand[a.kind()] >= 1 && east.hand[b.kind()] >= 1);
     assert_eq!(g.hand.wall.replaced(), 3);
+    // 144 - 2 loose - 14 dead - 53 dealt = 75 after the deal; once the first two loose tiles
+    // were used, the next pair was lifted onto the wall's end and a pair of the live wall slid
+    // to the dead wall: 73.
+    assert_eq!(g.hand.wall.left(), 73);
     let tiles = |p: &super::engine::Player| p.hand.iter().map(|&x| usize::from(x)).sum::<usize>();
     assert_eq!((tiles(east), tiles(south), tiles(&g.hand.players[2]), tiles(&g.hand.players[3])), (14, 13, 13, 13));
     check_tiles(&g);
-    // A flower drawn in play is laid aside and replaced at once.
+    // A flower drawn in play is laid aside and replaced at once: East discards, nobody claims,
+    // South draws the 4f and gets the next loose tile in its place.
     let f = Flower::numbered(4).unwrap();
     assert!(g.hand.players.iter().all(|p| !p.flowers.contains(&f)));
+    let discard = (0..34).find(|&k| g.hand.players[0].hand[k] > 0).map(Tile::kind_tile).unwrap();
+    play(&mut g, 0, &format!("discard {discard}"));
+    while g.claim_window().is_some() {
+        let s = g.to_act().iter().next().unwrap();
+        g.play_mut(s, &Action::Pass).unwrap();
+    }
+    let south = &g.hand.players[1];
+    assert_eq!(nums(south), [2, 4]);
+    assert_eq!(g.hand.wall.replaced(), 4);
+    assert_eq!(tiles(south), 14);
+    let Phase::Turn { chair: 1, drawn: Some(d), .. } = g.phase else { panic!("South is on turn: {}", g.render()) };
+    assert_eq!(g.hand.wall.drawn(), 54);
+    // The fourth loose tile used up the second pair: the third is lifted at once and another
+    // pair slides to the dead wall; with South's draw, 73 - 2 - 1.
+    assert_eq!(g.hand.wall.left(), 70);
+    assert!(south.hand[d.kind()] >= 1);
+    check_tiles(&g);
 }
 
 #[test]
