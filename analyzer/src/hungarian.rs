@@ -115,37 +115,21 @@ pub(crate) fn metrics(b: &Block) -> Vec<Metric> {
             Unit::Average,
         ));
     }
-    for l in Line::ALL {
-        let k = F::Line(l);
-        if b.sum_of(k) > 0 {
-            m.push(Metric::new(
-                k.key().into_owned(),
-                format!("Figure {} per hand", l.name().replace('_', " ")),
-                ratio(b.sum_of(k) as f64, sr),
-                Unit::Average,
-            ));
-        }
-    }
-    for d in Doubling::ALL {
-        let k = F::Doubling(d);
-        if b.sum_of(k) > 0 {
-            m.push(Metric::new(
-                k.key().into_owned(),
-                format!("Doubling {} per hand", d.name().replace('_', " ")),
-                ratio(b.sum_of(k) as f64, sr),
-                Unit::Average,
-            ));
-        }
-    }
-    for l in Limit::ALL {
-        let k = F::Limit(l);
-        if b.sum_of(k) > 0 {
-            m.push(Metric::new(
-                k.key().into_owned(),
-                format!("Limit hand {}", l.name().replace('_', " ")),
-                b.sum_of(k) as f64,
-                Unit::Count,
-            ));
+    // Each figure and doubling per seat-hand, each limit hand as a count: the ones that occurred.
+    let named = Line::ALL
+        .iter()
+        .map(|&l| (F::Line(l), format!("Figure {} per hand", l.name().replace('_', " "))))
+        .chain(
+            Doubling::ALL
+                .iter()
+                .map(|&d| (F::Doubling(d), format!("Doubling {} per hand", d.name().replace('_', " ")))),
+        )
+        .chain(Limit::ALL.iter().map(|&l| (F::Limit(l), format!("Limit hand {}", l.name().replace('_', " ")))));
+    for (k, label) in named {
+        let n = b.sum_of(k) as f64;
+        if n > 0.0 {
+            let (value, unit) = if matches!(k, F::Limit(_)) { (n, Unit::Count) } else { (ratio(n, sr), Unit::Average) };
+            m.push(Metric::new(k.key().into_owned(), label, value, unit));
         }
     }
     m

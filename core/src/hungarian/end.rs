@@ -5,7 +5,7 @@ use super::engine::Hungarian;
 use super::facts::FactKind;
 use super::play::set_of;
 use super::score::{score_loser, score_winner, settle, Hand, Scored, Win};
-use super::table::{table, Doubling, Line};
+use super::table::table;
 use crate::game::{Fact, RoundResult, Seat};
 use crate::mahjong::{Flower, Meld, Tile};
 
@@ -34,6 +34,18 @@ pub(super) struct Settled {
     pub(super) robbed_from: Option<Seat>,
     pub(super) heavenly: bool,
     pub(super) players: Vec<Shown>,
+}
+
+/// Each distinct item once, in the order it first comes, with how often it comes.
+fn tally<T: PartialEq>(items: impl Iterator<Item = T>) -> Vec<(T, i64)> {
+    let mut out: Vec<(T, i64)> = Vec::new();
+    for x in items {
+        match out.iter_mut().find(|(y, _)| *y == x) {
+            Some((_, n)) => *n += 1,
+            None => out.push((x, 1)),
+        }
+    }
+    out
 }
 
 fn tiles_of(hand: &crate::mahjong::Counts) -> Vec<Tile> {
@@ -181,21 +193,9 @@ impl Hungarian {
             let claims = self.hand.players[usize::from(chair)].melds.iter().filter(|m| m.called.is_some()).count();
             facts.push(Fact::seat(seat, FactKind::Claims, claims as i64));
             // Each line and doubling once, with how often it counted.
-            let mut lines: Vec<(Line, i64)> = Vec::new();
-            for (line, _) in &s.lines {
-                match lines.iter_mut().find(|(l, _)| l == line) {
-                    Some((_, n)) => *n += 1,
-                    None => lines.push((*line, 1)),
-                }
-            }
+            let lines = tally(s.lines.iter().map(|(l, _)| *l));
             facts.extend(lines.into_iter().map(|(l, n)| Fact::seat(seat, FactKind::Line(l), n)));
-            let mut doubled: Vec<(Doubling, i64)> = Vec::new();
-            for (d, _) in &s.doubled {
-                match doubled.iter_mut().find(|(x, _)| x == d) {
-                    Some((_, n)) => *n += 1,
-                    None => doubled.push((*d, 1)),
-                }
-            }
+            let doubled = tally(s.doubled.iter().map(|(d, _)| *d));
             facts.extend(doubled.into_iter().map(|(d, n)| Fact::seat(seat, FactKind::Doubling(d), n)));
             if chair == winner {
                 facts.push(Fact::seat(seat, FactKind::Win, 1));

@@ -1,11 +1,13 @@
 //! The referee's check of one finished hand (`paifu score hungarian`): one JSON object in, one
 //! out. The contract is in docs/rules/hungarian.md, "paifu score hungarian".
 
+use super::play::set_of;
 use super::rules::Rules;
 use super::score::{score_loser, score_winner, settle, Hand, Scored, Set, Win};
 use super::table::{table, Table};
 use crate::log::OptValue;
 use crate::mahjong::{parse_tiles, Counts, Flower, Meld, MeldKind, Tile};
+use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 struct LineError {
@@ -68,14 +70,7 @@ fn parse_meld(s: &str, who: &str) -> Result<(Set, Vec<Tile>), LineError> {
     let tiles = plain_tiles(tiles, who)?;
     let m = Meld::new(kind, &tiles, None, None)
         .ok_or_else(|| err("invalid_tiles", format!("{who}: meld {s:?}: the tiles are not a {}", kind.name())))?;
-    let k = m.base() as u8;
-    let set = match kind {
-        MeldKind::Chow => Set::Chow { base: k },
-        MeldKind::Pung => Set::Pong { kind: k, exposed: true },
-        MeldKind::ClaimedKong | MeldKind::AddedKong => Set::Kong { kind: k, exposed: true },
-        MeldKind::ConcealedKong => Set::Kong { kind: k, exposed: false },
-    };
-    Ok((set, tiles))
+    Ok((set_of(&m), tiles))
 }
 
 /// One player's part of the input.
@@ -183,15 +178,7 @@ fn score_object(obj: &Map<String, Value>) -> Result<(Value, Value), LineError> {
         None | Some(Value::Null) => {}
         Some(Value::Object(m)) => {
             for (k, v) in m {
-                let ov = match v {
-                    Value::Bool(b) => OptValue::Bool(*b),
-                    Value::Number(n) => match n.as_i64() {
-                        Some(i) => OptValue::Int(i),
-                        None => return Err(err("bad_input", format!("rule {k}: {n} is not an integer"))),
-                    },
-                    Value::String(s) => OptValue::Text(s.clone()),
-                    other => return Err(err("bad_input", format!("rule {k}: {other} is not a value"))),
-                };
+                let ov = OptValue::deserialize(v).map_err(|e| err("bad_input", format!("rule {k}: {v}: {e}")))?;
                 rules.set(k, &ov).map_err(|e| err("bad_input", e.0))?;
             }
         }

@@ -282,6 +282,13 @@ fn score_line_refuses_bad_hands_with_their_codes() {
         (r#"{"hand":"234m567m345p678s11s","melds":"chi:123m"}"#, "", "bad_input", "must be a list"),
         (r#"{"hand":"234m567m345p678s11s"}"#, r#""rules":{"length":"forever"},"#, "bad_input", "length"),
         (r#"{"hand":"234m567m345p678s11s"}"#, r#""tenhou":true,"#, "bad_input", "unknown field"),
+        (
+            r#"{"hand":"234m567m345p678s11s"}"#,
+            r#""rules":{"break_throws":1.5},"#,
+            "bad_input",
+            "rule break_throws: 1.5",
+        ),
+        (r#"{"hand":"234m567m345p678s11s"}"#, r#""rules":{"losers_settle":[]},"#, "bad_input", "a boolean, an integer"),
     ] {
         let (c, m) = case(east, extra);
         assert_eq!(c, code, "{east} {extra}: {m}");
