@@ -6,18 +6,10 @@ use super::rules::Rules;
 use super::score::{score_loser, score_winner, settle, Hand, Scored, Set, Win};
 use super::table::{table, Table};
 use crate::log::OptValue;
+use crate::mahjong::score_line::{answer, err, get_bool, LineError};
 use crate::mahjong::{parse_tiles, Counts, Flower, Meld, MeldKind, Tile};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
-
-struct LineError {
-    code: &'static str,
-    message: String,
-}
-
-fn err(code: &'static str, message: impl Into<String>) -> LineError {
-    LineError { code, message: message.into() }
-}
 
 const FIELDS: &[&str] = &["id", "winner", "win", "self_drawn", "heavenly", "players", "rules"];
 const PLAYER_FIELDS: &[&str] = &["hand", "melds", "flowers"];
@@ -25,27 +17,13 @@ const WINDS: [&str; 4] = ["E", "S", "W", "N"];
 
 /// Scores one JSON input line and answers one JSON output line (no newline). Never panics.
 pub fn score_line(line: &str) -> String {
-    let parsed: Result<Value, _> = serde_json::from_str(line);
-    let (id, result) = match parsed {
-        Err(e) => (Value::Null, Err(err("bad_input", format!("not JSON: {e}")))),
-        Ok(Value::Object(obj)) => {
-            let id = obj.get("id").cloned().unwrap_or(Value::Null);
-            (id, score_object(&obj))
-        }
-        Ok(_) => (Value::Null, Err(err("bad_input", "the input must be one JSON object"))),
-    };
-    match result {
-        Ok((players, payments)) => json!({"id": id, "ok": true, "players": players, "payments": payments}).to_string(),
-        Err(e) => json!({"id": id, "ok": false, "error": e.code, "message": e.message}).to_string(),
-    }
-}
-
-fn get_bool(obj: &Map<String, Value>, key: &str) -> Result<bool, LineError> {
-    match obj.get(key) {
-        None | Some(Value::Null) => Ok(false),
-        Some(Value::Bool(b)) => Ok(*b),
-        Some(other) => Err(err("bad_input", format!("{key} must be true or false, not {other}"))),
-    }
+    answer(line, |obj| {
+        let (players, payments) = score_object(obj)?;
+        let mut fields = Map::new();
+        fields.insert("players".into(), players);
+        fields.insert("payments".into(), payments);
+        Ok(fields)
+    })
 }
 
 /// A tile of the Hungarian set: no red fives.
