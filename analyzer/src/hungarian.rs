@@ -170,9 +170,9 @@ pub(crate) fn distributions(b: &Block) -> Vec<Distribution> {
 #[cfg(test)]
 mod tests {
     use crate::{distributions, metrics, Analysis};
-    use paifu_core::game::placements_by_score;
     use paifu_core::hungarian::table::{Doubling, Limit, Line};
     use paifu_core::hungarian::FactKind as F;
+    use paifu_core::placements_by_score;
     use paifu_core::replay::Played;
     use paifu_core::{Fact, GameKind, RoundResult};
 

@@ -6,8 +6,10 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use paifu_core::hungarian::score::{score_winner, Hand, Set, Win};
 use paifu_core::hungarian::table::table;
 use paifu_core::hungarian::{Action, Hungarian, Rules};
+use paifu_core::log::{Claim, Header, Log, Record};
 use paifu_core::mahjong::hand::shanten;
-use paifu_core::{validate_bytes, Claim, Game, Header, Log, Record, Seed, Stream};
+use paifu_core::replay::validate_bytes;
+use paifu_core::{Game, Seed, Stream};
 use std::hint::black_box;
 
 struct RandomHand {

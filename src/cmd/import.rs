@@ -9,7 +9,7 @@ use paifu_core::replay::{validate_log, Verdict};
 use paifu_core::riichi::Riichi;
 use paifu_recorder::files::read_text_limited;
 use paifu_recorder::import::import_text;
-use paifu_recorder::import::source::MAX_SOURCE_BYTES;
+use paifu_recorder::import::to_log::MAX_SOURCE_BYTES;
 use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]

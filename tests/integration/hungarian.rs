@@ -6,10 +6,11 @@
 use crate::util::{paifu, paifu_with_input, stderr, stdout};
 use paifu_core::hungarian::{Action, Hungarian, Rules};
 use paifu_core::log::{self, Encoding, Log, Positions, Record};
+use paifu_core::replay::validate_bytes;
 use paifu_core::replay::{replay, validate_log};
-use paifu_core::{validate_bytes, ErrorCode, Game, Seed};
-use paifu_recorder::bot::Bot;
+use paifu_core::{ErrorCode, Game, Seed};
 use paifu_recorder::bots::Bots;
+use paifu_recorder::Bot;
 use paifu_recorder::{conformance, play_game};
 
 fn bots(names: &[&str; 4], seed: &Seed) -> Vec<Box<dyn Bot<Hungarian>>> {

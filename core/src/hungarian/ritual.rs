@@ -38,7 +38,7 @@ pub(crate) fn counted(sum: u8) -> u8 {
 /// Seats the players from the seed's `hungarian/seating` stream: seat 0 rolls two dice, whose sum
 /// counted from it to the right gives East's place; the shuffled markers give each seat its wind
 /// (or, with `seating: dice`, everyone keeps its place and the winds follow round from East's).
-pub fn seat(seed: &Seed, how: How) -> Seating {
+pub(super) fn seat(seed: &Seed, how: How) -> Seating {
     let mut s = seed.stream("hungarian/seating");
     let dice = [s.die(6) as u8, s.die(6) as u8];
     let east_chair = counted(dice[0] + dice[1]);
@@ -93,7 +93,7 @@ impl Break {
 }
 
 /// The shuffled set of hand `n`'s `wall` stream as a ring of stacks (the top tile first).
-pub fn ring(seed: &Seed, label: &str) -> [Piece; 144] {
+pub(super) fn ring(seed: &Seed, label: &str) -> [Piece; 144] {
     let mut ring = Piece::set();
     seed.stream(label).shuffle(&mut ring);
     ring
@@ -102,7 +102,7 @@ pub fn ring(seed: &Seed, label: &str) -> [Piece; 144] {
 /// The deal, from the wall's start: two stacks each, East first, three times round; then East
 /// the tops of the next first and third stacks, South the first's bottom, West the second's top,
 /// North its bottom. Indexed by place from East (0 East, 1 South, ...).
-pub fn deal(wall: &mut Wall<Piece>) -> [Vec<Piece>; 4] {
+pub(super) fn deal(wall: &mut Wall<Piece>) -> [Vec<Piece>; 4] {
     let mut hands: [Vec<Piece>; 4] = Default::default();
     for _ in 0..3 {
         for h in hands.iter_mut() {

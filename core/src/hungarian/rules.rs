@@ -84,10 +84,10 @@ impl Default for Rules {
 
 /// Ruleset names: `standard` (a party), `game` (one game), `sixteen` (the seed's sixteen hands),
 /// `hand` (one scored hand).
-pub const RULESETS: &[&str] = &["standard", "game", "sixteen", "hand"];
+pub(super) const RULESETS: &[&str] = &["standard", "game", "sixteen", "hand"];
 
 /// Every option name, in the order they are documented.
-pub const OPTIONS: &[&str] =
+pub(super) const OPTIONS: &[&str] =
     &["length", "seating", "break_throws", "losers_settle", "east_wins_doubling", "honours_in", "seven_pairs_repeat"];
 
 fn bad(key: &str, want: &str, got: &OptValue) -> SetupError {
