@@ -348,7 +348,7 @@ pub fn run(a: ImportArgs) -> Result {
             matches!(f.outcome, Outcome::Refused(Refusal::Unreadable | Refusal::NotImported | Refusal::SameOutput));
         for l in &f.lines {
             if to_stderr {
-                eprintln!("{l}");
+                eprintln!("paifu: {l}");
             } else {
                 println!("{l}");
             }

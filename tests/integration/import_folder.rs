@@ -46,7 +46,7 @@ fn bad_files_are_refused_by_reason_and_the_run_goes_on() {
     std::fs::write(d.join(".hidden.json"), "not looked at").unwrap();
     let (code, out, err) = run(&["import", "tenhou", "downloads", "-o", "out"], t.path());
     assert_eq!(code, 2, "{out}{err}");
-    assert!(err.contains("cut.json: refused: "), "{err}");
+    assert!(err.starts_with("paifu: ") && err.contains("cut.json: refused: "), "{err}");
     assert!(out.contains("good.json -> "), "{out}");
     assert!(out.contains("photo.jpg: skipped: not named .json, "), "{out}");
     assert!(out.contains("README.txt: skipped: not named .json, "), "{out}");
