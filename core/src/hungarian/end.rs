@@ -1,40 +1,14 @@
 //! The end of a hand (docs/rules/hungarian.md, "Scoring", "Settlement"): every player's hand
 //! scored, the settlement, the round result with its facts, and what the viewer shows of it.
 
-use super::engine::Hungarian;
+use super::engine::{Hungarian, Settled, Shown};
 use super::facts::FactKind;
-use super::play::set_of;
-use super::score::{score_loser, score_winner, settle, Hand, Scored, Win};
+use super::score::{score_loser, score_winner, settle, Hand, Scored, Set, Win};
 use super::table::table;
-use crate::game::{Fact, RoundResult, Seat};
-use crate::mahjong::{Flower, Meld, Tile};
+use crate::game::{Fact, RoundResult};
+use crate::mahjong::Tile;
 
 const WIND_LETTERS: [char; 4] = ['E', 'S', 'W', 'N'];
-
-/// One player's hand at the end, as shown.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Shown {
-    pub(super) seat: Seat,
-    pub(super) wind: u8,
-    pub(super) hand: Vec<Tile>,
-    pub(super) melds: Vec<Meld>,
-    pub(super) flowers: Vec<Flower>,
-    pub(super) scored: Scored,
-    pub(super) delta: i64,
-}
-
-/// How a hand ended: its number, the winner (none for a void hand), the winning tile and where
-/// it came from, and every player's hand with its score and payment, by seat.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Settled {
-    pub(super) hand_no: u32,
-    pub(super) winner: Option<Seat>,
-    pub(super) tile: Option<Tile>,
-    /// The seat whose discard was robbed for the win.
-    pub(super) robbed_from: Option<Seat>,
-    pub(super) heavenly: bool,
-    pub(super) players: Vec<Shown>,
-}
 
 /// Each distinct item once, in the order it first comes, with how often it comes.
 fn tally<T: PartialEq>(items: impl Iterator<Item = T>) -> Vec<(T, i64)> {
@@ -59,7 +33,7 @@ impl Hungarian {
             .map(|seat| {
                 let chair = self.chair_of(seat);
                 let p = &self.hand.players[usize::from(chair)];
-                let sets: Vec<_> = p.melds.iter().map(set_of).collect();
+                let sets: Vec<_> = p.melds.iter().map(Set::laid_out).collect();
                 let numbers: Vec<u8> = p.flowers.iter().map(|f| f.number()).collect();
                 let wind = self.wind_of(chair);
                 let h = Hand { concealed: &p.hand, melds: &sets, flowers: &numbers, wind };
@@ -111,7 +85,7 @@ impl Hungarian {
         let mut by_chair: Vec<Scored> = Vec::with_capacity(4);
         for chair in 0..4u8 {
             let p = &self.hand.players[usize::from(chair)];
-            let sets: Vec<_> = p.melds.iter().map(set_of).collect();
+            let sets: Vec<_> = p.melds.iter().map(Set::laid_out).collect();
             let numbers: Vec<u8> = p.flowers.iter().map(|f| f.number()).collect();
             let h = Hand { concealed: &p.hand, melds: &sets, flowers: &numbers, wind: self.wind_of(chair) };
             let s = if chair == winner {

@@ -2,8 +2,7 @@
 //! hand with its laid-out sets and flowers, the discards, the claim window, and the last hand's
 //! settlement; every tile as its notation.
 
-use super::end::{Settled, Shown};
-use super::engine::{Hungarian, Phase};
+use super::engine::{Hungarian, Phase, Settled, Shown};
 use crate::game::{Game, Seat};
 use crate::mahjong::{Flower, Meld, MeldKind, Tile};
 use serde::{Serialize, Serializer};
