@@ -9,6 +9,7 @@
 //! See docs/statistics.md for every statistic and the fact keys each game's module reads.
 
 mod hungarian;
+mod mcr;
 pub mod plot;
 mod riichi;
 mod tayu;
@@ -362,7 +363,7 @@ fn module(kind: GameKind) -> Option<Module> {
         GameKind::Tayu => {
             Module { add_game: tayu::add_game, metrics: tayu::metrics, distributions: tayu::distributions }
         }
-        GameKind::Mcr => return None,
+        GameKind::Mcr => Module { add_game: mcr::add_game, metrics: mcr::metrics, distributions: mcr::distributions },
     })
 }
 

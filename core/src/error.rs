@@ -42,6 +42,8 @@ pub enum ErrorCode {
     /// An imported log differs from what its embedded source gives (a record, a claim or a header
     /// field), or the embedded source cannot be imported.
     SourceMismatch,
+    /// A declared win is worth less than the rules' minimum (MCR: 8 fan without flowers).
+    BelowMinimum,
 }
 
 impl ErrorCode {
@@ -63,6 +65,7 @@ impl ErrorCode {
             ErrorCode::ImportedCommitment => "imported_commitment",
             ErrorCode::SourceDigestMismatch => "source_digest_mismatch",
             ErrorCode::SourceMismatch => "source_mismatch",
+            ErrorCode::BelowMinimum => "below_minimum",
         }
     }
 }

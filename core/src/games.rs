@@ -8,7 +8,7 @@
 //! still lacks it. ARCHITECTURE.md, "Adding a game", lists them.
 
 use crate::error::{ErrorCode, Fault};
-use crate::{hungarian, riichi, tayu, tzq};
+use crate::{hungarian, mcr, riichi, tayu, tzq};
 use crate::{Game, GameKind};
 use serde::Serialize;
 
@@ -26,7 +26,8 @@ pub trait Visitor {
 }
 
 /// The games this build replays, in the order lists show them.
-pub const ENGINES: [GameKind; 4] = [GameKind::Tzq, GameKind::Riichi, GameKind::Hungarian, GameKind::Tayu];
+pub const ENGINES: [GameKind; 5] =
+    [GameKind::Tzq, GameKind::Riichi, GameKind::Mcr, GameKind::Hungarian, GameKind::Tayu];
 
 /// Runs `v` with the engine of `kind`; `None` for a game without an engine in this build.
 pub fn visit<V: Visitor>(kind: GameKind, v: V) -> Option<V::Output> {
@@ -35,7 +36,7 @@ pub fn visit<V: Visitor>(kind: GameKind, v: V) -> Option<V::Output> {
         GameKind::Riichi => Some(v.visit::<riichi::Riichi>()),
         GameKind::Hungarian => Some(v.visit::<hungarian::Hungarian>()),
         GameKind::Tayu => Some(v.visit::<tayu::Tayu>()),
-        GameKind::Mcr => None,
+        GameKind::Mcr => Some(v.visit::<mcr::Mcr>()),
     }
 }
 
@@ -82,6 +83,7 @@ pub fn unknown_game(name: &str) -> Fault {
 pub enum View {
     Tzq(tzq::View),
     Riichi(riichi::View),
+    Mcr(mcr::View),
     Hungarian(hungarian::View),
     Tayu(tayu::View),
 }
@@ -97,6 +99,7 @@ impl View {
         match self {
             View::Tzq(v) => v.name_seats(names),
             View::Riichi(v) => v.name_seats(names),
+            View::Mcr(v) => v.name_seats(names),
             View::Hungarian(v) => v.name_seats(names),
             View::Tayu(v) => v.name_seats(names),
         }
@@ -107,6 +110,7 @@ impl View {
         match self {
             View::Tzq(v) => v.round,
             View::Riichi(v) => v.round,
+            View::Mcr(v) => v.round,
             View::Hungarian(v) => v.round,
             View::Tayu(v) => v.round,
         }
@@ -122,6 +126,12 @@ impl Registered for tzq::Tzq {
 impl Registered for riichi::Riichi {
     fn any_view(view: riichi::View) -> View {
         View::Riichi(view)
+    }
+}
+
+impl Registered for mcr::Mcr {
+    fn any_view(view: mcr::View) -> View {
+        View::Mcr(view)
     }
 }
 
@@ -160,16 +170,13 @@ mod tests {
         }
     }
 
+    /// Every game kind has its engine now; a name that is none of them lists them all.
     #[test]
-    fn games_without_an_engine_are_named_in_the_fault() {
-        let f = by_name("mcr", Name).unwrap_err();
-        assert_eq!(f.code, ErrorCode::UnknownGame);
-        assert!(
-            f.message.contains("Chinese Official") && f.message.contains("tzq, riichi, hungarian, tayu"),
-            "{}",
-            f.message
-        );
+    fn an_unknown_game_is_named_in_the_fault_with_every_engine() {
+        assert!(GameKind::ALL.iter().all(|k| ENGINES.contains(k)));
         let f = by_name("chess", Name).unwrap_err();
+        assert_eq!(f.code, ErrorCode::UnknownGame);
         assert!(f.message.contains("unknown game \"chess\""), "{}", f.message);
+        assert!(f.message.contains("tzq, riichi, mcr, hungarian, tayu"), "{}", f.message);
     }
 }

@@ -13,6 +13,7 @@ pub mod games;
 pub mod hungarian;
 pub mod log;
 pub mod mahjong;
+pub mod mcr;
 mod random;
 pub mod replay;
 pub mod riichi;

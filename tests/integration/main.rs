@@ -8,6 +8,7 @@ mod fixtures;
 mod hungarian;
 mod import;
 mod log_format;
+mod mcr;
 mod riichi;
 mod robustness;
 mod tayu;

@@ -6,7 +6,7 @@
 
 use crate::html::{self, esc};
 use paifu_core::games::View;
-use paifu_core::{hungarian, riichi, tayu, tzq};
+use paifu_core::{hungarian, mcr, riichi, tayu, tzq};
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -16,6 +16,7 @@ pub(crate) fn position_html(view: &View) -> String {
     let layout = match view {
         View::Tzq(v) => tzq_layout(v),
         View::Riichi(v) => riichi_layout(v),
+        View::Mcr(v) => mcr_layout(v),
         View::Hungarian(v) => hungarian_layout(v),
         View::Tayu(v) => tayu_layout(v),
     };
@@ -171,9 +172,58 @@ fn riichi_layout(v: &riichi::View) -> Layout {
     Layout { seats, table, board: None, text: None }
 }
 
-/// Hungarian mahjong: each seat's hand, laid-out sets, flowers and discards, with what it scored
-/// and paid at the last hand's end; the table: the wall, the break, the seating, the claim window
-/// and the last hand's result.
+/// Chinese Official mahjong: each seat's hand, melds, flowers and discards; the table with the
+/// claim window and the last win with its fan list.
+fn mcr_layout(v: &mcr::View) -> Layout {
+    let seats = v
+        .players
+        .iter()
+        .map(|p| SeatBox {
+            name: seat_name(&p.name),
+            score: p.score,
+            acting: v.to_act.contains(&p.seat),
+            rows: vec![
+                ("Hand", notation(&p.hand)),
+                ("Melds", shown(&p.melds)),
+                ("Flowers", notation(&p.flowers)),
+                ("Discards", notation(&p.discards)),
+                ("seat", p.seat.to_string()),
+                ("wind", p.wind.to_string()),
+            ],
+        })
+        .collect();
+    let mut table = Vec::new();
+    if let Some(t) = v.drawn {
+        table.push(("Tile drawn".to_owned(), html::tile(&t.to_string())));
+    }
+    if let Some(c) = &v.claim {
+        let what = if c.robbing { "Tile added to a kong (may be robbed)" } else { "Discard that may be claimed" };
+        table.push((what.to_owned(), format!("{} from seat {}", html::tile(&c.tile.to_string()), c.from)));
+    }
+    if let Some(w) = &v.last_win {
+        let how = match w.from {
+            None => "self-drawn".to_owned(),
+            Some(f) => format!("from seat {f}"),
+        };
+        table.push((
+            "Last win".to_owned(),
+            format!("seat {} on {} {}, {} fan", w.seat, html::tile(&w.tile.to_string()), esc(&how), w.fan),
+        ));
+        table.push(("Fan of the last win".to_owned(), shown(&w.fans)));
+    }
+    table.push(("Tiles left in the wall".to_owned(), v.wall.to_string()));
+    for (label, x) in [
+        ("hand", format!("{} of {}", v.hand, v.hands)),
+        ("round_wind", v.round_wind.to_string()),
+        ("dealer", v.dealer.to_string()),
+        ("dice", shown(&v.dice)),
+        ("over", shown(&v.over)),
+    ] {
+        table.push((label.to_owned(), x));
+    }
+    Layout { seats, table, board: None, text: None }
+}
+
 /// Hungarian sets by the names the seed gives them, a kong's kind and whether it is concealed
 /// (declared from the hand: it scores double) said beside it.
 fn hungarian_sets(melds: &[hungarian::MeldView]) -> String {
@@ -195,6 +245,9 @@ fn hungarian_sets(melds: &[hungarian::MeldView]) -> String {
     shown(&named)
 }
 
+/// Hungarian mahjong: each seat's hand, laid-out sets, flowers and discards, with what it scored
+/// and paid at the last hand's end; the table: the wall, the break, the seating, the claim window
+/// and the last hand's result.
 fn hungarian_layout(v: &hungarian::View) -> Layout {
     let seats = v
         .players
@@ -431,6 +484,7 @@ mod tests {
         let mut views = vec![
             View::of(&tzq::Tzq::new(tzq::Rules::default(), 2, Some(&seed)).unwrap()),
             View::of(&riichi::Riichi::new(riichi::Rules::default(), 4, Some(&seed)).unwrap()),
+            View::of(&mcr::Mcr::new(mcr::Rules::default(), 4, Some(&seed)).unwrap()),
             View::of(&hungarian::Hungarian::new(hungarian::Rules::default(), 4, Some(&seed)).unwrap()),
             View::of(&Tayu::new(Rules::default(), 3, Some(&seed)).unwrap()),
         ];
@@ -444,6 +498,38 @@ mod tests {
             if !matches!(v, View::Tayu(_)) {
                 assert!(h.contains("class=\"t "), "{h}");
             }
+        }
+    }
+
+    #[test]
+    fn an_mcr_position_shows_flowers_melds_and_the_fan_of_the_last_win() {
+        use paifu_core::Game;
+        // A seeded deal: the flowers dealt are set aside and drawn as tiles by their notation.
+        let g = mcr::Mcr::new(mcr::Rules::default(), 4, Some(&Seed::from_text("mcr layout"))).unwrap();
+        let v = g.view();
+        let h = position_html(&View::Mcr(v.clone()));
+        assert_eq!(h.matches("<div class=\"k\">Flowers</div>").count(), 4, "{h}");
+        assert!(v.players.iter().any(|p| !p.flowers.is_empty()), "no flowers in this deal");
+        for f in v.players.iter().flat_map(|p| &p.flowers) {
+            assert!(h.contains(&format!("title=\"{f}\"")), "{f}: {h}");
+        }
+        // An imported hand: seat 1 wins on seat 0's white dragon with a mixed straight.
+        let rules = mcr::Rules { flowers: false, hands: 1, ..mcr::Rules::default() };
+        let mut g = mcr::Mcr::new(rules, 4, None).unwrap();
+        let deals = ["8m19m19p19s234567z", "123m456p789s111z5z", "234567m345s66s55z", "22m33m44p55p66p77p8s"];
+        for (s, d) in deals.iter().enumerate() {
+            g.play_mut(s as u8, &format!("deal {d}").parse().unwrap()).unwrap();
+        }
+        for (s, a) in [(0, "draw 3p"), (0, "discard 5z"), (2, "pass"), (1, "win")] {
+            g.play_mut(s, &a.parse().unwrap()).unwrap();
+        }
+        let v = g.view();
+        let h = position_html(&View::Mcr(v.clone()));
+        let w = v.last_win.unwrap();
+        assert!(h.contains(&format!("seat 1 on {} from seat 0, {} fan", html::tile("5z"), w.fan)), "{h}");
+        assert!(w.fans.iter().any(|f| f.name == "mixed_straight"));
+        for f in &w.fans {
+            assert!(h.contains(&format!("<td>{}</td>", f.name)), "{} missing: {h}", f.name);
         }
     }
 
@@ -494,6 +580,7 @@ mod tests {
         match v {
             View::Tzq(v) => v.to_act.len(),
             View::Riichi(v) => v.to_act.len(),
+            View::Mcr(v) => v.to_act.len(),
             View::Hungarian(v) => v.to_act.len(),
             View::Tayu(v) => v.to_act.len(),
         }

@@ -1,6 +1,7 @@
 //! Each game's bots, and choosing a bot by name.
 
 pub mod hungarian;
+pub mod mcr;
 pub mod riichi;
 pub mod tayu;
 pub mod tzq;
@@ -37,7 +38,7 @@ pub fn visit<V: Visitor>(kind: GameKind, v: V) -> Option<V::Output> {
         GameKind::Riichi => Some(v.visit::<paifu_core::riichi::Riichi>()),
         GameKind::Hungarian => Some(v.visit::<paifu_core::hungarian::Hungarian>()),
         GameKind::Tayu => Some(v.visit::<paifu_core::tayu::Tayu>()),
-        GameKind::Mcr => None,
+        GameKind::Mcr => Some(v.visit::<paifu_core::mcr::Mcr>()),
     }
 }
 
