@@ -1,14 +1,12 @@
 //! The end of a hand (docs/rules/hungarian.md, "Scoring", "Settlement"): every player's hand
 //! scored, the settlement, the round result with its facts, and what the viewer shows of it.
 
-use super::engine::Hungarian;
+use super::engine::{Hungarian, Settled, Shown};
 use super::facts::FactKind;
-use super::play::set_of;
-use super::score::{score_loser, score_winner, settle, Hand, Scored, Win};
-use super::settled::{Settled, Shown};
+use super::score::{score_loser, score_winner, settle, Hand, Scored, Set, Win};
 use super::table::table;
+use crate::game::{Fact, RoundResult};
 use crate::mahjong::Tile;
-use crate::{Fact, RoundResult};
 
 const WIND_LETTERS: [char; 4] = ['E', 'S', 'W', 'N'];
 
@@ -35,7 +33,7 @@ impl Hungarian {
             .map(|seat| {
                 let chair = self.chair_of(seat);
                 let p = &self.hand.players[usize::from(chair)];
-                let sets: Vec<_> = p.melds.iter().map(set_of).collect();
+                let sets: Vec<_> = p.melds.iter().map(Set::laid_out).collect();
                 let numbers: Vec<u8> = p.flowers.iter().map(|f| f.number()).collect();
                 let wind = self.wind_of(chair);
                 let h = Hand { concealed: &p.hand, melds: &sets, flowers: &numbers, wind };
@@ -87,7 +85,7 @@ impl Hungarian {
         let mut by_chair: Vec<Scored> = Vec::with_capacity(4);
         for chair in 0..4u8 {
             let p = &self.hand.players[usize::from(chair)];
-            let sets: Vec<_> = p.melds.iter().map(set_of).collect();
+            let sets: Vec<_> = p.melds.iter().map(Set::laid_out).collect();
             let numbers: Vec<u8> = p.flowers.iter().map(|f| f.number()).collect();
             let h = Hand { concealed: &p.hand, melds: &sets, flowers: &numbers, wind: self.wind_of(chair) };
             let s = if chair == winner {

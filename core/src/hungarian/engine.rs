@@ -9,12 +9,12 @@
 use super::action::Action;
 use super::ritual::{self, Break, Seating, WALL_END};
 use super::rules::{Length, Rules};
-use super::settled::Settled;
+use super::score::Scored;
 use super::table::{table, DataError};
+use crate::game::{RoundResult, Seat, SetupError};
 use crate::mahjong::claim::Window;
 use crate::mahjong::{Counts, Flower, Meld, Piece, Tile, Wall};
 use crate::random::Seed;
-use crate::{RoundResult, Seat, SetupError};
 
 /// One discard, and whether it was claimed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,6 +68,31 @@ pub(super) struct Hand {
     pub(super) players: [Player; 4],
     /// Nothing has happened since the deal: East may still win on its dealt hand.
     pub(super) fresh: bool,
+}
+
+/// One player's hand at the end, as shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Shown {
+    pub(super) seat: Seat,
+    pub(super) wind: u8,
+    pub(super) hand: Vec<Tile>,
+    pub(super) melds: Vec<Meld>,
+    pub(super) flowers: Vec<Flower>,
+    pub(super) scored: Scored,
+    pub(super) delta: i64,
+}
+
+/// How a hand ended: its number, the winner (none for a void hand), the winning tile and where
+/// it came from, and every player's hand with its score and payment, by seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Settled {
+    pub(super) hand_no: u32,
+    pub(super) winner: Option<Seat>,
+    pub(super) tile: Option<Tile>,
+    /// The seat whose discard was robbed for the win.
+    pub(super) robbed_from: Option<Seat>,
+    pub(super) heavenly: bool,
+    pub(super) players: Vec<Shown>,
 }
 
 /// A Hungarian mahjong match.

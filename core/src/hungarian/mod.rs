@@ -24,7 +24,6 @@ mod ritual;
 mod rules;
 pub mod score;
 mod score_line;
-mod settled;
 pub mod table;
 mod view;
 

@@ -21,17 +21,6 @@ fn priority(a: Action) -> Option<Priority> {
     }
 }
 
-/// A laid-out meld as the scorer reads it.
-pub(super) fn set_of(m: &Meld) -> Set {
-    let k = m.base() as u8;
-    match m.kind {
-        MeldKind::Chow => Set::Chow { base: k },
-        MeldKind::Pung => Set::Pong { kind: k, exposed: true },
-        MeldKind::ClaimedKong | MeldKind::AddedKong => Set::Kong { kind: k, exposed: true },
-        MeldKind::ConcealedKong => Set::Kong { kind: k, exposed: false },
-    }
-}
-
 /// The runs a chow of `tile` can make with two hand tiles, as those two tiles.
 fn chows(hand: &crate::mahjong::Counts, tile: Tile) -> Vec<(Tile, Tile)> {
     let k = tile.kind();
@@ -70,7 +59,7 @@ impl Hungarian {
     }
 
     fn sets_of(&self, chair: u8) -> Vec<Set> {
-        self.hand.players[usize::from(chair & 3)].melds.iter().map(set_of).collect()
+        self.hand.players[usize::from(chair & 3)].melds.iter().map(Set::laid_out).collect()
     }
 
     /// What `chair` may claim on `from`'s discard of `tile`.

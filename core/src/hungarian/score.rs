@@ -13,7 +13,7 @@ use super::table::{Doubling, Limit, Line, Table};
 use crate::mahjong::hand::{
     decompositions, is_seven_distinct_pairs, is_seven_pairs, is_standard_win, Set as DecompSet, YAOCHU,
 };
-use crate::mahjong::Counts;
+use crate::mahjong::{Counts, Meld, MeldKind};
 
 /// Kinds are 0-33: 0-8 `1m`-`9m`, 9-17 `1p`-`9p`, 18-26 `1s`-`9s`, 27-30 the winds East South
 /// West North, 31-33 the dragons white green red.
@@ -40,6 +40,18 @@ pub enum Set {
 }
 
 impl Set {
+    /// A laid-out meld as the scorer reads it: a claimed kong, and a pong added to from the hand,
+    /// are exposed; a kong declared from the hand is concealed.
+    pub fn laid_out(m: &Meld) -> Set {
+        let k = m.base() as u8;
+        match m.kind {
+            MeldKind::Chow => Set::Chow { base: k },
+            MeldKind::Pung => Set::Pong { kind: k, exposed: true },
+            MeldKind::ClaimedKong | MeldKind::AddedKong => Set::Kong { kind: k, exposed: true },
+            MeldKind::ConcealedKong => Set::Kong { kind: k, exposed: false },
+        }
+    }
+
     /// The kind of a pong or kong.
     pub fn of_a_kind(self) -> Option<usize> {
         match self {

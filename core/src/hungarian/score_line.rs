@@ -1,7 +1,6 @@
 //! The referee's check of one finished hand (`paifu score hungarian`): one JSON object in, one
 //! out. The contract is in docs/rules/hungarian.md, "paifu score hungarian".
 
-use super::play::set_of;
 use super::rules::Rules;
 use super::score::{score_loser, score_winner, settle, Hand, Scored, Set, Win};
 use super::table::{table, Table};
@@ -48,7 +47,7 @@ fn parse_meld(s: &str, who: &str) -> Result<(Set, Vec<Tile>), LineError> {
     let tiles = plain_tiles(tiles, who)?;
     let m = Meld::new(kind, &tiles, None, None)
         .ok_or_else(|| err("invalid_tiles", format!("{who}: meld {s:?}: the tiles are not a {}", kind.name())))?;
-    Ok((set_of(&m), tiles))
+    Ok((Set::laid_out(&m), tiles))
 }
 
 /// One player's part of the input.

@@ -2,10 +2,9 @@
 //! hand with its laid-out sets and flowers, the discards, the claim window, and the last hand's
 //! settlement; every tile as its notation.
 
-use super::engine::{Hungarian, Phase};
-use super::settled::{Settled, Shown};
+use super::engine::{Hungarian, Phase, Settled, Shown};
+use crate::game::{Game, Seat};
 use crate::mahjong::{Flower, Meld, MeldKind, Tile};
-use crate::{Game, Seat};
 use serde::{Serialize, Serializer};
 use serde_with::{serde_as, DisplayFromStr};
 
