@@ -8,6 +8,7 @@ mod fixtures;
 mod import;
 mod log_format;
 mod mcr;
+mod mcr_import;
 mod riichi;
 mod robustness;
 mod tayu;

@@ -167,7 +167,8 @@ fn before(f: &Fault, g: &Fault) -> bool {
 }
 
 /// Validates a log of any game, as `paifu_core::validate_bytes` does, and checks an imported
-/// riichi log that embeds its source against it ([`check_log`]). The report is the core
+/// riichi log that embeds its source against it ([`check_log`]; an imported MCR log likewise,
+/// `mcr::source::check_log`). The report is the core
 /// validator's, with the verdict replaced by the source's fault when that comes first in the
 /// log (at the same record, the core validator's fault is kept).
 ///
@@ -175,6 +176,15 @@ fn before(f: &Fault, g: &Fault) -> bool {
 /// logs call.
 pub fn validate_bytes(bytes: &[u8]) -> Report {
     let mut report = paifu_core::validate_bytes(bytes);
+    if report.header.as_ref().is_some_and(|h| h.game == "mcr" && embedded(h).is_some()) && report.digest.is_some() {
+        let Ok((log, pos)) = log::decode::<paifu_core::mcr::Action>(bytes) else { return report };
+        if let Some(f) = super::mcr::source::check_log(&log, &pos) {
+            if report.verdict.fault().is_none_or(|g| before(&f, g)) {
+                report.verdict = Verdict::Invalid(f);
+            }
+        }
+        return report;
+    }
     let embeds = report.header.as_ref().is_some_and(|h| h.game == "riichi" && embedded(h).is_some());
     if !embeds || report.digest.is_none() {
         return report;

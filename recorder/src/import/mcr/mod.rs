@@ -1,0 +1,85 @@
+//! Importers of Chinese Official (MCR) hand records, kept apart from the riichi formats: each
+//! source is read into the one model of this module ([`SourceHand`]: the deals, the steps of
+//! play with the claims a source shows, how the hand ended and what the source says it was
+//! worth), and [`to_log`] makes a Paifu log of it by driving the MCR engine in imported mode.
+//!
+//! - `botzone.rs`: Botzone's Chinese Standard Mahjong match records (the public dataset's text
+//!   form, one hand per `Match` block).
+//! - `to_log.rs`: the converter, and the checks of the source's stated fan and scores.
+//! - `source.rs`: an imported log checked against the hand it embeds.
+//!
+//! Dependencies point one way: formats -> to_log -> this model.
+
+pub mod botzone;
+pub mod source;
+pub mod to_log;
+
+use paifu_core::mahjong::{Piece, Tile};
+
+pub use to_log::{to_log, Imported};
+
+/// One hand as a source records it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceHand {
+    /// The source format's name (`botzone`), written into the log's source block.
+    pub format: &'static str,
+    /// The source's own identifier of the hand (Botzone's match id).
+    pub id: String,
+    /// The players, in seat order (seat 0 deals).
+    pub names: [String; 4],
+    /// The prevalent wind, 0 East .. 3 North.
+    pub prevalent_wind: u8,
+    /// Each seat's 13 starting tiles, and where the source gives them.
+    pub deals: [(Vec<Tile>, String); 4],
+    pub steps: Vec<Step>,
+    pub end: End,
+    /// Each seat's score change as the source states it.
+    pub scores: Option<Scores>,
+    /// The hand's own text in the source (embedded in the log).
+    pub text: String,
+}
+
+/// One step of play: a seat's action, the claims the source says were made and set aside, and
+/// where in the source it is (`line 17`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub seat: u8,
+    pub what: What,
+    /// Claims on the same tile that lost to this one (Botzone's `Ignore Player N ...`).
+    pub ignored: Vec<(u8, What)>,
+    pub at: String,
+}
+
+/// What a seat does, as sources name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum What {
+    /// A draw, a replacement draw included.
+    Draw(Piece),
+    Discard(Tile),
+    /// A chow on the discard, named by the middle tile of the chow.
+    Chow(Tile),
+    Pung(Tile),
+    /// A kong on a discard.
+    Kong(Tile),
+    ConcealedKong(Tile),
+    AddedKong(Tile),
+    /// A win on this tile: self-drawn after a draw, on a discard, or robbing a kong.
+    Win(Tile),
+}
+
+/// How the hand ended, as the source says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum End {
+    /// Won (the last step is the win): the fan total the source states and its list of fan as
+    /// the source names them (Chinese names, with how many times each counts).
+    Won { fan: u32, fans: Vec<(String, u32)>, at: String },
+    /// Drawn: the wall ran out.
+    Drawn { at: String },
+}
+
+/// What the source says the hand was worth: each seat's score change, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scores {
+    pub deltas: [i64; 4],
+    pub at: String,
+}
