@@ -18,8 +18,8 @@ use std::path::{Path, PathBuf};
 validate names the place in the source where it fails. The log holds the source file itself (meta.source), so \
 `paifu validate` and `paifu sign` check the log against it: an edited record, claim or source is refused.
 
-Botzone's Chinese Standard Mahjong records (format botzone) hold many hands a file: each hand becomes \
-OUT/<match id>.paifu.jsonl, holding that hand's text; the fan total and the scores each hand states are checked \
+Botzone's Chinese Standard Mahjong records (format botzone) and PMN hand records (format pmn, the notation of \
+mahjongsoft.com's MCR replays) hold many hands a file: each hand becomes OUT/<match id or site>.paifu.jsonl, holding that hand's text; the fan total and the scores each hand states are checked \
 against Paifu's count, and a difference is reported with the hand's line.
 
 Limits: a source file is at most --max-bytes (default and largest for riichi formats 524288, 512 KiB; a real game \
@@ -31,11 +31,12 @@ Exit status: 0 every file imported and valid, 1 some imported game is invalid or
 Examples:
   paifu import tenhou game.json -o imported/
   paifu import mjai game.mjson -o imported/
-  paifu import botzone sample.txt -o mcr-imported/")]
+  paifu import botzone sample.txt -o mcr-imported/
+  paifu import pmn hands.pmn -o mcr-imported/")]
 pub struct ImportArgs {
     /// The source: `tenhou` (tenhou.net/6 JSON, or Tenhou's mjlog XML, recognized by content),
-    /// `mjai` (mjai JSON Lines with every hand shown) or `botzone` (Botzone's Chinese Standard
-    /// Mahjong match records).
+    /// `mjai` (mjai JSON Lines with every hand shown), `botzone` (Botzone's Chinese Standard
+    /// Mahjong match records) or `pmn` (PMN hand records of Chinese Official mahjong).
     pub format: String,
     /// Source files.
     #[arg(required = true)]
@@ -44,7 +45,7 @@ pub struct ImportArgs {
     #[arg(short, long)]
     pub out: PathBuf,
     /// The largest source file to read, in bytes (riichi formats: at most 524288, the most a log
-    /// can embed; botzone: at most 1 GiB, each hand embedded on its own).
+    /// can embed; botzone and pmn: at most 1 GiB, each hand embedded on its own).
     #[arg(long, default_value_t = MAX_SOURCE_BYTES, value_parser = clap::value_parser!(u64).range(1..=MAX_BOTZONE_BYTES))]
     pub max_bytes: u64,
 }
@@ -55,8 +56,8 @@ const MAX_BOTZONE_BYTES: u64 = 1 << 30;
 
 /// Imports one file into `out_dir`; answers whether it imported faithfully and validates.
 fn import_one(format: &str, path: &Path, out_dir: &Path, max_bytes: u64) -> Result<bool> {
-    if format == "botzone" {
-        return import_mcr_hands(path, out_dir, max_bytes);
+    if format == "botzone" || format == "pmn" {
+        return import_mcr_hands(format, path, out_dir, max_bytes);
     }
     let max_bytes = max_bytes.min(MAX_SOURCE_BYTES);
     let text = read_text_limited(path, max_bytes, "source files (paifu import --max-bytes)")?;
@@ -100,28 +101,29 @@ fn file_stem(id: &str) -> String {
     }
 }
 
-/// Imports every hand of a Botzone records file, one log each; answers whether all imported
+/// Imports every hand of a Botzone or PMN records file, one log each; answers whether all imported
 /// faithfully and validate.
-fn import_mcr_hands(path: &Path, out_dir: &Path, max_bytes: u64) -> Result<bool> {
+fn import_mcr_hands(format: &str, path: &Path, out_dir: &Path, max_bytes: u64) -> Result<bool> {
     use paifu_core::mcr::Mcr;
-    use paifu_recorder::import::mcr::{botzone, to_log};
+    use paifu_recorder::import::mcr::{botzone, pmn, to_log};
     let text = read_text_limited(path, max_bytes, "source files (paifu import --max-bytes)")?;
     let name = path.display();
-    let hands = botzone::read(&text).map_err(|source| Error::Import { path: path.to_owned(), source })?;
+    let hands = if format == "pmn" { pmn::read(&text) } else { botzone::read(&text) };
+    let hands = hands.map_err(|source| Error::Import { path: path.to_owned(), source })?;
     let (mut valid, mut invalid, mut differing) = (0usize, 0usize, 0usize);
     for hand in &hands {
-        let imp = to_log(hand, botzone::RULESET).map_err(|source| Error::Import { path: path.to_owned(), source })?;
+        let imp = to_log(hand).map_err(|source| Error::Import { path: path.to_owned(), source })?;
         let out = out_dir.join(format!("{}.paifu.jsonl", file_stem(&hand.id)));
         write_file(&out, &log::encode(&imp.log, Encoding::JsonLines))?;
         for m in &imp.mismatches {
-            println!("{name}: match {}: {m}", hand.id);
+            println!("{name}: hand {}: {m}", hand.id);
         }
         differing += usize::from(!imp.mismatches.is_empty());
         match validate_log::<Mcr>(&imp.log, &Positions::default()) {
             Verdict::Valid(o) => {
                 valid += 1;
                 println!(
-                    "{name}: match {} -> {}: {} records, valid, scores {:?}",
+                    "{name}: hand {} -> {}: {} records, valid, scores {:?}",
                     hand.id,
                     out.display(),
                     imp.log.records.len(),
@@ -131,7 +133,7 @@ fn import_mcr_hands(path: &Path, out_dir: &Path, max_bytes: u64) -> Result<bool>
             Verdict::Invalid(f) => {
                 invalid += 1;
                 let pos = f.index.and_then(|i| imp.positions.get(i)).cloned().unwrap_or_default();
-                println!("{name}: match {} -> {}: INVALID at {pos} (source): {f}", hand.id, out.display());
+                println!("{name}: hand {} -> {}: INVALID at {pos} (source): {f}", hand.id, out.display());
             }
         }
     }

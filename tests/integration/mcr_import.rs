@@ -27,7 +27,7 @@ Score -27 43 -8 -8";
 fn import(text: &str) -> to_log::Imported {
     let hands = botzone::read(text).unwrap();
     assert_eq!(hands.len(), 1);
-    to_log(&hands[0], botzone::RULESET).unwrap()
+    to_log(&hands[0]).unwrap()
 }
 
 #[test]
@@ -71,13 +71,13 @@ fn bad_botzone_hands_are_refused_at_the_right_line() {
     let upto = HAND.find("Player 0 Draw B3").unwrap();
     let text = format!("{}Player 0 Draw T6\nPlayer 0 Play T6\nPlayer 2 Chi T5\nHuang\nScore 0 0 0 0", &HAND[..upto]);
     let hands = botzone::read(&text).unwrap();
-    let imp = to_log(&hands[0], botzone::RULESET).unwrap();
+    let imp = to_log(&hands[0]).unwrap();
     let (i, why) = imp.refused.clone().unwrap();
     assert_eq!(imp.positions[i], "line 9");
     assert!(why.contains("only on the discard of the player before"), "{why}");
     // A win below 8 fan: seat 2's pung-or-pair wait on the white dragon is worth 6.
     let text = HAND.replace("Player 1 Hu J3 Ignore Player 2 Peng J3", "Player 2 Hu J3");
-    let imp = to_log(&botzone::read(&text).unwrap()[0], botzone::RULESET).unwrap();
+    let imp = to_log(&botzone::read(&text).unwrap()[0]).unwrap();
     let (i, why) = imp.refused.clone().unwrap();
     assert_eq!(imp.positions[i], "line 9");
     assert!(why.starts_with("below_minimum") && why.contains("worth 6 fan"), "{why}");
@@ -102,8 +102,8 @@ fn paifu_import_botzone_writes_a_log_per_hand_and_says_what_differs() {
     let o = paifu(&["import", "botzone", "records.txt", "-o", "out"], p);
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
-    assert!(out.contains("match test0001 -> out/test0001.paifu.jsonl: 8 records, valid"), "{out}");
-    assert!(out.contains("match test0002: line 22: the source states 18 fan, but Paifu counts 19"), "{out}");
+    assert!(out.contains("hand test0001 -> out/test0001.paifu.jsonl: 8 records, valid"), "{out}");
+    assert!(out.contains("hand test0002: line 22: the source states 18 fan, but Paifu counts 19"), "{out}");
     assert!(out.contains("2 hands: 2 valid, 0 invalid; 1 with a fan count or result that differs"), "{out}");
     let o = paifu(&["validate", "out/test0001.paifu.jsonl"], p);
     assert!(o.status.success(), "{}", stdout(&o));
@@ -126,4 +126,40 @@ fn an_edited_imported_hand_is_refused_against_the_source_it_embeds() {
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert!(out.contains("source_mismatch") && out.contains("seat 0 discard 7z") && out.contains("line 8"), "{out}");
+}
+
+/// The same hand in PMN (python-majiang's notation for mahjongsoft.com's replays), written here.
+const PMN: &str = r#"[Event "Paifu test"]
+[Site "paifu-test-1"]
+[PWind "E"]
+[East "Ann"]
+[South "Bo"]
+[West "Cy"]
+[North "Di"]
+[Deal "c189d19b19w234r123f c123d456b789w111r3f c234567db34566wr33f c2233d44556677b8wrf"]
+[Starting "0 0 0 0"]
+[Result "-27 43 -8 -8"]
+[Play "T0d3D0r3H1"]
+[Fan "None 39/8/1.52/6/1.60/2/1.62/2/1.79/1/1 None None"]"#;
+
+#[test]
+fn a_pmn_hand_imports_valid_and_its_fan_by_number_is_checked() {
+    use paifu_recorder::import::mcr::pmn;
+    let hands = pmn::read(&format!("{PMN}\n\n{}", PMN.replace("paifu-test-1", "paifu-test-2").replace("62/2/1", "62/2/2"))).unwrap();
+    assert_eq!(hands.len(), 2);
+    let imp = to_log(&hands[0]).unwrap();
+    assert!(imp.mismatches.is_empty(), "{:?}", imp.mismatches);
+    assert_eq!(imp.log.header.seats, ["Ann", "Bo", "Cy", "Di"]);
+    assert_eq!(imp.log.header.source.as_ref().unwrap().format, "pmn");
+    let Verdict::Valid(o) = validate_log::<Mcr>(&imp.log, &Positions::default()) else { panic!("invalid") };
+    assert_eq!(o.final_scores, [-27, 43, -8, -8]);
+    // Concealed hand stated twice: 21 fan stated, 19 counted.
+    let imp = to_log(&hands[1]).unwrap();
+    let m = imp.mismatches[0].to_string();
+    assert!(m.contains("the source states 21 fan, but Paifu counts 19"), "{m}");
+    // Bad notation names its line.
+    let e = pmn::read(&PMN.replace("[PWind \"E\"]", "[PWind \"X\"]")).unwrap_err().to_string();
+    assert!(e.contains("line 3") && e.contains("E, S, W or N"), "{e}");
+    let e = pmn::read(&PMN.replace("T0d3D0r3H1", "T0d3D0r3H")).unwrap_err().to_string();
+    assert!(e.contains("line 11") && e.contains("the winner's seat"), "{e}");
 }

@@ -20,6 +20,7 @@
 
 use super::{End, Scores, SourceHand, Step, What};
 use crate::import::ImportError;
+use paifu_core::log::Options;
 use paifu_core::mahjong::{Piece, Tile};
 
 /// The ruleset Botzone's records are played under.
@@ -230,6 +231,8 @@ fn read_hand(lines: &mut Lines) -> Result<SourceHand, ImportError> {
     }
     Ok(SourceHand {
         format: "botzone",
+        ruleset: RULESET,
+        options: Options::new(),
         id,
         names: ["botzone 0", "botzone 1", "botzone 2", "botzone 3"].map(String::from),
         prevalent_wind,

@@ -5,15 +5,19 @@
 //!
 //! - `botzone.rs`: Botzone's Chinese Standard Mahjong match records (the public dataset's text
 //!   form, one hand per `Match` block).
+//! - `pmn.rs`: PMN (Portable Majiang Notation) hand records, as mahjongsoft.com's replays are
+//!   written down.
 //! - `to_log.rs`: the converter, and the checks of the source's stated fan and scores.
 //! - `source.rs`: an imported log checked against the hand it embeds.
 //!
 //! Dependencies point one way: formats -> to_log -> this model.
 
 pub mod botzone;
+pub mod pmn;
 pub mod source;
 pub mod to_log;
 
+use paifu_core::log::Options;
 use paifu_core::mahjong::{Piece, Tile};
 
 pub use to_log::{to_log, Imported};
@@ -21,8 +25,11 @@ pub use to_log::{to_log, Imported};
 /// One hand as a source records it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SourceHand {
-    /// The source format's name (`botzone`), written into the log's source block.
+    /// The source format's name (`botzone`, `pmn`), written into the log's source block.
     pub format: &'static str,
+    /// The ruleset and options the source's hands are played under (the prevalent wind apart).
+    pub ruleset: &'static str,
+    pub options: Options,
     /// The source's own identifier of the hand (Botzone's match id).
     pub id: String,
     /// The players, in seat order (seat 0 deals).
@@ -70,7 +77,8 @@ pub enum What {
 /// How the hand ended, as the source says.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum End {
-    /// Won (the last step is the win): the fan total the source states and its list of fan as
+    /// Won (the last step is the win; several wins on one discard in formats that allow them):
+    /// the fan total the source states and its list of fan as
     /// the source names them (Chinese names, with how many times each counts).
     Won { fan: u32, fans: Vec<(String, u32)>, at: String },
     /// Drawn: the wall ran out.

@@ -3,7 +3,7 @@
 //! text (`source_digest_mismatch`), and importing that text again must give the very header (the
 //! engine name apart) and records, claims included (`source_mismatch` at the first difference).
 
-use super::{botzone, to_log};
+use super::{botzone, pmn, to_log};
 use crate::import::to_log::{source_digest, META_KEY};
 use paifu_core::log::{Log, Positions};
 use paifu_core::mcr::Action;
@@ -25,13 +25,15 @@ pub fn check_log(log: &Log<Action>, pos: &Positions) -> Option<Fault> {
             ),
         ));
     }
-    let again = match src.format.as_str() {
-        "botzone" => botzone::read(text).and_then(|hands| match &hands[..] {
-            [one] => to_log(one, botzone::RULESET),
-            _ => Err(crate::import::ImportError::new("", format!("{} hands; a log embeds one", hands.len()))),
-        }),
+    let hands = match src.format.as_str() {
+        "botzone" => botzone::read(text),
+        "pmn" => pmn::read(text),
         other => Err(crate::import::ImportError::new("source.format", format!("{other:?} is not an MCR format Paifu imports"))),
     };
+    let again = hands.and_then(|hands| match &hands[..] {
+        [one] => to_log(one),
+        _ => Err(crate::import::ImportError::new("", format!("{} hands; a log embeds one", hands.len()))),
+    });
     let imp = match again {
         Ok(imp) => imp,
         Err(e) => {

@@ -32,8 +32,9 @@ pub struct Imported {
 }
 
 /// The log of a source hand, with the records the engine accepted (and the first it refused).
-pub fn to_log(hand: &SourceHand, ruleset: &str) -> Result<Imported, ImportError> {
-    let mut options = Options::new();
+pub fn to_log(hand: &SourceHand) -> Result<Imported, ImportError> {
+    let ruleset = hand.ruleset;
+    let mut options = hand.options.clone();
     if hand.prevalent_wind != 0 {
         options.insert("prevalent_wind".into(), OptValue::Int(i64::from(hand.prevalent_wind)));
     }
@@ -167,7 +168,8 @@ fn play(b: &mut Builder, hand: &SourceHand) -> Result<(), ImportError> {
             return Ok(());
         }
     }
-    for step in &hand.steps {
+    let mut steps = hand.steps.iter().peekable();
+    while let Some(step) = steps.next() {
         if b.refused.is_some() {
             return Ok(());
         }
@@ -189,6 +191,13 @@ fn play(b: &mut Builder, hand: &SourceHand) -> Result<(), ImportError> {
             let claimed = claim_action(step.what, tile, &step.at)?;
             if let Some(a) = claimed {
                 answers.push((step.seat, a));
+            }
+            // Further wins on the same tile (formats that let several seats win one discard):
+            // declared too, and the engine gives the win to the nearest.
+            if matches!(step.what, What::Win(_)) {
+                while let Some(next) = steps.next_if(|n| matches!(n.what, What::Win(t) if t == tile)) {
+                    answers.push((next.seat, Action::Win));
+                }
             }
             for (s, a) in answers {
                 if !b.push(s, a, &step.at) {
@@ -270,9 +279,18 @@ fn check_end(b: &mut Builder, hand: &SourceHand, out: &mut Vec<Mismatch>) {
         out.push(mismatch(format!("the source has the hand won, but Paifu has it drawn: {}", r.summary)));
         return;
     };
-    let source_winner = hand.steps.last().map(|s| s.seat);
-    if source_winner != Some(winner) {
-        out.push(mismatch(format!("the source has seat {source_winner:?} win, but Paifu gives the win to seat {winner}")));
+    let winners: Vec<Seat> = {
+        let wins = hand.steps.iter().rev().take_while(|s| matches!(s.what, What::Win(_)));
+        let mut w: Vec<Seat> = wins.map(|s| s.seat).collect();
+        w.reverse();
+        w
+    };
+    if winners != [winner] {
+        let list = winners.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" and ");
+        out.push(mismatch(format!(
+            "the source has seat {list} win, but Paifu gives the win to seat {winner} alone (MCR: one winner, the \
+             nearest to the discarder)"
+        )));
     }
     let ours: Vec<(Fan, u32)> = r
         .facts
