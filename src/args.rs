@@ -6,7 +6,7 @@ use paifu_core::log::Encoding;
 use paifu_recorder::archive::Filter;
 
 /// The archive used when `--db` is not given.
-pub const DEFAULT_DB: &str = "paifu.db";
+pub(crate) const DEFAULT_DB: &str = "paifu.db";
 
 /// A log encoding, as `--format` and `--to` name it.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -68,7 +68,7 @@ impl FilterArgs {
 /// `--since`: a date (`YYYY-MM-DD`, midnight UTC) or an RFC 3339 time (`YYYY-MM-DDTHH:MM:SS`, a
 /// fraction of a second ignored, then `Z` or an offset `+HH:MM` / `-HH:MM`; a space may stand for
 /// the `T`), as whole seconds since the Unix epoch.
-pub fn parse_since(text: &str) -> Result<i64, BadTime> {
+pub(crate) fn parse_since(text: &str) -> Result<i64, BadTime> {
     let bad = |why: &'static str| BadTime { text: text.to_owned(), why };
     let b = text.trim().as_bytes();
     let date = b.get(..10).and_then(date_days).ok_or_else(|| bad("not a date (YYYY-MM-DD)"))?;

@@ -34,7 +34,7 @@ impl Status {
     }
 
     /// `Faulty` when `faulty`, `Fine` otherwise.
-    pub fn faulty_if(faulty: bool) -> Status {
+    pub(crate) fn faulty_if(faulty: bool) -> Status {
         if faulty {
             Status::Faulty
         } else {
@@ -126,7 +126,7 @@ impl Error {
 }
 
 /// What the commands answer.
-pub type Result<T = Status> = std::result::Result<T, Error>;
+pub(crate) type Result<T = Status> = std::result::Result<T, Error>;
 
 #[cfg(test)]
 mod tests {

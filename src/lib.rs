@@ -4,12 +4,12 @@
 //! Shared pieces: [`args`] (the log encoding, the archive filters), [`archive`] (opening the
 //! archive, reading the games the filters choose), [`output`] (files, progress, verdict lines).
 
-pub mod archive;
+mod archive;
 pub mod args;
-pub mod cli;
+mod cli;
 pub mod cmd;
-pub mod error;
-pub mod output;
+mod error;
+mod output;
 
 pub use cli::{Cli, Command};
 pub use error::{Error, Status};

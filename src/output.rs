@@ -6,7 +6,7 @@ use paifu_core::replay::{Report, Verdict};
 use std::path::Path;
 
 /// A progress bar on standard error with this template, or a hidden one when `quiet`.
-pub fn progress(len: u64, template: &str, quiet: bool) -> ProgressBar {
+pub(crate) fn progress(len: u64, template: &str, quiet: bool) -> ProgressBar {
     if quiet {
         return ProgressBar::hidden();
     }
@@ -18,14 +18,14 @@ pub fn progress(len: u64, template: &str, quiet: bool) -> ProgressBar {
 }
 
 /// A progress bar that says what it counts, its time and the time left.
-pub fn progress_of(len: u64, what: &str, quiet: bool) -> ProgressBar {
+pub(crate) fn progress_of(len: u64, what: &str, quiet: bool) -> ProgressBar {
     let bar = progress(len, "{msg} {bar:40} {pos}/{len} [{elapsed_precise}, {eta} left]", quiet);
     bar.set_message(what.to_owned());
     bar
 }
 
 /// Writes a file, making its folder first if needed.
-pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(Error::io(dir))?;
     }
@@ -33,17 +33,17 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
 }
 
 /// Makes a folder and its parents.
-pub fn make_dir(dir: &Path) -> Result<()> {
+pub(crate) fn make_dir(dir: &Path) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(Error::io(dir))
 }
 
 /// Text from a log made safe for a terminal: control characters are shown escaped.
-pub fn printable(s: &str) -> String {
+pub(crate) fn printable(s: &str) -> String {
     s.chars().flat_map(|c| if c.is_control() { c.escape_default().collect::<Vec<_>>() } else { vec![c] }).collect()
 }
 
 /// One log's verdict as `validate --json` prints it.
-pub fn report_json(file: &Path, r: &Report) -> serde_json::Value {
+pub(crate) fn report_json(file: &Path, r: &Report) -> serde_json::Value {
     let mut v = serde_json::json!({
         "file": file.display().to_string(),
         "valid": r.verdict.is_valid(),
@@ -59,7 +59,7 @@ pub fn report_json(file: &Path, r: &Report) -> serde_json::Value {
 }
 
 /// One log's verdict as a line of text.
-pub fn report_line(file: &Path, r: &Report) -> String {
+pub(crate) fn report_line(file: &Path, r: &Report) -> String {
     match &r.verdict {
         Verdict::Valid(o) => format!(
             "valid    {}  {} records, final scores {:?}, digest {}",
@@ -73,7 +73,7 @@ pub fn report_line(file: &Path, r: &Report) -> String {
 }
 
 /// The current time as RFC 3339 UTC, whole seconds.
-pub fn now_rfc3339() -> String {
+pub(crate) fn now_rfc3339() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
 }
 

@@ -8,8 +8,8 @@
 //!
 //! See docs/statistics.md for every statistic and the fact keys each game's module reads.
 
-pub mod plot;
 mod mcr;
+pub mod plot;
 mod riichi;
 mod tayu;
 mod tzq;
@@ -59,7 +59,7 @@ fn add_maps<K: Ord + Clone, V: AddAssign + Copy>(into: &mut BTreeMap<K, V>, from
 
 impl Block {
     /// Adds `other` into `self`.
-    pub fn merge(&mut self, other: &Block) {
+    pub(crate) fn merge(&mut self, other: &Block) {
         self.games += other.games;
         self.rounds += other.rounds;
         self.seat_rounds += other.seat_rounds;
@@ -83,7 +83,7 @@ impl Block {
     }
 
     /// Counts one value in a distribution.
-    pub fn dist(&mut self, name: &str, value: i64) {
+    pub(crate) fn dist(&mut self, name: &str, value: i64) {
         *self.dists.entry(name.to_owned()).or_default().entry(value).or_default() += 1;
     }
 
@@ -91,17 +91,17 @@ impl Block {
         self.sums.get(key).copied().unwrap_or(0)
     }
 
-    pub fn hit(&self, key: &str) -> u64 {
+    pub(crate) fn hit(&self, key: &str) -> u64 {
         self.hits.get(key).copied().unwrap_or(0)
     }
 
     /// The sum of a game's fact.
-    pub fn sum_of<K: FactKey>(&self, key: K) -> i64 {
+    pub(crate) fn sum_of<K: FactKey>(&self, key: K) -> i64 {
         self.sum(&key.key())
     }
 
     /// How many of a game's facts had a nonzero value.
-    pub fn hit_of<K: FactKey>(&self, key: K) -> u64 {
+    pub(crate) fn hit_of<K: FactKey>(&self, key: K) -> u64 {
         self.hit(&key.key())
     }
 
@@ -152,14 +152,14 @@ pub struct Stats {
 }
 
 impl Stats {
-    pub fn merge(&mut self, other: &Stats) {
+    pub(crate) fn merge(&mut self, other: &Stats) {
         for (k, b) in &other.kinds {
             self.kinds.entry(k.clone()).or_default().merge(b);
         }
     }
 
     /// The statistics of one game for the seats `seats`.
-    pub fn of_game(g: &Played, seats: &[usize]) -> Stats {
+    pub(crate) fn of_game(g: &Played, seats: &[usize]) -> Stats {
         let mut b = Block::default();
         b.add_game_common(g, seats);
         if let Some(m) = module(g.game) {
@@ -193,7 +193,7 @@ pub struct Analysis {
 impl Analysis {
     /// One game's analysis. `only` keeps a single player's statistics (the overall part is
     /// always the whole table).
-    pub fn of_game(g: &Played, only: Option<&str>) -> Analysis {
+    pub(crate) fn of_game(g: &Played, only: Option<&str>) -> Analysis {
         let all: Vec<usize> = (0..g.players.len()).collect();
         let mut a = Analysis { overall: Stats::of_game(g, &all), players: BTreeMap::new() };
         let mut by_name: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
@@ -208,7 +208,7 @@ impl Analysis {
         a
     }
 
-    pub fn merge(&mut self, other: &Analysis) {
+    pub(crate) fn merge(&mut self, other: &Analysis) {
         self.overall.merge(&other.overall);
         for (k, s) in &other.players {
             self.players.entry(k.clone()).or_default().merge(s);
@@ -265,7 +265,7 @@ impl Metric {
 }
 
 /// `a / b`, or 0 when `b` is 0.
-pub fn ratio(a: f64, b: f64) -> f64 {
+pub(crate) fn ratio(a: f64, b: f64) -> f64 {
     if b == 0.0 {
         0.0
     } else {
@@ -427,7 +427,7 @@ fn csv_field(s: &str) -> String {
 }
 
 /// CSV with one line per subject, game and metric: `subject,game,metric,value`.
-pub fn to_csv(a: &Analysis) -> String {
+pub(crate) fn to_csv(a: &Analysis) -> String {
     let mut out = String::from("subject,game,metric,value\n");
     for (name, s) in subjects(a) {
         for (game, b) in &s.kinds {
@@ -440,7 +440,7 @@ pub fn to_csv(a: &Analysis) -> String {
 }
 
 /// Plain text for a terminal.
-pub fn to_text(a: &Analysis) -> String {
+pub(crate) fn to_text(a: &Analysis) -> String {
     let mut out = String::new();
     if a.overall.kinds.is_empty() {
         out.push_str("No valid games match.\n");

@@ -6,7 +6,7 @@
 //! counted), `table_points` (on the match's last hand); for the table `drawn`, `turns`.
 
 use crate::{ratio, Block, Distribution, Metric, Unit};
-use paifu_core::mcr::{Fan, FactKind as F};
+use paifu_core::mcr::{FactKind as F, Fan};
 use paifu_core::replay::Played;
 use paifu_core::FactKey;
 
@@ -43,13 +43,13 @@ pub(crate) fn metrics(b: &Block) -> Vec<Metric> {
     let deal_ins = b.sum_of(F::DealIn) as f64;
     let mut m = vec![
         Metric::new("win_rate", "Win rate", ratio(wins, sr), Unit::Ratio),
-        Metric::new("average_fan", "Average fan of wins (flowers included)", ratio(b.sum_of(F::Fan) as f64, wins), Unit::Average),
         Metric::new(
-            "self_drawn_share",
-            "Wins by self-draw",
-            ratio(b.sum_of(F::SelfDrawn) as f64, wins),
-            Unit::Ratio,
+            "average_fan",
+            "Average fan of wins (flowers included)",
+            ratio(b.sum_of(F::Fan) as f64, wins),
+            Unit::Average,
         ),
+        Metric::new("self_drawn_share", "Wins by self-draw", ratio(b.sum_of(F::SelfDrawn) as f64, wins), Unit::Ratio),
         Metric::new(
             "discard_share",
             "Wins on a discard (robbing a kong included)",
@@ -65,7 +65,12 @@ pub(crate) fn metrics(b: &Block) -> Vec<Metric> {
             ratio(b.sum("deal_in_value") as f64, deal_ins),
             Unit::Average,
         ),
-        Metric::new("drawn_rate", "Hands drawn (the wall ran out)", ratio(b.sum_of(F::Drawn) as f64, b.rounds as f64), Unit::Ratio),
+        Metric::new(
+            "drawn_rate",
+            "Hands drawn (the wall ran out)",
+            ratio(b.sum_of(F::Drawn) as f64, b.rounds as f64),
+            Unit::Ratio,
+        ),
         Metric::new(
             "average_table_points",
             "Average table points (4-2-1-0) of a match",
@@ -147,20 +152,21 @@ mod tests {
         ];
         let mut scores = vec![0i64; 4];
         for r in &rounds {
-            for s in 0..4 {
-                scores[s] += r.deltas[s];
+            for (s, d) in scores.iter_mut().zip(&r.deltas) {
+                *s += d;
             }
         }
         let played = Played {
             game: GameKind::Mcr,
             players: ["a", "b", "c", "d"].iter().map(|p| p.to_string()).collect(),
-            placements: paifu_core::game::placements_by_score(&scores),
+            placements: paifu_core::placements_by_score(&scores),
             final_scores: scores,
             rounds,
         };
         let a = Analysis::of_game(&played, None);
         let b = &a.overall.kinds["mcr"];
-        let metric = |k: &str| crate::metrics("mcr", b).into_iter().find(|m| m.key == k).unwrap_or_else(|| panic!("{k}")).value;
+        let metric =
+            |k: &str| crate::metrics("mcr", b).into_iter().find(|m| m.key == k).unwrap_or_else(|| panic!("{k}")).value;
         assert_eq!(metric("win_rate"), 3.0 / 16.0);
         // (8 + 1 + 1) + (8 + 2 + 2) + (88 + 8) fan over three wins.
         assert_eq!(metric("average_fan"), 118.0 / 3.0);
@@ -176,7 +182,10 @@ mod tests {
         let fans = &d.iter().find(|d| d.name == "fans").unwrap().values;
         assert_eq!(fans[0], ("mixed straight".to_owned(), 2.0));
         let types = &d.iter().find(|d| d.name == "win_types").unwrap().values;
-        assert_eq!(types, &[("self-drawn".to_owned(), 1.0), ("on a discard".to_owned(), 1.0), ("robbing a kong".to_owned(), 1.0)]);
+        assert_eq!(
+            types,
+            &[("self-drawn".to_owned(), 1.0), ("on a discard".to_owned(), 1.0), ("robbing a kong".to_owned(), 1.0)]
+        );
         let totals = &d.iter().find(|d| d.name == "fan").unwrap().values;
         assert_eq!(totals, &[("10".to_owned(), 1.0), ("12".to_owned(), 1.0), ("96".to_owned(), 1.0)]);
         // One player's statistics count only its seat.

@@ -8,7 +8,7 @@ fn game(players: [&str; 2], scores: [i64; 2], rounds: Vec<RoundResult>) -> Playe
         game: GameKind::Tzq,
         players: players.iter().map(|p| p.to_string()).collect(),
         final_scores: scores.to_vec(),
-        placements: paifu_core::game::placements_by_score(&scores),
+        placements: paifu_core::placements_by_score(&scores),
         rounds,
     }
 }

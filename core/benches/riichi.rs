@@ -6,7 +6,7 @@ use paifu_core::log::{encode, Encoding};
 use paifu_core::mahjong::hand::shanten;
 use paifu_core::mahjong::{counts_of, Meld, MeldKind, Tile};
 use paifu_core::riichi::{score, Action, Riichi, Rules, Situation, WinHand};
-use paifu_core::{validate_bytes, Claim, Game, Header, Log, Record, Seed, Stream};
+use paifu_core::{log::Claim, log::Header, log::Log, log::Record, replay::validate_bytes, Game, Seed, Stream};
 use std::hint::black_box;
 
 struct RandomHand {

@@ -21,11 +21,11 @@ pub use ed25519_dalek::{SigningKey as SecretKey, VerifyingKey as PublicKey};
 /// The version of the certificate format this Paifu writes. Version 2 names the ruleset, a
 /// digest of the options, the source of an imported game and the Paifu version that judged the
 /// game; certificates of version 1 (without them) are still read and verified.
-pub const CERT_VERSION: u32 = 2;
+pub(crate) const CERT_VERSION: u32 = 2;
 
 /// The Paifu version written into certificates (`paifu_version`): every Paifu crate has this one
 /// version.
-pub const PAIFU_VERSION: &str = env!("CARGO_PKG_VERSION");
+pub(crate) const PAIFU_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The fault part of a certificate for an invalid log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -152,7 +152,7 @@ pub enum CertError {
 
 impl CertificateBody {
     /// The digest the signature is made over: of the fields its version has.
-    pub fn signing_digest(&self) -> Digest {
+    pub(crate) fn signing_digest(&self) -> Digest {
         let v1 = SignedV1 {
             version: self.version,
             game: &self.game,

@@ -7,14 +7,14 @@ use std::str::FromStr;
 /// Context strings for blake3's key derivation mode: one per use, so that a digest of one kind
 /// can never be mistaken for a digest of another. They are part of the log format (see
 /// docs/log-format.md) and never change.
-pub mod context {
-    pub const HEADER: &str = "paifu 2026-11 log header v1";
-    pub const RECORD: &str = "paifu 2026-11 log record v1";
-    pub const SEED_COMMITMENT: &str = "paifu 2026-11 seed commitment v1";
-    pub const SEED_FROM_TEXT: &str = "paifu 2026-11 seed from text v1";
-    pub const CERTIFICATE: &str = "paifu 2026-11 certificate v1";
+pub(crate) mod context {
+    pub(crate) const HEADER: &str = "paifu 2026-11 log header v1";
+    pub(crate) const RECORD: &str = "paifu 2026-11 log record v1";
+    pub(crate) const SEED_COMMITMENT: &str = "paifu 2026-11 seed commitment v1";
+    pub(crate) const SEED_FROM_TEXT: &str = "paifu 2026-11 seed from text v1";
+    pub(crate) const CERTIFICATE: &str = "paifu 2026-11 certificate v1";
     /// A header's rule options, as a certificate names them.
-    pub const OPTIONS: &str = "paifu 2026-11 options v1";
+    pub(crate) const OPTIONS: &str = "paifu 2026-11 options v1";
 }
 
 /// A 32-byte blake3 digest, written as 64 lowercase hex digits.

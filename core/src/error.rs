@@ -121,7 +121,7 @@ impl Fault {
         Fault { code, index: None, line: None, round: None, seat: None, action: None, message: message.into() }
     }
 
-    pub fn at_line(mut self, line: usize) -> Self {
+    pub(crate) fn at_line(mut self, line: usize) -> Self {
         self.line = Some(line);
         self
     }

@@ -71,7 +71,7 @@ pub type Seat = u8;
 pub struct SeatSet(pub u8);
 
 impl SeatSet {
-    pub const EMPTY: SeatSet = SeatSet(0);
+    pub(crate) const EMPTY: SeatSet = SeatSet(0);
 
     pub fn single(seat: Seat) -> SeatSet {
         SeatSet(1u8.checked_shl(u32::from(seat)).unwrap_or(0))
@@ -108,7 +108,7 @@ impl crate::log::OptValue {
     }
 
     /// The value of `game`'s option `key` as an integer, or an error naming both.
-    pub fn as_int(&self, game: GameKind, key: &str) -> Result<i64, SetupError> {
+    pub(crate) fn as_int(&self, game: GameKind, key: &str) -> Result<i64, SetupError> {
         match self {
             crate::log::OptValue::Int(i) => Ok(*i),
             other => Err(SetupError(format!("{game} option {key} takes an integer, not {other}"))),

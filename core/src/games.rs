@@ -8,8 +8,8 @@
 //! still lacks it. ARCHITECTURE.md, "Adding a game", lists them.
 
 use crate::error::{ErrorCode, Fault};
-use crate::game::{Game, GameKind};
 use crate::{mcr, riichi, tayu, tzq};
+use crate::{Game, GameKind};
 use serde::Serialize;
 
 /// An engine in the registry: a [`Game`] whose views this registry can carry.
@@ -56,7 +56,7 @@ pub fn by_name<V: Visitor>(name: &str, v: V) -> Result<V::Output, Fault> {
 }
 
 /// The names of the games this build replays, for messages: `tzq, riichi, tayu`.
-pub fn engine_names() -> String {
+pub(crate) fn engine_names() -> String {
     ENGINES.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ")
 }
 

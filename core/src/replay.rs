@@ -2,9 +2,9 @@
 
 use crate::digest::Digest;
 use crate::error::{ErrorCode, Fault};
-use crate::game::{Game, GameKind, RoundResult};
 use crate::games::{self, Registered, Visitor};
 use crate::log::{self, Header, Log, Positions, Record};
+use crate::{Game, GameKind, RoundResult};
 use serde::Serialize;
 
 /// What a valid log computes to.

@@ -12,7 +12,7 @@ use crate::bot::Bot;
 use crate::simulate::play_game;
 use paifu_core::log::{self, Encoding, Positions};
 use paifu_core::replay::validate_log;
-use paifu_core::{Game, Log, Outcome, Seed, Verdict};
+use paifu_core::{log::Log, replay::Outcome, replay::Verdict, Game, Seed};
 
 /// What a conformance run saw.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]

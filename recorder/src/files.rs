@@ -1,6 +1,5 @@
 //! Reading and writing log files, and finding logs in folders.
 
-use paifu_core::Fault;
 use std::path::{Path, PathBuf};
 
 /// The largest log file Paifu reads (64 MiB); a longer file is refused with a clear error.
@@ -24,12 +23,6 @@ pub enum ReadError {
 /// Reads a log file of at most [`MAX_FILE_BYTES`].
 pub fn read_log_bytes(path: &Path) -> Result<Vec<u8>, ReadError> {
     read_bounded(path, MAX_FILE_BYTES, "logs")
-}
-
-/// Reads a regular file of at most `max` bytes: devices, pipes and folders are refused, and
-/// reading stops past the limit whatever the file system reported.
-pub fn read_limited(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
-    read_bounded(path, max, "files")
 }
 
 /// Reads a UTF-8 text file of at most `max` bytes; `what` names the kind of file in the error
@@ -72,7 +65,7 @@ pub fn read_small_text(path: &Path) -> Result<String, ReadError> {
 }
 
 /// Whether a file name looks like a Paifu log.
-pub fn is_log_name(p: &Path) -> bool {
+pub(crate) fn is_log_name(p: &Path) -> bool {
     let n = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
     n.ends_with(".paifu.jsonl") || n.ends_with(".paifu")
 }
@@ -106,11 +99,6 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), ReadError> {
         }
     }
     Ok(())
-}
-
-/// A fault with the file name in front, as the command line prints it.
-pub fn fault_line(path: &Path, f: &Fault) -> String {
-    format!("{}: {}", path.display(), f.describe())
 }
 
 #[cfg(test)]

@@ -2,14 +2,14 @@
 //! files, and keys.
 
 pub mod archive;
-pub mod bot;
+mod bot;
 pub mod bots;
 pub mod conformance;
 pub mod files;
 pub mod import;
 pub mod keys;
 pub mod samples;
-pub mod simulate;
+mod simulate;
 
 pub use bot::{Bot, RandomBot};
 pub use simulate::{play_game, SimError};

@@ -4,7 +4,7 @@ use crate::bots::Bots;
 use crate::simulate::play_game;
 use paifu_core::log::{self, Encoding};
 use paifu_core::tzq::{Rules, Tzq};
-use paifu_core::{Game, Log, Seed};
+use paifu_core::{log::Log, Game, Seed};
 use std::collections::BTreeMap;
 
 /// One simulated Tien Zi Que game between greedy bots, seeded by `seed_text`, with the seats

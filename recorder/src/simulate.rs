@@ -1,7 +1,7 @@
 //! Playing whole games with bots and writing them down as logs.
 
 use crate::bot::Bot;
-use paifu_core::{Claim, Game, Header, Log, Record, Seed};
+use paifu_core::{log::Claim, log::Header, log::Log, log::Record, Game, Seed};
 use std::collections::BTreeMap;
 
 /// A simulation could not finish.
@@ -18,7 +18,7 @@ pub enum SimError {
 }
 
 /// The most records a simulated game may have before it is called off.
-pub const MAX_ACTIONS: usize = 2_000_000;
+pub(crate) const MAX_ACTIONS: usize = 2_000_000;
 
 /// Plays one game to its end. Each record that ends a round carries the round's score changes
 /// as a claim, and the last record the final scores, as a scorekeeper at the table would write.

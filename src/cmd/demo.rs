@@ -37,10 +37,10 @@ pub struct DemoArgs {
 }
 
 /// The tournament the demo's games are stored in.
-pub const DEMO_TOURNAMENT: &str = "Paifu demo";
+pub(crate) const DEMO_TOURNAMENT: &str = "Paifu demo";
 
 /// The demo players: a name and the bot that plays for them.
-pub const PLAYERS: [(&str, &str); 4] =
+pub(crate) const PLAYERS: [(&str, &str); 4] =
     [("Aiko", "greedy"), ("Bence", "greedy"), ("Chen", "random"), ("Dani", "random")];
 
 /// One player's line in a game's standings.

@@ -10,7 +10,7 @@ use paifu_core::replay::{validate_log, Verdict};
 use paifu_core::riichi::Riichi;
 use paifu_recorder::files::read_text_limited;
 use paifu_recorder::import::import_text;
-use paifu_recorder::import::source::MAX_SOURCE_BYTES;
+use paifu_recorder::import::to_log::MAX_SOURCE_BYTES;
 use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
@@ -93,7 +93,8 @@ fn import_one(format: &str, path: &Path, out_dir: &Path, max_bytes: u64) -> Resu
 
 /// A match id as a file name: letters, digits, `-` and `_` kept, anything else `_`.
 fn file_stem(id: &str) -> String {
-    let s: String = id.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
+    let s: String =
+        id.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
     if s.is_empty() {
         "hand".to_owned()
     } else {

@@ -118,7 +118,7 @@ impl IngestSummary {
 
 /// Validates and stores files; the library side of `paifu ingest`. The tournament, when named,
 /// must be one [`check_name`] accepts (see [`prepare_tournament`]).
-pub fn ingest_files(
+pub(crate) fn ingest_files(
     archive: &mut Archive,
     files: &[PathBuf],
     tournament: Option<&str>,
@@ -168,7 +168,7 @@ pub fn ingest_files(
 
 /// Checks the tournament's name and makes the tournament if missing, trusting `key`'s public
 /// key; says so when it was made trusting no key.
-pub fn prepare_tournament(
+pub(crate) fn prepare_tournament(
     archive: &mut Archive,
     db: &std::path::Path,
     name: &str,

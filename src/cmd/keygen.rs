@@ -25,7 +25,7 @@ fn key_paths(base: &Path) -> (PathBuf, PathBuf) {
 }
 
 /// Makes a key pair: the private key readable by its owner only, the public key beside it.
-pub fn write_key_pair(private: &Path, public: &Path) -> Result<()> {
+pub(crate) fn write_key_pair(private: &Path, public: &Path) -> Result<()> {
     let (secret_pem, public_pem) = keys::generate()?;
     keys::write_private(private, &secret_pem)?;
     write_file(public, public_pem.as_bytes())

@@ -5,7 +5,7 @@ use clap::Args;
 use std::io::{BufRead, Write};
 
 /// The longest input line `paifu score` reads by default (64 KiB; a hand is about 100 bytes).
-pub const MAX_LINE_BYTES: usize = 64 << 10;
+pub(crate) const MAX_LINE_BYTES: usize = 64 << 10;
 
 #[derive(Args, Debug)]
 #[command(after_help = r#"Riichi input, one JSON object per line (absent fields are false / none / default rules):

@@ -7,7 +7,7 @@ use clap::Args;
 use paifu_core::cert::{self, Certificate, CertificateBody};
 use paifu_core::replay::Report;
 use paifu_recorder::files::read_log_bytes;
-use paifu_recorder::import::validate_bytes;
+use paifu_recorder::import::source::validate_bytes;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]

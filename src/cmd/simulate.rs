@@ -48,7 +48,7 @@ pub struct SimulateArgs {
 }
 
 /// `--option KEY=VALUE` items as header options.
-pub fn parse_options(items: &[String]) -> Result<Options> {
+pub(crate) fn parse_options(items: &[String]) -> Result<Options> {
     let mut o = Options::new();
     for item in items {
         let (k, v) = item.split_once('=').ok_or_else(|| Error::Usage(format!("--option {item:?}: write KEY=VALUE")))?;
@@ -79,7 +79,7 @@ pub struct SimPlan {
 }
 
 /// Simulates a series of one game; answers the files written.
-pub fn simulate_typed<G: Bots>(plan: &SimPlan) -> Result<Vec<PathBuf>> {
+pub(crate) fn simulate_typed<G: Bots>(plan: &SimPlan) -> Result<Vec<PathBuf>> {
     let rules = G::rules(&plan.ruleset, &plan.options).map_err(|e| Error::Usage(e.0))?;
     let seats = plan.players.unwrap_or(*G::SEATS.start());
     if !G::SEATS.contains(&seats) {

@@ -64,7 +64,7 @@ pub enum TournamentAction {
 }
 
 /// A public key from a PEM file (public or private) or 64 hex digits.
-pub fn read_public_key(given: &str) -> Result<PublicKey> {
+pub(crate) fn read_public_key(given: &str) -> Result<PublicKey> {
     let path = Path::new(given);
     if path.is_file() {
         let text = std::fs::read(path).map_err(Error::io(path))?;

@@ -4,7 +4,7 @@ use crate::error::{Error, Result, Status};
 use crate::output::{progress_of, report_json, report_line};
 use clap::Args;
 use paifu_recorder::files::{collect_logs, read_log_bytes};
-use paifu_recorder::import::validate_bytes;
+use paifu_recorder::import::source::validate_bytes;
 use rayon::prelude::*;
 use std::io::Write;
 use std::path::PathBuf;

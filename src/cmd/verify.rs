@@ -4,7 +4,7 @@ use crate::error::{Error, Result, Status};
 use clap::Args;
 use paifu_core::cert::{self, Certificate};
 use paifu_recorder::files::{read_log_bytes, read_small_text};
-use paifu_recorder::import::validate_bytes;
+use paifu_recorder::import::source::validate_bytes;
 use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]

@@ -328,3 +328,48 @@ fn only_web_knows_http_and_the_analyzer_reads_no_sql() {
         assert!(!core.contains(&other.to_owned()), "core depends on {other}");
     }
 }
+
+/// The `pub use` lines of `code` whose first segment names one of the file's own `pub mod`s, or
+/// that reach up (`crate::`, `super::`): each makes an item reachable by a second path.
+fn second_paths(code: &str) -> Vec<String> {
+    let public: BTreeSet<&str> = code
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("pub mod "))
+        .filter_map(|rest| rest.strip_suffix(';'))
+        .collect();
+    code.lines()
+        .map(str::trim)
+        .filter_map(|l| l.strip_prefix("pub use ").map(|rest| (l, rest)))
+        .filter(|(_, rest)| {
+            let first = rest.split("::").next().unwrap_or("");
+            public.contains(first) || first == "crate" || first == "super"
+        })
+        .map(|(l, _)| l.to_owned())
+        .collect()
+}
+
+/// One path per public item: a re-export lifts items only out of a private module (the
+/// `unreachable_pub` lint in the workspace's Cargo.toml keeps the other half: what no other crate
+/// can reach is `pub(crate)`).
+#[test]
+fn a_public_item_has_one_path() {
+    let mut found = Vec::new();
+    for src in crate_srcs() {
+        for f in rust_files(&src) {
+            let code = code_of(&std::fs::read_to_string(&f).expect("readable source"));
+            for l in second_paths(&code) {
+                found.push(format!("{}: {l}", f.strip_prefix(root()).unwrap_or(&f).display()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "items reachable by two paths:\n{}", found.join("\n"));
+    let lints = std::fs::read_to_string(root().join("Cargo.toml")).expect("the workspace manifest");
+    assert!(lints.contains("unreachable_pub = \"warn\""), "the workspace lints unreachable_pub");
+}
+
+#[test]
+fn the_one_path_check_finds_a_second_path() {
+    let code = "pub mod log;\nmod game;\npub use game::Game;\npub use log::Log;\n";
+    assert_eq!(second_paths(code), vec!["pub use log::Log;".to_owned()]);
+    assert_eq!(second_paths("pub use super::x::Y;\n"), vec!["pub use super::x::Y;".to_owned()]);
+}

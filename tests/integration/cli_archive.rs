@@ -71,7 +71,7 @@ fn ingest_signs_with_a_key() {
     assert_eq!(a.certificates(1).unwrap().len(), 1);
     let c = paifu_core::cert::Certificate::from_json(&json).unwrap();
     let (bytes, _) = a.log_bytes(1).unwrap().unwrap();
-    c.verify(&key.verifying_key(), &paifu_core::validate_bytes(&bytes)).unwrap();
+    c.verify(&key.verifying_key(), &paifu_core::replay::validate_bytes(&bytes)).unwrap();
 }
 
 #[test]

@@ -65,7 +65,7 @@ fn into_results_matches<G: Game + Bots>(ruleset: &str) {
     let seed = Seed::from_text(&format!("into_results {}", G::KIND.name()));
     let seats = *G::SEATS.start();
     let mut bots: Vec<_> = (0..seats).map(|s| G::bot(G::BOTS[0], &seed.child(&s.to_string())).unwrap()).collect();
-    let log = paifu_recorder::simulate::play_game::<G>(ruleset, rules, seed, &mut bots, Default::default()).unwrap();
+    let log = paifu_recorder::play_game::<G>(ruleset, rules, seed, &mut bots, Default::default()).unwrap();
     let (state, _) = paifu_core::replay::replay::<G>(&log, &Default::default(), None).unwrap();
     let shown = state.results().to_vec();
     assert!(!shown.is_empty());

@@ -128,14 +128,14 @@ fn mutate(src: &[u8], rng: &mut Lcg, n: usize) -> Vec<u8> {
 
 /// Runs the whole import (parse, convert, validate, and the log validated against the source it
 /// embeds) on bytes; any panic fails the test.
-pub fn import_any(format: &str, bytes: &[u8]) {
+pub(super) fn import_any(format: &str, bytes: &[u8]) {
     use paifu_core::log::{encode, Encoding, Positions};
     use paifu_core::replay::validate_log;
     use paifu_core::riichi::Riichi;
     let Ok(text) = std::str::from_utf8(bytes) else { return };
     if let Ok(imp) = paifu_recorder::import::import_text(format, text, bytes) {
         let _ = validate_log::<Riichi>(&imp.log, &Positions::default());
-        let _ = paifu_recorder::import::validate_bytes(&encode(&imp.log, Encoding::JsonLines));
+        let _ = paifu_recorder::import::source::validate_bytes(&encode(&imp.log, Encoding::JsonLines));
     }
 }
 

@@ -298,7 +298,7 @@ impl Writer {
 }
 
 /// An mjlog XML record of a riichi log (through its mjai export).
-pub fn mjlog_of(imp: &Imported) -> String {
+pub(super) fn mjlog_of(imp: &Imported) -> String {
     let mjai = to_mjai(&imp.log).unwrap();
     // The exact results after uma and oka, which the importer accepts as well as Tenhou's rounded ones.
     let (end, _) = replay::<Riichi>(&imp.log, &Positions::default(), None).unwrap();

@@ -158,6 +158,29 @@ fn an_edited_dora_record_is_refused_at_the_record() {
     assert!(m.contains(&format!("its embedded source gives seat 0 {was} (log[0][2][0])")), "{m}");
 }
 
+/// The archive judges an imported log as `paifu validate` does: an edited dora record is stored
+/// as invalid, at the record, and does not count for its game (`paifu ingest` and the server's
+/// uploads both store through `prepare`).
+#[test]
+fn the_archive_judges_an_imported_log_against_its_source() {
+    let (t, log) = imported();
+    let mut a = paifu_recorder::archive::Archive::open(&t.path().join("a.db")).unwrap();
+    let genuine = a.ingest_bytes(&std::fs::read(&log).unwrap(), None, None).unwrap();
+    assert!(genuine.valid && genuine.counted, "{:?}", genuine.fault);
+    let mut lines = lines_of(&log);
+    let i = lines.iter().position(|l| l["action"].as_str().is_some_and(|a| a.starts_with("dora "))).unwrap();
+    let was = lines[i]["action"].as_str().unwrap().to_owned();
+    lines[i]["action"] = json!(if was == "dora 9s" { "dora 8s" } else { "dora 9s" });
+    for l in lines.iter_mut().skip(1) {
+        l.as_object_mut().unwrap().remove("claim");
+    }
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let edited = a.ingest_bytes(text.as_bytes(), None, None).unwrap();
+    let f = edited.fault.as_ref().expect("the edited log is invalid");
+    assert!(!edited.valid && !edited.counted);
+    assert_eq!((f.code.as_str(), f.index), ("source_mismatch", Some(i - 1)), "{}", f.describe());
+}
+
 /// Any other difference from the source is refused at its record too: a draw, a claim, a
 /// record left out at the end; and the header.
 #[test]
@@ -507,7 +530,7 @@ fn mutated_embedded_sources_never_panic_the_validator() {
         // The digest follows the edit, so that the records are what is compared.
         log.header.source.as_mut().unwrap().digest = paifu_recorder::import::to_log::source_digest(src.as_bytes());
         log.header.meta.insert("source".into(), src);
-        let r = paifu_recorder::import::validate_bytes(&log::encode(&log, Encoding::JsonLines));
+        let r = paifu_recorder::import::source::validate_bytes(&log::encode(&log, Encoding::JsonLines));
         if let Some(f) = r.verdict.fault() {
             assert!(!f.message.is_empty());
         }

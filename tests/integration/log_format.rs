@@ -119,8 +119,8 @@ fn the_chain_has_one_link_per_record_ending_in_the_digest() {
 
 /// The worked example of docs/log-format.md. Its bytes and digest links were computed by
 /// docs/reference/paifu_reference.py, written from the specification alone.
-fn worked_example() -> paifu_core::Log<Action> {
-    use paifu_core::{Claim, Header, Record};
+fn worked_example() -> paifu_core::log::Log<Action> {
+    use paifu_core::{log::Claim, log::Header, log::Record};
     let mut header = Header::new(
         "tzq",
         "standard",
@@ -132,7 +132,7 @@ fn worked_example() -> paifu_core::Log<Action> {
     header.meta.insert("event".into(), "worked example".into());
     let rec =
         |seq: u32, seat: u8, a: &str, claim: Option<Claim>| Record { seq, seat, action: a.parse().unwrap(), claim };
-    paifu_core::Log {
+    paifu_core::log::Log {
         header,
         records: vec![
             rec(0, 0, "draw", None),

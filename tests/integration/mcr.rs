@@ -1,10 +1,10 @@
 //! Chinese Official mahjong: the conformance simulation (whole matches between bots replay
 //! valid, every hand zero-sum) and bad logs refused at the right record.
 
-use paifu_core::log::{Header, Options, OptValue, Positions, Record, Source};
+use paifu_core::log::{Header, OptValue, Options, Positions, Record, Source};
 use paifu_core::mcr::{Action, Mcr};
 use paifu_core::replay::validate_log;
-use paifu_core::{Digest, ErrorCode, Game, Log, Seed, Verdict};
+use paifu_core::{log::Log, replay::Verdict, Digest, ErrorCode, Game, Seed};
 use paifu_recorder::bots::Bots;
 use paifu_recorder::conformance;
 
@@ -50,8 +50,15 @@ fn mcr_random_bots_play_valid_zero_sum_matches() {
 /// An imported hand (no seed): 136 tiles, one hand, the deals then `records`.
 fn imported_log(records: &[(u8, &str)]) -> Log<Action> {
     let deals = ["8m19m19p19s234567z", "123m456p789s111z5z", "234567m345s66s55z", "22m33m44p55p66p77p8s"];
-    let options = Options::from([("flowers".to_string(), OptValue::Bool(false)), ("hands".to_string(), OptValue::Int(1))]);
-    let mut header = Header::new("mcr", "standard", options, vec!["a".into(), "b".into(), "c".into(), "d".into()], Seed::from_text("unused"));
+    let options =
+        Options::from([("flowers".to_string(), OptValue::Bool(false)), ("hands".to_string(), OptValue::Int(1))]);
+    let mut header = Header::new(
+        "mcr",
+        "standard",
+        options,
+        vec!["a".into(), "b".into(), "c".into(), "d".into()],
+        Seed::from_text("unused"),
+    );
     header.seed = None;
     header.commitment = None;
     header.source = Some(Source { format: "test".into(), id: "bad logs".into(), digest: Digest([0; 32]) });
@@ -92,7 +99,8 @@ fn bad_logs_are_refused_at_the_right_record() {
     assert_eq!((i, code), (6, ErrorCode::BelowMinimum), "{m}");
     assert!(m.contains("worth 6 fan"), "{m}");
 
-    let (i, code, m) = fault(&[(0, "draw 6s"), (0, "discard 6s"), (1, "pass"), (2, "pass"), (1, "draw 2s"), (1, "concealed_kong 1z")]);
+    let (i, code, m) =
+        fault(&[(0, "draw 6s"), (0, "discard 6s"), (1, "pass"), (2, "pass"), (1, "draw 2s"), (1, "concealed_kong 1z")]);
     assert_eq!((i, code), (9, ErrorCode::IllegalAction), "{m}");
     assert!(m.contains("a kong is four tiles"), "{m}");
 
@@ -102,7 +110,8 @@ fn bad_logs_are_refused_at_the_right_record() {
     assert!(m.contains("with 2 in its hand: a kong on a discard needs three"), "{m}");
 
     // A claim after the next player has drawn.
-    let (i, code, m) = fault(&[(0, "draw 6s"), (0, "discard 6s"), (1, "pass"), (2, "pass"), (1, "draw 2s"), (2, "pung 6s")]);
+    let (i, code, m) =
+        fault(&[(0, "draw 6s"), (0, "discard 6s"), (1, "pass"), (2, "pass"), (1, "draw 2s"), (2, "pung 6s")]);
     assert_eq!((i, code), (9, ErrorCode::NotYourTurn), "{m}");
 }
 
@@ -113,7 +122,10 @@ fn mcr_logs_are_simulated_validated_shown_signed_stored_and_counted() {
     use crate::util::{paifu, stderr, stdout};
     let t = tempfile::tempdir().unwrap();
     let p = t.path();
-    let o = paifu(&["simulate", "mcr", "--games", "2", "--seed", "cli", "--bots", "greedy,greedy,random,greedy", "--out", "logs"], p);
+    let o = paifu(
+        &["simulate", "mcr", "--games", "2", "--seed", "cli", "--bots", "greedy,greedy,random,greedy", "--out", "logs"],
+        p,
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     let o = paifu(&["validate", "logs/mcr-0001.paifu.jsonl", "logs/mcr-0002.paifu.jsonl"], p);
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
@@ -165,7 +177,10 @@ fn score_mcr_answers_each_line_with_the_fan_or_a_reason() {
     assert_eq!(out[0]["fans"][0], serde_json::json!({"name": "mixed_straight", "fan": 8, "count": 1}));
     assert_eq!(out[0]["meets_minimum"], true);
     // Scored, but below the minimum: all chows 2, no honours 1, ... under 8.
-    assert_eq!((out[1]["id"].as_str(), &out[1]["ok"], &out[1]["meets_minimum"]), (Some("low"), &serde_json::json!(true), &serde_json::json!(false)));
+    assert_eq!(
+        (out[1]["id"].as_str(), &out[1]["ok"], &out[1]["meets_minimum"]),
+        (Some("low"), &serde_json::json!(true), &serde_json::json!(false))
+    );
     let errors: Vec<&str> = out[2..].iter().map(|v| v["error"].as_str().unwrap()).collect();
     assert_eq!(errors, ["invalid_tiles", "bad_input", "not_a_win", "inconsistent"], "{out:?}");
     assert!(out[2..].iter().all(|v| v["ok"] == false && !v["message"].as_str().unwrap().is_empty()));

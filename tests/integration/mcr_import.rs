@@ -5,8 +5,8 @@
 use crate::util::{paifu, stdout};
 use paifu_core::log::Positions;
 use paifu_core::mcr::Mcr;
-use paifu_core::replay::validate_log;
-use paifu_core::{ErrorCode, Verdict};
+use paifu_core::replay::{validate_log, Verdict};
+use paifu_core::ErrorCode;
 use paifu_recorder::import::mcr::{botzone, to_log};
 use std::fs;
 
@@ -24,7 +24,7 @@ Player 1 Hu J3 Ignore Player 2 Peng J3
 Fan 19 花龙*1+五门齐*1+圈风刻*1+门前清*1+单钓将*1
 Score -27 43 -8 -8";
 
-fn import(text: &str) -> to_log::Imported {
+fn import(text: &str) -> paifu_recorder::import::mcr::Imported {
     let hands = botzone::read(text).unwrap();
     assert_eq!(hands.len(), 1);
     to_log(&hands[0]).unwrap()
@@ -145,7 +145,9 @@ const PMN: &str = r#"[Event "Paifu test"]
 #[test]
 fn a_pmn_hand_imports_valid_and_its_fan_by_number_is_checked() {
     use paifu_recorder::import::mcr::pmn;
-    let hands = pmn::read(&format!("{PMN}\n\n{}", PMN.replace("paifu-test-1", "paifu-test-2").replace("62/2/1", "62/2/2"))).unwrap();
+    let hands =
+        pmn::read(&format!("{PMN}\n\n{}", PMN.replace("paifu-test-1", "paifu-test-2").replace("62/2/1", "62/2/2")))
+            .unwrap();
     assert_eq!(hands.len(), 2);
     let imp = to_log(&hands[0]).unwrap();
     assert!(imp.mismatches.is_empty(), "{:?}", imp.mismatches);

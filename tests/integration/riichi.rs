@@ -2,9 +2,9 @@
 
 use paifu_core::riichi::Riichi;
 use paifu_core::{Game, Seed};
-use paifu_recorder::bot::Bot;
 use paifu_recorder::bots::Bots;
 use paifu_recorder::conformance;
+use paifu_recorder::Bot;
 
 fn bots(kind: &str, seed: &Seed) -> Vec<Box<dyn Bot<Riichi>>> {
     (0..4).map(|i| Riichi::bot(kind, &seed.child(&format!("bot/{i}"))).unwrap()).collect()
@@ -122,7 +122,7 @@ use paifu_core::log::{OptValue, Options};
 use paifu_core::mahjong::{counts_of, hand::is_win, Tile};
 use paifu_core::replay::validate_log;
 use paifu_core::riichi::Action;
-use paifu_core::{ErrorCode, Log, Outcome, Record};
+use paifu_core::{log::Log, log::Record, replay::Outcome, ErrorCode};
 
 /// Plays greedy games under `options` and, before each record, asks `bad` for a wrong move of
 /// some seat in that position. Answers the log cut there with the wrong move appended.

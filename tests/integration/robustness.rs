@@ -2,7 +2,7 @@
 
 use crate::util::{paifu, stderr, stdout, tzq_game};
 use paifu_core::log::{self, Encoding};
-use paifu_core::{validate_bytes, ErrorCode, Seed};
+use paifu_core::{replay::validate_bytes, ErrorCode, Seed};
 
 fn fault(bytes: &[u8]) -> paifu_core::Fault {
     validate_bytes(bytes).verdict.fault().cloned().expect("should be invalid")
@@ -268,7 +268,7 @@ fn join_frames(frames: &[Vec<u8>]) -> Vec<u8> {
 /// byte given the continuation bit and a 00 after it): the reader accepts exactly the frames that
 /// decode and encode back to the same bytes, and refuses the others that decode as not
 /// canonical, at their record.
-fn canonical_check_matches_encoding_again<A: paifu_core::log::Action>(log: &paifu_core::Log<A>, label: &str) {
+fn canonical_check_matches_encoding_again<A: paifu_core::log::Action>(log: &paifu_core::log::Log<A>, label: &str) {
     let bytes = log::encode(log, Encoding::Binary);
     let frames = split_frames(&bytes);
     assert_eq!(frames.len(), log.records.len() + 1);
@@ -288,7 +288,7 @@ fn canonical_check_matches_encoding_again<A: paifu_core::log::Action>(log: &paif
                 }
             }
         }
-        let decoded = postcard::take_from_bytes::<paifu_core::Record<A>>(&f);
+        let decoded = postcard::take_from_bytes::<paifu_core::log::Record<A>>(&f);
         let canonical = matches!(&decoded, Ok((r, [])) if postcard::to_stdvec(r).unwrap() == f);
         let mut fs = frames.clone();
         fs[k + 1] = f.clone();

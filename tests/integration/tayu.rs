@@ -4,11 +4,11 @@
 use paifu_core::log::{self, Encoding, Positions};
 use paifu_core::replay::{replay, validate_log};
 use paifu_core::tayu::{Action, Rules, Tayu};
-use paifu_core::{validate_bytes, ErrorCode, Game, Log, Seed};
-use paifu_recorder::bot::Bot;
+use paifu_core::{log::Log, replay::validate_bytes, ErrorCode, Game, Seed};
 use paifu_recorder::bots::Bots;
 use paifu_recorder::conformance;
 use paifu_recorder::play_game;
+use paifu_recorder::Bot;
 
 fn bots(names: &[&str], seed: &Seed) -> Vec<Box<dyn Bot<Tayu>>> {
     names.iter().enumerate().map(|(i, n)| Tayu::bot(n, &seed.child(&format!("bot {i}"))).unwrap()).collect()

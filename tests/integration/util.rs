@@ -9,12 +9,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 /// Runs the `paifu` binary built for these tests.
-pub fn paifu(args: &[&str], dir: &Path) -> Output {
+pub(crate) fn paifu(args: &[&str], dir: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_paifu")).args(args).current_dir(dir).output().expect("run paifu")
 }
 
 /// Runs the `paifu` binary with `input` on its standard input.
-pub fn paifu_with_input(args: &[&str], dir: &Path, input: &str) -> Output {
+pub(crate) fn paifu_with_input(args: &[&str], dir: &Path, input: &str) -> Output {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_paifu"))
         .args(args)
@@ -28,16 +28,16 @@ pub fn paifu_with_input(args: &[&str], dir: &Path, input: &str) -> Output {
     child.wait_with_output().expect("paifu ends")
 }
 
-pub fn stdout(o: &Output) -> String {
+pub(crate) fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-pub fn stderr(o: &Output) -> String {
+pub(crate) fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// A finished TZQ game between two bots.
-pub fn tzq_game(seed: &str, bots: [&str; 2]) -> Log<Action> {
+pub(crate) fn tzq_game(seed: &str, bots: [&str; 2]) -> Log<Action> {
     let s = Seed::from_text(seed);
     let mut b: Vec<Box<dyn paifu_recorder::Bot<Tzq>>> =
         bots.iter().enumerate().map(|(i, n)| Tzq::bot(n, &s.child(&format!("bot/{i}"))).expect("bot")).collect();
@@ -46,12 +46,12 @@ pub fn tzq_game(seed: &str, bots: [&str; 2]) -> Log<Action> {
 }
 
 /// The repository's fixtures folder.
-pub fn fixtures_dir() -> PathBuf {
+pub(crate) fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
 }
 
 /// Game `i` of a seeded riichi series, mixed greedy and random bots (standard rules).
-pub fn riichi_game(series: &str, i: usize) -> Log<paifu_core::riichi::Action> {
+pub(crate) fn riichi_game(series: &str, i: usize) -> Log<paifu_core::riichi::Action> {
     use paifu_core::riichi::Riichi;
     let s = Seed::from_text(series).child(&format!("g{i}"));
     let mut bots: Vec<Box<dyn paifu_recorder::Bot<Riichi>>> = (0..4)

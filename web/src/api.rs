@@ -15,7 +15,7 @@ fn json<T: serde::Serialize>(v: &T) -> Api {
     Ok(HttpResponse::Ok().json(v))
 }
 
-pub fn routes(cfg: &mut web::ServiceConfig) {
+pub(crate) fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/api/overview", web::get().to(overview))
         .route("/api/key", web::get().to(key))
         .route("/api/key.pem", web::get().to(key_pem))

@@ -15,9 +15,9 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// The session cookie's name.
-pub const SESSION_COOKIE: &str = "paifu_session";
+pub(crate) const SESSION_COOKIE: &str = "paifu_session";
 /// How long a session lasts.
-pub const SESSION_LIFE: Duration = Duration::from_secs(8 * 3600);
+pub(crate) const SESSION_LIFE: Duration = Duration::from_secs(8 * 3600);
 /// The most sessions kept at once (the oldest go first).
 const MAX_SESSIONS: usize = 10_000;
 
@@ -31,7 +31,7 @@ struct Session {
 
 /// The sessions of this server (kept in memory: a restart logs everyone out).
 #[derive(Default)]
-pub struct Sessions {
+pub(crate) struct Sessions {
     map: Mutex<HashMap<String, Session>>,
 }
 
@@ -50,7 +50,7 @@ fn same_secret(a: &str, b: &str) -> bool {
 
 impl Sessions {
     /// Opens a session for `token`; answers its id (the cookie) and CSRF token.
-    pub fn open(&self, token: i64) -> Result<(String, String), WebError> {
+    pub(crate) fn open(&self, token: i64) -> Result<(String, String), WebError> {
         let (id, csrf) = (random_hex()?, random_hex()?);
         let mut map = self.map.lock().unwrap_or_else(|p| p.into_inner());
         let now = Instant::now();
@@ -70,14 +70,14 @@ impl Sessions {
     }
 
     /// Ends a session.
-    pub fn close(&self, id: &str) {
+    pub(crate) fn close(&self, id: &str) {
         self.map.lock().unwrap_or_else(|p| p.into_inner()).remove(id);
     }
 }
 
 /// How a request proved who it is.
 #[derive(Clone, Debug)]
-pub enum Proof {
+pub(crate) enum Proof {
     /// `Authorization: Bearer TOKEN`.
     Bearer,
     /// A session cookie; forms must carry this CSRF token.
@@ -86,14 +86,14 @@ pub enum Proof {
 
 /// The bearer of a valid token.
 #[derive(Clone, Debug)]
-pub struct Caller {
+pub(crate) struct Caller {
     pub token: Token,
     pub proof: Proof,
 }
 
 impl Caller {
     /// 403 unless the token may do what `role` may.
-    pub fn require(&self, role: Role, what: &str) -> Result<(), WebError> {
+    pub(crate) fn require(&self, role: Role, what: &str) -> Result<(), WebError> {
         if self.token.may(role) {
             return Ok(());
         }
@@ -105,7 +105,7 @@ impl Caller {
 
     /// For a session, that the form carried its CSRF token; a bearer token needs none (a
     /// browser never sends one on its own).
-    pub fn check_csrf(&self, given: Option<&str>) -> Result<(), WebError> {
+    pub(crate) fn check_csrf(&self, given: Option<&str>) -> Result<(), WebError> {
         match &self.proof {
             Proof::Bearer => Ok(()),
             Proof::Session { csrf, .. } if given.is_some_and(|g| same_secret(g, csrf)) => Ok(()),
@@ -116,7 +116,7 @@ impl Caller {
     }
 
     /// The CSRF token forms must carry (empty for a bearer token).
-    pub fn csrf(&self) -> &str {
+    pub(crate) fn csrf(&self) -> &str {
         match &self.proof {
             Proof::Bearer => "",
             Proof::Session { csrf, .. } => csrf,
@@ -137,7 +137,7 @@ fn bearer(req: &HttpRequest) -> Result<Option<String>, WebError> {
 }
 
 /// The session cookie of a request.
-pub fn session_cookie(req: &HttpRequest) -> Option<String> {
+pub(crate) fn session_cookie(req: &HttpRequest) -> Option<String> {
     req.headers().get_all(header::COOKIE).filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(';')).find_map(|c| {
         let (k, v) = c.trim().split_once('=')?;
         (k == SESSION_COOKIE && !v.is_empty()).then(|| v.to_owned())
@@ -145,7 +145,7 @@ pub fn session_cookie(req: &HttpRequest) -> Option<String> {
 }
 
 /// The token behind a secret, refused when unknown or revoked.
-pub async fn token_of(state: &web::Data<State>, secret: String) -> Result<Token, WebError> {
+pub(crate) async fn token_of(state: &web::Data<State>, secret: String) -> Result<Token, WebError> {
     let found = with_db(state, move |a| Ok(a.token_by_secret(&secret)?)).await?;
     match found {
         None => Err(WebError::Unauthorized("this token is not one this archive made".into())),
@@ -156,7 +156,7 @@ pub async fn token_of(state: &web::Data<State>, secret: String) -> Result<Token,
 
 /// Who is calling the API: a bearer token only (cookies are not accepted there, so no page of
 /// another site can make a browser write through it).
-pub async fn api_caller(req: &HttpRequest, state: &web::Data<State>) -> Result<Caller, WebError> {
+pub(crate) async fn api_caller(req: &HttpRequest, state: &web::Data<State>) -> Result<Caller, WebError> {
     match bearer(req)? {
         Some(secret) => Ok(Caller { token: token_of(state, secret).await?, proof: Proof::Bearer }),
         None => Err(WebError::Unauthorized(
@@ -167,7 +167,7 @@ pub async fn api_caller(req: &HttpRequest, state: &web::Data<State>) -> Result<C
 
 /// Who is calling a page that writes: a bearer token, or a session (whose forms must then carry
 /// its CSRF token, see [`Caller::check_csrf`]).
-pub async fn page_caller(req: &HttpRequest, state: &web::Data<State>) -> Result<Caller, WebError> {
+pub(crate) async fn page_caller(req: &HttpRequest, state: &web::Data<State>) -> Result<Caller, WebError> {
     if let Some(secret) = bearer(req)? {
         return Ok(Caller { token: token_of(state, secret).await?, proof: Proof::Bearer });
     }
@@ -177,7 +177,7 @@ pub async fn page_caller(req: &HttpRequest, state: &web::Data<State>) -> Result<
 }
 
 /// The logged-in caller of a page, if any; an error when the session's token was revoked.
-pub async fn session_caller(req: &HttpRequest, state: &web::Data<State>) -> Result<Option<Caller>, WebError> {
+pub(crate) async fn session_caller(req: &HttpRequest, state: &web::Data<State>) -> Result<Option<Caller>, WebError> {
     let Some(id) = session_cookie(req) else { return Ok(None) };
     let Some(s) = state.sessions.get(&id) else { return Ok(None) };
     let token = with_db(state, move |a| Ok(a.token(s.token)?)).await?;
@@ -192,7 +192,7 @@ pub async fn session_caller(req: &HttpRequest, state: &web::Data<State>) -> Resu
 
 /// Refuses a request that a browser sent from another site (its `Origin` is not this server):
 /// a second guard, after SameSite cookies and CSRF tokens, for the forms that use a session.
-pub fn same_origin(req: &HttpRequest) -> Result<(), WebError> {
+pub(crate) fn same_origin(req: &HttpRequest) -> Result<(), WebError> {
     let Some(origin) = req.headers().get(header::ORIGIN).and_then(|o| o.to_str().ok()) else { return Ok(()) };
     let host = req.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
     let origin_host = origin.split_once("://").map_or(origin, |(_, h)| h);
@@ -203,7 +203,7 @@ pub fn same_origin(req: &HttpRequest) -> Result<(), WebError> {
 }
 
 /// The `Set-Cookie` value of a new session.
-pub fn session_set_cookie(id: &str, secure: bool) -> String {
+pub(crate) fn session_set_cookie(id: &str, secure: bool) -> String {
     format!(
         "{SESSION_COOKIE}={id}; Path=/; HttpOnly; SameSite=Strict; Max-Age={}{}",
         SESSION_LIFE.as_secs(),
@@ -212,7 +212,7 @@ pub fn session_set_cookie(id: &str, secure: bool) -> String {
 }
 
 /// The `Set-Cookie` value that ends a session.
-pub fn session_clear_cookie() -> String {
+pub(crate) fn session_clear_cookie() -> String {
     format!("{SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0")
 }
 

@@ -16,10 +16,10 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Rows per page of the games list.
-pub const PER_PAGE: u32 = 50;
+pub(crate) const PER_PAGE: u32 = 50;
 
 #[derive(Serialize)]
-pub struct Overview {
+pub(crate) struct Overview {
     pub summary: Summary,
     pub recent: GamePage,
     pub tournaments: Vec<TournamentRow>,
@@ -27,7 +27,7 @@ pub struct Overview {
     pub public_key: String,
 }
 
-pub async fn overview(state: &web::Data<State>) -> Result<Overview, WebError> {
+pub(crate) async fn overview(state: &web::Data<State>) -> Result<Overview, WebError> {
     let key = state.public_hex.clone();
     with_db(state, move |a| {
         let mut tournaments = a.tournaments()?;
@@ -45,7 +45,7 @@ pub async fn overview(state: &web::Data<State>) -> Result<Overview, WebError> {
 
 /// The games list's query string.
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
-pub struct GamesQuery {
+pub(crate) struct GamesQuery {
     pub game: Option<String>,
     pub player: Option<String>,
     pub tournament: Option<String>,
@@ -60,7 +60,7 @@ fn nonempty(s: &Option<String>) -> Option<String> {
 }
 
 impl GamesQuery {
-    pub fn filter(&self) -> Result<Filter, WebError> {
+    pub(crate) fn filter(&self) -> Result<Filter, WebError> {
         let valid = match nonempty(&self.verdict).as_deref() {
             None | Some("any") => None,
             Some("valid") => Some(true),
@@ -80,14 +80,14 @@ impl GamesQuery {
 }
 
 #[derive(Serialize)]
-pub struct Games {
+pub(crate) struct Games {
     pub filter: Filter,
     pub games: GamePage,
     pub kinds: Vec<String>,
     pub pages: u64,
 }
 
-pub async fn games(state: &web::Data<State>, q: GamesQuery) -> Result<Games, WebError> {
+pub(crate) async fn games(state: &web::Data<State>, q: GamesQuery) -> Result<Games, WebError> {
     let filter = q.filter()?;
     let page = q.page.unwrap_or(1).clamp(1, 1_000_000);
     let per_page = q.per_page.unwrap_or(PER_PAGE).clamp(1, 200);
@@ -99,19 +99,19 @@ pub async fn games(state: &web::Data<State>, q: GamesQuery) -> Result<Games, Web
     .await
 }
 
-pub fn parse_id(s: &str) -> Result<i64, WebError> {
+pub(crate) fn parse_id(s: &str) -> Result<i64, WebError> {
     s.parse::<i64>()
         .ok()
         .filter(|i| *i > 0)
         .ok_or_else(|| WebError::NotFound(format!("{s:?} is not a game number (games are numbered 1, 2, 3, ...)")))
 }
 
-pub async fn game(state: &web::Data<State>, id: i64) -> Result<GameDetail, WebError> {
+pub(crate) async fn game(state: &web::Data<State>, id: i64) -> Result<GameDetail, WebError> {
     with_db(state, move |a| a.game(id)?.ok_or_else(|| WebError::NotFound(format!("there is no game {id}")))).await
 }
 
 /// The stored bytes of a game.
-pub async fn log_bytes(state: &web::Data<State>, id: i64) -> Result<(Vec<u8>, StoredForm), WebError> {
+pub(crate) async fn log_bytes(state: &web::Data<State>, id: i64) -> Result<(Vec<u8>, StoredForm), WebError> {
     with_db(state, move |a| a.log_bytes(id)?.ok_or_else(|| WebError::NotFound(format!("there is no game {id}")))).await
 }
 
@@ -120,13 +120,13 @@ fn now_rfc3339() -> String {
 }
 
 /// Signs a certificate for a prepared log's report with the server's key.
-fn sign_report(state: &State, report: &paifu_core::Report) -> Option<Certificate> {
+fn sign_report(state: &State, report: &paifu_core::replay::Report) -> Option<Certificate> {
     let body = CertificateBody::from_report(report, now_rfc3339(), &state.key.verifying_key())?;
     Some(cert::sign(body, &state.key))
 }
 
 /// The latest certificate of a game signed by this server's key.
-pub async fn certificate(state: &web::Data<State>, id: i64) -> Result<String, WebError> {
+pub(crate) async fn certificate(state: &web::Data<State>, id: i64) -> Result<String, WebError> {
     let st = state.clone();
     with_db(state, move |a| {
         if let Some(json) = a.certificate(id, &st.public_hex)? {
@@ -144,7 +144,7 @@ pub async fn certificate(state: &web::Data<State>, id: i64) -> Result<String, We
 }
 
 /// What signing on demand did.
-pub struct Signed {
+pub(crate) struct Signed {
     pub json: String,
     /// False when this server's key had signed the game already (that certificate is answered).
     pub new: bool,
@@ -153,7 +153,7 @@ pub struct Signed {
 /// Signs a certificate of a stored game with this server's key, unless it signed one already:
 /// a new certificate is added to the game's history, none is ever replaced. Organisers and
 /// admins only.
-pub async fn sign_stored(state: &web::Data<State>, caller: &Caller, id: i64) -> Result<Signed, WebError> {
+pub(crate) async fn sign_stored(state: &web::Data<State>, caller: &Caller, id: i64) -> Result<Signed, WebError> {
     caller.require(Role::Organiser, "signing a stored game")?;
     let st = state.clone();
     with_writer(state, move |a| {
@@ -161,7 +161,7 @@ pub async fn sign_stored(state: &web::Data<State>, caller: &Caller, id: i64) -> 
             return Ok(Signed { json, new: false });
         }
         let (bytes, _) = a.log_bytes(id)?.ok_or_else(|| WebError::NotFound(format!("there is no game {id}")))?;
-        let report = paifu_core::validate_bytes(&bytes);
+        let report = paifu_recorder::import::source::validate_bytes(&bytes);
         let c = sign_report(&st, &report).ok_or_else(|| {
             WebError::NotFound(format!(
                 "game {id} could not be decoded as a log, so it has no digest to certify: {}",
@@ -176,14 +176,14 @@ pub async fn sign_stored(state: &web::Data<State>, caller: &Caller, id: i64) -> 
 
 /// Statistics of a player, with the distributions to plot.
 #[derive(Serialize)]
-pub struct PlayerPage {
+pub(crate) struct PlayerPage {
     pub player: PlayerRow,
     pub kinds: Vec<KindStats>,
     pub recent: GamePage,
 }
 
 #[derive(Serialize)]
-pub struct KindStats {
+pub(crate) struct KindStats {
     pub game: String,
     pub title: String,
     pub metrics: Vec<Metric>,
@@ -191,7 +191,7 @@ pub struct KindStats {
     pub distributions: Vec<Distribution>,
 }
 
-pub async fn player(state: &web::Data<State>, name: String) -> Result<PlayerPage, WebError> {
+pub(crate) async fn player(state: &web::Data<State>, name: String) -> Result<PlayerPage, WebError> {
     with_db(state, move |a| {
         let player = a.player(&name)?.ok_or_else(|| WebError::NotFound(format!("there is no player {name:?}")))?;
         let filter = Filter { player: Some(name.clone()), ..Filter::default() };
@@ -220,23 +220,23 @@ pub async fn player(state: &web::Data<State>, name: String) -> Result<PlayerPage
 }
 
 #[derive(Deserialize)]
-pub struct PlayersQuery {
+pub(crate) struct PlayersQuery {
     pub q: Option<String>,
     pub page: Option<u32>,
 }
 
-pub async fn players(state: &web::Data<State>, q: PlayersQuery) -> Result<Vec<PlayerRow>, WebError> {
+pub(crate) async fn players(state: &web::Data<State>, q: PlayersQuery) -> Result<Vec<PlayerRow>, WebError> {
     let search = nonempty(&q.q);
     let page = q.page.unwrap_or(1).clamp(1, 100_000);
     with_db(state, move |a| Ok(a.players(search.as_deref(), 100, (page - 1) * 100)?)).await
 }
 
-pub async fn tournaments(state: &web::Data<State>) -> Result<Vec<TournamentRow>, WebError> {
+pub(crate) async fn tournaments(state: &web::Data<State>) -> Result<Vec<TournamentRow>, WebError> {
     with_db(state, |a| Ok(a.tournaments()?)).await
 }
 
 #[derive(Serialize)]
-pub struct TournamentPage {
+pub(crate) struct TournamentPage {
     pub name: String,
     /// Its owner and the keys it trusts.
     pub info: TournamentInfo,
@@ -247,7 +247,7 @@ pub struct TournamentPage {
     pub games: GamePage,
 }
 
-pub async fn tournament(state: &web::Data<State>, name: String) -> Result<TournamentPage, WebError> {
+pub(crate) async fn tournament(state: &web::Data<State>, name: String) -> Result<TournamentPage, WebError> {
     with_db(state, move |a| {
         let missing = || WebError::NotFound(format!("there is no tournament {:?}", brief(&name)));
         let standings = a.standings(&name)?.ok_or_else(missing)?;
@@ -260,7 +260,7 @@ pub async fn tournament(state: &web::Data<State>, name: String) -> Result<Tourna
 }
 
 /// Public keys given as text (PEM or 64 hex digits), each checked.
-pub fn parse_keys(keys: &[String]) -> Result<Vec<PublicKey>, WebError> {
+pub(crate) fn parse_keys(keys: &[String]) -> Result<Vec<PublicKey>, WebError> {
     keys.iter()
         .enumerate()
         .map(|(i, k)| {
@@ -272,7 +272,7 @@ pub fn parse_keys(keys: &[String]) -> Result<Vec<PublicKey>, WebError> {
 
 /// Makes a tournament owned by the caller (an organiser or admin), trusting `keys`, or this
 /// server's key when none are given.
-pub async fn create_tournament(
+pub(crate) async fn create_tournament(
     state: &web::Data<State>,
     caller: &Caller,
     name: String,
@@ -296,7 +296,7 @@ pub async fn create_tournament(
 }
 
 /// Sets the keys a tournament trusts: its owner or an admin.
-pub async fn set_tournament_keys(
+pub(crate) async fn set_tournament_keys(
     state: &web::Data<State>,
     caller: &Caller,
     name: String,
@@ -331,7 +331,7 @@ const MAX_FIELDS: usize = 16;
 
 /// The fields of a multipart form, each capped at `limit` bytes, all together at `limit` and
 /// 64 KiB more, and at most [`MAX_FIELDS`] of them.
-pub async fn read_form(
+pub(crate) async fn read_form(
     mut mp: Multipart,
     limit: usize,
 ) -> Result<BTreeMap<String, (Option<String>, Vec<u8>)>, WebError> {
@@ -370,7 +370,7 @@ pub async fn read_form(
 }
 
 /// Reads a raw request body, capped at `limit` bytes.
-pub async fn read_body(mut body: web::Payload, limit: usize) -> Result<Vec<u8>, WebError> {
+pub(crate) async fn read_body(mut body: web::Payload, limit: usize) -> Result<Vec<u8>, WebError> {
     let mut buf = Vec::new();
     while let Some(chunk) = body.next().await {
         let chunk = chunk.map_err(|e| WebError::BadRequest(format!("the upload could not be read: {e}")))?;
@@ -384,7 +384,7 @@ pub async fn read_body(mut body: web::Payload, limit: usize) -> Result<Vec<u8>, 
 
 /// What an upload did.
 #[derive(Serialize)]
-pub struct Uploaded {
+pub(crate) struct Uploaded {
     pub stored: Stored,
     /// What happened, in a sentence.
     pub message: String,
@@ -402,7 +402,7 @@ pub struct Uploaded {
 /// keeps: the archive is then unchanged. A tournament named must accept games from the caller
 /// (its owner or an admin); one that does not exist is made, owned by the caller (an organiser
 /// or admin) and trusting this server's key.
-pub async fn upload(
+pub(crate) async fn upload(
     state: &web::Data<State>,
     caller: &Caller,
     bytes: Vec<u8>,
@@ -470,7 +470,7 @@ pub async fn upload(
 
 /// What a certificate check found.
 #[derive(Serialize)]
-pub struct Verified {
+pub(crate) struct Verified {
     /// True when the certificate verifies.
     pub ok: bool,
     pub message: String,
@@ -482,7 +482,7 @@ pub struct Verified {
 /// Checks a certificate: its signature by `key` (PEM or hex; the server's own key when empty),
 /// and, against `log` (or the archived log with its digest when no log is given), the digest,
 /// verdict and scores.
-pub async fn verify(
+pub(crate) async fn verify(
     state: &web::Data<State>,
     certificate: Vec<u8>,
     log: Option<Vec<u8>>,
@@ -511,13 +511,17 @@ pub async fn verify(
                 "the certificate is genuine and matches the log: replaying it gives the same verdict and scores";
             if let Some(bytes) = log {
                 let id = a.entries_of_game(&digest)?.first().map(|e| e.id);
-                return Ok((id, cert.verify(&key, &paifu_core::validate_bytes(&bytes)).map(|_| matches.to_owned())));
+                return Ok((
+                    id,
+                    cert.verify(&key, &paifu_recorder::import::source::validate_bytes(&bytes))
+                        .map(|_| matches.to_owned()),
+                ));
             }
             let entries = a.entries_of_game(&digest)?;
             let mut first = None;
             for e in &entries {
                 let Some((bytes, _)) = a.log_bytes(e.id)? else { continue };
-                match cert.verify(&key, &paifu_core::validate_bytes(&bytes)) {
+                match cert.verify(&key, &paifu_recorder::import::source::validate_bytes(&bytes)) {
                     Ok(()) => return Ok((Some(e.id), Ok(matches.to_owned()))),
                     Err(err) => {
                         first.get_or_insert((Some(e.id), Err(err)));

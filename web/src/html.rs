@@ -4,7 +4,7 @@ use serde_json::Value;
 use std::fmt::Write as _;
 
 /// Escapes text for HTML content and attribute values.
-pub fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
     let mut o = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -20,7 +20,7 @@ pub fn esc(s: &str) -> String {
 }
 
 /// Percent-encodes a path segment or query value.
-pub fn url(s: &str) -> String {
+pub(crate) fn url(s: &str) -> String {
     let mut o = String::new();
     for b in s.bytes() {
         if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
@@ -88,7 +88,7 @@ code{overflow-wrap:anywhere}
 "#;
 
 /// The sections of the site, for the navigation bar.
-pub const NAV: &[(&str, &str)] = &[
+pub(crate) const NAV: &[(&str, &str)] = &[
     ("/", "Overview"),
     ("/games", "Games"),
     ("/players", "Players"),
@@ -99,7 +99,7 @@ pub const NAV: &[(&str, &str)] = &[
 ];
 
 /// A whole page. `active` is the navigation entry to mark; `script` is inline JavaScript.
-pub fn page(title: &str, active: &str, body: &str, script: Option<&str>) -> String {
+pub(crate) fn page(title: &str, active: &str, body: &str, script: Option<&str>) -> String {
     let mut nav = String::new();
     for (href, label) in NAV {
         let cur = if *href == active { " aria-current=\"page\"" } else { "" };
@@ -134,17 +134,17 @@ fn tile_class(t: &str) -> &'static str {
 }
 
 /// Whether a string reads as one tile or card in notation (`5b`, `Eg`, `Q`, `3m`, `7z`).
-pub fn is_tile(s: &str) -> bool {
+pub(crate) fn is_tile(s: &str) -> bool {
     !s.is_empty() && s.len() <= 3 && s.chars().all(|c| c.is_ascii_alphanumeric())
 }
 
 /// One tile or card, drawn as a tile.
-pub fn tile(t: &str) -> String {
+pub(crate) fn tile(t: &str) -> String {
     format!("<span class=\"t {}\" title=\"{}\">{}</span>", tile_class(t), esc(t), esc(t))
 }
 
 /// A row of tiles.
-pub fn tiles(ts: &[&str]) -> String {
+pub(crate) fn tiles(ts: &[&str]) -> String {
     if ts.is_empty() {
         return "<span class=\"k\">none</span>".into();
     }
@@ -153,7 +153,7 @@ pub fn tiles(ts: &[&str]) -> String {
 
 /// Draws any JSON value: arrays of tile notation as tiles, nested arrays as groups (melds),
 /// objects as key/value lists, other values as text. Everything is escaped.
-pub fn value(v: &Value) -> String {
+pub(crate) fn value(v: &Value) -> String {
     match v {
         Value::Null => "<span class=\"k\">—</span>".into(),
         Value::Bool(b) => if *b { "yes" } else { "no" }.into(),
@@ -239,7 +239,7 @@ fn records(a: &[Value]) -> Option<Vec<String>> {
 }
 
 /// A verdict badge.
-pub fn verdict(valid: bool, code: Option<&str>) -> String {
+pub(crate) fn verdict(valid: bool, code: Option<&str>) -> String {
     if valid {
         "<span class=\"ok\">✔ valid</span>".into()
     } else {
@@ -248,7 +248,7 @@ pub fn verdict(valid: bool, code: Option<&str>) -> String {
 }
 
 /// Seconds since the epoch as a UTC date and time.
-pub fn time(secs: i64) -> String {
+pub(crate) fn time(secs: i64) -> String {
     let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs.max(0) as u64);
     humantime::format_rfc3339_seconds(t).to_string().replace('T', " ").replace('Z', " UTC")
 }

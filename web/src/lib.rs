@@ -2,19 +2,19 @@
 //! API under `/api/` behind every page, uploads that validate and store a log, and certificate
 //! verification. The only crate of Paifu that knows HTTP. Routes: docs/web.md.
 //!
-//! Reading needs nothing; every request that writes carries a token ([`auth`]). No request
+//! Reading needs nothing; every request that writes carries a token (see `auth.rs`). No request
 //! makes the server panic: every input is checked and bad input answers a 4xx page (or JSON
 //! under `/api/`) that says what is wrong, without repeating what was sent. Database work runs
 //! on the blocking pool; this server's writes go one at a time through one lock (other
 //! processes writing the same archive are waited for by the archive itself).
 
 mod api;
-pub mod auth;
+mod auth;
 mod data;
-pub mod html;
+mod html;
 mod pages;
 mod view;
-pub mod viewer;
+mod viewer;
 
 use actix_web::dev::{Server, ServerHandle};
 use actix_web::http::StatusCode;
@@ -78,7 +78,7 @@ pub enum ServeError {
 }
 
 /// A fresh random signing key.
-pub fn generate_key() -> Result<SecretKey, ServeError> {
+pub(crate) fn generate_key() -> Result<SecretKey, ServeError> {
     let mut b = [0u8; 32];
     getrandom::fill(&mut b).map_err(ServeError::Randomness)?;
     Ok(cert::secret_from_bytes(b))
@@ -149,11 +149,6 @@ impl State {
             max_form: config.max_form.max(1),
             secure_cookies: config.secure_cookies,
         })
-    }
-
-    /// The public key certificates are signed with, as 64 hex digits.
-    pub fn public_hex(&self) -> &str {
-        &self.public_hex
     }
 }
 

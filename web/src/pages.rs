@@ -19,7 +19,7 @@ fn ok(title: &str, active: &str, body: &str) -> Page {
     Ok(HttpResponse::Ok().content_type("text/html; charset=utf-8").body(page(title, active, body, None)))
 }
 
-pub fn routes(cfg: &mut web::ServiceConfig) {
+pub(crate) fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/", web::get().to(overview))
         .route("/games", web::get().to(games))
         .route("/games/{id}", web::get().to(game))
@@ -464,18 +464,18 @@ fn certificates_html(
 }
 
 #[derive(Deserialize)]
-pub struct StepQuery {
+pub(crate) struct StepQuery {
     step: Option<String>,
 }
 
 impl StepQuery {
-    pub fn step(&self) -> Option<&str> {
+    pub(crate) fn step(&self) -> Option<&str> {
         self.step.as_deref()
     }
 }
 
 /// A step number from the query: a number, or `end`.
-pub fn parse_step(s: Option<&str>) -> Result<usize, WebError> {
+pub(crate) fn parse_step(s: Option<&str>) -> Result<usize, WebError> {
     match s.map(str::trim) {
         None | Some("") => Ok(0),
         Some("end") => Ok(usize::MAX),

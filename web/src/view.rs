@@ -12,7 +12,7 @@ use serde_json::Value;
 use std::fmt::Write as _;
 
 /// The position: seats, the shared table, the board, and the text render where there is one.
-pub fn position_html(view: &View) -> String {
+pub(crate) fn position_html(view: &View) -> String {
     let layout = match view {
         View::Tzq(v) => tzq_layout(v),
         View::Riichi(v) => riichi_layout(v),
@@ -253,7 +253,7 @@ fn tayu_layout(v: &tayu::View) -> Layout {
 
 /// A picture of the Ta Yü board: each piece in its placer's colour with its channel drawn as
 /// water, the open ends and the 2-point coast spaces marked.
-pub fn board_svg(v: &tayu::View) -> String {
+pub(crate) fn board_svg(v: &tayu::View) -> String {
     let size = usize::from(v.board.size);
     let cell = 20usize;
     let px = size * cell;

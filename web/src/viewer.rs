@@ -12,7 +12,7 @@ use serde::Serialize;
 
 /// One step of a game, as the viewer shows it.
 #[derive(Clone, Debug, Serialize)]
-pub struct Step {
+pub(crate) struct Step {
     /// The step shown (0..=steps).
     pub step: usize,
     /// Number of records: the last step.
@@ -33,7 +33,7 @@ pub struct Step {
 }
 
 #[derive(Clone, Debug, Serialize)]
-pub struct LastAction {
+pub(crate) struct LastAction {
     pub seat: u8,
     pub player: String,
     pub action: String,
@@ -90,7 +90,7 @@ fn replay_to<G: Registered>(bytes: &[u8], step: usize) -> Result<Step, Fault> {
 }
 
 /// The position after `step` records of a stored log (any game with an engine).
-pub fn step(bytes: &[u8], step: usize) -> Result<Step, Fault> {
+pub(crate) fn step(bytes: &[u8], step: usize) -> Result<Step, Fault> {
     struct Replay<'a>(&'a [u8], usize);
     impl Visitor for Replay<'_> {
         type Output = Result<Step, Fault>;

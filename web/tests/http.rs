@@ -274,7 +274,7 @@ async fn api_answers_json() {
             .await;
     assert_eq!(resp.status(), StatusCode::OK);
     let log = test::read_body(resp).await;
-    assert!(paifu_core::validate_bytes(&log).verdict.is_valid());
+    assert!(paifu_core::replay::validate_bytes(&log).verdict.is_valid());
 }
 
 #[actix_web::test]

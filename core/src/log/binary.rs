@@ -21,7 +21,7 @@ fn put_varint(out: &mut Vec<u8>, mut v: u64) {
 
 /// Encodes a log: MAGIC, then for the header and each record a LEB128 length and the postcard
 /// bytes.
-pub fn encode_binary<A: Action>(log: &Log<A>) -> Vec<u8> {
+pub(crate) fn encode_binary<A: Action>(log: &Log<A>) -> Vec<u8> {
     let mut out = MAGIC.to_vec();
     let frame = |out: &mut Vec<u8>, bytes: Vec<u8>| {
         put_varint(out, bytes.len() as u64);
@@ -256,13 +256,8 @@ pub(super) fn empty_header() -> Header {
     }
 }
 
-/// Reads the header only.
-pub fn read_binary_header(bytes: &[u8]) -> Result<Header, Fault> {
-    start(bytes).map(|s| s.header)
-}
-
 /// Reads a whole binary log.
-pub fn decode_binary<A: Action>(bytes: &[u8]) -> Result<Log<A>, Fault> {
+pub(crate) fn decode_binary<A: Action>(bytes: &[u8]) -> Result<Log<A>, Fault> {
     let s = start(bytes)?;
     let records = decode_records(s.frames, None)?;
     Ok(Log { header: s.header, records })
@@ -336,10 +331,10 @@ pub(super) fn read_records<A: Action>(
 pub(crate) mod tests {
     use super::*;
     use crate::error::ErrorCode;
-    use crate::game::Game;
     use crate::log::{Claim, Options};
     use crate::random::Seed;
     use crate::replay::{validate_bytes, Verdict};
+    use crate::Game;
 
     /// A game played with random legal actions, its claims written as a scorekeeper writes them.
     pub(crate) fn random_log<G: Game>(ruleset: &str, seats: usize, seed: &str) -> Log<G::Action> {

@@ -34,7 +34,7 @@ fn strip_nulls(v: &mut Value) {
 }
 
 /// Writes a log as JSON Lines; absent optional fields are left out.
-pub fn encode_jsonl<A: Action>(log: &Log<A>) -> String {
+pub(crate) fn encode_jsonl<A: Action>(log: &Log<A>) -> String {
     let mut out = String::new();
     out.push_str(&json_object(&log.header).to_string());
     out.push('\n');
@@ -108,7 +108,7 @@ pub fn read_jsonl_header(text: &str) -> Result<Header, Fault> {
 }
 
 /// Reads a whole JSON Lines log.
-pub fn decode_jsonl<A: Action>(text: &str) -> Result<(Log<A>, Positions), Fault> {
+pub(crate) fn decode_jsonl<A: Action>(text: &str) -> Result<(Log<A>, Positions), Fault> {
     let mut it = lines(text).peekable();
     let header = match it.next() {
         Some((n, l)) => parse_header(n, l, it.peek().is_none())?,

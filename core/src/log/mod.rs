@@ -8,8 +8,11 @@
 mod binary;
 mod jsonl;
 
-pub use binary::{decode_binary, encode_binary, read_binary_header, MAGIC};
-pub use jsonl::{decode_jsonl, encode_jsonl, json_object, read_jsonl_header};
+pub use binary::MAGIC;
+pub use jsonl::{json_object, read_jsonl_header};
+
+use binary::{decode_binary, encode_binary};
+use jsonl::{decode_jsonl, encode_jsonl};
 
 #[cfg(test)]
 pub(crate) use binary::tests::random_log;
@@ -272,10 +275,10 @@ pub struct Claim {
 
 impl Claim {
     /// The longest list a claim may hold (no game seats more than 8).
-    pub const MAX_SEATS: usize = 8;
+    pub(crate) const MAX_SEATS: usize = 8;
 
     /// Whether both lists are of a plausible length.
-    pub fn is_bounded(&self) -> bool {
+    pub(crate) fn is_bounded(&self) -> bool {
         self.round.as_ref().is_none_or(|v| v.len() <= Self::MAX_SEATS)
             && self.final_scores.as_ref().is_none_or(|v| v.len() <= Self::MAX_SEATS)
     }
@@ -472,7 +475,7 @@ pub enum Encoding {
 
 impl Encoding {
     /// Recognises the encoding from the first bytes.
-    pub fn sniff(bytes: &[u8]) -> Encoding {
+    pub(crate) fn sniff(bytes: &[u8]) -> Encoding {
         if bytes.starts_with(MAGIC) {
             Encoding::Binary
         } else {
@@ -522,14 +525,14 @@ impl Opened<'_> {
         &self.header
     }
 
-    pub fn into_header(self) -> Header {
+    pub(crate) fn into_header(self) -> Header {
         self.header
     }
 
     /// Reads the records as `A` and computes the log digest (the same as [`Log::digest`]; from
     /// a binary file without encoding anything again). Answers what [`decode_with_digest`]
     /// answers for the same bytes, less the header.
-    pub fn records_with_digest<A: Action>(&self) -> Result<(Vec<Record<A>>, Positions, Digest), Fault> {
+    pub(crate) fn records_with_digest<A: Action>(&self) -> Result<(Vec<Record<A>>, Positions, Digest), Fault> {
         match self.body {
             Body::Binary { header_frame, frames } => {
                 let mut chain = Chain::from_frame(&self.header, header_frame);
@@ -552,7 +555,7 @@ impl Opened<'_> {
     /// many there were and the log digest. A binary log is read, chained and handed over one
     /// record at a time; JSON Lines is decoded whole first. An error reading any record is
     /// returned even when earlier records were handed over.
-    pub fn each_record_with_digest<A: Action>(
+    pub(crate) fn each_record_with_digest<A: Action>(
         &self,
         mut each: impl FnMut(usize, &Record<A>, &Positions),
     ) -> Result<(usize, Digest), Fault> {

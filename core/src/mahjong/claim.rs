@@ -5,7 +5,7 @@
 //!
 //! Every mahjong ruleset here is played by four seats.
 
-use crate::game::{Seat, SeatSet};
+use crate::{Seat, SeatSet};
 
 /// The claims a seat may make on one tile, as bits.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -3,7 +3,7 @@
 //! `chi:345m`, `pon:777z`, `minkan:1111s`, `ankan:9999p`, `kakan:5555m`.
 
 use super::tile::Tile;
-use crate::game::Seat;
+use crate::Seat;
 use serde::{Deserialize, Serialize};
 
 /// How a meld was made.

@@ -11,7 +11,7 @@
 //! lifted from the end a pair at a time; the Chinese Official rules keep nothing apart, and a
 //! replacement draw takes the live wall's last tile.
 
-use crate::game::Seat;
+use crate::Seat;
 
 /// How a wall's end is kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,10 +6,10 @@ use super::facts::FactKind;
 use super::rules::{Rules, WallKind};
 use super::score::{score, Score, ScoreError, Situation, WinHand};
 use crate::error::{ErrorCode, Violation};
-use crate::game::{Fact, RoundResult, Seat, SeatSet, SetupError};
 use crate::mahjong::claim::{Can, Priority, SeveralWins, Window};
 use crate::mahjong::{dice_break, Flower, Meld, MeldKind, Piece, Tile, Wall, WallEnd};
 use crate::random::Seed;
+use crate::{Fact, RoundResult, Seat, SeatSet, SetupError};
 
 /// The seats of the four rounds: the player (by the letter of the place drawn at the start, A
 /// East ... D North) at each place East, South, West, North (MCR's seat changes).

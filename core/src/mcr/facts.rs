@@ -1,7 +1,7 @@
 //! The facts an MCR hand's result carries for statistics (docs/statistics.md).
 
 use super::fans::Fan;
-use crate::game::FactKey;
+use crate::FactKey;
 use std::borrow::Cow;
 
 /// An MCR fact key.

@@ -145,7 +145,7 @@ pub struct FanInfo {
 }
 
 /// The data file, compiled in.
-pub const TABLE_TEXT: &str = include_str!("../../data/mcr-fans.txt");
+pub(super) const TABLE_TEXT: &str = include_str!("../../data/mcr-fans.txt");
 
 /// A line of the data file that is not what the table needs.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -156,7 +156,7 @@ pub struct TableError {
 }
 
 /// Reads the table: 81 lines in the order of [`Fan::ALL`], each with its number and name.
-pub fn parse_table(text: &'static str) -> Result<Vec<FanInfo>, TableError> {
+pub(super) fn parse_table(text: &'static str) -> Result<Vec<FanInfo>, TableError> {
     let mut out = Vec::with_capacity(81);
     for (i, line) in text.lines().enumerate() {
         let line_no = i + 1;
@@ -193,7 +193,7 @@ pub fn parse_table(text: &'static str) -> Result<Vec<FanInfo>, TableError> {
 /// The table, read once. A data file that does not read is a build error caught by the tests
 /// (`the_table_reads`); should it ever happen at run time, every fan is worth 0 and excludes
 /// nothing rather than the program stopping.
-pub fn table() -> &'static [FanInfo] {
+pub(super) fn table() -> &'static [FanInfo] {
     static TABLE: OnceLock<Vec<FanInfo>> = OnceLock::new();
     TABLE.get_or_init(|| {
         parse_table(TABLE_TEXT).unwrap_or_else(|_| {

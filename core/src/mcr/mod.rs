@@ -32,9 +32,9 @@ pub use score_line::score_line;
 pub use view::{ClaimView, FanView, MeldView, PlayerView, View, WinView};
 
 use crate::error::Violation;
-use crate::game::{Game, GameKind, RoundResult, Seat, SeatSet, SetupError};
 use crate::log::Options;
 use crate::random::Seed;
+use crate::{Game, GameKind, RoundResult, Seat, SeatSet, SetupError};
 
 impl Game for Mcr {
     type Action = Action;

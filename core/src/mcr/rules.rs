@@ -1,8 +1,8 @@
 //! The MCR ruleset and its options (docs/rules/mcr.md, "Options").
 
 use super::score::ScoreRules;
-use crate::game::{GameKind, SetupError};
 use crate::log::{OptValue, Options};
+use crate::{GameKind, SetupError};
 
 /// Where the tiles are drawn from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

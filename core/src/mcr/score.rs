@@ -20,7 +20,7 @@ use crate::mahjong::{Counts, Meld, MeldKind, Tile};
 
 /// A set of a reading.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Set {
+pub(super) struct Set {
     pub kind: SetKind,
     /// The kind of its lowest tile (0..34).
     pub base: u8,
@@ -32,7 +32,7 @@ pub struct Set {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SetKind {
+pub(super) enum SetKind {
     Chow,
     Pung,
     Kong,

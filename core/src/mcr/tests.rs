@@ -2,8 +2,8 @@
 //! priority, and refusals.
 
 use super::*;
-use crate::game::Game;
 use crate::mahjong::Tile;
+use crate::Game;
 
 /// Plays a match choosing uniformly among the legal actions (wins first when offered, so hands
 /// end in wins as well as draws), checking that `check` accepts each and refuses none of them.
@@ -174,13 +174,16 @@ fn a_kong_added_to_a_pung_may_be_robbed_and_the_robbed_seat_pays() {
     // Seat 1 waits on the white dragon with thirteen orphans; seat 0 pungs seat 2's white dragon
     // (seat 1, offered the win, passes) and later adds the fourth, which seat 1 robs.
     let mut g = imported(["234m567m234p56p55z", "119m19p19s123467z", "7p66p88p3456789s5z", "66m222333p44p234s"]);
-    for (s, a) in [(0, "draw 8m"), (0, "discard 8m"), (1, "draw 9m"), (1, "discard 9m"), (2, "draw 1p"), (2, "discard 5z")] {
+    for (s, a) in
+        [(0, "draw 8m"), (0, "discard 8m"), (1, "draw 9m"), (1, "discard 9m"), (2, "draw 1p"), (2, "discard 5z")]
+    {
         play(&mut g, s, a).unwrap_or_else(|v| panic!("{a}: {v}"));
     }
     assert!(g.legal_actions(1).contains(&Action::Win));
     play(&mut g, 1, "pass").unwrap();
     play(&mut g, 0, "pung 5z").unwrap();
-    for (s, a) in [(0, "discard 7m"), (1, "draw 9m"), (1, "discard 9m"), (2, "draw 1p"), (2, "discard 1p"), (3, "pass")] {
+    for (s, a) in [(0, "discard 7m"), (1, "draw 9m"), (1, "discard 9m"), (2, "draw 1p"), (2, "discard 1p"), (3, "pass")]
+    {
         play(&mut g, s, a).unwrap_or_else(|v| panic!("{a}: {v}"));
     }
     for (s, a) in [(3, "draw 7z"), (3, "discard 7z"), (0, "draw 5z")] {

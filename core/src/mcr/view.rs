@@ -2,8 +2,8 @@
 //! the claim window, and the last win with its fan.
 
 use super::engine::{Mcr, Phase};
-use crate::game::{Game, Seat};
 use crate::mahjong::{Flower, Meld, Tile};
+use crate::{Game, Seat};
 use serde::Serialize;
 use serde_with::{serde_as, DisplayFromStr};
 

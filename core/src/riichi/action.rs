@@ -61,7 +61,7 @@ impl Action {
         Action::Deal(tiles)
     }
     /// Whether a deal's tiles are in canonical order.
-    pub fn deal_is_canonical(tiles: &[Tile; 13]) -> bool {
+    pub(crate) fn deal_is_canonical(tiles: &[Tile; 13]) -> bool {
         tiles.windows(2).all(|w| deal_key(w[0]) <= deal_key(w[1]))
     }
 }

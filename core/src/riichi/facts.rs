@@ -1,7 +1,7 @@
 //! The facts a riichi round result carries for statistics (docs/statistics.md).
 
 use super::score::Yaku;
-use crate::game::FactKey;
+use crate::FactKey;
 use std::borrow::Cow;
 
 /// A riichi fact key: what a fact counts.

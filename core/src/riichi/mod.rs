@@ -33,10 +33,10 @@ pub use setup::{SeatSetup, Setup, SetupPhase};
 pub use view::{ClaimView, DiscardView, MeldView, PlayerView, View};
 
 use crate::error::Violation;
-use crate::game::{Game, GameKind, RoundResult, Seat, SeatSet, SetupError};
 use crate::log::Options;
 use crate::mahjong::{Meld, Tile};
 use crate::random::Seed;
+use crate::{Game, GameKind, RoundResult, Seat, SeatSet, SetupError};
 use engine::Phase;
 
 impl Game for Riichi {

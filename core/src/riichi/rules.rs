@@ -1,8 +1,8 @@
 //! Riichi rules with every option resolved. Defaults are Tenhou's ranked rules (RULINGS.md);
 //! every local rule the seed lists is an option (see docs/rules/riichi.md).
 
-use crate::game::SetupError;
 use crate::log::{OptValue, Options};
+use crate::SetupError;
 
 /// How a blessing of man (a win on a discard before one's first draw) is scored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -266,7 +266,7 @@ impl Rules {
         Ok(())
     }
 
-    pub fn from_options(ruleset: &str, options: &Options) -> Result<Rules, SetupError> {
+    pub(crate) fn from_options(ruleset: &str, options: &Options) -> Result<Rules, SetupError> {
         let mut r = Rules::named(ruleset)
             .ok_or_else(|| SetupError(format!("unknown riichi ruleset {ruleset:?}; known: {}", RULESETS.join(", "))))?;
         for (k, v) in options {
@@ -275,7 +275,7 @@ impl Rules {
         Ok(r)
     }
 
-    pub fn to_options(&self) -> Options {
+    pub(crate) fn to_options(&self) -> Options {
         let mut o = Options::new();
         let mut b = |k: &str, v: bool| {
             o.insert(k.to_owned(), OptValue::Bool(v));

@@ -266,7 +266,7 @@ impl Payment {
     }
 
     /// The payments with `honba` counters added: 300 each, 100 from each payer on a tsumo.
-    pub fn with_honba(self, honba: u32) -> Payment {
+    pub(crate) fn with_honba(self, honba: u32) -> Payment {
         let h = i64::from(honba) * 100;
         match self {
             Payment::Ron(p) => Payment::Ron(p + 3 * h),
@@ -311,7 +311,7 @@ impl Score {
         self.yaku.iter().any(|(x, _)| *x == y)
     }
     /// The yakuman count of one yakuman in this score (0 if absent).
-    pub fn yakuman_of(&self, y: Yaku) -> u32 {
+    pub(crate) fn yakuman_of(&self, y: Yaku) -> u32 {
         self.yaku.iter().find(|(x, _)| *x == y).map_or(0, |(_, h)| h / 13)
     }
 }

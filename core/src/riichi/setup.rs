@@ -4,9 +4,9 @@
 use super::engine::{ClaimOn, Imported, Phase, Player, Riichi, River, Table, WALL_END};
 use super::rules::Rules;
 use super::score::Yaku;
-use crate::game::{Seat, SetupError};
 use crate::mahjong::{Meld, MeldKind, Tile, Wall};
 use crate::random::Seed;
+use crate::{Seat, SetupError};
 
 /// Who acts in a hand-built position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

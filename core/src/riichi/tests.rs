@@ -7,10 +7,10 @@ use super::engine::River;
 use super::setup::{SeatSetup, Setup, SetupPhase};
 use super::*;
 use crate::error::ErrorCode;
-use crate::game::{Game, RoundResult, Seat, SeatSet};
 use crate::mahjong::hand::waits;
 use crate::mahjong::{counts_of, parse_tiles, MeldKind};
 use crate::t;
+use crate::{Game, RoundResult, Seat, SeatSet};
 
 const FA: &str = "147m258p369s1234z";
 const FB: &str = "269m147p258s1234z";

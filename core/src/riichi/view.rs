@@ -3,8 +3,8 @@
 //! typed [`View`] (`Game::view`) and the text of `Game::render`.
 
 use super::engine::{Phase, Riichi, WINDS};
-use crate::game::Seat;
 use crate::mahjong::{tiles_text, Meld, MeldKind, Tile};
+use crate::Seat;
 use serde::{Serialize, Serializer};
 use serde_with::{serde_as, DisplayFromStr};
 use std::fmt::Write as _;

@@ -46,7 +46,7 @@ impl Board {
         Board { spec, cover: vec![0; n], exits: vec![0; n], pieces: Vec::new() }
     }
 
-    pub fn spec(&self) -> &BoardSpec {
+    pub(crate) fn spec(&self) -> &BoardSpec {
         &self.spec
     }
 
@@ -69,7 +69,7 @@ impl Board {
     }
 
     /// Which piece (index in placing order) covers a square, if any.
-    pub fn piece_at(&self, row: i16, col: i16) -> Option<usize> {
+    pub(crate) fn piece_at(&self, row: i16, col: i16) -> Option<usize> {
         let i = self.index((row, col))?;
         self.cover.get(i).copied().filter(|&v| v > 0).map(|v| usize::from(v) - 1)
     }
@@ -162,7 +162,7 @@ impl Board {
     }
 
     /// Every exit of every placed piece.
-    pub fn all_exits(&self) -> impl Iterator<Item = Exit> + '_ {
+    pub(crate) fn all_exits(&self) -> impl Iterator<Item = Exit> + '_ {
         self.pieces.iter().flat_map(|p| p.exits())
     }
 
@@ -209,12 +209,12 @@ impl Board {
 
     /// Every legal placement of `piece`. Only squares that can matter are tried: with an empty
     /// board those covering the centre, else those covering a square an open end faces.
-    pub fn legal_placements(&self, piece: super::pieces::Pattern) -> Vec<Placement> {
+    pub(crate) fn legal_placements(&self, piece: super::pieces::Pattern) -> Vec<Placement> {
         self.candidates(piece).into_iter().filter(|p| self.check(p).is_ok()).collect()
     }
 
     /// Whether `piece` has any legal placement.
-    pub fn can_place(&self, piece: super::pieces::Pattern) -> bool {
+    pub(crate) fn can_place(&self, piece: super::pieces::Pattern) -> bool {
         self.candidates(piece).iter().any(|p| self.check(p).is_ok())
     }
 

@@ -1,6 +1,6 @@
 //! The facts a Ta Yü game result carries for statistics (docs/statistics.md).
 
-use crate::game::FactKey;
+use crate::FactKey;
 use std::borrow::Cow;
 
 /// A Ta Yü fact key: what a fact counts. Seat facts are about one seat, table facts about the

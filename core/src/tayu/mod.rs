@@ -11,15 +11,16 @@ mod view;
 pub use board::{Board, Mouth, PlaceError};
 pub use facts::FactKind;
 pub use pieces::{
-    bag, board_spec, exit_side, half_turn, parse_board, parse_pieces, pieces, BoardSpec, DataError, Dir, Exit, Pattern,
-    PatternCodeError, Placement, COLUMN_HEIGHT, EXIT_POSITIONS, STACK_COLUMNS,
+    parse_board, parse_pieces, pieces, BoardSpec, DataError, Dir, Exit, Pattern, PatternCodeError, Placement,
 };
+
+use pieces::{bag, board_spec, COLUMN_HEIGHT, STACK_COLUMNS};
 pub use view::{Bid, BoardView, CoastView, Flood, MouthView, PerCoast, PieceView, SeatView, StackColumn, View};
 
 use crate::error::{ErrorCode, Violation};
-use crate::game::{Fact, Game, GameKind, RoundResult, Seat, SeatSet, SetupError};
 use crate::log::{NotationError, OptValue, Options};
 use crate::random::Seed;
+use crate::{Fact, Game, GameKind, RoundResult, Seat, SeatSet, SetupError};
 use serde::{Deserialize, Serialize};
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
@@ -63,7 +64,7 @@ impl Side {
 
 /// The highest bid: 22 x 22, as no coast can be worth more than 19 mouths with three of them
 /// on special spaces.
-pub const MAX_BID: u16 = 484;
+pub(crate) const MAX_BID: u16 = 484;
 
 /// One Ta Yü decision.
 ///
@@ -146,7 +147,7 @@ impl Default for Rules {
 }
 
 /// The ruleset names Ta Yü knows (`hand` is another name for `faceup`).
-pub const RULESETS: &[&str] = &["standard", "faceup", "hand"];
+pub(crate) const RULESETS: &[&str] = &["standard", "faceup", "hand"];
 
 impl Rules {
     pub fn named(name: &str) -> Option<Rules> {
@@ -462,7 +463,7 @@ impl Tayu {
     }
 
     /// The score of a side now: the product of its two coasts.
-    pub fn side_score(&self, side: Side) -> i64 {
+    pub(crate) fn side_score(&self, side: Side) -> i64 {
         side.product(&self.board.coast_points())
     }
 
@@ -485,7 +486,7 @@ impl Tayu {
     }
 
     /// Whether the flood won: the game is over and both players stayed below the bid.
-    pub fn flood_won(&self) -> bool {
+    pub(crate) fn flood_won(&self) -> bool {
         match self.flood {
             Some((_, bid)) if self.phase == Phase::Over => {
                 [Side::NorthSouth, Side::EastWest].iter().all(|&s| self.side_score(s) < i64::from(bid))

@@ -31,7 +31,7 @@ impl Dir {
         }
     }
 
-    pub fn from_index(i: usize) -> Dir {
+    pub(crate) fn from_index(i: usize) -> Dir {
         Dir::ALL[i % 4]
     }
 
@@ -40,7 +40,7 @@ impl Dir {
         Dir::from_index(self.index() + quarters)
     }
 
-    pub fn opposite(self) -> Dir {
+    pub(crate) fn opposite(self) -> Dir {
         self.turned(2)
     }
 
@@ -59,7 +59,7 @@ impl Dir {
     }
 
     /// The coast's name.
-    pub fn coast_name(self) -> &'static str {
+    pub(crate) fn coast_name(self) -> &'static str {
         ["North", "East", "South", "West"][self.index()]
     }
 
@@ -89,12 +89,12 @@ impl FromStr for Dir {
 
 /// The eight exit positions of a piece lying horizontally (squares 0, 1, 2 from left to
 /// right), clockwise from the top-left: which square, which side.
-pub const EXIT_POSITIONS: [(usize, Dir); 8] =
+pub(crate) const EXIT_POSITIONS: [(usize, Dir); 8] =
     [(0, Dir::N), (1, Dir::N), (2, Dir::N), (2, Dir::E), (2, Dir::S), (1, Dir::S), (0, Dir::S), (0, Dir::W)];
 
 /// Which of the four sides of the piece (0 top, 1 right end, 2 bottom, 3 left end) exit
 /// position `i` is on.
-pub fn exit_side(i: usize) -> usize {
+pub(crate) fn exit_side(i: usize) -> usize {
     match i {
         0..=2 => 0,
         3 => 1,
@@ -104,7 +104,7 @@ pub fn exit_side(i: usize) -> usize {
 }
 
 /// A half turn: exit position i goes to i + 4 (mod 8).
-pub fn half_turn(mask: u8) -> u8 {
+pub(crate) fn half_turn(mask: u8) -> u8 {
     mask.rotate_left(4)
 }
 
@@ -122,7 +122,7 @@ pub struct Pattern(u8);
 
 impl Pattern {
     /// The pattern with these exits (bit i = exit position i), if it is a canonical 3-exit mask.
-    pub fn from_mask(mask: u8) -> Option<Pattern> {
+    pub(crate) fn from_mask(mask: u8) -> Option<Pattern> {
         if mask.count_ones() != 3 {
             return None;
         }
@@ -248,7 +248,7 @@ impl Placement {
         self.facing.index()
     }
 
-    pub fn horizontal(self) -> bool {
+    pub(crate) fn horizontal(self) -> bool {
         self.quarters() % 2 == 0
     }
 
@@ -289,7 +289,7 @@ impl Placement {
 
     /// For each of the three squares (top-left first), the sides that carry an exit, as a
     /// bit mask (bit `Dir::index`).
-    pub fn exit_masks(self) -> [u8; 3] {
+    pub(crate) fn exit_masks(self) -> [u8; 3] {
         let sq = self.squares();
         let mut m = [0u8; 3];
         for e in self.exits() {
@@ -354,9 +354,9 @@ pub fn parse_pieces(text: &str) -> Result<Vec<(Pattern, u8)>, DataError> {
 }
 
 /// Columns in the stack: two wide, eight deep.
-pub const STACK_COLUMNS: u8 = 16;
+pub(crate) const STACK_COLUMNS: u8 = 16;
 /// Pieces in a column.
-pub const COLUMN_HEIGHT: u8 = 7;
+pub(crate) const COLUMN_HEIGHT: u8 = 7;
 
 /// The patterns and their copies, from data/tayu-pieces.txt.
 pub fn pieces() -> Result<&'static [(Pattern, u8)], DataError> {
@@ -368,7 +368,7 @@ pub fn pieces() -> Result<&'static [(Pattern, u8)], DataError> {
 }
 
 /// All pieces of the bag, pattern by pattern in data order.
-pub fn bag() -> Result<Vec<Pattern>, DataError> {
+pub(crate) fn bag() -> Result<Vec<Pattern>, DataError> {
     Ok(pieces()?.iter().flat_map(|&(p, n)| std::iter::repeat_n(p, usize::from(n))).collect())
 }
 
@@ -383,7 +383,7 @@ pub struct BoardSpec {
 
 impl BoardSpec {
     /// What a mouth at this position of this coast is worth: 2 on a special space, else 1.
-    pub fn mouth_value(&self, coast: Dir, pos: u8) -> u32 {
+    pub(crate) fn mouth_value(&self, coast: Dir, pos: u8) -> u32 {
         if self.special[coast.index()].contains(&pos) {
             2
         } else {
@@ -435,7 +435,7 @@ pub fn parse_board(text: &str) -> Result<BoardSpec, DataError> {
 }
 
 /// The board from data/tayu-board.txt.
-pub fn board_spec() -> Result<&'static BoardSpec, DataError> {
+pub(crate) fn board_spec() -> Result<&'static BoardSpec, DataError> {
     static B: OnceLock<Result<BoardSpec, DataError>> = OnceLock::new();
     B.get_or_init(|| parse_board(include_str!("../../data/tayu-board.txt"))).as_ref().map_err(Clone::clone)
 }

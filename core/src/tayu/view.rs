@@ -4,7 +4,7 @@
 use super::board::Mouth;
 use super::pieces::{Dir, Exit, Pattern};
 use super::{Phase, Tayu};
-use crate::game::{Game, Seat};
+use crate::{Game, Seat};
 use serde::Serialize;
 use serde_with::{serde_as, DisplayFromStr};
 

@@ -40,11 +40,11 @@ impl Kind {
     }
 
     /// Winds and the Red Dragon are honours; the Sparrow is not.
-    pub fn is_honour(self) -> bool {
+    pub(crate) fn is_honour(self) -> bool {
         matches!(self, Kind::Wind(_) | Kind::Dragon)
     }
 
-    pub fn symbol(self) -> char {
+    pub(crate) fn symbol(self) -> char {
         match self {
             Kind::Number(n) => char::from(b'0' + n),
             Kind::Wind(w) => ['E', 'S', 'W', 'N'][usize::from(w & 3)],
@@ -126,7 +126,7 @@ impl Card {
     }
 
     /// Whether the deck (data/tzq-deck.txt) has a card of this kind and colour.
-    pub fn in_deck(self) -> bool {
+    pub(crate) fn in_deck(self) -> bool {
         standard_deck().is_ok_and(|d| d.contains(&self))
     }
 
@@ -233,7 +233,7 @@ pub struct DeckError {
 }
 
 /// Parses a deck description in the format of data/tzq-deck.txt.
-pub fn parse_deck(text: &str) -> Result<Vec<Card>, DeckError> {
+pub(crate) fn parse_deck(text: &str) -> Result<Vec<Card>, DeckError> {
     let mut deck = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();

@@ -1,7 +1,7 @@
 //! The facts a TZQ round result carries for statistics (docs/statistics.md).
 
 use super::scoring::Category;
-use crate::game::FactKey;
+use crate::FactKey;
 use std::borrow::Cow;
 
 /// A TZQ fact key: what a fact counts.

@@ -5,15 +5,15 @@ mod facts;
 mod scoring;
 mod view;
 
-pub use cards::{cards, parse_deck, standard_deck, Card, CardCodeError, Colour, DeckError, Kind};
+pub use cards::{cards, standard_deck, Card, CardCodeError, Colour, DeckError, Kind};
 pub use facts::FactKind;
 pub use scoring::{score, Category, Score};
 pub use view::{SeatView, View};
 
 use crate::error::Violation;
-use crate::game::{Fact, Game, GameKind, RoundResult, Seat, SeatSet, SetupError};
 use crate::log::{NotationError, OptValue, Options};
 use crate::random::Seed;
+use crate::{Fact, Game, GameKind, RoundResult, Seat, SeatSet, SetupError};
 use serde::{Deserialize, Serialize};
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
@@ -69,7 +69,7 @@ impl TryFrom<ActionRepr> for Action {
 
 impl Action {
     /// Whether a Pong's or Chow's hand cards are in ascending order, the only form logs hold.
-    pub fn is_canonical(&self) -> bool {
+    pub(crate) fn is_canonical(&self) -> bool {
         match self {
             Action::Pong { cards, .. } => cards.is_sorted(),
             Action::Chow { hand, .. } => hand.is_sorted(),
@@ -150,7 +150,7 @@ impl Default for Rules {
 }
 
 /// The ruleset names TZQ knows.
-pub const RULESETS: &[&str] = &["standard", "advanced", "to30"];
+pub(crate) const RULESETS: &[&str] = &["standard", "advanced", "to30"];
 
 impl Rules {
     /// The named ruleset: `standard` (the seed's basic game), `advanced` (both advanced rules),

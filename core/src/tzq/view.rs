@@ -2,7 +2,7 @@
 //! piles; every card as its notation.
 
 use super::{Card, Phase, Tzq};
-use crate::game::{Game, Seat};
+use crate::{Game, Seat};
 use serde::Serialize;
 use serde_with::{serde_as, DisplayFromStr};
 

@@ -322,11 +322,6 @@ impl Archive {
         Archive::setup(conn, &path.display().to_string())
     }
 
-    /// A private archive in memory (tests, one-off analysis).
-    pub fn open_in_memory() -> Result<Archive> {
-        Archive::setup(Connection::open_in_memory()?, ":memory:")
-    }
-
     fn setup(conn: Connection, name: &str) -> Result<Archive> {
         conn.busy_timeout(BUSY_TIMEOUT)?;
         let mut a = Archive { conn };
@@ -371,7 +366,8 @@ impl Archive {
     }
 
     /// The schema version of the open database.
-    pub fn schema_version(&self) -> Result<i64> {
+    #[cfg(test)]
+    pub(crate) fn schema_version(&self) -> Result<i64> {
         Ok(self.conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)
     }
 
@@ -549,11 +545,6 @@ impl Archive {
             })?
             .collect::<std::result::Result<_, _>>()?;
         Ok(v)
-    }
-
-    /// The entry with this identity (hex), if the archive holds it.
-    pub fn id_of_identity(&self, identity: &str) -> Result<Option<i64>> {
-        Ok(self.conn.query_row("SELECT id FROM logs WHERE identity = ?1", [identity], |r| r.get(0)).optional()?)
     }
 
     /// Everything about one game, or `None` when there is no such id.

@@ -4,9 +4,10 @@
 use paifu_core::games::{self, Registered, Visitor};
 use paifu_core::log::{self, Encoding, Header};
 use paifu_core::replay::{validate_log, Report};
-use paifu_core::{Digest, Fault, Verdict};
+use paifu_core::{replay::Verdict, Digest, Fault};
 
 use super::names::{check_name, NameError, NameKind};
+use crate::import::source::checked_against_source;
 
 /// What a stored log is keyed by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,6 +162,8 @@ pub fn prepare(bytes: &[u8]) -> Prepared {
         Err(f) => raw(bytes, Some(header), 0, Verdict::Invalid(f)),
         Ok(Err((records, f))) => raw(bytes, Some(header), records, Verdict::Invalid(f)),
         Ok(Ok((digest, stored, records, verdict, header))) => Prepared {
+            // An imported log is judged against the source it embeds, as `paifu validate` does.
+            verdict: checked_against_source(&header, bytes, verdict),
             identity: identity_of(&stored),
             digest,
             digest_kind: DigestKind::Log,
@@ -169,7 +172,6 @@ pub fn prepare(bytes: &[u8]) -> Prepared {
             form: StoredForm::Binary,
             size: bytes.len(),
             records,
-            verdict,
         },
     }
 }

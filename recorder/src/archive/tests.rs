@@ -82,7 +82,7 @@ fn stores_results_seats_and_placements() {
     let log = tzq_log("archive/detail", ["Ann", "Bo"]);
     let st = a.ingest_bytes(&paifu_core::log::encode(&log, Encoding::JsonLines), None, None).unwrap();
     let g = a.game(st.id).unwrap().unwrap();
-    let report = paifu_core::validate_bytes(&paifu_core::log::encode(&log, Encoding::Binary));
+    let report = paifu_core::replay::validate_bytes(&paifu_core::log::encode(&log, Encoding::Binary));
     let outcome = report.verdict.outcome().unwrap();
     assert_eq!(g.final_scores.as_ref(), Some(&outcome.final_scores));
     assert_eq!(g.rounds, outcome.rounds);
@@ -192,7 +192,7 @@ fn lists_and_filters_games_with_pages() {
     let n = a
         .for_each_game(&Filter { player: Some("Bo".into()), ..Filter::default() }, |g| {
             assert!(g.players.iter().any(|p| p == "Bo"));
-            assert_eq!(g.placements, paifu_core::game::placements_by_score(&g.final_scores));
+            assert_eq!(g.placements, paifu_core::placements_by_score(&g.final_scores));
             seen += 1;
         })
         .unwrap();
@@ -279,7 +279,7 @@ fn placements_are_the_replays_own() {
         ("tayu", game_bytes::<Tayu>("standard", "archive/places", &["A", "B", "C", "D"], Encoding::Binary).unwrap()),
     ];
     for (game, bytes) in logs {
-        let report = paifu_core::validate_bytes(&bytes);
+        let report = paifu_core::replay::validate_bytes(&bytes);
         let outcome = report.verdict.outcome().unwrap();
         let st = a.ingest_bytes(&bytes, None, None).unwrap();
         let g = a.game(st.id).unwrap().unwrap();

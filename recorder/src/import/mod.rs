@@ -9,7 +9,7 @@
 //! - `to_log/`: the one converter from the record model to a Paifu log, through the engine.
 //! - `embedded/`: the Paifu log an export carries in its file, read back and rebuilt.
 //! - `source.rs`: the other way round, the source an imported log carries (`meta.source`), and
-//!   [`validate_bytes`], which checks an imported log against it.
+//!   [`source::validate_bytes`], which checks an imported log against it.
 //! - `rules.rs` (Tenhou's rule names), `yaku.rs` (Tenhou's yaku table), `positions.rs` (record
 //!   paths mapped to a source's own positions).
 //!
@@ -30,9 +30,7 @@ pub mod tenhou6;
 pub mod to_log;
 pub mod yaku;
 
-use paifu_core::game::SetupError;
-
-pub use source::validate_bytes;
+use paifu_core::SetupError;
 
 /// A source record could not be read. Says where: the round and the position in the source.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -107,7 +105,7 @@ pub fn import_text(format: &str, text: &str, bytes: &[u8]) -> Result<to_log::Imp
                  against it: a source is UTF-8 text of at most {} bytes that fits a log's header line (1 MiB) once \
                  escaped as JSON",
                 bytes.len(),
-                source::MAX_SOURCE_BYTES
+                to_log::MAX_SOURCE_BYTES
             ),
         ));
     }

@@ -26,7 +26,7 @@ use paifu_core::replay::{self, Report, Verdict};
 use paifu_core::riichi::{Action, Riichi};
 use paifu_core::{ErrorCode, Fault, Game};
 
-pub use super::to_log::{MAX_SOURCE_BYTES, META_KEY};
+use super::to_log::META_KEY;
 
 /// The source an imported log embeds: its source block and the text (`meta.source`).
 pub fn embedded(h: &Header) -> Option<(&Source, &str)> {
@@ -103,7 +103,7 @@ fn round_at(log: &Log<Action>, i: usize) -> Option<u32> {
 
 /// Checks an imported riichi log against the source it embeds (the module's doc): the first
 /// fault found, `None` when the log is what its source gives or embeds no source.
-pub fn check_log(log: &Log<Action>, pos: &Positions) -> Option<Fault> {
+pub(crate) fn check_log(log: &Log<Action>, pos: &Positions) -> Option<Fault> {
     let (src, text) = embedded(&log.header)?;
     let actual = source_digest(text.as_bytes());
     if actual != src.digest {
@@ -166,36 +166,44 @@ fn before(f: &Fault, g: &Fault) -> bool {
     f.index.map_or(0, |i| i + 1) < g.index.map_or(0, |i| i + 1)
 }
 
-/// Validates a log of any game, as `paifu_core::validate_bytes` does, and checks an imported
-/// riichi log that embeds its source against it ([`check_log`]; an imported MCR log likewise,
-/// `mcr::source::check_log`). The report is the core
+/// Validates a log of any game, as `paifu_core::replay::validate_bytes` does, and checks an
+/// imported riichi log that embeds its source against it ([`check_log`]; an imported MCR log
+/// likewise, `mcr::source::check_log`). The report is the core
 /// validator's, with the verdict replaced by the source's fault when that comes first in the
 /// log (at the same record, the core validator's fault is kept).
 ///
 /// This is the one function `paifu validate`, `paifu sign`, `paifu verify` and whoever stores
 /// logs call.
 pub fn validate_bytes(bytes: &[u8]) -> Report {
-    let mut report = paifu_core::validate_bytes(bytes);
-    if report.header.as_ref().is_some_and(|h| h.game == "mcr" && embedded(h).is_some()) && report.digest.is_some() {
-        let Ok((log, pos)) = log::decode::<paifu_core::mcr::Action>(bytes) else { return report };
-        if let Some(f) = super::mcr::source::check_log(&log, &pos) {
-            if report.verdict.fault().is_none_or(|g| before(&f, g)) {
-                report.verdict = Verdict::Invalid(f);
-            }
-        }
-        return report;
-    }
-    let embeds = report.header.as_ref().is_some_and(|h| h.game == "riichi" && embedded(h).is_some());
-    if !embeds || report.digest.is_none() {
-        return report;
-    }
-    let Ok((log, pos)) = log::decode::<Action>(bytes) else { return report };
-    if let Some(f) = check_log(&log, &pos) {
-        if report.verdict.fault().is_none_or(|g| before(&f, g)) {
-            report.verdict = Verdict::Invalid(f);
-        }
+    let mut report = paifu_core::replay::validate_bytes(bytes);
+    if let (Some(header), Some(_)) = (&report.header, &report.digest) {
+        report.verdict = checked_against_source(header, bytes, report.verdict.clone());
     }
     report
+}
+
+/// `verdict` (the core validator's on the log `bytes` with this header) with the embedded
+/// source's fault instead when the log is an imported riichi or MCR log that embeds its source and
+/// the source's fault comes first. Any other log's verdict comes back as it was.
+pub(crate) fn checked_against_source(header: &Header, bytes: &[u8], verdict: Verdict) -> Verdict {
+    if embedded(header).is_none() {
+        return verdict;
+    }
+    if header.game == "mcr" {
+        let Ok((log, pos)) = log::decode::<paifu_core::mcr::Action>(bytes) else { return verdict };
+        return match super::mcr::source::check_log(&log, &pos) {
+            Some(f) if verdict.fault().is_none_or(|g| before(&f, g)) => Verdict::Invalid(f),
+            _ => verdict,
+        };
+    }
+    if header.game != "riichi" {
+        return verdict;
+    }
+    let Ok((log, pos)) = log::decode::<Action>(bytes) else { return verdict };
+    match check_log(&log, &pos) {
+        Some(f) if verdict.fault().is_none_or(|g| before(&f, g)) => Verdict::Invalid(f),
+        _ => verdict,
+    }
 }
 
 #[cfg(test)]
@@ -208,7 +216,7 @@ mod tests {
         assert_eq!(embeddable(b"{\"log\":[]}"), Some("{\"log\":[]}"));
         assert_eq!(embeddable(b""), None);
         assert_eq!(embeddable(b"\xff"), None, "not UTF-8");
-        let max = MAX_SOURCE_BYTES as usize;
+        let max = crate::import::to_log::MAX_SOURCE_BYTES as usize;
         assert!(embeddable(&vec![b'x'; max]).is_some());
         assert_eq!(embeddable(&vec![b'x'; max + 1]), None, "past the limit");
         // Escaping makes a string of control characters six times as long: it does not fit.

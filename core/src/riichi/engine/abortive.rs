@@ -6,10 +6,10 @@
 use super::round_end::Ending;
 use super::Riichi;
 use crate::error::Violation;
-use crate::game::{Fact, Seat};
 use crate::mahjong::hand::YAOCHU;
 use crate::mahjong::Tile;
 use crate::riichi::facts::{Abort, FactKind};
+use crate::{Fact, Seat};
 
 impl Riichi {
     /// Whether `seat` (on turn, `drawn` its draw) may declare nine terminals.

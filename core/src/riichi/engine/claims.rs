@@ -6,12 +6,12 @@
 use super::player::variants;
 use super::{Phase, Riichi};
 use crate::error::Violation;
-use crate::game::Seat;
 use crate::mahjong::claim::{self, seats_after, Can, Priority, SeveralWins};
 use crate::mahjong::hand::is_thirteen_orphans;
 use crate::mahjong::{tiles_text, Meld, MeldKind, Tile};
 use crate::riichi::action::Action;
 use crate::riichi::score::Yaku;
+use crate::Seat;
 
 /// What a claim window is on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

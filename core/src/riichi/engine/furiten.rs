@@ -5,9 +5,9 @@
 use super::player::Player;
 use super::Riichi;
 use crate::error::Violation;
-use crate::game::Seat;
 use crate::mahjong::claim::seats_after;
 use crate::mahjong::Tile;
+use crate::Seat;
 
 impl Player {
     /// Whether the seat may not ron now.

@@ -4,9 +4,9 @@
 
 use super::{Phase, Riichi};
 use crate::error::Violation;
-use crate::game::Seat;
 use crate::mahjong::Tile;
 use crate::riichi::action::Action;
+use crate::Seat;
 
 /// What the records of an imported hand have shown.
 #[derive(Clone, Debug)]

@@ -3,8 +3,8 @@
 
 use super::round_end::Ending;
 use super::{Phase, Riichi};
-use crate::game::{Fact, Seat};
 use crate::riichi::facts::FactKind;
+use crate::{Fact, Seat};
 
 impl Riichi {
     /// After a round: the match ends (a seat below zero, or the last hand decided), or the next

@@ -40,10 +40,10 @@ use super::action::Action;
 use super::rules::Rules;
 use super::score::Score;
 use crate::error::Violation;
-use crate::game::{RoundResult, Seat, SeatSet, SetupError};
 use crate::mahjong::claim;
 use crate::mahjong::{Tile, Wall};
 use crate::random::Seed;
+use crate::{RoundResult, Seat, SeatSet, SetupError};
 
 /// The winds' letters, East first.
 pub(crate) const WINDS: [char; 4] = ['E', 'S', 'W', 'N'];
@@ -159,7 +159,7 @@ impl Riichi {
     }
 
     /// The label of the current hand in stream names: `E1`, `S4`, `W2`...
-    pub fn hand_label(&self) -> String {
+    pub(crate) fn hand_label(&self) -> String {
         self.hand_name().to_string()
     }
 

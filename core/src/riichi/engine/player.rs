@@ -1,10 +1,10 @@
 //! A seat of a riichi hand: its concealed tiles (with their counts by kind kept as they change),
 //! melds, river and flags, and its waits, kept current after each discard.
 
-use crate::game::Seat;
 use crate::mahjong::hand::waits as hand_waits;
 use crate::mahjong::{counts_of, Counts, Meld, Tile};
 use crate::riichi::score::Yaku;
+use crate::Seat;
 
 /// One discard in a river.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

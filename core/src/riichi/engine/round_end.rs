@@ -3,10 +3,10 @@
 //! mangan), and the round's result with its facts.
 
 use super::Riichi;
-use crate::game::{Fact, RoundResult, Seat};
 use crate::mahjong::Tile;
 use crate::riichi::facts::FactKind;
 use crate::riichi::score::{payment, score, Payment, Score, Situation, WinHand};
+use crate::{Fact, RoundResult, Seat};
 
 /// The outcome of a round, before it is written down.
 pub(super) struct Ending {

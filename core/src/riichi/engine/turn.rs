@@ -4,10 +4,10 @@
 use super::player::seat_waits;
 use super::{ClaimOn, Phase, Riichi};
 use crate::error::Violation;
-use crate::game::Seat;
 use crate::mahjong::hand::is_win;
 use crate::mahjong::{tiles_text, Meld, MeldKind, Tile};
 use crate::riichi::action::Action;
+use crate::Seat;
 
 impl Riichi {
     /// Checks an action of `seat` on turn: `drawn` its draw (none after a call, from the dead

@@ -4,9 +4,9 @@
 //! and the dora and ura indicators.
 
 use super::{Phase, Riichi};
-use crate::game::Seat;
 use crate::mahjong::{dice_break, Tile, WallEnd};
 use crate::riichi::rules::Rules;
+use crate::Seat;
 use std::fmt::Write as _;
 
 /// A 14-tile dead wall; each replacement draw moves one tile of the live wall into it.
@@ -98,7 +98,7 @@ impl Riichi {
     }
 
     #[inline]
-    pub fn tiles_left(&self) -> usize {
+    pub(crate) fn tiles_left(&self) -> usize {
         self.table.wall.left()
     }
 

@@ -5,9 +5,9 @@ use super::Embedded;
 use crate::import::record::{Game, Tile};
 use crate::import::to_log::{self, Imported, Mismatch};
 use crate::import::ImportError;
-use paifu_core::game::Game as _;
 use paifu_core::log::{Log, Record};
 use paifu_core::riichi::{Action, Riichi};
+use paifu_core::Game as _;
 
 /// Rebuilds the embedded log from a game in the record model. Positions are the model's paths.
 pub(crate) fn rebuild(g: &Game, e: &Embedded) -> Result<Imported, ImportError> {

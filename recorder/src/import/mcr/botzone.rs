@@ -28,7 +28,8 @@ pub const RULESET: &str = "botzone";
 
 /// A Botzone tile or flower in Paifu's notation.
 fn piece(s: &str, at: &str) -> Result<Piece, ImportError> {
-    let bad = || ImportError::new(at, format!("{s:?} is not a Botzone tile (W1-W9, B1-B9, T1-T9, F1-F4, J1-J3, H1-H8)"));
+    let bad =
+        || ImportError::new(at, format!("{s:?} is not a Botzone tile (W1-W9, B1-B9, T1-T9, F1-F4, J1-J3, H1-H8)"));
     let mut c = s.chars();
     let (Some(kind), Some(n), None) = (c.next(), c.next().and_then(|d| d.to_digit(10)), c.next()) else {
         return Err(bad());
@@ -95,7 +96,10 @@ fn step(words: &[&str], at: &str) -> Result<Step, ImportError> {
             return Err(ImportError::new(at, "after a step, only `Ignore Player N Verb Tile` may follow"));
         };
         if *ign != "Ignore" || *p != "Player" {
-            return Err(ImportError::new(at, format!("{ign:?}: after a step, only `Ignore Player N Verb Tile` may follow")));
+            return Err(ImportError::new(
+                at,
+                format!("{ign:?}: after a step, only `Ignore Player N Verb Tile` may follow"),
+            ));
         }
         ignored.push((seat(m, at)?, what(v, t, at)?));
         rest = more;
@@ -180,7 +184,10 @@ fn read_hand(lines: &mut Lines) -> Result<SourceHand, ImportError> {
         let (at, w) = lines.take("a deal").map_err(in_hand)?;
         let ok = matches!(w[..], ["Player", n, "Deal", ..] if n == s.to_string());
         if !ok {
-            return Err(in_hand(ImportError::new(&at, format!("the deals follow the wind: `Player {s} Deal` and 13 tiles"))));
+            return Err(in_hand(ImportError::new(
+                &at,
+                format!("the deals follow the wind: `Player {s} Deal` and 13 tiles"),
+            )));
         }
         let tiles = w[3..].iter().map(|t| tile(t, &at)).collect::<Result<Vec<_>, _>>().map_err(in_hand)?;
         *deal = (tiles, at);
@@ -264,8 +271,11 @@ mod tests {
 
     #[test]
     fn steps_read_with_the_claims_set_aside() {
-        let s = step(&"Player 1 Hu B3 Ignore Player 0 PENG B3 Ignore Player 3 CHI B4".split(' ').collect::<Vec<_>>(), "line 9")
-            .unwrap();
+        let s = step(
+            &"Player 1 Hu B3 Ignore Player 0 PENG B3 Ignore Player 3 CHI B4".split(' ').collect::<Vec<_>>(),
+            "line 9",
+        )
+        .unwrap();
         let t = |x: &str| x.parse::<Tile>().unwrap();
         assert_eq!(s.seat, 1);
         assert_eq!(s.what, What::Win(t("3p")));

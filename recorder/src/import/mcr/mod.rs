@@ -14,8 +14,8 @@
 
 pub mod botzone;
 pub mod pmn;
-pub mod source;
-pub mod to_log;
+pub(crate) mod source;
+mod to_log;
 
 use paifu_core::log::Options;
 use paifu_core::mahjong::{Piece, Tile};

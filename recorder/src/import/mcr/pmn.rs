@@ -77,7 +77,9 @@ fn deal(s: &str, at: &str) -> Result<Vec<Tile>, ImportError> {
                 Piece::Flower(_) => {
                     return Err(ImportError::new(
                         at,
-                        format!("deal {s:?} holds a flower: flowers in a deal are not imported yet (no record so far has one)"),
+                        format!(
+                        "deal {s:?} holds a flower: flowers in a deal are not imported yet (no record so far has one)"
+                    ),
                     ))
                 }
             }
@@ -146,7 +148,8 @@ fn steps(play: &str, at: &str) -> Result<(Vec<Step>, bool), ImportError> {
             return Err(ImportError::new(&here, "after the wins (H), nothing but another win may follow"));
         }
         let code: String = chars.get(i..i + 4).map(|c| c.iter().collect()).unwrap_or_default();
-        let seat = seat.ok_or_else(|| ImportError::new(&here, format!("{code:?}: a step is <action><seat 0-3><tile>")))?;
+        let seat =
+            seat.ok_or_else(|| ImportError::new(&here, format!("{code:?}: a step is <action><seat 0-3><tile>")))?;
         let t = code.get(2..).unwrap_or("");
         let what = match chars[i] {
             'T' => {
@@ -196,14 +199,13 @@ fn fans(s: &str, at: &str) -> Result<(u32, Vec<(String, u32)>), ImportError> {
         let [number, value, count] = n[..] else {
             return Err(ImportError::new(at, format!("{item:?}: a fan is number/value/count")));
         };
-        let name = match number {
-            82 => "明暗杠".to_owned(),
-            n => u8::try_from(n)
-                .ok()
-                .and_then(Fan::from_number)
-                .map(|f| f.info().chinese.to_owned())
-                .ok_or_else(|| ImportError::new(at, format!("fan number {number}: the table has 1 to 81 and 82")))?,
-        };
+        let name =
+            match number {
+                82 => "明暗杠".to_owned(),
+                n => u8::try_from(n).ok().and_then(Fan::from_number).map(|f| f.info().chinese.to_owned()).ok_or_else(
+                    || ImportError::new(at, format!("fan number {number}: the table has 1 to 81 and 82")),
+                )?,
+            };
         total += value * count;
         out.push((name, count));
     }
@@ -246,7 +248,8 @@ fn read_hand(block: &[(usize, &str)], text: String) -> Result<SourceHand, Import
     let prevalent_wind = ["E", "S", "W", "N"]
         .iter()
         .position(|x| *x == w)
-        .ok_or_else(|| in_hand(ImportError::new(at, format!("[PWind {w:?}]: E, S, W or N"))))? as u8;
+        .ok_or_else(|| in_hand(ImportError::new(at, format!("[PWind {w:?}]: E, S, W or N"))))?
+        as u8;
     let names = ["East", "South", "West", "North"].map(|k| get(k).map_or_else(|| k.to_owned(), |(v, _)| v.to_owned()));
     let (d, at) = need("Deal").map_err(in_hand)?;
     let parts: Vec<&str> = d.split_whitespace().collect();

@@ -11,7 +11,7 @@ use paifu_core::{ErrorCode, Fault};
 
 /// The first fault of an imported MCR log against its embedded source; `None` when it is what
 /// its source gives or embeds no source.
-pub fn check_log(log: &Log<Action>, pos: &Positions) -> Option<Fault> {
+pub(crate) fn check_log(log: &Log<Action>, pos: &Positions) -> Option<Fault> {
     let src = log.header.source.as_ref()?;
     let text = log.header.meta.get(META_KEY)?.as_str();
     let actual = source_digest(text.as_bytes());
@@ -28,7 +28,10 @@ pub fn check_log(log: &Log<Action>, pos: &Positions) -> Option<Fault> {
     let hands = match src.format.as_str() {
         "botzone" => botzone::read(text),
         "pmn" => pmn::read(text),
-        other => Err(crate::import::ImportError::new("source.format", format!("{other:?} is not an MCR format Paifu imports"))),
+        other => Err(crate::import::ImportError::new(
+            "source.format",
+            format!("{other:?} is not an MCR format Paifu imports"),
+        )),
     };
     let again = hands.and_then(|hands| match &hands[..] {
         [one] => to_log(one),
@@ -55,7 +58,7 @@ pub fn check_log(log: &Log<Action>, pos: &Positions) -> Option<Fault> {
         if x == y {
             continue;
         }
-        let say = |r: Option<&paifu_core::Record<Action>>| {
+        let say = |r: Option<&paifu_core::log::Record<Action>>| {
             r.map_or_else(|| "nothing".to_owned(), |r| format!("seat {} {}", r.seat, r.action))
         };
         let place = imp.positions.get(i).map(|p| format!(" ({p})")).unwrap_or_default();

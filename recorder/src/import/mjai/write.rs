@@ -6,10 +6,10 @@
 
 use crate::import::record::{self, Outcome};
 use crate::import::{embedded, rules, tenhou6, to_log, ExportError};
-use paifu_core::game::Game;
 use paifu_core::log::Log;
 use paifu_core::mahjong::Tile;
 use paifu_core::riichi::{Action, Riichi};
+use paifu_core::Game;
 use paifu_core::Seat;
 use serde_json::{json, Value};
 

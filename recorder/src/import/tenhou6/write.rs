@@ -9,10 +9,10 @@
 
 use crate::import::record;
 use crate::import::{embedded, rules, yaku, ExportError};
-use paifu_core::game::Game;
 use paifu_core::log::Log;
 use paifu_core::mahjong::Tile;
 use paifu_core::riichi::{Action, Limit, Riichi, Score, Yaku};
+use paifu_core::Game;
 use paifu_core::Seat;
 use serde_json::{json, Value};
 

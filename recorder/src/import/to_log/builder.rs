@@ -2,9 +2,9 @@
 
 use super::{Imported, Mismatch};
 use crate::import::ImportError;
-use paifu_core::game::Game;
 use paifu_core::log::{Claim, Header, Log, Record};
 use paifu_core::riichi::{Action, Riichi};
+use paifu_core::Game;
 use paifu_core::Seat;
 
 /// Writes records while playing them through the engine.

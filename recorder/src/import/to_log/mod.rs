@@ -16,10 +16,10 @@ mod round;
 use super::record::Game;
 use super::{rules, ImportError};
 use builder::Builder;
-use paifu_core::game::Game as _;
 use paifu_core::log::{Header, Log, Source, FORMAT_VERSION, MAX_ITEM_BYTES};
 use paifu_core::riichi::Action;
 use paifu_core::Digest;
+use paifu_core::Game as _;
 use std::collections::BTreeMap;
 
 /// An imported game.
@@ -53,7 +53,7 @@ impl std::fmt::Display for Mismatch {
 }
 
 /// The key of the header's `meta` that holds an imported log's source text.
-pub const META_KEY: &str = "source";
+pub(crate) const META_KEY: &str = "source";
 
 /// The largest source file Paifu imports (512 KiB), and the default of `paifu import
 /// --max-bytes`: a log's header line is at most 1 MiB ([`MAX_ITEM_BYTES`]) and holds the

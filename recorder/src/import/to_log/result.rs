@@ -5,8 +5,8 @@ use super::builder::Builder;
 use super::Mismatch;
 use crate::import::record::{Discard, Outcome, Round, Win};
 use crate::import::{yaku, ImportError};
-use paifu_core::game::Game as _;
 use paifu_core::riichi::{Riichi, Score};
+use paifu_core::Game as _;
 
 /// Puts the round's claim on its last record and reports where the source's scoring of a win
 /// differs from Paifu's.

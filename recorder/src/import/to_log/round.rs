@@ -5,9 +5,9 @@ use super::builder::Builder;
 use super::{result, Mismatch};
 use crate::import::record::{round_name, Discard, Outcome, Round, Take};
 use crate::import::ImportError;
-use paifu_core::game::Game;
 use paifu_core::mahjong::Tile;
 use paifu_core::riichi::Action;
+use paifu_core::Game;
 use paifu_core::Seat;
 
 /// Plays one round of the source through the engine (see the module's doc).
