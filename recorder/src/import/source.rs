@@ -19,7 +19,7 @@
 //! Logs without an embedded source (seeded games, and logs imported before sources were
 //! embedded) are validated by the core validator alone.
 
-use super::to_log::{source_digest, Imported};
+use super::to_log::{digest_fault, Imported};
 use super::{mjai, mjlog, tenhou6, ImportError};
 use paifu_core::log::{self, Header, Log, Positions, Record, Source};
 use paifu_core::replay::{self, Report, Verdict};
@@ -105,16 +105,8 @@ fn round_at(log: &Log<Action>, i: usize) -> Option<u32> {
 /// fault found, `None` when the log is what its source gives or embeds no source.
 pub(crate) fn check_log(log: &Log<Action>, pos: &Positions) -> Option<Fault> {
     let (src, text) = embedded(&log.header)?;
-    let actual = source_digest(text.as_bytes());
-    if actual != src.digest {
-        return Some(Fault::new(
-            ErrorCode::SourceDigestMismatch,
-            format!(
-                "source.digest is {}, but the source the log embeds (meta.source, {} bytes) has the digest {actual}",
-                src.digest,
-                text.len()
-            ),
-        ));
+    if let Some(f) = digest_fault(src, text) {
+        return Some(f);
     }
     let imp = match import_as(&src.format, text) {
         Ok(imp) => imp,

@@ -26,32 +26,16 @@ use paifu_core::mahjong::{Piece, Tile};
 /// The ruleset Botzone's records are played under.
 pub const RULESET: &str = "botzone";
 
+const LETTERS: [char; 6] = ['W', 'B', 'T', 'F', 'J', 'H'];
+const WHAT: &str = "Botzone tile (W1-W9, B1-B9, T1-T9, F1-F4, J1-J3, H1-H8)";
+
 /// A Botzone tile or flower in Paifu's notation.
 fn piece(s: &str, at: &str) -> Result<Piece, ImportError> {
-    let bad =
-        || ImportError::new(at, format!("{s:?} is not a Botzone tile (W1-W9, B1-B9, T1-T9, F1-F4, J1-J3, H1-H8)"));
-    let mut c = s.chars();
-    let (Some(kind), Some(n), None) = (c.next(), c.next().and_then(|d| d.to_digit(10)), c.next()) else {
-        return Err(bad());
-    };
-    let text = match (kind, n) {
-        ('W', 1..=9) => format!("{n}m"),
-        ('B', 1..=9) => format!("{n}p"),
-        ('T', 1..=9) => format!("{n}s"),
-        ('F', 1..=4) => format!("{n}z"),
-        // Red, green, white: Paifu's 7z, 6z, 5z.
-        ('J', 1..=3) => format!("{}z", 8 - n),
-        ('H', 1..=8) => format!("{n}f"),
-        _ => return Err(bad()),
-    };
-    text.parse().map_err(|_| bad())
+    super::piece_of(s, LETTERS, WHAT, at)
 }
 
 fn tile(s: &str, at: &str) -> Result<Tile, ImportError> {
-    match piece(s, at)? {
-        Piece::Tile(t) => Ok(t),
-        Piece::Flower(_) => Err(ImportError::new(at, format!("{s}: a flower where a tile is needed"))),
-    }
+    super::tile_of(s, LETTERS, WHAT, at)
 }
 
 fn seat(s: &str, at: &str) -> Result<u8, ImportError> {

@@ -17,6 +17,7 @@ pub mod pmn;
 pub(crate) mod source;
 mod to_log;
 
+use crate::import::ImportError;
 use paifu_core::log::Options;
 use paifu_core::mahjong::{Piece, Tile};
 
@@ -83,6 +84,36 @@ pub enum End {
     Won { fan: u32, fans: Vec<(String, u32)>, at: String },
     /// Drawn: the wall ran out.
     Drawn { at: String },
+}
+
+/// Both formats write a piece as a letter and a digit, in the same six kinds: its letters are
+/// `letters` in this order: characters, dots, bamboo, winds (East South West North), dragons
+/// (red, green, white: Paifu's 7z, 6z, 5z), flowers. The piece in Paifu's notation, or an error
+/// that names the format (`what`, such as "Botzone tile (W1-W9, ...)").
+fn piece_of(s: &str, letters: [char; 6], what: &str, at: &str) -> Result<Piece, ImportError> {
+    let bad = || ImportError::new(at, format!("{s:?} is not a {what}"));
+    let mut c = s.chars();
+    let (Some(kind), Some(n), None) = (c.next(), c.next().and_then(|d| d.to_digit(10)), c.next()) else {
+        return Err(bad());
+    };
+    let text = match (letters.iter().position(|&l| l == kind), n) {
+        (Some(0), 1..=9) => format!("{n}m"),
+        (Some(1), 1..=9) => format!("{n}p"),
+        (Some(2), 1..=9) => format!("{n}s"),
+        (Some(3), 1..=4) => format!("{n}z"),
+        (Some(4), 1..=3) => format!("{}z", 8 - n),
+        (Some(5), 1..=8) => format!("{n}f"),
+        _ => return Err(bad()),
+    };
+    text.parse().map_err(|_| bad())
+}
+
+/// [`piece_of`], a tile only.
+fn tile_of(s: &str, letters: [char; 6], what: &str, at: &str) -> Result<Tile, ImportError> {
+    match piece_of(s, letters, what, at)? {
+        Piece::Tile(t) => Ok(t),
+        Piece::Flower(_) => Err(ImportError::new(at, format!("{s}: a flower where a tile is needed"))),
+    }
 }
 
 /// What the source says the hand was worth: each seat's score change, and where.

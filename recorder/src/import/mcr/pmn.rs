@@ -35,31 +35,16 @@ fn options() -> Options {
     ])
 }
 
+const LETTERS: [char; 6] = ['c', 'd', 'b', 'w', 'r', 'f'];
+const WHAT: &str = "PMN tile (c1-c9, d1-d9, b1-b9, w1-w4, r1-r3, f1-f8)";
+
 /// A PMN tile, `<suit><number>`.
 fn piece(s: &str, at: &str) -> Result<Piece, ImportError> {
-    let bad = || ImportError::new(at, format!("{s:?} is not a PMN tile (c1-c9, d1-d9, b1-b9, w1-w4, r1-r3, f1-f8)"));
-    let mut c = s.chars();
-    let (Some(suit), Some(n), None) = (c.next(), c.next().and_then(|d| d.to_digit(10)), c.next()) else {
-        return Err(bad());
-    };
-    let text = match (suit, n) {
-        ('c', 1..=9) => format!("{n}m"),
-        ('d', 1..=9) => format!("{n}p"),
-        ('b', 1..=9) => format!("{n}s"),
-        ('w', 1..=4) => format!("{n}z"),
-        // Red, green, white: Paifu's 7z, 6z, 5z.
-        ('r', 1..=3) => format!("{}z", 8 - n),
-        ('f', 1..=8) => format!("{n}f"),
-        _ => return Err(bad()),
-    };
-    text.parse().map_err(|_| bad())
+    super::piece_of(s, LETTERS, WHAT, at)
 }
 
 fn tile(s: &str, at: &str) -> Result<Tile, ImportError> {
-    match piece(s, at)? {
-        Piece::Tile(t) => Ok(t),
-        Piece::Flower(_) => Err(ImportError::new(at, format!("{s}: a flower where a tile is needed"))),
-    }
+    super::tile_of(s, LETTERS, WHAT, at)
 }
 
 /// One seat's deal: `c<digits>d<digits>b<digits>w<digits>r<digits>f<digits>`.

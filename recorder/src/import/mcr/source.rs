@@ -4,7 +4,7 @@
 //! engine name apart) and records, claims included (`source_mismatch` at the first difference).
 
 use super::{botzone, pmn, to_log};
-use crate::import::to_log::{source_digest, META_KEY};
+use crate::import::to_log::{digest_fault, META_KEY};
 use paifu_core::log::{Log, Positions};
 use paifu_core::mcr::Action;
 use paifu_core::{ErrorCode, Fault};
@@ -14,16 +14,8 @@ use paifu_core::{ErrorCode, Fault};
 pub(crate) fn check_log(log: &Log<Action>, pos: &Positions) -> Option<Fault> {
     let src = log.header.source.as_ref()?;
     let text = log.header.meta.get(META_KEY)?.as_str();
-    let actual = source_digest(text.as_bytes());
-    if actual != src.digest {
-        return Some(Fault::new(
-            ErrorCode::SourceDigestMismatch,
-            format!(
-                "source.digest is {}, but the source the log embeds (meta.source, {} bytes) has the digest {actual}",
-                src.digest,
-                text.len()
-            ),
-        ));
+    if let Some(f) = digest_fault(src, text) {
+        return Some(f);
     }
     let hands = match src.format.as_str() {
         "botzone" => botzone::read(text),

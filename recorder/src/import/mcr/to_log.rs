@@ -18,18 +18,11 @@ use paifu_core::mcr::{Action, Fan, Mcr, Rules};
 use paifu_core::{Game, Seat};
 use std::collections::BTreeMap;
 
-/// A source hand made into a log.
-#[derive(Clone, Debug)]
-pub struct Imported {
-    pub log: Log<Action>,
-    /// For each record, where it comes from in the source (`line 17`).
-    pub positions: Vec<String>,
-    /// The record the engine refused (the log ends with it), and why.
-    pub refused: Option<(usize, String)>,
-    /// Where the source's own account of the hand differs from Paifu's: the fan total or list,
-    /// the winner, a hand the source ends that Paifu's engine goes on with.
-    pub mismatches: Vec<Mismatch>,
-}
+/// A source hand made into a log: the log, each record's place in the source (`line 17`), the
+/// record the engine refused (the log ends with it), and where the source's own account of the
+/// hand differs from Paifu's (the fan total or list, the winner, a hand the source ends that
+/// Paifu's engine goes on with).
+pub type Imported = crate::import::to_log::Imported<Action>;
 
 /// The log of a source hand, with the records the engine accepted (and the first it refused).
 pub fn to_log(hand: &SourceHand) -> Result<Imported, ImportError> {
