@@ -59,7 +59,12 @@ fn import_one(format: &str, path: &Path, out_dir: &Path, max_bytes: u64) -> Resu
     if format == "botzone" || format == "pmn" {
         return import_mcr_hands(format, path, out_dir, max_bytes);
     }
-    let max_bytes = max_bytes.min(MAX_SOURCE_BYTES);
+    if max_bytes > MAX_SOURCE_BYTES {
+        return Err(Error::Usage(format!(
+            "--max-bytes {max_bytes}: a {format} file is embedded whole in its log, so it is at most {MAX_SOURCE_BYTES} \
+             bytes (only botzone and pmn files, whose hands are embedded one by one, may be larger)"
+        )));
+    }
     let text = read_text_limited(path, max_bytes, "source files (paifu import --max-bytes)")?;
     let name = path.display();
     let imp = import_text(format, &text, text.as_bytes())
