@@ -30,7 +30,7 @@ impl LogFormat {
 /// same filters. Every filter given must hold; none given selects every game.
 #[derive(Args, Clone, Debug, Default, PartialEq, Eq)]
 pub struct FilterArgs {
-    /// Only games of this kind (tzq, riichi, tayu).
+    /// Only games of this kind (tzq, riichi, hungarian, tayu).
     #[arg(long, value_name = "KIND")]
     pub game: Option<String>,
     /// Only games this player played (a name in the log's seats); stats and plot then show this

@@ -8,6 +8,7 @@
 //!
 //! See docs/statistics.md for every statistic and the fact keys each game's module reads.
 
+mod hungarian;
 mod mcr;
 pub mod plot;
 mod riichi;
@@ -354,11 +355,15 @@ fn module(kind: GameKind) -> Option<Module> {
         GameKind::Riichi => {
             Module { add_game: riichi::add_game, metrics: riichi::metrics, distributions: riichi::distributions }
         }
+        GameKind::Hungarian => Module {
+            add_game: hungarian::add_game,
+            metrics: hungarian::metrics,
+            distributions: hungarian::distributions,
+        },
         GameKind::Tayu => {
             Module { add_game: tayu::add_game, metrics: tayu::metrics, distributions: tayu::distributions }
         }
         GameKind::Mcr => Module { add_game: mcr::add_game, metrics: mcr::metrics, distributions: mcr::distributions },
-        GameKind::Hungarian => return None,
     })
 }
 

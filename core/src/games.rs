@@ -8,7 +8,7 @@
 //! still lacks it. ARCHITECTURE.md, "Adding a game", lists them.
 
 use crate::error::{ErrorCode, Fault};
-use crate::{mcr, riichi, tayu, tzq};
+use crate::{hungarian, mcr, riichi, tayu, tzq};
 use crate::{Game, GameKind};
 use serde::Serialize;
 
@@ -26,16 +26,17 @@ pub trait Visitor {
 }
 
 /// The games this build replays, in the order lists show them.
-pub const ENGINES: [GameKind; 4] = [GameKind::Tzq, GameKind::Riichi, GameKind::Mcr, GameKind::Tayu];
+pub const ENGINES: [GameKind; 5] =
+    [GameKind::Tzq, GameKind::Riichi, GameKind::Mcr, GameKind::Hungarian, GameKind::Tayu];
 
 /// Runs `v` with the engine of `kind`; `None` for a game without an engine in this build.
 pub fn visit<V: Visitor>(kind: GameKind, v: V) -> Option<V::Output> {
     match kind {
         GameKind::Tzq => Some(v.visit::<tzq::Tzq>()),
         GameKind::Riichi => Some(v.visit::<riichi::Riichi>()),
+        GameKind::Hungarian => Some(v.visit::<hungarian::Hungarian>()),
         GameKind::Tayu => Some(v.visit::<tayu::Tayu>()),
         GameKind::Mcr => Some(v.visit::<mcr::Mcr>()),
-        GameKind::Hungarian => None,
     }
 }
 
@@ -55,7 +56,7 @@ pub fn by_name<V: Visitor>(name: &str, v: V) -> Result<V::Output, Fault> {
     visit(kind, v).ok_or_else(|| unknown_game(name))
 }
 
-/// The names of the games this build replays, for messages: `tzq, riichi, tayu`.
+/// The names of the games this build replays, for messages: `tzq, riichi, hungarian, tayu`.
 pub(crate) fn engine_names() -> String {
     ENGINES.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ")
 }
@@ -83,6 +84,7 @@ pub enum View {
     Tzq(tzq::View),
     Riichi(riichi::View),
     Mcr(mcr::View),
+    Hungarian(hungarian::View),
     Tayu(tayu::View),
 }
 
@@ -98,6 +100,7 @@ impl View {
             View::Tzq(v) => v.name_seats(names),
             View::Riichi(v) => v.name_seats(names),
             View::Mcr(v) => v.name_seats(names),
+            View::Hungarian(v) => v.name_seats(names),
             View::Tayu(v) => v.name_seats(names),
         }
     }
@@ -108,6 +111,7 @@ impl View {
             View::Tzq(v) => v.round,
             View::Riichi(v) => v.round,
             View::Mcr(v) => v.round,
+            View::Hungarian(v) => v.round,
             View::Tayu(v) => v.round,
         }
     }
@@ -128,6 +132,12 @@ impl Registered for riichi::Riichi {
 impl Registered for mcr::Mcr {
     fn any_view(view: mcr::View) -> View {
         View::Mcr(view)
+    }
+}
+
+impl Registered for hungarian::Hungarian {
+    fn any_view(view: hungarian::View) -> View {
+        View::Hungarian(view)
     }
 }
 
@@ -161,11 +171,11 @@ mod tests {
     }
 
     #[test]
-    fn games_without_an_engine_are_named_in_the_fault() {
-        let f = by_name("hungarian", Name).unwrap_err();
-        assert_eq!(f.code, ErrorCode::UnknownGame);
-        assert!(f.message.contains("Hungarian") && f.message.contains("tzq, riichi, mcr, tayu"), "{}", f.message);
+    fn every_game_has_an_engine_and_an_unknown_one_is_named_in_the_fault() {
+        assert_eq!(ENGINES.len(), GameKind::ALL.len());
+        assert!(GameKind::ALL.iter().all(|k| ENGINES.contains(k)));
         let f = by_name("chess", Name).unwrap_err();
         assert!(f.message.contains("unknown game \"chess\""), "{}", f.message);
+        assert!(f.message.contains("tzq, riichi, mcr, hungarian, tayu"), "{}", f.message);
     }
 }

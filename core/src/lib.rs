@@ -10,6 +10,7 @@ mod digest;
 mod error;
 mod game;
 pub mod games;
+pub mod hungarian;
 pub mod log;
 pub mod mahjong;
 pub mod mcr;

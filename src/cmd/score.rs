@@ -8,23 +8,31 @@ use std::io::{BufRead, Write};
 pub(crate) const MAX_LINE_BYTES: usize = 64 << 10;
 
 #[derive(Args, Debug)]
-#[command(after_help = r#"Riichi input, one JSON object per line (absent fields are false / none / default rules):
+#[command(after_help = r#"riichi: one JSON object per line (absent fields are false / none / default rules):
   id, hand (concealed tiles with the winning tile: 123m456p789s1234567z, 0m/0p/0s red fives),
   melds ["chi:345m", "pon:777z", "minkan:1111s", "ankan:9999p", "kakan:5555m"], win, tsumo,
   riichi, double_riichi, ippatsu, rinshan, chankan, haitei, houtei, tenhou, chiihou, seat_wind,
   round_wind ("E" "S" "W" "N"), dora, ura (indicator tiles), honba, riichi_sticks, rules.
-Riichi output: {"id", "ok": true, "han", "fu", "yaku": [{"name", "han"}], "yakuman", "limit",
-  "payment", "total"} or {"id", "ok": false, "error", "message"}.
+  Answer: {"id", "ok": true, "han", "fu", "yaku": [{"name", "han"}], "yakuman", "limit",
+  "payment", "total"}.
 
-Chinese Official (mcr) input: id, hand, melds and win as above (no red fives; 1-4z East South
+mcr (Chinese Official): id, hand, melds and win as above (no red fives; 1-4z East South
   West North, 5z white, 6z green, 7z red), tsumo, flowers (a count, 0-8), last_tile (the other
   three of the winning tile are visible), kong_related (out with a replacement tile when tsumo,
   robbing a kong otherwise), wall_last (the wall's last tile when tsumo, its discard otherwise),
   seat_wind, round_wind.
-MCR output: {"id", "ok": true, "fan" (the total, flowers included), "fans": [{"name", "fan",
-  "count"}], "meets_minimum" (8 fan without the flowers)} or {"id", "ok": false, "error",
-  "message"}, error one of bad_input, invalid_tiles, inconsistent, not_a_win. The fan names are
-  listed in docs/rules/mcr.md.
+  Answer: {"id", "ok": true, "fan" (the total, flowers included), "fans": [{"name", "fan",
+  "count"}], "meets_minimum" (8 fan without the flowers)}; errors bad_input, invalid_tiles,
+  inconsistent, not_a_win. The fan names are listed in docs/rules/mcr.md.
+
+hungarian (1925): every player's hand of one finished hand, and the settlement:
+  id, winner ("E" "S" "W" "N" or null for a void hand), win (the winning tile), self_drawn,
+  heavenly, players {"E": {"hand", "melds", "flowers": ["1f", "6f"]}, "S": ..., "W": ..., "N": ...},
+  rules (options of docs/rules/hungarian.md, e.g. {"losers_settle": false}).
+  Answer: {"id", "ok": true, "players": {"E": {"points", "doublings", "score", "lines":
+  [{"name", "points"}], "limit": null or {"name", "bonus"}}, ...}, "payments": {"E": net, ...}}.
+
+Every game answers {"id", "ok": false, "error", "message"} for a hand it cannot score.
 
 Every input line gets its answer, in order: a line longer than --max-line-bytes is answered with
 error "too_long" (it is skipped, not read into memory and not echoed), a line that is not UTF-8
@@ -34,9 +42,10 @@ Exit status: 0 every hand scored, 1 some hand could not be, 2 usage or I/O error
 
 Examples:
   echo '{"id":1,"hand":"123m456p789s11z22z2z","win":"2z","tsumo":true}' | paifu score riichi
-  echo '{"id":2,"hand":"123m456p789s111z55z","win":"5z","tsumo":true,"flowers":1}' | paifu score mcr"#)]
+  echo '{"id":2,"hand":"123m456p789s111z55z","win":"5z","tsumo":true,"flowers":1}' | paifu score mcr
+  echo '{"id":3,"winner":"E","win":"1s","players":{"E":{"hand":"234m567m345p678s11s"},"S":{"hand":"147m258p369s1234z"},"W":{"hand":"258m369p147s1234z"},"N":{"hand":"369m147p258s1234z"}}}' | paifu score hungarian"#)]
 pub struct ScoreArgs {
-    /// The game whose hands to score: riichi or mcr (Chinese Official).
+    /// The game whose hands to score: riichi, mcr (Chinese Official) or hungarian.
     pub game: String,
     /// The longest input line, in bytes; a longer one is answered with an error and skipped.
     #[arg(long, default_value_t = MAX_LINE_BYTES, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=(1 << 30)))]
@@ -104,8 +113,9 @@ pub fn run(a: ScoreArgs) -> Result {
     let score_line: fn(&str) -> String = match a.game.as_str() {
         "riichi" => paifu_core::riichi::score_line,
         "mcr" => paifu_core::mcr::score_line,
+        "hungarian" => paifu_core::hungarian::score_line,
         other => {
-            return Err(Error::Usage(format!("paifu score knows riichi and mcr hands only, not {other:?}")));
+            return Err(Error::Usage(format!("paifu score knows riichi, mcr and hungarian hands, not {other:?}")));
         }
     };
     let input = |source| Error::Stdio { stream: "standard input", source };

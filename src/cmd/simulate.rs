@@ -14,7 +14,8 @@ use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub struct SimulateArgs {
-    /// The game: tzq (Tien Zi Que), riichi, mcr (Chinese Official mahjong), tayu (Ta Yü).
+    /// The game: tzq (Tien Zi Que), riichi, mcr (Chinese Official mahjong), hungarian (Hungarian
+    /// mahjong, 1925), tayu (Ta Yü).
     pub game: String,
     /// How many games to play.
     #[arg(long, default_value_t = 10)]
@@ -36,7 +37,8 @@ pub struct SimulateArgs {
     #[arg(long)]
     pub players: Option<usize>,
     /// The ruleset (or variant): each game's rules page lists them, e.g. tzq: standard,
-    /// advanced, to30; tayu: standard, faceup; mcr: standard, botzone.
+    /// advanced, to30; tayu: standard, faceup; mcr: standard, botzone; hungarian: standard, game,
+    /// sixteen, hand.
     #[arg(long, visible_alias = "variant", default_value = "standard")]
     pub ruleset: String,
     /// A rules option, KEY=VALUE (repeatable): true/false, an integer, or text.

@@ -350,7 +350,7 @@ fn every_command_ends_with_its_documented_exit_status() {
     // closed pipe).
     let o = paifu(&["score", "tzq"], p);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("knows riichi and mcr hands only"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("knows riichi, mcr and hungarian hands"), "{}", stderr(&o));
 }
 
 /// `paifu ingest` stores what it can read and exits 2 when a file could not be read.

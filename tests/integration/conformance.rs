@@ -78,4 +78,5 @@ fn into_results_is_results_for_every_engine() {
     into_results_matches::<paifu_core::riichi::Riichi>("standard");
     into_results_matches::<paifu_core::tayu::Tayu>("standard");
     into_results_matches::<paifu_core::mcr::Mcr>("standard");
+    into_results_matches::<paifu_core::hungarian::Hungarian>("game");
 }

@@ -257,3 +257,6 @@ mod roundtrip;
 
 #[path = "import_trust.rs"]
 mod trust;
+
+#[path = "import_folder.rs"]
+mod folder;

@@ -109,7 +109,7 @@ fn text(lines: &[serde_json::Value]) -> String {
 }
 
 #[test]
-fn english_yaku_names_the_other_ura_field_and_aka_field_mean_the_same() {
+fn english_yaku_names_the_older_ura_field_and_aka_field_mean_the_same() {
     let orig = tenhou(GAME);
     let mut lines = export_lines(GAME);
     let table = yaku::table().unwrap();
@@ -121,8 +121,8 @@ fn english_yaku_names_the_other_ura_field_and_aka_field_mean_the_same() {
         }
         if l["type"] == "hora" {
             let a = l.as_object_mut().unwrap();
-            let ura = a.remove("uradora_markers").unwrap();
-            a.insert("ura_markers".into(), ura);
+            let ura = a.remove("ura_markers").unwrap();
+            a.insert("uradora_markers".into(), ura);
             // Mahjong Soul converters: English names, {"name", "han"} objects.
             let yakus: Vec<serde_json::Value> = a["yakus"]
                 .as_array()
@@ -282,4 +282,92 @@ fn byte_mutations_of_an_mjai_export_never_panic_the_importer() {
             panic!("mutation {k} panics the importer; the input is in {}", p.display());
         }
     }
+}
+
+/// Mortal's libriichi reads `hora` with `ura_markers` (libriichi/src/mjai/event.rs); the export
+/// writes that name, reads back, and an export of before (`uradora_markers`) still reads back.
+#[test]
+fn the_export_names_ura_markers_as_libriichi_does_and_reads_back() {
+    let imp = tenhou(GAME);
+    let out = to_mjai(&imp.log).unwrap();
+    let horas: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["type"] == "hora")
+        .collect();
+    assert!(!horas.is_empty());
+    for h in &horas {
+        assert!(h["ura_markers"].is_array() && h.get("uradora_markers").is_none(), "{h}");
+    }
+    assert_eq!(mjai(&out).log, imp.log);
+    let older = out.replace("\"ura_markers\":", "\"uradora_markers\":");
+    assert_ne!(older, out);
+    assert_eq!(mjai(&older).log, imp.log);
+}
+
+/// Results as each seat's points after them (`scores`), as some bots and simulators write them,
+/// in place of `deltas`: the same game.
+#[test]
+fn results_as_scores_after_them_mean_the_same_as_deltas() {
+    for file in ["2018040923gm-00a9-0000-1833afca.json", GAME, "2019082700gm-00a9-0000-63d1f136.json"] {
+        let orig = tenhou(file);
+        let mut lines = export_lines(file);
+        let mut now = [0i64; 4];
+        for l in &mut lines {
+            let add = |now: &mut [i64; 4], d: &serde_json::Value| {
+                for (i, x) in now.iter_mut().enumerate() {
+                    *x += d[i].as_i64().unwrap();
+                }
+            };
+            match l["type"].as_str().unwrap() {
+                "start_kyoku" => now = std::array::from_fn(|i| l["scores"][i].as_i64().unwrap()),
+                "reach_accepted" => now[l["actor"].as_u64().unwrap() as usize] -= 1000,
+                "hora" | "ryukyoku" => {
+                    let a = l.as_object_mut().unwrap();
+                    let d = a.remove("deltas").unwrap();
+                    add(&mut now, &d);
+                    a.insert("scores".into(), serde_json::json!(now));
+                }
+                _ => {}
+            }
+        }
+        let imp = mjai(&text(&lines));
+        valid(&imp, file);
+        assert_eq!(imp.log.records, orig.log.records, "{file}");
+    }
+}
+
+/// A `ryukyoku` without `reason`: a nine-terminals draw is recognised from the tiles, an
+/// exhaustive draw from the wall; any other is a located error.
+#[test]
+fn a_draw_without_a_reason_is_recognised_from_the_tiles() {
+    let games = [
+        "2010112714gm-00a9-0000-d497e395.json",
+        "2011020613gm-00a9-0000-3774f8d1.json",
+        "2018022422gm-00a9-0000-0067d2a4.json",
+    ];
+    let mut stripped = 0;
+    for file in games {
+        let orig = tenhou(file);
+        let mut lines = export_lines(file);
+        for l in &mut lines {
+            if l["type"] == "ryukyoku"
+                && matches!(l["reason"].as_str(), Some("kyushukyuhai" | "fanpai" | "exhaustive") | None)
+            {
+                l.as_object_mut().unwrap().remove("reason");
+                stripped += 1;
+            }
+        }
+        let imp = mjai(&text(&lines));
+        valid(&imp, file);
+        assert_eq!(imp.log.records, orig.log.records, "{file}");
+    }
+    assert!(stripped >= 3, "{stripped}");
+    // Four riichi (2018040923, East 3) written without a reason: refused at its line.
+    let mut lines = export_lines("2018040923gm-00a9-0000-1833afca.json");
+    let i = lines.iter().position(|l| l["type"] == "ryukyoku" && l["reason"] == "suuchariichi").unwrap();
+    lines[i].as_object_mut().unwrap().remove("reason");
+    let e = paifu_recorder::import::mjai::import(&text(&lines), b"x").unwrap_err();
+    assert_eq!(e.position, format!("line {}", i + 1));
+    assert!(e.message.contains("without \"reason\"") && e.message.contains("suuchariichi"), "{e}");
 }

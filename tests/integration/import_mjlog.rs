@@ -224,7 +224,7 @@ impl Writer {
             }
             "hora" => {
                 if self.ura.is_empty() {
-                    self.ura = strs(&e["uradora_markers"]).iter().map(|p| self.alloc(p)).collect();
+                    self.ura = strs(&e["ura_markers"]).iter().map(|p| self.alloc(p)).collect();
                 }
                 let table = yaku::table().unwrap();
                 let mut ys = Vec::new();

@@ -5,6 +5,7 @@ mod cli;
 mod cli_archive;
 mod conformance;
 mod fixtures;
+mod hungarian;
 mod import;
 mod log_format;
 mod mcr;

@@ -310,4 +310,6 @@ fn the_canonical_check_matches_encoding_again_on_bot_games() {
     for i in 0..2 {
         canonical_check_matches_encoding_again(&crate::util::riichi_game("frames", i), "riichi");
     }
+    let hungarian = crate::hungarian::game("game", &["greedy", "random", "greedy", "random"], "frames");
+    canonical_check_matches_encoding_again(&hungarian, "hungarian");
 }

@@ -6,7 +6,7 @@
 
 use crate::html::{self, esc};
 use paifu_core::games::View;
-use paifu_core::{mcr, riichi, tayu, tzq};
+use paifu_core::{hungarian, mcr, riichi, tayu, tzq};
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -17,6 +17,7 @@ pub(crate) fn position_html(view: &View) -> String {
         View::Tzq(v) => tzq_layout(v),
         View::Riichi(v) => riichi_layout(v),
         View::Mcr(v) => mcr_layout(v),
+        View::Hungarian(v) => hungarian_layout(v),
         View::Tayu(v) => tayu_layout(v),
     };
     layout.html()
@@ -223,6 +224,86 @@ fn mcr_layout(v: &mcr::View) -> Layout {
     Layout { seats, table, board: None, text: None }
 }
 
+/// Hungarian sets by the names the seed gives them, a kong's kind and whether it is concealed
+/// (declared from the hand: it scores double) said beside it.
+fn hungarian_sets(melds: &[hungarian::MeldView]) -> String {
+    use paifu_core::mahjong::MeldKind;
+    let named: Vec<Value> = melds
+        .iter()
+        .map(|m| {
+            let kind = match m.kind {
+                MeldKind::Chow => "chow",
+                MeldKind::Pung => "pong",
+                MeldKind::ClaimedKong => "kong (claimed)",
+                MeldKind::ConcealedKong => "kong (concealed)",
+                MeldKind::AddedKong => "kong (added from the hand)",
+            };
+            let tiles: Vec<String> = m.tiles.iter().map(|t| t.to_string()).collect();
+            serde_json::json!({"kind": kind, "tiles": tiles})
+        })
+        .collect();
+    shown(&named)
+}
+
+/// Hungarian mahjong: each seat's hand, laid-out sets, flowers and discards, with what it scored
+/// and paid at the last hand's end; the table: the wall, the break, the seating, the claim window
+/// and the last hand's result.
+fn hungarian_layout(v: &hungarian::View) -> Layout {
+    let seats = v
+        .players
+        .iter()
+        .map(|p| {
+            let mut rows = vec![
+                ("Hand", notation(&p.hand)),
+                ("Sets laid out", hungarian_sets(&p.melds)),
+                ("Flowers", notation(&p.flowers)),
+                ("Discards", shown(&p.discards)),
+                ("wind", p.wind.to_string()),
+            ];
+            if let Some(h) = v.last.as_ref().and_then(|l| l.players.iter().find(|h| h.seat == p.seat)) {
+                rows.push(("Last hand", format!("{}{}", notation(&h.hand), hungarian_sets(&h.melds))));
+                rows.push(("Scored", shown(&h.lines)));
+                let limit = h.limit.as_ref().map(|l| format!(" + {} {}", l.name, l.points)).unwrap_or_default();
+                rows.push((
+                    "Score",
+                    esc(&format!("{} points x{}{limit} = {}", h.points, 1u64 << h.doublings.min(62), h.score)),
+                ));
+                rows.push(("Settlement", esc(&format!("{:+}", h.settlement))));
+            }
+            SeatBox { name: seat_name(&p.name), score: p.score, acting: v.to_act.contains(&p.seat), rows }
+        })
+        .collect();
+    let mut table = Vec::new();
+    if let Some(t) = v.drawn {
+        table.push(("Tile drawn".to_owned(), html::tile(&t.to_string())));
+    }
+    if let Some(c) = &v.claim {
+        table.push(("Discard that may be claimed".to_owned(), shown(c)));
+    }
+    if let Some(l) = &v.last {
+        let how = match (l.winner, l.robbed_from) {
+            (None, _) => "void: only the dead wall was left".to_owned(),
+            (Some(w), Some(r)) => format!("seat {w} won on seat {r}'s discard"),
+            (Some(w), None) if l.heavenly => format!("seat {w} won on the dealt hand"),
+            (Some(w), None) => format!("seat {w} won on its own draw"),
+        };
+        table.push((format!("Hand {}", l.hand), esc(&how)));
+    }
+    table.push(("Tiles left in the live wall".to_owned(), v.wall.to_string()));
+    for (label, x) in [
+        ("hand", v.hand.to_string()),
+        ("prevailing", v.prevailing.to_string()),
+        ("east", v.east.to_string()),
+        ("loose_drawn", v.loose_drawn.to_string()),
+        ("wall_break", shown(&v.wall_break)),
+        ("seating", shown(&v.seating)),
+        ("over", shown(&v.over)),
+    ] {
+        table.push((label.to_owned(), x));
+    }
+    Layout { seats, table, board: None, text: None }
+}
+
 fn tayu_layout(v: &tayu::View) -> Layout {
     let seats = v
         .seats
@@ -404,6 +485,7 @@ mod tests {
             View::of(&tzq::Tzq::new(tzq::Rules::default(), 2, Some(&seed)).unwrap()),
             View::of(&riichi::Riichi::new(riichi::Rules::default(), 4, Some(&seed)).unwrap()),
             View::of(&mcr::Mcr::new(mcr::Rules::default(), 4, Some(&seed)).unwrap()),
+            View::of(&hungarian::Hungarian::new(hungarian::Rules::default(), 4, Some(&seed)).unwrap()),
             View::of(&Tayu::new(Rules::default(), 3, Some(&seed)).unwrap()),
         ];
         for v in &mut views {
@@ -451,10 +533,54 @@ mod tests {
         }
     }
 
+    /// The Hungarian layout after a won hand: each seat's flowers, laid-out sets (a kong from
+    /// the hand marked concealed), what every hand scored and paid, and the table's wall.
+    #[test]
+    fn the_hungarian_layout_shows_flowers_sets_and_each_hands_settlement() {
+        use paifu_core::hungarian::Hungarian;
+        use paifu_recorder::bots::Bots;
+        for i in 0..40 {
+            let seed = Seed::from_text(&format!("hungarian layout {i}"));
+            let mut g = Hungarian::new(hungarian::Rules::default(), 4, Some(&seed)).unwrap();
+            let mut bots: Vec<_> =
+                (0..4).map(|s| Hungarian::bot("greedy", &seed.child(&s.to_string())).unwrap()).collect();
+            // Play until a hand has been won.
+            while g.results().iter().all(|r| r.deltas.iter().all(|&d| d == 0)) {
+                let seat = g.to_act().iter().next().unwrap();
+                let a = bots[usize::from(seat)].act(&g, seat);
+                g.play_mut(seat, &a).unwrap();
+            }
+            let hv = g.view();
+            let v = View::of(&g);
+            let last = hv.last.as_ref().unwrap();
+            let h = position_html(&v);
+            for label in
+                ["Flowers", "Sets laid out", "Last hand", "Scored", "Settlement", "Tiles left in the live wall"]
+            {
+                assert!(h.contains(label), "{label}: {h}");
+            }
+            for p in &last.players {
+                assert!(h.contains(&format!("{:+}", p.settlement)), "{}: {h}", p.settlement);
+                assert!(h.contains(&format!("= {}", p.score)), "{}: {h}", p.score);
+            }
+            // Wait for a hand whose sets include a kong from the hand and whose flowers show.
+            let concealed = last.players.iter().any(|p| p.melds.iter().any(|m| m.concealed));
+            let flowers = hv.players.iter().any(|p| !p.flowers.is_empty());
+            if concealed && flowers {
+                assert!(h.contains("<span class=\"k\">kong (concealed)</span>"), "{h}");
+                let f = hv.players.iter().flat_map(|p| &p.flowers).next().unwrap();
+                assert!(h.contains(&format!("title=\"{f}\">{f}</span>")), "{f}: {h}");
+                return;
+            }
+        }
+        panic!("no game showed a concealed kong and flowers");
+    }
+
     fn v_to_act(v: &View) -> usize {
         match v {
             View::Tzq(v) => v.to_act.len(),
             View::Riichi(v) => v.to_act.len(),
+            View::Hungarian(v) => v.to_act.len(),
             View::Mcr(v) => v.to_act.len(),
             View::Tayu(v) => v.to_act.len(),
         }

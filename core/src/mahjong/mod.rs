@@ -13,6 +13,8 @@
 //!   replacement draws from the end, a dead wall or loose tiles (`WallEnd`).
 //! - `claim.rs`: claim windows and their arbitration (priorities, seat order from the discarder,
 //!   several winners).
+//! - `score_line.rs`: what the rulesets' `paifu score` line protocols share (the answer's frame,
+//!   its error codes).
 //!
 //! The wall and the claim windows are the engines' business (crate-only); tiles, flowers, hand
 //! shapes and melds are also the bots', importers' and viewers'.
@@ -24,6 +26,7 @@ pub(crate) mod claim;
 pub mod hand;
 mod meld;
 mod piece;
+pub(crate) mod score_line;
 mod tile;
 mod wall;
 

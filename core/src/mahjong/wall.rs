@@ -172,6 +172,17 @@ impl<T: Copy> Wall<T> {
         self.back += n;
         self.update_live_end();
     }
+
+    /// Tiles drawn from the front so far (tests count every tile of a hand in play).
+    #[cfg(test)]
+    pub(crate) fn drawn(&self) -> usize {
+        self.front
+    }
+
+    /// Replacement draws so far (Hungarian shows the loose tiles taken).
+    pub(crate) fn replaced(&self) -> usize {
+        self.back
+    }
 }
 
 #[cfg(test)]
@@ -243,6 +254,9 @@ mod tests {
         assert_eq!(w.left(), 126);
         assert_eq!(w.draw_replacement(), Some(140));
         assert_eq!(w.left(), 126);
+        assert_eq!((w.drawn(), w.replaced()), (0, 3));
+        assert_eq!(w.draw(), Some(0));
+        assert_eq!((w.drawn(), w.replaced(), w.left()), (1, 3, 125));
     }
 
     #[test]

@@ -3,17 +3,9 @@
 use super::rules::Rules;
 use super::score::{score, Payment, Situation, WinHand};
 use crate::log::OptValue;
+use crate::mahjong::score_line::{answer, err, get_bool, LineError};
 use crate::mahjong::{parse_tiles, Meld, MeldKind, Tile};
 use serde_json::{json, Map, Value};
-
-struct LineError {
-    code: &'static str,
-    message: String,
-}
-
-fn err(code: &'static str, message: impl Into<String>) -> LineError {
-    LineError { code, message: message.into() }
-}
 
 const FIELDS: &[&str] = &[
     "id",
@@ -46,35 +38,7 @@ const FIELDS: &[&str] = &[
 /// "rinshan", "chankan", "haitei", "houtei", "tenhou", "chiihou", "renhou", "seat_wind",
 /// "round_wind", "dora", "ura", "honba", "riichi_sticks", "rules"}`; see docs/rules/riichi.md.
 pub fn score_line(line: &str) -> String {
-    let parsed: Result<Value, _> = serde_json::from_str(line);
-    let (id, result) = match parsed {
-        Err(e) => (Value::Null, Err(err("bad_input", format!("not JSON: {e}")))),
-        Ok(Value::Object(obj)) => {
-            let id = obj.get("id").cloned().unwrap_or(Value::Null);
-            (id, score_object(&obj))
-        }
-        Ok(_) => (Value::Null, Err(err("bad_input", "the input must be one JSON object"))),
-    };
-    match result {
-        Ok(mut v) => {
-            let mut out = Map::new();
-            out.insert("id".into(), id);
-            out.insert("ok".into(), Value::Bool(true));
-            if let Value::Object(m) = &mut v {
-                out.append(m);
-            }
-            Value::Object(out).to_string()
-        }
-        Err(e) => json!({"id": id, "ok": false, "error": e.code, "message": e.message}).to_string(),
-    }
-}
-
-fn get_bool(obj: &Map<String, Value>, key: &str) -> Result<bool, LineError> {
-    match obj.get(key) {
-        None | Some(Value::Null) => Ok(false),
-        Some(Value::Bool(b)) => Ok(*b),
-        Some(other) => Err(err("bad_input", format!("{key} must be true or false, not {other}"))),
-    }
+    answer(line, score_object)
 }
 
 fn get_uint(obj: &Map<String, Value>, key: &str) -> Result<u32, LineError> {
@@ -136,7 +100,7 @@ fn parse_meld(s: &str) -> Result<Meld, LineError> {
         .ok_or_else(|| err("invalid_tiles", format!("meld {s:?}: the tiles are not a {}", kind.name())))
 }
 
-fn score_object(obj: &Map<String, Value>) -> Result<Value, LineError> {
+fn score_object(obj: &Map<String, Value>) -> Result<Map<String, Value>, LineError> {
     if let Some(k) = obj.keys().find(|k| !FIELDS.contains(&k.as_str())) {
         return Err(err("bad_input", format!("unknown field {k:?}; known: {}", FIELDS.join(", "))));
     }
@@ -215,15 +179,16 @@ fn score_object(obj: &Map<String, Value>) -> Result<Value, LineError> {
         Payment::TsumoDealer(a) => json!({"all": a}),
     };
     let yaku: Vec<Value> = sc.yaku.iter().map(|(y, h)| json!({"name": y.name(), "han": h})).collect();
-    Ok(json!({
-        "han": sc.han,
-        "fu": sc.fu,
-        "yaku": yaku,
-        "yakuman": sc.yakuman,
-        "limit": sc.limit.name(),
-        "payment": payment,
-        "total": pay.total() + 1000 * i64::from(sticks),
-    }))
+    let fields = [
+        ("han", json!(sc.han)),
+        ("fu", json!(sc.fu)),
+        ("yaku", json!(yaku)),
+        ("yakuman", json!(sc.yakuman)),
+        ("limit", json!(sc.limit.name())),
+        ("payment", payment),
+        ("total", json!(pay.total() + 1000 * i64::from(sticks))),
+    ];
+    Ok(fields.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
 }
 
 fn check_tiles(hand: &[Tile], melds: &[Meld], dora: &[Tile], ura: &[Tile], rules: &Rules) -> Result<(), LineError> {

@@ -1,5 +1,6 @@
 //! Each game's bots, and choosing a bot by name.
 
+pub mod hungarian;
 pub mod mcr;
 pub mod riichi;
 pub mod tayu;
@@ -35,9 +36,9 @@ pub fn visit<V: Visitor>(kind: GameKind, v: V) -> Option<V::Output> {
     match kind {
         GameKind::Tzq => Some(v.visit::<paifu_core::tzq::Tzq>()),
         GameKind::Riichi => Some(v.visit::<paifu_core::riichi::Riichi>()),
+        GameKind::Hungarian => Some(v.visit::<paifu_core::hungarian::Hungarian>()),
         GameKind::Tayu => Some(v.visit::<paifu_core::tayu::Tayu>()),
         GameKind::Mcr => Some(v.visit::<paifu_core::mcr::Mcr>()),
-        GameKind::Hungarian => None,
     }
 }
 

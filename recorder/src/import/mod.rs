@@ -34,7 +34,11 @@ use paifu_core::SetupError;
 
 /// A source record could not be read. Says where: the round and the position in the source.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{}{}: {message}", .round.as_ref().map(|r| format!("round {r}, ")).unwrap_or_default(), .position)]
+#[error(
+    "{}{}{message}",
+    .round.as_ref().map(|r| format!("round {r}, ")).unwrap_or_default(),
+    if .position.is_empty() { String::new() } else { format!("{}: ", .position) }
+)]
 pub struct ImportError {
     /// The round as players name it (`East 2, 1 honba`), when the error is inside one.
     pub round: Option<String>,
@@ -110,4 +114,16 @@ pub fn import_text(format: &str, text: &str, bytes: &[u8]) -> Result<to_log::Imp
         ));
     }
     Ok(imp)
+}
+
+#[cfg(test)]
+mod error_tests {
+    use super::*;
+
+    #[test]
+    fn an_error_without_a_position_has_no_empty_field() {
+        assert_eq!(ImportError::new("", "not a record").to_string(), "not a record");
+        assert_eq!(ImportError::new("log[0]", "bad").in_round("East 1").to_string(), "round East 1, log[0]: bad");
+        assert_eq!(ImportError::new("", "bad").in_round("East 1").to_string(), "round East 1, bad");
+    }
 }

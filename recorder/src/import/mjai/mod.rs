@@ -44,6 +44,15 @@ fn check_export(text: &str, lines: &[Line], log: &Log<Action>) -> Result<(), Imp
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, l)| (i + 1, serde_json::from_str(l).unwrap_or(Value::Null)))
         .filter(|(_, v)| v["type"] != "none")
+        .map(|(n, mut v)| {
+            // Exports before issue 15 named the ura indicators `uradora_markers`.
+            if let Some(o) = v.as_object_mut().filter(|o| !o.contains_key("ura_markers")) {
+                if let Some(u) = o.remove("uradora_markers") {
+                    o.insert("ura_markers".into(), u);
+                }
+            }
+            (n, v)
+        })
         .collect();
     let ours: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap_or(Value::Null)).collect();
     let last = file.last().map_or(1, |(n, _)| *n);

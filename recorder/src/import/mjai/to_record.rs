@@ -46,6 +46,54 @@ struct Open {
     reach: [bool; 4],
     last_draw: [Option<Tile>; 4],
     ended: bool,
+    /// Each seat's points now: the hand's start, less the riichi deposits, plus the results so
+    /// far (for results given as the scores after them).
+    now: [i64; 4],
+}
+
+/// Whether a tile is a terminal or an honour (red fives are fives).
+fn yaochu(t: Tile) -> bool {
+    t.0 > 40 && t.0 < 50 || t.0 < 40 && matches!(t.0 % 10, 1 | 9)
+}
+
+/// The draw a `ryukyoku` without `reason` names, when the record shows which: nine kinds of
+/// terminals and honours in a seat's first hand of 14 with no call yet (nine terminals), or the
+/// wall used up (70 draws: an exhaustive draw).
+fn unnamed_draw(o: &Open) -> Option<&'static str> {
+    let r = &o.round;
+    let calls = r.takes.iter().flatten().any(|t| !matches!(t, Take::Draw(_)));
+    let first = (0..4).find(|&s| o.last_draw[s].is_some() && r.takes[s].len() == 1 && r.discards[s].is_empty());
+    if let (Some(s), false) = (first, calls) {
+        let mut kinds: Vec<u8> =
+            r.hands[s].iter().chain(o.last_draw[s].iter()).filter(|t| yaochu(**t)).map(|t| t.0).collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        if kinds.len() >= 9 {
+            return Some("九種九牌");
+        }
+    }
+    let draws = r.takes.iter().flatten().filter(|t| matches!(t, Take::Draw(_))).count();
+    (draws == 70).then_some("流局")
+}
+
+/// A result's deltas: given, or the scores after it less the scores before (`now`).
+fn result_deltas(
+    deltas: Option<&Vec<i64>>,
+    scores: Option<&Vec<i64>>,
+    now: [i64; 4],
+    event: &str,
+) -> Result<[i64; 4], String> {
+    match (deltas, scores) {
+        (Some(d), _) => d.clone().try_into().map_err(|_| "\"deltas\" must have 4 numbers".to_owned()),
+        (None, Some(sc)) => {
+            let sc: [i64; 4] = sc.clone().try_into().map_err(|_| "\"scores\" must have 4 numbers".to_owned())?;
+            Ok(std::array::from_fn(|i| sc[i] - now[i]))
+        }
+        (None, None) => Err(format!(
+            "{event} needs \"deltas\" (each seat's score change) or \"scores\" (each seat's points after it): Paifu \
+             checks every result"
+        )),
+    }
 }
 
 /// Gathers the events into the record model, with the line of every entry.
@@ -142,6 +190,7 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                     reach: [false; 4],
                     last_draw: [None; 4],
                     ended: false,
+                    now: sc,
                 });
             }
             Event::EndGame { scores } => {
@@ -207,7 +256,7 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                         disc(&mut pm, r, *actor, d);
                     }
                     Event::Reach { actor } => o.reach[usize::from(*actor)] = true,
-                    Event::ReachAccepted { .. } => {}
+                    Event::ReachAccepted { actor, .. } => o.now[usize::from(*actor) % 4] -= 1000,
                     Event::Chi { actor, target, pai, consumed } => {
                         if (actor + 3) % 4 != *target {
                             return Err(here(format!("seat {actor} calls chi from seat {target}, not its left")));
@@ -259,10 +308,9 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                         pm.set(format!("log[{ri}][2][{}]", r.dora.len()), line);
                         r.dora.push(tl(*dora_marker, "the dora indicator")?);
                     }
-                    Event::Hora { actor, target, ura_markers, yaku, fu, han, deltas, .. } => {
-                        let deltas: [i64; 4] = deltas.clone().and_then(|d| d.try_into().ok()).ok_or_else(|| {
-                            here("hora needs \"deltas\" (each seat's score change): Paifu checks every result".into())
-                        })?;
+                    Event::Hora { actor, target, ura_markers, yaku, fu, han, deltas, scores, .. } => {
+                        let deltas = result_deltas(deltas.as_ref(), scores.as_ref(), o.now, "hora").map_err(here)?;
+                        o.now = std::array::from_fn(|i| o.now[i] + deltas[i]);
                         let mut wins = match std::mem::replace(&mut r.outcome, Outcome::Wins(Vec::new())) {
                             Outcome::Wins(w) => w,
                             Outcome::Draw { .. } if !o.ended => Vec::new(),
@@ -270,9 +318,23 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                         };
                         if wins.is_empty() {
                             pm.set(format!("log[{ri}][16]"), line);
+                        }
+                        // The ura indicators of the first winner that shows them: in a double
+                        // ron, a winner not in riichi shows none, and may come first.
+                        if r.ura.is_empty() {
                             for (i, u) in ura_markers.iter().enumerate() {
                                 pm.set(format!("log[{ri}][3][{i}]"), line);
                                 r.ura.push(tl(*u, "an ura indicator")?);
+                            }
+                        } else if !ura_markers.is_empty() {
+                            let again = ura_markers
+                                .iter()
+                                .map(|u| tl(*u, "an ura indicator"))
+                                .collect::<Result<Vec<_>, _>>()?;
+                            if again != r.ura {
+                                return Err(here(
+                                    "the ura indicators differ from those of the hand's earlier win".into(),
+                                ));
                             }
                         }
                         pm.set(format!("log[{ri}][16][{}]", 2 * wins.len() + 2), line);
@@ -289,18 +351,23 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                         r.outcome = Outcome::Wins(wins);
                         o.ended = true;
                     }
-                    Event::Ryukyoku { reason, deltas, .. } => {
-                        let d = deltas.clone().ok_or_else(|| {
-                            here(
-                                "ryukyoku needs \"deltas\" (each seat's score change): Paifu checks every result"
-                                    .into(),
-                            )
-                        })?;
-                        let deltas: [i64; 4] =
-                            d.try_into().map_err(|_| here("\"deltas\" must have 4 numbers".into()))?;
+                    Event::Ryukyoku { reason, deltas, scores } => {
+                        let deltas =
+                            result_deltas(deltas.as_ref(), scores.as_ref(), o.now, "ryukyoku").map_err(here)?;
+                        let name = match reason {
+                            Some(why) => ryukyoku_name(Some(why)),
+                            None => unnamed_draw(o).ok_or_else(|| {
+                                here(
+                                    "a ryukyoku without \"reason\" before the wall is used up, and not a nine \
+                                     terminals draw: name the draw (kyushukyuhai, suufonrenda, suuchariichi, \
+                                     suukaikan, sanchaho)"
+                                        .into(),
+                                )
+                            })?,
+                        };
+                        let r = &mut o.round;
                         pm.set(format!("log[{ri}][16]"), line);
-                        r.outcome =
-                            Outcome::Draw { name: ryukyoku_name(reason.as_deref()).to_owned(), deltas: Some(deltas) };
+                        r.outcome = Outcome::Draw { name: name.to_owned(), deltas: Some(deltas) };
                         o.ended = true;
                     }
                     Event::StartGame { .. } | Event::StartKyoku { .. } | Event::EndKyoku | Event::EndGame { .. } => {}
@@ -332,4 +399,57 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
         }
     }
     Ok((g, pm))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A hand ended by a double ron on seat 0's discard: seat 1 (not in riichi, no ura
+    /// indicators) and seat 2 (in riichi, `URA2`), as converters of Tenhou's mjlog write it.
+    fn double_ron(ura1: &str, ura2: &str) -> String {
+        let hand = r#"["1m","2m","3m","4m","5m","6m","7m","8m","9m","1p","2p","3p","4p"]"#;
+        format!(
+            r#"{{"type":"start_game","names":["A","B","C","D"]}}
+{{"type":"start_kyoku","bakaze":"E","dora_marker":"2s","kyoku":1,"honba":0,"kyotaku":0,"oya":0,"scores":[25000,25000,25000,25000],"tehais":[{hand},{hand},{hand},{hand}]}}
+{{"type":"tsumo","actor":0,"pai":"5p"}}
+{{"type":"dahai","actor":0,"pai":"5p","tsumogiri":true}}
+{{"type":"hora","actor":1,"target":0,"pai":"5p","ura_markers":{ura1},"deltas":[-2000,2000,0,0]}}
+{{"type":"hora","actor":2,"target":0,"pai":"5p","ura_markers":{ura2},"deltas":[-3900,0,3900,0]}}
+{{"type":"end_kyoku"}}
+{{"type":"end_game"}}
+"#
+        )
+    }
+
+    #[test]
+    fn a_double_ron_takes_the_ura_indicators_of_the_winner_that_shows_them() {
+        let (g, _) = to_game(&super::super::read::parse(&double_ron("[]", r#"["3s"]"#)).unwrap()).unwrap();
+        assert_eq!(g.rounds[0].ura, vec![Tile::from_code(33).unwrap()]);
+        let (g, _) = to_game(&super::super::read::parse(&double_ron(r#"["3s"]"#, r#"["3s"]"#)).unwrap()).unwrap();
+        assert_eq!(g.rounds[0].ura, vec![Tile::from_code(33).unwrap()]);
+        let e = to_game(&super::super::read::parse(&double_ron(r#"["3s"]"#, r#"["4s"]"#)).unwrap()).unwrap_err();
+        assert_eq!(e.position, "line 6");
+        assert!(e.message.contains("differ from those of the hand's earlier win"), "{e}");
+    }
+
+    #[test]
+    fn results_given_as_scores_after_them_become_deltas() {
+        let text = double_ron("[]", "[]")
+            .replace(r#""deltas":[-2000,2000,0,0]"#, r#""scores":[23000,27000,25000,25000]"#)
+            .replace(r#""deltas":[-3900,0,3900,0]"#, r#""scores":[19100,27000,28900,25000]"#);
+        let (g, _) = to_game(&super::super::read::parse(&text).unwrap()).unwrap();
+        let Outcome::Wins(w) = &g.rounds[0].outcome else { panic!("{:?}", g.rounds[0].outcome) };
+        assert_eq!(w[0].deltas, [-2000, 2000, 0, 0]);
+        assert_eq!(w[1].deltas, [-3900, 0, 3900, 0]);
+        let none = double_ron("[]", "[]").replace(r#","deltas":[-2000,2000,0,0]"#, "");
+        let e = to_game(&super::super::read::parse(&none).unwrap()).unwrap_err();
+        assert!(e.message.contains("\"deltas\"") && e.message.contains("\"scores\""), "{e}");
+    }
+
+    #[test]
+    fn yaochu_is_terminals_and_honours() {
+        let codes: Vec<i64> = (11..=53).filter(|&c| Tile::from_code(c).is_some_and(yaochu)).collect();
+        assert_eq!(codes, [11, 19, 21, 29, 31, 39, 41, 42, 43, 44, 45, 46, 47]);
+    }
 }

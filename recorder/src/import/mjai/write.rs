@@ -181,7 +181,7 @@ pub fn export(log: &Log<Action>) -> Result<String, ExportError> {
                             "type": "hora",
                             "actor": w.who,
                             "target": w.from,
-                            "uradora_markers": round.ura.iter().map(|t| pai6(*t)).collect::<Vec<_>>(),
+                            "ura_markers": round.ura.iter().map(|t| pai6(*t)).collect::<Vec<_>>(),
                             "yakus": yakus,
                             "deltas": w.deltas,
                         });

@@ -210,6 +210,10 @@ pub(crate) fn to_game(tags: &[Positioned], id: &str) -> Result<(Game, PosMap), I
                         };
                         if wins.is_empty() {
                             pm.set_label(format!("log[{ri}][16]"), at.clone());
+                        }
+                        // The ura indicators of the first winner that shows them: in a double
+                        // ron, a winner not in riichi shows none (no doraHaiUra) and may come first.
+                        if r.ura.is_empty() {
                             for (i, u) in ura.iter().enumerate() {
                                 pm.set_label(format!("log[{ri}][3][{i}]"), at.clone());
                                 r.ura.push(c(*u));
@@ -285,4 +289,25 @@ fn final_results(g: &mut Game, pm: &mut PosMap, o: &[f64], at: &str) {
     g.final_scores = Some((0..4).map(|i| (o[2 * i] * 100.0).round() as i64).collect());
     g.final_results = Some((0..4).map(|i| o[2 * i + 1]).collect());
     pm.set_label("sc".into(), at.to_owned());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Seat 0 discards tile id 60 and seats 1 and 2 both win on it; `URA1` and `URA2` are each
+    /// win's doraHaiUra attribute (empty: none, as Tenhou writes a winner not in riichi).
+    fn double_ron(ura1: &str, ura2: &str) -> String {
+        format!(
+            r#"<mjloggm ver="2.3"><GO type="169" lobby="0"/><UN n0="A" n1="B" n2="C" n3="D"/><TAIKYOKU oya="0"/><INIT seed="0,0,0,2,3,50" ten="250,250,250,250" oya="0" hai0="0,1,2,3,4,5,6,7,8,9,10,11,12" hai1="13,14,15,16,17,18,19,20,21,22,23,24,25" hai2="26,27,28,29,30,31,32,33,34,35,36,37,38" hai3="39,40,41,42,43,44,45,46,47,48,49,50,51"/><T60/><D60/><AGARI ba="0,0" hai="1" ten="30,1000,0" yaku="8,1" doraHai="50" {ura1} who="1" fromWho="0" sc="250,-10,250,10,250,0,250,0"/><AGARI ba="0,0" hai="1" ten="30,2000,0" yaku="1,1,8,1" doraHai="50" {ura2} who="2" fromWho="0" sc="240,-20,260,0,250,20,250,0" owari="220,-18.0,260,36.0,270,7.0,250,-25.0"/></mjloggm>"#
+        )
+    }
+
+    #[test]
+    fn a_double_ron_takes_the_ura_indicators_of_the_winner_that_shows_them() {
+        let (g, _) = to_game(&super::super::read::parse(&double_ron("", r#"doraHaiUra="70""#)).unwrap(), "").unwrap();
+        assert_eq!(g.rounds[0].ura.len(), 1);
+        let (g, _) = to_game(&super::super::read::parse(&double_ron("", "")).unwrap(), "").unwrap();
+        assert!(g.rounds[0].ura.is_empty());
+    }
 }
