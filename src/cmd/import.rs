@@ -1,5 +1,6 @@
-//! `paifu import`: riichi game records from Tenhou (tenhou.net/6 JSON, mjlog XML) and mjai into
-//! Paifu logs, each validated as strictly as Paifu's own. Files are imported in parallel; a file
+//! `paifu import`: riichi game records from Tenhou (tenhou.net/6 JSON, mjlog XML) and mjai, and
+//! Chinese Official hands from Botzone's match records and PMN, into Paifu logs, each validated
+//! as strictly as Paifu's own. Files are imported in parallel; a file
 //! that is not a game record of the format is skipped, one that is but cannot be imported is
 //! refused, and a summary ends the run.
 
@@ -30,8 +31,13 @@ why; a file that is one but cannot be read or imported is refused with the round
 that does not validate or differs from its source is refused as invalid. The run ends with a summary: imported, \
 skipped, refused, by reason.
 
-Limits: a source file is at most --max-bytes (default and largest 524288, 512 KiB; a real game is 10 to 100 KiB); \
-a larger one is refused before it is read.
+Botzone's Chinese Standard Mahjong records (format botzone) and PMN hand records (format pmn, the notation of \
+mahjongsoft.com's MCR replays) hold many hands a file: each hand becomes OUT/<match id or site>.paifu.jsonl, \
+holding that hand's text; the fan total and the scores each hand states are checked against Paifu's count, and a \
+difference is reported with the hand's line.
+
+Limits: a source file is at most --max-bytes (default and largest for riichi formats 524288, 512 KiB; a real game \
+is 10 to 100 KiB; a botzone or pmn file may be up to 1 GiB); a larger one is refused before it is read.
 
 Exit status: 0 nothing refused (skipped files aside), 1 some imported game is invalid or differs from its source, \
 2 some file could not be read or imported.
@@ -39,10 +45,13 @@ Exit status: 0 nothing refused (skipped files aside), 1 some imported game is in
 Examples:
   paifu import tenhou game.json -o imported/
   paifu import tenhou downloads/ -o imported/       (every record in the folder; the rest skipped)
-  paifu import mjai game.mjson -o imported/")]
+  paifu import mjai game.mjson -o imported/
+  paifu import botzone sample.txt -o mcr-imported/
+  paifu import pmn hands.pmn -o mcr-imported/")]
 pub struct ImportArgs {
-    /// The source: `tenhou` (tenhou.net/6 JSON, or Tenhou's mjlog XML, recognized by content) or
-    /// `mjai` (mjai JSON Lines with every hand shown).
+    /// The source: `tenhou` (tenhou.net/6 JSON, or Tenhou's mjlog XML, recognized by content),
+    /// `mjai` (mjai JSON Lines with every hand shown), `botzone` (Botzone's Chinese Standard
+    /// Mahjong match records) or `pmn` (PMN hand records of Chinese Official mahjong).
     pub format: String,
     /// Source files and folders (searched recursively).
     #[arg(required = true)]
@@ -50,8 +59,9 @@ pub struct ImportArgs {
     /// The folder for the logs (one NAME.paifu.jsonl per source file).
     #[arg(short, long)]
     pub out: PathBuf,
-    /// The largest source file to read, in bytes (at most 524288, the most a log can embed).
-    #[arg(long, default_value_t = MAX_SOURCE_BYTES, value_parser = clap::value_parser!(u64).range(1..=MAX_SOURCE_BYTES))]
+    /// The largest source file to read, in bytes (riichi formats: at most 524288, the most a log
+    /// can embed; botzone and pmn: at most 1 GiB, each hand embedded on its own).
+    #[arg(long, default_value_t = MAX_SOURCE_BYTES, value_parser = clap::value_parser!(u64).range(1..=MAX_BOTZONE_BYTES))]
     pub max_bytes: u64,
     /// Files imported at once (0: one per core).
     #[arg(long, short, default_value_t = 0)]
@@ -60,6 +70,10 @@ pub struct ImportArgs {
     #[arg(long, short)]
     pub quiet: bool,
 }
+
+/// The largest Botzone records file `paifu import` reads (1 GiB; the dataset's 98,209 hands are
+/// about 600 MB).
+const MAX_BOTZONE_BYTES: u64 = 1 << 30;
 
 /// What became of one source file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -290,7 +304,9 @@ pub fn import_paths(
     quiet: bool,
 ) -> Result<ImportSummary> {
     if !matches!(format, "tenhou" | "mjai") {
-        return Err(Error::Usage(format!("unknown source format {format:?}: write tenhou or mjai")));
+        return Err(Error::Usage(format!(
+            "unknown source format {format:?}: write tenhou or mjai (riichi), botzone or pmn (Chinese Official)"
+        )));
     }
     let files = collect(paths)?;
     let outs: Vec<PathBuf> = files.iter().map(|(p, _)| out_path(p, out_dir)).collect();
@@ -339,9 +355,77 @@ pub fn import_paths(
     Ok(ImportSummary { files: reports })
 }
 
+/// A match id as a file name: letters, digits, `-` and `_` kept, anything else `_`.
+fn file_stem(id: &str) -> String {
+    let s: String =
+        id.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
+    if s.is_empty() {
+        "hand".to_owned()
+    } else {
+        s
+    }
+}
+
+/// Imports every hand of a Botzone or PMN records file, one log each; answers whether all imported
+/// faithfully and validate.
+fn import_mcr_hands(format: &str, path: &Path, out_dir: &Path, max_bytes: u64) -> Result<bool> {
+    use paifu_core::mcr::Mcr;
+    use paifu_recorder::import::mcr::{botzone, pmn, to_log};
+    let text = read_text_limited(path, max_bytes, "source files (paifu import --max-bytes)")?;
+    let name = path.display();
+    let hands = if format == "pmn" { pmn::read(&text) } else { botzone::read(&text) };
+    let hands = hands.map_err(|source| Error::Import { path: path.to_owned(), source })?;
+    let (mut valid, mut invalid, mut differing) = (0usize, 0usize, 0usize);
+    for hand in &hands {
+        let imp = to_log(hand).map_err(|source| Error::Import { path: path.to_owned(), source })?;
+        let out = out_dir.join(format!("{}.paifu.jsonl", file_stem(&hand.id)));
+        write_file(&out, &log::encode(&imp.log, Encoding::JsonLines))?;
+        for m in &imp.mismatches {
+            println!("{name}: hand {}: {m}", hand.id);
+        }
+        differing += usize::from(!imp.mismatches.is_empty());
+        match validate_log::<Mcr>(&imp.log, &Positions::default()) {
+            Verdict::Valid(o) => {
+                valid += 1;
+                println!(
+                    "{name}: hand {} -> {}: {} records, valid, scores {:?}",
+                    hand.id,
+                    out.display(),
+                    imp.log.records.len(),
+                    o.final_scores
+                );
+            }
+            Verdict::Invalid(f) => {
+                invalid += 1;
+                let pos = f.index.and_then(|i| imp.positions.get(i)).cloned().unwrap_or_default();
+                println!("{name}: hand {} -> {}: INVALID at {pos} (source): {f}", hand.id, out.display());
+            }
+        }
+    }
+    println!(
+        "{name}: {} hands: {valid} valid, {invalid} invalid; {differing} with a fan count or result that differs from Paifu's",
+        hands.len()
+    );
+    Ok(invalid == 0 && differing == 0)
+}
+
 /// `paifu import`: 0 nothing refused, 1 some game invalid or differing, 2 some file unreadable
 /// or not importable.
 pub fn run(a: ImportArgs) -> Result {
+    if matches!(a.format.as_str(), "botzone" | "pmn") {
+        let mut all = true;
+        for (p, _) in collect(&a.paths)? {
+            all &= import_mcr_hands(&a.format, &p, &a.out, a.max_bytes)?;
+        }
+        return Ok(Status::faulty_if(!all));
+    }
+    if a.max_bytes > MAX_SOURCE_BYTES {
+        return Err(Error::Usage(format!(
+            "--max-bytes {}: a {} file is embedded whole in its log, so it is at most {MAX_SOURCE_BYTES} bytes (only \
+             botzone and pmn files, whose hands are embedded one by one, may be larger)",
+            a.max_bytes, a.format
+        )));
+    }
     let s = import_paths(&a.format, &a.paths, &a.out, a.max_bytes, a.jobs, a.quiet)?;
     for f in &s.files {
         let to_stderr =

@@ -9,6 +9,7 @@ mod hungarian;
 mod import;
 mod log_format;
 mod mcr;
+mod mcr_import;
 mod riichi;
 mod robustness;
 mod tayu;

@@ -155,7 +155,7 @@ impl Mcr {
 
     /// The round (0 East .. 3 North, the prevalent wind) of the current hand.
     pub(super) fn round_wind(&self) -> u8 {
-        (self.hand_no / 4 % 4) as u8
+        ((self.hand_no / 4 + u32::from(self.rules.prevalent_wind)) % 4) as u8
     }
 
     /// The place of the current hand's dealer.

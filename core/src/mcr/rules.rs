@@ -23,11 +23,14 @@ pub struct Rules {
     pub hands: u32,
     pub wall: WallKind,
     pub score: ScoreRules,
+    /// The prevalent wind of the first hand, 0 East .. 3 North (0 for a match; records of a
+    /// single hand of another round set it).
+    pub prevalent_wind: u8,
 }
 
 impl Default for Rules {
     fn default() -> Self {
-        Rules { flowers: true, hands: 16, wall: WallKind::Shared, score: ScoreRules::default() }
+        Rules { flowers: true, hands: 16, wall: WallKind::Shared, score: ScoreRules::default(), prevalent_wind: 0 }
     }
 }
 
@@ -52,7 +55,13 @@ impl Rules {
 
     /// Botzone's Chinese Standard Mahjong records.
     pub fn botzone() -> Rules {
-        Rules { flowers: false, hands: 1, wall: WallKind::PerSeat, score: ScoreRules { concealed_and_melded_kong: 5 } }
+        Rules {
+            flowers: false,
+            hands: 1,
+            wall: WallKind::PerSeat,
+            score: ScoreRules { concealed_and_melded_kong: 5 },
+            prevalent_wind: 0,
+        }
     }
 
     /// Sets one option; an unknown option or a bad value is an error that names it.
@@ -84,9 +93,18 @@ impl Rules {
                 }
                 self.score.concealed_and_melded_kong = n as u8;
             }
+            "prevalent_wind" => {
+                let n = v.as_int(KIND, key)?;
+                if !(0..=3).contains(&n) {
+                    return Err(SetupError(format!(
+                        "mcr option prevalent_wind takes 0 (East) to 3 (North), not {n}"
+                    )));
+                }
+                self.prevalent_wind = n as u8;
+            }
             other => {
                 return Err(SetupError(format!(
-                    "mcr has no option {other:?}; its options: flowers, hands, wall, concealed_and_melded_kong"
+                    "mcr has no option {other:?}; its options: flowers, hands, wall, concealed_and_melded_kong, prevalent_wind"
                 )))
             }
         }
@@ -112,6 +130,9 @@ impl Rules {
                 OptValue::Int(i64::from(self.score.concealed_and_melded_kong)),
             );
         }
+        if self.prevalent_wind != d.prevalent_wind {
+            o.insert("prevalent_wind".into(), OptValue::Int(i64::from(self.prevalent_wind)));
+        }
         o
     }
 }
@@ -129,6 +150,9 @@ mod tests {
         let bad =
             |k: &str, v: OptValue| Rules::from_options("standard", &Options::from([(k.to_string(), v)])).unwrap_err().0;
         assert!(bad("hands", OptValue::Int(17)).contains("1 to 16"));
+        assert!(bad("prevalent_wind", OptValue::Int(4)).contains("0 (East) to 3 (North)"));
+        let south = Rules { prevalent_wind: 1, ..Rules::botzone() };
+        assert_eq!(Rules::from_options("standard", &south.to_options()).unwrap(), south);
         assert!(bad("wall", OptValue::Text("round".into())).contains("per_seat"));
         assert!(bad("flowers", OptValue::Int(1)).contains("true or false"));
         assert!(bad("riichi", OptValue::Bool(true)).contains("no option \"riichi\""));

@@ -14,8 +14,12 @@
 //!   paths mapped to a source's own positions).
 //!
 //! Dependencies point one way: source -> formats -> embedded -> to_log -> record.
+//!
+//! `mcr/`: the Chinese Official (MCR) formats (Botzone's match records), apart from the riichi
+//! ones, with their own hand model and converter.
 
 mod embedded;
+pub mod mcr;
 pub mod mjai;
 pub mod mjlog;
 mod positions;

@@ -19,7 +19,7 @@
 //! Logs without an embedded source (seeded games, and logs imported before sources were
 //! embedded) are validated by the core validator alone.
 
-use super::to_log::{source_digest, Imported};
+use super::to_log::{digest_fault, Imported};
 use super::{mjai, mjlog, tenhou6, ImportError};
 use paifu_core::log::{self, Header, Log, Positions, Record, Source};
 use paifu_core::replay::{self, Report, Verdict};
@@ -105,16 +105,8 @@ fn round_at(log: &Log<Action>, i: usize) -> Option<u32> {
 /// fault found, `None` when the log is what its source gives or embeds no source.
 pub(crate) fn check_log(log: &Log<Action>, pos: &Positions) -> Option<Fault> {
     let (src, text) = embedded(&log.header)?;
-    let actual = source_digest(text.as_bytes());
-    if actual != src.digest {
-        return Some(Fault::new(
-            ErrorCode::SourceDigestMismatch,
-            format!(
-                "source.digest is {}, but the source the log embeds (meta.source, {} bytes) has the digest {actual}",
-                src.digest,
-                text.len()
-            ),
-        ));
+    if let Some(f) = digest_fault(src, text) {
+        return Some(f);
     }
     let imp = match import_as(&src.format, text) {
         Ok(imp) => imp,
@@ -166,8 +158,9 @@ fn before(f: &Fault, g: &Fault) -> bool {
     f.index.map_or(0, |i| i + 1) < g.index.map_or(0, |i| i + 1)
 }
 
-/// Validates a log of any game, as `paifu_core::replay::validate_bytes` does, and checks an imported
-/// riichi log that embeds its source against it ([`check_log`]). The report is the core
+/// Validates a log of any game, as `paifu_core::replay::validate_bytes` does, and checks an
+/// imported riichi log that embeds its source against it ([`check_log`]; an imported MCR log
+/// likewise, `mcr::source::check_log`). The report is the core
 /// validator's, with the verdict replaced by the source's fault when that comes first in the
 /// log (at the same record, the core validator's fault is kept).
 ///
@@ -182,10 +175,20 @@ pub fn validate_bytes(bytes: &[u8]) -> Report {
 }
 
 /// `verdict` (the core validator's on the log `bytes` with this header) with the embedded
-/// source's fault instead when the log is an imported riichi log that embeds its source and
+/// source's fault instead when the log is an imported riichi or MCR log that embeds its source and
 /// the source's fault comes first. Any other log's verdict comes back as it was.
 pub(crate) fn checked_against_source(header: &Header, bytes: &[u8], verdict: Verdict) -> Verdict {
-    if header.game != "riichi" || embedded(header).is_none() {
+    if embedded(header).is_none() {
+        return verdict;
+    }
+    if header.game == "mcr" {
+        let Ok((log, pos)) = log::decode::<paifu_core::mcr::Action>(bytes) else { return verdict };
+        return match super::mcr::source::check_log(&log, &pos) {
+            Some(f) if verdict.fault().is_none_or(|g| before(&f, g)) => Verdict::Invalid(f),
+            _ => verdict,
+        };
+    }
+    if header.game != "riichi" {
         return verdict;
     }
     let Ok((log, pos)) = log::decode::<Action>(bytes) else { return verdict };

@@ -22,10 +22,10 @@ use paifu_core::Digest;
 use paifu_core::Game as _;
 use std::collections::BTreeMap;
 
-/// An imported game.
+/// An imported game (riichi's, or with `A` another game's actions: MCR's, import/mcr/).
 #[derive(Clone, Debug)]
-pub struct Imported {
-    pub log: Log<Action>,
+pub struct Imported<A: paifu_core::log::Action = Action> {
+    pub log: Log<A>,
     /// For each record, where it comes from in the source (a JSON path or a line).
     pub positions: Vec<String>,
     /// The record the engine refused while importing (the log ends with it), and why.
@@ -78,6 +78,22 @@ pub(crate) fn embeddable(bytes: &[u8]) -> Option<&str> {
 /// blake3 of a source file's bytes.
 pub fn source_digest(bytes: &[u8]) -> Digest {
     Digest(*blake3::hash(bytes).as_bytes())
+}
+
+/// The `source_digest_mismatch` fault of a log whose embedded source `text` does not have the
+/// digest its source block `src` states; `None` when it has.
+pub(crate) fn digest_fault(src: &Source, text: &str) -> Option<paifu_core::Fault> {
+    let actual = source_digest(text.as_bytes());
+    (actual != src.digest).then(|| {
+        paifu_core::Fault::new(
+            paifu_core::ErrorCode::SourceDigestMismatch,
+            format!(
+                "source.digest is {}, but the source the log embeds (meta.source, {} bytes) has the digest {actual}",
+                src.digest,
+                text.len()
+            ),
+        )
+    })
 }
 
 /// The header of an imported game: the rules from the rule's name, the source block for
