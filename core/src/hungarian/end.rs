@@ -5,8 +5,8 @@ use super::engine::{Hungarian, Settled, Shown};
 use super::facts::FactKind;
 use super::score::{score_loser, score_winner, settle, Hand, Scored, Set, Win};
 use super::table::table;
-use crate::game::{Fact, RoundResult};
 use crate::mahjong::Tile;
+use crate::{Fact, RoundResult};
 
 const WIND_LETTERS: [char; 4] = ['E', 'S', 'W', 'N'];
 

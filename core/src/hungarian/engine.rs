@@ -11,10 +11,10 @@ use super::ritual::{self, Break, Seating, WALL_END};
 use super::rules::{Length, Rules};
 use super::score::Scored;
 use super::table::{table, DataError};
-use crate::game::{RoundResult, Seat, SetupError};
 use crate::mahjong::claim::Window;
 use crate::mahjong::{Counts, Flower, Meld, Piece, Tile, Wall};
 use crate::random::Seed;
+use crate::{RoundResult, Seat, SetupError};
 
 /// One discard, and whether it was claimed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

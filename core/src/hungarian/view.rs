@@ -3,8 +3,8 @@
 //! settlement; every tile as its notation.
 
 use super::engine::{Hungarian, Phase, Settled, Shown};
-use crate::game::{Game, Seat};
 use crate::mahjong::{Flower, Meld, MeldKind, Tile};
+use crate::{Game, Seat};
 use serde::{Serialize, Serializer};
 use serde_with::{serde_as, DisplayFromStr};
 
