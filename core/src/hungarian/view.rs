@@ -5,7 +5,7 @@
 use super::engine::{Hungarian, Phase, Settled, Shown};
 use crate::mahjong::{Flower, Meld, MeldKind, Tile};
 use crate::{Game, Seat};
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 use serde_with::{serde_as, DisplayFromStr};
 
 const WIND_LETTERS: [char; 4] = ['E', 'S', 'W', 'N'];
@@ -98,7 +98,6 @@ pub struct PlayerView {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct MeldView {
     /// `chi`, `pon`, `minkan` (claimed kong), `ankan` (kong from the hand), `kakan` (added to).
-    #[serde(serialize_with = "meld_kind")]
     pub kind: MeldKind,
     #[serde_as(as = "Vec<DisplayFromStr>")]
     pub tiles: Vec<Tile>,
@@ -112,10 +111,6 @@ impl From<&Meld> for MeldView {
     fn from(m: &Meld) -> MeldView {
         MeldView { kind: m.kind, tiles: m.tiles().to_vec(), concealed: !m.is_open(), from: m.from }
     }
-}
-
-fn meld_kind<S: Serializer>(kind: &MeldKind, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(kind.name())
 }
 
 /// One discard.

@@ -1,4 +1,4 @@
-//! What every ruleset's `paifu score` line protocol shares (riichi, Hungarian): one JSON object
+//! What every ruleset's `paifu score` line protocol shares (riichi, MCR, Hungarian): one JSON object
 //! in; one out with the input's `id`, `ok`, and either the ruleset's own fields or a stable
 //! `error` code and a `message`.
 
@@ -51,6 +51,22 @@ pub(crate) fn get_bool(obj: &Map<String, Value>, key: &str) -> Result<bool, Line
     }
 }
 
+/// A seat or round wind as a letter, `"E"` `"S"` `"W"` `"N"`, as 0-3; absent or null is
+/// `default`.
+pub(crate) fn get_wind(obj: &Map<String, Value>, key: &str, default: u8) -> Result<u8, LineError> {
+    match obj.get(key) {
+        None | Some(Value::Null) => Ok(default),
+        Some(Value::String(s)) => match s.as_str() {
+            "E" => Ok(0),
+            "S" => Ok(1),
+            "W" => Ok(2),
+            "N" => Ok(3),
+            _ => Err(err("bad_input", format!("{key} must be \"E\", \"S\", \"W\" or \"N\", not {s:?}"))),
+        },
+        Some(other) => Err(err("bad_input", format!("{key} must be a wind letter, not {other}"))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,5 +91,16 @@ mod tests {
         assert!(v["message"].as_str().unwrap().contains("fail must be true or false"), "{v}");
         assert!(answer("[1]", fields).contains("the input must be one JSON object"));
         assert!(answer("{", fields).contains("not JSON"));
+    }
+
+    #[test]
+    fn winds_are_letters_and_default_when_absent() {
+        let obj = |v: Value| v.as_object().unwrap().clone();
+        assert_eq!(get_wind(&obj(json!({"w": "N"})), "w", 0).ok(), Some(3));
+        assert_eq!(get_wind(&obj(json!({})), "w", 2).ok(), Some(2));
+        let bad = get_wind(&obj(json!({"w": "X"})), "w", 0).err().unwrap();
+        assert_eq!(bad.code, "bad_input");
+        assert!(bad.message.contains("w must be \"E\", \"S\", \"W\" or \"N\""), "{}", bad.message);
+        assert!(get_wind(&obj(json!({"w": 1})), "w", 0).is_err());
     }
 }

@@ -6,17 +6,9 @@
 //! `{"id", "ok": false, "error", "message"}`.
 
 use super::score::{score, ScoreError, ScoreRules, Situation, WinHand};
+use crate::mahjong::score_line::{answer, err, get_bool, get_wind, LineError};
 use crate::mahjong::{parse_tiles, Meld, MeldKind, Tile};
 use serde_json::{json, Map, Value};
-
-struct LineError {
-    code: &'static str,
-    message: String,
-}
-
-fn err(code: &'static str, message: impl Into<String>) -> LineError {
-    LineError { code, message: message.into() }
-}
 
 const FIELDS: &[&str] = &[
     "id",
@@ -34,45 +26,7 @@ const FIELDS: &[&str] = &[
 
 /// Scores one JSON input line and answers one JSON output line (no newline). Never panics.
 pub fn score_line(line: &str) -> String {
-    let (id, result) = match serde_json::from_str::<Value>(line) {
-        Err(e) => (Value::Null, Err(err("bad_input", format!("not JSON: {e}")))),
-        Ok(Value::Object(obj)) => (obj.get("id").cloned().unwrap_or(Value::Null), score_object(&obj)),
-        Ok(_) => (Value::Null, Err(err("bad_input", "the input must be one JSON object"))),
-    };
-    match result {
-        Ok(v) => {
-            let mut out = Map::new();
-            out.insert("id".into(), id);
-            out.insert("ok".into(), Value::Bool(true));
-            if let Value::Object(mut m) = v {
-                out.append(&mut m);
-            }
-            Value::Object(out).to_string()
-        }
-        Err(e) => json!({"id": id, "ok": false, "error": e.code, "message": e.message}).to_string(),
-    }
-}
-
-fn get_bool(obj: &Map<String, Value>, key: &str) -> Result<bool, LineError> {
-    match obj.get(key) {
-        None | Some(Value::Null) => Ok(false),
-        Some(Value::Bool(b)) => Ok(*b),
-        Some(other) => Err(err("bad_input", format!("{key} must be true or false, not {other}"))),
-    }
-}
-
-fn get_wind(obj: &Map<String, Value>, key: &str) -> Result<u8, LineError> {
-    match obj.get(key) {
-        None | Some(Value::Null) => Ok(0),
-        Some(Value::String(s)) => match s.as_str() {
-            "E" => Ok(0),
-            "S" => Ok(1),
-            "W" => Ok(2),
-            "N" => Ok(3),
-            _ => Err(err("bad_input", format!("{key} must be \"E\", \"S\", \"W\" or \"N\", not {s:?}"))),
-        },
-        Some(other) => Err(err("bad_input", format!("{key} must be a wind letter, not {other}"))),
-    }
+    answer(line, score_object)
 }
 
 fn tiles(s: &str, what: &str) -> Result<Vec<Tile>, LineError> {
@@ -94,7 +48,7 @@ fn parse_meld(s: &str) -> Result<Meld, LineError> {
         .ok_or_else(|| err("invalid_tiles", format!("meld {s:?}: the tiles are not a {}", kind.name())))
 }
 
-fn score_object(obj: &Map<String, Value>) -> Result<Value, LineError> {
+fn score_object(obj: &Map<String, Value>) -> Result<Map<String, Value>, LineError> {
     if let Some(k) = obj.keys().find(|k| !FIELDS.contains(&k.as_str())) {
         return Err(err("bad_input", format!("unknown field {k:?}; known: {}", FIELDS.join(", "))));
     }
@@ -147,16 +101,16 @@ fn score_object(obj: &Map<String, Value>) -> Result<Value, LineError> {
         last_tile: get_bool(obj, "last_tile")?,
         kong_related: get_bool(obj, "kong_related")?,
         wall_last: get_bool(obj, "wall_last")?,
-        seat_wind: get_wind(obj, "seat_wind")?,
-        round_wind: get_wind(obj, "round_wind")?,
+        seat_wind: get_wind(obj, "seat_wind", 0)?,
+        round_wind: get_wind(obj, "round_wind", 0)?,
         flowers,
     };
     let wh = WinHand { concealed: &hand, melds: &melds, win };
     let sc = score(&wh, &sit, &ScoreRules::default()).map_err(|e: ScoreError| err(e.code(), e.to_string()))?;
     let fans: Vec<Value> = sc.fans().map(|(f, n)| json!({"name": f.name(), "fan": f.value(), "count": n})).collect();
-    Ok(json!({
-        "fan": sc.total(),
-        "fans": fans,
-        "meets_minimum": sc.meets_minimum(),
-    }))
+    let mut out = Map::new();
+    out.insert("fan".into(), json!(sc.total()));
+    out.insert("fans".into(), Value::Array(fans));
+    out.insert("meets_minimum".into(), Value::Bool(sc.meets_minimum()));
+    Ok(out)
 }

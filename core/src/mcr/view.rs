@@ -2,7 +2,7 @@
 //! the claim window, and the last win with its fan.
 
 use super::engine::{Mcr, Phase};
-use crate::mahjong::{Flower, Meld, Tile};
+use crate::mahjong::{Flower, Meld, MeldKind, Tile};
 use crate::{Game, Seat};
 use serde::Serialize;
 use serde_with::{serde_as, DisplayFromStr};
@@ -68,7 +68,7 @@ pub struct PlayerView {
 #[serde_as]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct MeldView {
-    pub kind: &'static str,
+    pub kind: MeldKind,
     #[serde_as(as = "Vec<DisplayFromStr>")]
     pub tiles: Vec<Tile>,
     pub from: Option<Seat>,
@@ -76,7 +76,7 @@ pub struct MeldView {
 
 impl From<&Meld> for MeldView {
     fn from(m: &Meld) -> MeldView {
-        MeldView { kind: m.kind.name(), tiles: m.tiles().to_vec(), from: m.from }
+        MeldView { kind: m.kind, tiles: m.tiles().to_vec(), from: m.from }
     }
 }
 

@@ -3,7 +3,7 @@
 use super::rules::Rules;
 use super::score::{score, Payment, Situation, WinHand};
 use crate::log::OptValue;
-use crate::mahjong::score_line::{answer, err, get_bool, LineError};
+use crate::mahjong::score_line::{answer, err, get_bool, get_wind, LineError};
 use crate::mahjong::{parse_tiles, Meld, MeldKind, Tile};
 use serde_json::{json, Map, Value};
 
@@ -50,20 +50,6 @@ fn get_uint(obj: &Map<String, Value>, key: &str) -> Result<u32, LineError> {
             .filter(|&v| v <= 1000)
             .ok_or_else(|| err("bad_input", format!("{key} must be an integer from 0 to 1000, not {n}"))),
         Some(other) => Err(err("bad_input", format!("{key} must be an integer, not {other}"))),
-    }
-}
-
-fn get_wind(obj: &Map<String, Value>, key: &str, default: u8) -> Result<u8, LineError> {
-    match obj.get(key) {
-        None | Some(Value::Null) => Ok(default),
-        Some(Value::String(s)) => match s.as_str() {
-            "E" => Ok(0),
-            "S" => Ok(1),
-            "W" => Ok(2),
-            "N" => Ok(3),
-            _ => Err(err("bad_input", format!("{key} must be \"E\", \"S\", \"W\" or \"N\", not {s:?}"))),
-        },
-        Some(other) => Err(err("bad_input", format!("{key} must be a wind letter, not {other}"))),
     }
 }
 

@@ -5,7 +5,7 @@
 use super::engine::{Phase, Riichi, WINDS};
 use crate::mahjong::{tiles_text, Meld, MeldKind, Tile};
 use crate::Seat;
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 use serde_with::{serde_as, DisplayFromStr};
 use std::fmt::Write as _;
 
@@ -70,7 +70,6 @@ pub struct PlayerView {
 #[serde_as]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct MeldView {
-    #[serde(serialize_with = "meld_kind")]
     pub kind: MeldKind,
     #[serde_as(as = "Vec<DisplayFromStr>")]
     pub tiles: Vec<Tile>,
@@ -85,10 +84,6 @@ impl From<&Meld> for MeldView {
     fn from(m: &Meld) -> MeldView {
         MeldView { kind: m.kind, tiles: m.tiles().to_vec(), called: m.called, from: m.from }
     }
-}
-
-fn meld_kind<S: Serializer>(kind: &MeldKind, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(kind.name())
 }
 
 /// One tile of a river.
