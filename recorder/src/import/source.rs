@@ -24,7 +24,7 @@ use super::{mjai, mjlog, tenhou6, ImportError};
 use paifu_core::log::{self, Header, Log, Positions, Record, Source};
 use paifu_core::replay::{self, Report, Verdict};
 use paifu_core::riichi::{Action, Riichi};
-use paifu_core::{ErrorCode, Fault, Game};
+use paifu_core::{ErrorCode, Fault, Game, GameKind};
 
 use super::to_log::META_KEY;
 
@@ -181,18 +181,14 @@ pub(crate) fn checked_against_source(header: &Header, bytes: &[u8], verdict: Ver
     if embedded(header).is_none() {
         return verdict;
     }
-    if header.game == "mcr" {
-        let Ok((log, pos)) = log::decode::<paifu_core::mcr::Action>(bytes) else { return verdict };
-        return match super::mcr::source::check_log(&log, &pos) {
-            Some(f) if verdict.fault().is_none_or(|g| before(&f, g)) => Verdict::Invalid(f),
-            _ => verdict,
-        };
-    }
-    if header.game != "riichi" {
-        return verdict;
-    }
-    let Ok((log, pos)) = log::decode::<Action>(bytes) else { return verdict };
-    match check_log(&log, &pos) {
+    let found = match GameKind::from_name(&header.game) {
+        Some(GameKind::Riichi) => log::decode::<Action>(bytes).ok().and_then(|(l, p)| check_log(&l, &p)),
+        Some(GameKind::Mcr) => {
+            log::decode::<paifu_core::mcr::Action>(bytes).ok().and_then(|(l, p)| super::mcr::source::check_log(&l, &p))
+        }
+        _ => None,
+    };
+    match found {
         Some(f) if verdict.fault().is_none_or(|g| before(&f, g)) => Verdict::Invalid(f),
         _ => verdict,
     }
