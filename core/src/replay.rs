@@ -263,17 +263,6 @@ fn replay_records<G: Game>(
     Ok((state, n))
 }
 
-/// Decodes and validates bytes of a known game.
-pub fn validate_typed<G: Game>(bytes: &[u8]) -> Report {
-    match log::open(bytes) {
-        Ok(opened) => {
-            let (digest, records, verdict) = validate_opened::<G>(&opened);
-            Report { header: Some(opened.into_header()), digest, records, verdict }
-        }
-        Err(f) => Report { header: None, digest: None, records: f.index.unwrap_or(0), verdict: Verdict::Invalid(f) },
-    }
-}
-
 /// Reads the records of a log whose header is read, and validates the log: the digest, the
 /// number of records read and the verdict of its [`Report`].
 ///

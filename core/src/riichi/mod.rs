@@ -193,14 +193,6 @@ impl Riichi {
         }
     }
 
-    /// Imported games: the seat that records its starting tiles now.
-    pub fn deal_pending(&self) -> Option<Seat> {
-        match self.phase {
-            Phase::Deal { seat } => Some(seat),
-            _ => None,
-        }
-    }
-
     /// The ura indicators under the shown dora indicators.
     pub fn ura_shown(&self) -> Vec<Tile> {
         self.indicator_row(true)[..self.table.dora_shown.min(5)].to_vec()

@@ -170,11 +170,6 @@ impl Yaku {
     pub fn is_yakuman(self) -> bool {
         self >= Yaku::Tenhou
     }
-
-    /// Dora of any kind: they add han but are not a yaku.
-    pub fn is_dora(self) -> bool {
-        matches!(self, Yaku::Dora | Yaku::AkaDora | Yaku::UraDora)
-    }
 }
 
 impl fmt::Display for Yaku {
