@@ -4,6 +4,7 @@ use crate::error::{Error, Result};
 use paifu_analyzer::Analysis;
 use paifu_recorder::archive::{Archive, Filter, GameRow};
 use std::path::Path;
+use std::time::{Duration, UNIX_EPOCH};
 
 /// Opens the archive at `db`, creating it if missing (for the commands that store).
 pub(crate) fn open(db: &Path) -> Result<Archive> {
@@ -24,11 +25,57 @@ pub(crate) fn games(archive: &Archive, db: &Path, filter: &Filter) -> Result<Vec
 }
 
 /// The statistics of every valid game matching `filter`; with a player in the filter, only
-/// that player's beside the overall ones. The archive feeds the analyzer its replays.
+/// that player's beside the overall ones. The archive feeds the analyzer its replays. No game
+/// matching is an error ([`no_match`]), as for every command that reads the archive's games.
 pub(crate) fn analysis(archive: &Archive, db: &Path, filter: &Filter) -> Result<Analysis> {
     let mut total = Analysis::default();
-    archive.for_each_game(filter, |g| total.add_game(&g, filter.player.as_deref())).map_err(Error::archive(db))?;
+    let n =
+        archive.for_each_game(filter, |g| total.add_game(&g, filter.player.as_deref())).map_err(Error::archive(db))?;
+    if n == 0 {
+        return Err(no_match(archive, db, &Filter { valid: Some(true), ..filter.clone() }));
+    }
     Ok(total)
+}
+
+/// The error of filters that chose no game (exit status 2 for every command): it names the
+/// archive and the filters, and for a player the archive does not know, the players whose names
+/// contain the one given, ignoring case.
+pub(crate) fn no_match(archive: &Archive, db: &Path, filter: &Filter) -> Error {
+    let mut given = Vec::new();
+    if let Some(g) = &filter.game {
+        given.push(format!("--game {g}"));
+    }
+    for (flag, name) in [("--player", &filter.player), ("--tournament", &filter.tournament)] {
+        if let Some(name) = name {
+            given.push(format!("{flag} {name:?}"));
+        }
+    }
+    if let Some(since) = filter.since {
+        given.push(match u64::try_from(since) {
+            Ok(s) => format!("--since {}", humantime::format_rfc3339_seconds(UNIX_EPOCH + Duration::from_secs(s))),
+            Err(_) => format!("--since {since} seconds from 1970"),
+        });
+    }
+    let what = match filter.valid {
+        Some(true) => "valid games",
+        Some(false) => "invalid games",
+        None => "games",
+    };
+    let mut message = match given.is_empty() {
+        true => format!("{} has no {what}", db.display()),
+        false => format!("no {what} in {} match {}", db.display(), given.join(" ")),
+    };
+    if let Some(p) = &filter.player {
+        if matches!(archive.player(p), Ok(None)) {
+            let like: Vec<String> =
+                archive.players(Some(p), 10, 0).unwrap_or_default().into_iter().map(|r| r.name).collect();
+            message.push_str(&match like.is_empty() {
+                true => format!("; no player is named {p:?}"),
+                false => format!("; no player is named {p:?}, did you mean: {}", like.join(", ")),
+            });
+        }
+    }
+    Error::NoMatch(message)
 }
 
 /// The bytes stored for game `id`: the binary encoding of the log, or the bytes as given when

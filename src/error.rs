@@ -88,6 +88,9 @@ pub enum Error {
     /// The dashboard could not be served.
     #[error(transparent)]
     Serve(#[from] paifu_web::ServeError),
+    /// The filters chose no game of the archive.
+    #[error("{0}")]
+    NoMatch(String),
     /// An input was checked and found faulty, and the command stopped there.
     #[error("{0}")]
     Faulty(String),
@@ -105,6 +108,12 @@ impl Error {
     /// The process exit status: 1 when an input was found faulty, 2 otherwise.
     pub fn exit_code(&self) -> u8 {
         self.status().code()
+    }
+
+    /// Whether this is standard output closed by its reader (`paifu show ... | head`): not a
+    /// failure, the reader has all it wanted.
+    pub fn is_broken_pipe(&self) -> bool {
+        matches!(self, Error::Stdio { stream: "standard output", source } if source.kind() == std::io::ErrorKind::BrokenPipe)
     }
 
     /// An I/O error on `path`.
@@ -154,6 +163,16 @@ mod tests {
         ] {
             assert_eq!(e.exit_code(), 2, "{e}");
         }
+    }
+
+    #[test]
+    fn only_standard_output_closed_by_its_reader_is_a_broken_pipe() {
+        let kind = |k| std::io::Error::new(k, "x");
+        use std::io::ErrorKind::{BrokenPipe, Other};
+        assert!(Error::Stdio { stream: "standard output", source: kind(BrokenPipe) }.is_broken_pipe());
+        assert!(!Error::Stdio { stream: "standard output", source: kind(Other) }.is_broken_pipe());
+        assert!(!Error::Stdio { stream: "standard input", source: kind(BrokenPipe) }.is_broken_pipe());
+        assert!(!Error::io("out.svg")(kind(BrokenPipe)).is_broken_pipe());
     }
 
     #[test]

@@ -17,10 +17,13 @@ pub use error::{Error, Status};
 use std::process::ExitCode;
 
 /// Runs a parsed command line: prints an error as `paifu: ...` on standard error, and answers
-/// the exit status (0 fine, 1 an input was found faulty, 2 usage or unreadable input).
+/// the exit status (0 fine, 1 an input was found faulty, 2 usage or unreadable input). A reader
+/// that closed standard output early (`paifu show ... | head`) ends the command quietly, as
+/// other command-line tools do.
 pub fn run(cli: Cli) -> ExitCode {
     match cli.command.run() {
         Ok(status) => status.into(),
+        Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("paifu: {e}");
             e.status().into()

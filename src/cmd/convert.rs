@@ -2,7 +2,7 @@
 
 use crate::args::LogFormat;
 use crate::error::{Error, Result, Status};
-use crate::output::write_file;
+use crate::output::{outln, write_file};
 use clap::Args;
 use paifu_core::games::{self, Registered, Visitor};
 use paifu_core::log::{self, Encoding};
@@ -61,6 +61,6 @@ pub fn run(a: ConvertArgs) -> Result {
         .and_then(|h| games::by_name(&h.game, Convert(&bytes, enc)).and_then(|r| r))
         .map_err(|f| Error::unreadable(a.input.display(), f.describe()))?;
     write_file(&a.output, &out)?;
-    println!("wrote {}", a.output.display());
+    outln!("wrote {}", a.output.display())?;
     Ok(Status::Fine)
 }

@@ -7,9 +7,8 @@ use crate::cmd::keygen::{read_key, write_key_pair};
 use crate::cmd::serve::serve;
 use crate::cmd::sign::certify;
 use crate::error::{Error, Result, Status};
-use crate::output::{make_dir, report_line, write_file};
+use crate::output::{make_dir, outln, report_line, write_file, Progress};
 use clap::Args;
-use indicatif::ProgressBar;
 use paifu_core::cert::SecretKey;
 use paifu_core::log::{self, Encoding};
 use paifu_core::replay;
@@ -86,7 +85,7 @@ fn table<G: Bots>(cx: &mut Ctx, ruleset: &str, label: &str, players: &[(&'static
     let bytes = log::encode(&game, Encoding::JsonLines);
     write_file(&path, &bytes)?;
     let report = replay::validate_bytes(&bytes);
-    println!("{}", report_line(&path, &report));
+    outln!("{}", report_line(&path, &report))?;
     if let Some(c) = certify(&report, cx.key) {
         write_file(&cx.certs.join(format!("{}.cert.json", label.replace('/', "-"))), c.to_json().as_bytes())?;
     }
@@ -150,53 +149,53 @@ pub fn make(out: &Path, seed: &str) -> Result<Made> {
 }
 
 /// Prints the standings and what to try next.
-fn print_summary(made: &Made, out: &Path) {
-    println!("\n{} of {} games valid and signed.", made.valid, made.logs.len());
+fn print_summary(made: &Made, out: &Path) -> Result<()> {
+    outln!("\n{} of {} games valid and signed.", made.valid, made.logs.len())?;
     for (game, table) in &made.standings {
-        println!("\n{game}:");
-        println!("  {:<8} {:>6} {:>4} {:>9}", "player", "played", "won", "points");
+        outln!("\n{game}:")?;
+        outln!("  {:<8} {:>6} {:>4} {:>9}", "player", "played", "won", "points")?;
         let mut rows: Vec<_> = table.iter().collect();
         rows.sort_by_key(|(_, s)| std::cmp::Reverse((s.won, s.points)));
         for (name, s) in rows {
-            println!("  {:<8} {:>6} {:>4} {:>9}", name, s.played, s.won, s.points);
+            outln!("  {:<8} {:>6} {:>4} {:>9}", name, s.played, s.won, s.points)?;
         }
     }
     let first = out.join("logs/tzq-01.paifu.jsonl");
-    println!("\nEverything is in {}. Try:", out.display());
-    println!("  paifu show {}", first.display());
-    println!("  paifu validate {}", out.join("logs").display());
-    println!(
+    outln!("\nEverything is in {}. Try:", out.display())?;
+    outln!("  paifu show {}", first.display())?;
+    outln!("  paifu validate {}", out.join("logs").display())?;
+    outln!(
         "  paifu verify {} {} --key {}",
         out.join("certs/tzq-01.cert.json").display(),
         first.display(),
         out.join("referee.pub").display()
-    );
-    println!("Then change a card in {} and validate it again to see where and why it is rejected.", first.display());
+    )?;
+    outln!("Then change a card in {} and validate it again to see where and why it is rejected.", first.display())
 }
 
 /// `paifu demo`: with --no-serve, 0 every game valid and signed, 1 otherwise; else serves until
 /// stopped.
 pub fn run(a: DemoArgs) -> Result {
-    println!("Paifu demo: a tournament of Tien Zi Que, riichi mahjong and Ta Yü for four players.\n");
+    outln!("Paifu demo: a tournament of Tien Zi Que, riichi mahjong and Ta Yü for four players.\n")?;
     let made = make(&a.out, &a.seed)?;
-    print_summary(&made, &a.out);
+    print_summary(&made, &a.out)?;
     if a.no_serve {
         return Ok(Status::faulty_if(made.valid != made.logs.len()));
     }
     let key = read_key(&a.out.join("referee.key"))?;
-    println!();
+    outln!()?;
     // Store everything in the demo's archive as one tournament, with certificates, then serve it.
     let db = a.out.join("paifu.db");
     let mut archive = open(&db)?;
     prepare_tournament(&mut archive, &db, DEMO_TOURNAMENT, Some(&key))?;
-    let s = ingest_files(&mut archive, &made.logs, Some(DEMO_TOURNAMENT), Some(&key), &ProgressBar::hidden())
+    let s = ingest_files(&mut archive, &made.logs, Some(DEMO_TOURNAMENT), Some(&key), &Progress::hidden())
         .map_err(Error::archive(&db))?;
-    s.print();
+    s.print()?;
     // A token for this run, so that the dashboard's uploads can be tried.
     let token = archive.create_token("demo", Role::Admin).map_err(Error::archive(&db))?;
     drop(archive);
-    println!("\nLog in at http://{}/login to upload (an admin token made for this demo, shown once):", a.addr);
-    println!("{}", token.secret);
+    outln!("\nLog in at http://{}/login to upload (an admin token made for this demo, shown once):", a.addr)?;
+    outln!("{}", token.secret)?;
     let mut config = paifu_web::Config::new(&db);
     config.key = Some(key);
     serve(config, &a.addr)

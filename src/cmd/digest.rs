@@ -1,6 +1,7 @@
 //! `paifu digest`: each log's blake3 digest, the same for both encodings of a log.
 
 use crate::error::{Result, Status};
+use crate::output::outln;
 use clap::Args;
 use paifu_core::games::{self, Registered, Visitor};
 use paifu_core::log::{self, Chain};
@@ -49,11 +50,11 @@ pub fn run(a: DigestArgs) -> Result {
         let r = log::read_header(&bytes).and_then(|h| games::by_name(&h.game, Digest(&bytes, a.chain)).and_then(|r| r));
         match r {
             Ok((d, links)) => {
-                println!("{d}  {}", f.display());
+                outln!("{d}  {}", f.display())?;
                 for (i, l) in links.iter().enumerate() {
                     match i {
-                        0 => println!("  header:   {l}"),
-                        _ => println!("  record {}: {l}", i - 1),
+                        0 => outln!("  header:   {l}")?,
+                        _ => outln!("  record {}: {l}", i - 1)?,
                     }
                 }
             }

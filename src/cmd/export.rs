@@ -1,10 +1,10 @@
 //! `paifu export`: riichi logs as tenhou.net/6 JSON or mjai JSON Lines, one log file or the
 //! archive's games that the filters choose.
 
-use crate::archive::{game_name, games, open_existing, stored_log};
+use crate::archive::{game_name, games, no_match, open_existing, stored_log};
 use crate::args::{FilterArgs, DEFAULT_DB};
 use crate::error::{Error, Result, Status};
-use crate::output::write_file;
+use crate::output::{outln, write_file};
 use clap::Args;
 use paifu_core::log::{self, Log};
 use paifu_core::riichi::Action;
@@ -90,14 +90,14 @@ fn export_archive(format: Format, a: &ExportArgs, db: &Path) -> Result {
     let archive = open_existing(db)?;
     let rows = games(&archive, db, &filter)?;
     if rows.is_empty() {
-        return Err(Error::Usage("no valid riichi games match".into()));
+        return Err(no_match(&archive, db, &filter));
     }
     for r in &rows {
         let name = game_name(r.id);
         let text = format.write(&name, &riichi_log(&name, &stored_log(&archive, db, r.id)?)?)?;
         write_file(&a.out.join(format!("game-{}.{}", r.id, format.extension())), text.as_bytes())?;
     }
-    println!("wrote {} {} files to {}", rows.len(), a.format, a.out.display());
+    outln!("wrote {} {} files to {}", rows.len(), a.format, a.out.display())?;
     Ok(Status::Fine)
 }
 

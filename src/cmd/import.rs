@@ -5,7 +5,7 @@
 //! refused, and a summary ends the run.
 
 use crate::error::{Error, Result, Status};
-use crate::output::{progress_of, write_file};
+use crate::output::{outln, progress_of, write_file};
 use clap::Args;
 use paifu_core::log::{self, Encoding, Positions};
 use paifu_core::replay::{validate_log, Verdict};
@@ -351,7 +351,7 @@ pub fn import_paths(
             })
             .collect()
     });
-    bar.finish_and_clear();
+    bar.finish();
     Ok(ImportSummary { files: reports })
 }
 
@@ -381,31 +381,31 @@ fn import_mcr_hands(format: &str, path: &Path, out_dir: &Path, max_bytes: u64) -
         let out = out_dir.join(format!("{}.paifu.jsonl", file_stem(&hand.id)));
         write_file(&out, &log::encode(&imp.log, Encoding::JsonLines))?;
         for m in &imp.mismatches {
-            println!("{name}: hand {}: {m}", hand.id);
+            outln!("{name}: hand {}: {m}", hand.id)?;
         }
         differing += usize::from(!imp.mismatches.is_empty());
         match validate_log::<Mcr>(&imp.log, &Positions::default()) {
             Verdict::Valid(o) => {
                 valid += 1;
-                println!(
+                outln!(
                     "{name}: hand {} -> {}: {} records, valid, scores {:?}",
                     hand.id,
                     out.display(),
                     imp.log.records.len(),
                     o.final_scores
-                );
+                )?;
             }
             Verdict::Invalid(f) => {
                 invalid += 1;
                 let pos = f.index.and_then(|i| imp.positions.get(i)).cloned().unwrap_or_default();
-                println!("{name}: hand {} -> {}: INVALID at {pos} (source): {f}", hand.id, out.display());
+                outln!("{name}: hand {} -> {}: INVALID at {pos} (source): {f}", hand.id, out.display())?;
             }
         }
     }
-    println!(
+    outln!(
         "{name}: {} hands: {valid} valid, {invalid} invalid; {differing} with a fan count or result that differs from Paifu's",
         hands.len()
-    );
+    )?;
     Ok(invalid == 0 && differing == 0)
 }
 
@@ -434,12 +434,12 @@ pub fn run(a: ImportArgs) -> Result {
             if to_stderr {
                 eprintln!("paifu: {l}");
             } else {
-                println!("{l}");
+                outln!("{l}")?;
             }
         }
     }
     for l in s.summary_lines() {
-        println!("{l}");
+        outln!("{l}")?;
     }
     Ok(s.status())
 }

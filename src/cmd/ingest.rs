@@ -5,9 +5,8 @@ use crate::args::DEFAULT_DB;
 use crate::cmd::keygen::read_key;
 use crate::cmd::sign::certify;
 use crate::error::{Error, Result, Status};
-use crate::output::progress;
+use crate::output::{outln, progress, Progress};
 use clap::Args;
-use indicatif::ProgressBar;
 use paifu_core::cert::SecretKey;
 use paifu_recorder::archive::{check_name, prepare, Archive, ArchiveError, NameKind, Origin, Prepared};
 use paifu_recorder::files::{collect_logs, read_log_bytes, ReadError};
@@ -78,8 +77,8 @@ pub struct IngestSummary {
 }
 
 impl IngestSummary {
-    pub fn print(&self) {
-        println!(
+    pub fn print(&self) -> Result<()> {
+        outln!(
             "{} files: {} stored ({} valid, {} invalid), {} already in the archive, {} unreadable, {} refused",
             self.files,
             self.new_valid + self.new_invalid,
@@ -88,23 +87,24 @@ impl IngestSummary {
             self.already,
             self.unreadable.len(),
             self.refused.len()
-        );
+        )?;
         if self.already > 0 {
-            println!("  the logs already in the archive are unchanged");
+            outln!("  the logs already in the archive are unchanged")?;
         }
         for (i, line) in self.invalid.iter().enumerate() {
             if i == 20 {
-                println!("  ... and {} more invalid logs", self.invalid.len() - 20);
+                outln!("  ... and {} more invalid logs", self.invalid.len() - 20)?;
                 break;
             }
-            println!("  invalid: {line}");
+            outln!("  invalid: {line}")?;
         }
         for e in &self.refused {
-            println!("  refused, not stored: {e}");
+            outln!("  refused, not stored: {e}")?;
         }
         for e in &self.unreadable {
-            println!("  unreadable: {e}");
+            outln!("  unreadable: {e}")?;
         }
+        Ok(())
     }
 
     /// 0 every log valid, 1 some log invalid, 2 some file unreadable or refused.
@@ -123,7 +123,7 @@ pub(crate) fn ingest_files(
     files: &[PathBuf],
     tournament: Option<&str>,
     key: Option<&SecretKey>,
-    progress: &ProgressBar,
+    progress: &Progress,
 ) -> std::result::Result<IngestSummary, ArchiveError> {
     let mut s = IngestSummary { files: files.len(), ..IngestSummary::default() };
     for chunk in files.chunks(CHUNK) {
@@ -199,10 +199,15 @@ pub fn run(a: IngestArgs) -> Result {
     if let Some(t) = &a.tournament {
         prepare_tournament(&mut archive, &a.db, t, key.as_ref())?;
     }
-    let pb = progress(files.len() as u64, "{bar:40} {pos}/{len} logs stored ({per_sec}, {eta} left)", a.quiet);
+    let pb = progress(
+        files.len() as u64,
+        "{msg} {bar:40} {pos}/{len} logs stored ({per_sec}, {eta} left)",
+        "storing",
+        a.quiet,
+    );
     let s = ingest_files(&mut archive, &files, a.tournament.as_deref(), key.as_ref(), &pb)
         .map_err(Error::archive(&a.db))?;
-    pb.finish_and_clear();
-    s.print();
+    pb.finish();
+    s.print()?;
     Ok(s.status())
 }

@@ -1,7 +1,7 @@
 //! `paifu keygen`, and reading and making the key files other commands sign with.
 
 use crate::error::{Error, Result, Status};
-use crate::output::write_file;
+use crate::output::{outln, write_file};
 use clap::Args;
 use paifu_core::cert::SecretKey;
 use paifu_recorder::keys;
@@ -56,7 +56,7 @@ pub fn run(a: KeygenArgs) -> Result {
         }
     }
     write_key_pair(&private, &public)?;
-    println!("wrote {} (private, keep it secret) and {} (public)", private.display(), public.display());
+    outln!("wrote {} (private, keep it secret) and {} (public)", private.display(), public.display())?;
     Ok(Status::Fine)
 }
 

@@ -3,7 +3,7 @@
 use crate::archive::open_existing;
 use crate::args::{FilterArgs, DEFAULT_DB};
 use crate::error::{Error, Result, Status};
-use crate::output::write_file;
+use crate::output::{outln, write_file};
 use clap::Args;
 use paifu_analyzer::plot;
 use paifu_recorder::archive::Archive;
@@ -114,6 +114,6 @@ pub fn run(a: PlotArgs) -> Result {
     let archive = open_existing(&a.db)?;
     let svg = plot_svg(&archive, &a)?;
     write_file(&a.output, svg.as_bytes())?;
-    println!("wrote {}", a.output.display());
+    outln!("wrote {}", a.output.display())?;
     Ok(Status::Fine)
 }

@@ -3,6 +3,7 @@
 use crate::args::DEFAULT_DB;
 use crate::cmd::keygen::read_or_create_key;
 use crate::error::{Result, Status};
+use crate::output::outln;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -50,7 +51,8 @@ pub struct ServeArgs {
 pub fn serve(config: paifu_web::Config, addr: &str) -> Result {
     let db = config.db.display().to_string();
     paifu_web::serve(config, addr, |addr| {
-        println!("Paifu dashboard for {db} at http://{addr}/ (Ctrl-C stops it)");
+        // Nothing to stop for if no one reads this line: the dashboard serves all the same.
+        let _ = outln!("Paifu dashboard for {db} at http://{addr}/ (Ctrl-C stops it)");
     })?;
     Ok(Status::Fine)
 }

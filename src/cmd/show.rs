@@ -1,10 +1,10 @@
 //! `paifu show`: a game move by move (from a log file or the archive), or the archive's games
 //! that the filters choose.
 
-use crate::archive::{game_name, games, open_existing, stored_log};
+use crate::archive::{game_name, games, no_match, open_existing, stored_log};
 use crate::args::{FilterArgs, DEFAULT_DB};
 use crate::error::{Error, Result, Status};
-use crate::output::printable;
+use crate::output::{out, outln, printable};
 use clap::{ArgGroup, Args};
 use paifu_core::games::{self, Registered, Visitor};
 use paifu_core::log;
@@ -95,13 +95,13 @@ fn show_typed<G: Registered>(name: &str, bytes: &[u8], at: Option<usize>) -> Res
     if at.is_none() && fault.is_none() && !state.is_over() {
         fault = Some(replay::truncated(&state, log.records.len()));
     }
-    print!("{out}");
+    out!("{out}")?;
     if let Some(f) = fault {
-        println!("\nThe log is invalid here: {}", f.describe());
+        outln!("\nThe log is invalid here: {}", f.describe())?;
         return Ok(Status::Faulty);
     }
     if state.is_over() {
-        println!("\nFinal scores: {:?}", state.scores());
+        outln!("\nFinal scores: {:?}", state.scores())?;
     }
     Ok(Status::Fine)
 }
@@ -146,13 +146,15 @@ fn list(a: &ShowArgs, db: &Path) -> Result {
         _ => None,
     };
     let rows = games(&archive, db, &filter)?;
+    if rows.is_empty() {
+        return Err(no_match(&archive, db, &filter));
+    }
     for r in &rows {
-        println!("{}", game_line(r));
+        outln!("{}", game_line(r))?;
     }
     match rows.len() {
-        0 => println!("no games match"),
-        1 => println!("1 game; paifu show --id N shows it"),
-        n => println!("{n} games; paifu show --id N shows one"),
+        0 | 1 => outln!("1 game; paifu show --id N shows it")?,
+        n => outln!("{n} games; paifu show --id N shows one")?,
     }
     Ok(Status::Fine)
 }

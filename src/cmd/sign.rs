@@ -2,7 +2,7 @@
 
 use crate::cmd::keygen::read_key;
 use crate::error::{Error, Result, Status};
-use crate::output::{now_rfc3339, report_line, write_file};
+use crate::output::{now_rfc3339, outln, report_line, write_file};
 use clap::Args;
 use paifu_core::cert::{self, Certificate, CertificateBody};
 use paifu_core::replay::Report;
@@ -38,7 +38,7 @@ pub fn run(a: SignArgs) -> Result {
     };
     let out = a.output.unwrap_or_else(|| PathBuf::from(format!("{}.cert.json", a.log.display())));
     write_file(&out, c.to_json().as_bytes())?;
-    println!("{}", report_line(&a.log, &report));
-    println!("wrote {}", out.display());
+    outln!("{}", report_line(&a.log, &report))?;
+    outln!("wrote {}", out.display())?;
     Ok(Status::Fine)
 }

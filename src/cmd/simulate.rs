@@ -2,7 +2,7 @@
 
 use crate::args::LogFormat;
 use crate::error::{Error, Result, Status};
-use crate::output::{make_dir, progress_of, write_file};
+use crate::output::{make_dir, outln, progress_of, write_file};
 use clap::Args;
 use paifu_core::log::{self, Encoding, OptValue, Options};
 use paifu_core::Seed;
@@ -44,6 +44,11 @@ pub struct SimulateArgs {
     /// A rules option, KEY=VALUE (repeatable): true/false, an integer, or text.
     #[arg(long = "option", value_name = "KEY=VALUE")]
     pub options: Vec<String>,
+    /// The players' names, one per seat, comma-separated: `--names Aiko,Bao` (default: the
+    /// bots' names, "greedy 0", "greedy 1", ...). `paifu stats --player` and the dashboard
+    /// know the players by these names.
+    #[arg(long, value_delimiter = ',', value_name = "NAME,NAME...")]
+    pub names: Vec<String>,
     /// The encoding to write.
     #[arg(long, value_enum, default_value = "jsonl")]
     pub format: LogFormat,
@@ -103,6 +108,17 @@ pub(crate) fn simulate_typed<G: Bots>(plan: &SimPlan) -> Result<Vec<PathBuf>> {
             return Err(Error::Usage(format!("{} has no bot {b:?}; it has: {}", G::KIND.name(), G::BOTS.join(", "))));
         }
     }
+    if let Some(names) = &plan.seat_names {
+        if names.len() != seats {
+            return Err(Error::Usage(format!(
+                "--names gives {} names for {seats} seats: name every seat, in seat order",
+                names.len()
+            )));
+        }
+        if let Some(bad) = names.iter().find(|n| n.trim().is_empty()) {
+            return Err(Error::Usage(format!("--names: a player's name cannot be empty ({bad:?})")));
+        }
+    }
     make_dir(&plan.out)?;
     let bar = progress_of(plan.games as u64, "simulating", plan.quiet);
     let files: Result<Vec<PathBuf>> = (0..plan.games)
@@ -128,7 +144,7 @@ pub(crate) fn simulate_typed<G: Bots>(plan: &SimPlan) -> Result<Vec<PathBuf>> {
             Ok(path)
         })
         .collect();
-    bar.finish_and_clear();
+    bar.finish();
     files
 }
 
@@ -148,7 +164,7 @@ pub fn run(a: SimulateArgs) -> Result {
         ruleset: a.ruleset.clone(),
         options: parse_options(&a.options)?,
         encoding: a.format.encoding(),
-        seat_names: None,
+        seat_names: (!a.names.is_empty()).then(|| a.names.clone()),
         meta: BTreeMap::new(),
         quiet: false,
     };
@@ -161,7 +177,7 @@ pub fn run(a: SimulateArgs) -> Result {
         }
     }
     let files = paifu_recorder::bots::by_name(&a.game, Simulate(&plan)).map_err(|f| Error::Usage(f.message))??;
-    println!("wrote {} {} logs to {}", files.len(), a.game, a.out.display());
+    outln!("wrote {} {} logs to {}", files.len(), a.game, a.out.display())?;
     Ok(Status::Fine)
 }
 

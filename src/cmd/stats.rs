@@ -3,6 +3,7 @@
 use crate::archive::open_existing;
 use crate::args::{FilterArgs, DEFAULT_DB};
 use crate::error::{Result, Status};
+use crate::output::out;
 use clap::{Args, ValueEnum};
 use paifu_analyzer::Format;
 use std::path::PathBuf;
@@ -51,6 +52,6 @@ pub fn run(a: StatsArgs) -> Result {
         OutputFormat::Json => Format::Json,
         OutputFormat::Csv => Format::Csv,
     };
-    print!("{}", paifu_analyzer::render(&analysis, format));
+    out!("{}", paifu_analyzer::render(&analysis, format))?;
     Ok(Status::Fine)
 }

@@ -3,7 +3,7 @@
 use crate::archive::{open, open_existing};
 use crate::args::DEFAULT_DB;
 use crate::error::{Error, Result, Status};
-use crate::output::printable;
+use crate::output::{outln, printable};
 use clap::{Args, Subcommand};
 use paifu_recorder::archive::{Role, Token};
 use std::path::PathBuf;
@@ -97,24 +97,24 @@ pub fn run(a: TokenArgs) -> Result {
                 paifu_recorder::archive::ArchiveError::Name(n) => Error::Usage(format!("--name: {n}")),
                 other => Error::archive(&db)(other),
             })?;
-            println!(
+            outln!(
                 "made token {} for {} ({}) in {}; it is shown only now, keep it secret:",
                 made.token.id,
                 printable(&name),
                 role,
                 db.display()
-            );
-            println!("{}", made.secret);
+            )?;
+            outln!("{}", made.secret)?;
             Ok(Status::Fine)
         }
         TokenAction::List { db } => {
             let archive = open_existing(&db)?;
             let tokens = archive.tokens().map_err(Error::archive(&db))?;
             if tokens.is_empty() {
-                println!("no tokens yet: paifu token create --db {} --name NAME", db.display());
+                outln!("no tokens yet: paifu token create --db {} --name NAME", db.display())?;
             }
             for t in &tokens {
-                println!("{}", line(t));
+                outln!("{}", line(t))?;
             }
             Ok(Status::Fine)
         }
@@ -137,7 +137,7 @@ pub fn run(a: TokenArgs) -> Result {
             }
             for id in ids {
                 match archive.revoke_token(id).map_err(Error::archive(&db))? {
-                    Some(t) => println!("revoked: {}", line(&t)),
+                    Some(t) => outln!("revoked: {}", line(&t))?,
                     None => return Err(Error::Usage(format!("{}: there is no token {id}", db.display()))),
                 }
             }

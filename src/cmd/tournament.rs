@@ -4,7 +4,7 @@ use crate::archive::{open, open_existing};
 use crate::args::DEFAULT_DB;
 use crate::cmd::keygen::read_key;
 use crate::error::{Error, Result, Status};
-use crate::output::printable;
+use crate::output::{outln, printable};
 use clap::{Args, Subcommand};
 use paifu_core::cert::{self, PublicKey};
 use paifu_recorder::archive::{ArchiveError, TournamentInfo};
@@ -77,14 +77,15 @@ pub(crate) fn read_public_key(given: &str) -> Result<PublicKey> {
     cert::public_from_text(given).map_err(|source| Error::PublicKey { given: given.to_owned(), source })
 }
 
-fn show(t: &TournamentInfo) {
-    println!("  owner: {}", t.owner.as_deref().map(printable).unwrap_or_else(|| "none (admins only)".into()));
+fn show(t: &TournamentInfo) -> Result<()> {
+    outln!("  owner: {}", t.owner.as_deref().map(printable).unwrap_or_else(|| "none (admins only)".into()))?;
     if t.trusted_keys.is_empty() {
-        println!("  trusts no key: its standings count no game");
+        outln!("  trusts no key: its standings count no game")?;
     }
     for k in &t.trusted_keys {
-        println!("  trusts {k}");
+        outln!("  trusts {k}")?;
     }
+    Ok(())
 }
 
 fn name_error(db: &Path) -> impl FnOnce(ArchiveError) -> Error + '_ {
@@ -102,18 +103,18 @@ pub fn run(a: TournamentArgs) -> Result {
             let archive = open_existing(&db)?;
             let rows = archive.tournaments().map_err(Error::archive(&db))?;
             if rows.is_empty() {
-                println!("no tournaments yet");
+                outln!("no tournaments yet")?;
             }
             for r in rows {
-                println!(
+                outln!(
                     "{}: {} games, {} valid, {} counted in the standings",
                     printable(&r.name),
                     r.games,
                     r.valid,
                     r.counted
-                );
+                )?;
                 if let Some(t) = archive.tournament_info(&r.name).map_err(Error::archive(&db))? {
-                    show(&t);
+                    show(&t)?;
                 }
             }
             Ok(Status::Fine)
@@ -129,16 +130,16 @@ pub fn run(a: TournamentArgs) -> Result {
                     printable(&name)
                 )));
             }
-            println!("made the tournament {}", printable(&name));
-            show(&t);
+            outln!("made the tournament {}", printable(&name))?;
+            show(&t)?;
             Ok(Status::Fine)
         }
         TournamentAction::Trust { db, name, keys } => {
             let keys = keys.iter().map(|k| read_public_key(k)).collect::<Result<Vec<_>>>()?;
             let mut archive = open_existing(&db)?;
             let t = archive.set_trusted_keys(&name, &keys).map_err(name_error(&db))?;
-            println!("{}:", printable(&name));
-            show(&t);
+            outln!("{}:", printable(&name))?;
+            show(&t)?;
             Ok(Status::Fine)
         }
     }

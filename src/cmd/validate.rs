@@ -58,7 +58,7 @@ pub fn run(a: ValidateArgs) -> Result {
             checked
         })
         .collect();
-    bar.finish_and_clear();
+    bar.finish();
     let (mut invalid, mut io_errors) = (0, 0);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

@@ -1,6 +1,7 @@
 //! `paifu verify`: a certificate against its log and the signer's public key.
 
 use crate::error::{Error, Result, Status};
+use crate::output::outln;
 use clap::Args;
 use paifu_core::cert::{self, Certificate};
 use paifu_recorder::files::{read_log_bytes, read_small_text};
@@ -54,7 +55,7 @@ pub fn run(a: VerifyArgs) -> Result {
     let report = validate_bytes(&read_log_bytes(&a.log)?);
     match c.verify(&key, &report) {
         Ok(()) => {
-            println!(
+            outln!(
                 "certificate OK: {} is {} (signed {} by {})",
                 a.log.display(),
                 match &c.certificate.final_scores {
@@ -63,11 +64,11 @@ pub fn run(a: VerifyArgs) -> Result {
                 },
                 c.certificate.issued_at,
                 c.certificate.signer
-            );
+            )?;
             Ok(Status::Fine)
         }
         Err(e) => {
-            println!("certificate REJECTED: {e}");
+            outln!("certificate REJECTED: {e}")?;
             Ok(Status::Faulty)
         }
     }

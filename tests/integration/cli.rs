@@ -37,6 +37,25 @@ fn simulate_refuses_unknown_games_bots_and_options() {
 }
 
 #[test]
+fn simulate_names_the_players_as_asked() {
+    // Issue 16: the README's `paifu stats --player Aiko` found nobody: seats were "greedy N".
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path();
+    let o = paifu(&["simulate", "tzq", "--games", "2", "--names", "Aiko,Bao", "--out", "n"], p);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let bytes = fs::read(p.join("n/tzq-0002.paifu.jsonl")).unwrap();
+    let (log, _) = paifu_core::log::decode::<paifu_core::tzq::Action>(&bytes).unwrap();
+    assert_eq!(log.header.seats, ["Aiko", "Bao"]);
+    let o = paifu(&["simulate", "tzq", "--names", "Aiko,Bao,Chen", "--out", "m"], p);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--names gives 3 names for 2 seats"), "{}", stderr(&o));
+    assert!(!p.join("m").exists(), "nothing written");
+    let o = paifu(&["simulate", "tzq", "--names", "Aiko, ", "--out", "m"], p);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("a player's name cannot be empty"), "{}", stderr(&o));
+}
+
+#[test]
 fn validate_reports_each_log_and_sets_the_exit_status() {
     let t = tempfile::tempdir().unwrap();
     let p = t.path();

@@ -10,6 +10,7 @@ mod import;
 mod log_format;
 mod mcr;
 mod mcr_import;
+mod readme;
 mod riichi;
 mod robustness;
 mod tayu;

@@ -12,7 +12,7 @@ use std::fs;
 
 /// Seat 0 deals and discards a white dragon; seat 1 wins on it (a mixed straight) over seat 2's
 /// pung. The deals are seats 0-3 of the engine tests (core/src/mcr/tests.rs) in Botzone's tiles.
-const HAND: &str = "Match test0001
+pub(crate) const HAND: &str = "Match test0001
 Wind 0
 Player 0 Deal W8 W1 W9 B1 B9 T1 T9 F2 F3 F4 J3 J2 J1
 Player 1 Deal W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F1 F1 J3
@@ -129,7 +129,7 @@ fn an_edited_imported_hand_is_refused_against_the_source_it_embeds() {
 }
 
 /// The same hand in PMN (python-majiang's notation for mahjongsoft.com's replays), written here.
-const PMN: &str = r#"[Event "Paifu test"]
+pub(crate) const PMN: &str = r#"[Event "Paifu test"]
 [Site "paifu-test-1"]
 [PWind "E"]
 [East "Ann"]
