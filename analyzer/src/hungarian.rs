@@ -255,10 +255,10 @@ mod tests {
         assert_eq!(get_all("self_drawn_share"), 0.0);
         let d = distributions("hungarian", all);
         let dist = |name: &str| d.iter().find(|x| x.name == name).unwrap().values.clone();
-        assert_eq!(dist("ends"), vec![("robbed".to_owned(), 2.0), ("void".to_owned(), 1.0)]);
+        assert_eq!(dist("ends"), vec![("Robbed".to_owned(), 2.0), ("Void".to_owned(), 1.0)]);
         assert_eq!(dist("win_doublings"), vec![("0".to_owned(), 1.0), ("1".to_owned(), 1.0)]);
-        assert_eq!(dist("limits"), vec![("seven pairs".to_owned(), 1.0)]);
+        assert_eq!(dist("limits"), vec![("Seven pairs".to_owned(), 1.0)]);
         assert_eq!(dist("settlement")[0], ("East".to_owned(), (432.0 + 6120.0) / 3.0));
-        assert!(dist("figures").contains(&("own flower".to_owned(), 4.0)));
+        assert!(dist("figures").contains(&("Own flower".to_owned(), 4.0)));
     }
 }

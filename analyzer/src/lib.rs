@@ -119,6 +119,11 @@ impl Block {
         self.rounds += g.rounds.len() as u64;
         self.seat_games += seats.len() as u64;
         self.seat_rounds += (g.rounds.len() * seats.len()) as u64;
+        // Every place of the table is counted, a place never taken as 0, so that a chart and a
+        // table show it (issue 16).
+        for place in 1..=g.players.len() as u32 {
+            self.placements.entry(place).or_default();
+        }
         for &s in seats {
             if let Some(&p) = g.placements.get(s) {
                 *self.placements.entry(p).or_default() += 1;
@@ -327,8 +332,26 @@ pub struct Distribution {
 }
 
 impl Distribution {
+    /// A distribution; its labels are made readable ([`label`]).
     pub fn new(name: &str, title: &str, values: Vec<(String, f64)>) -> Distribution {
+        let values = values.into_iter().map(|(l, v)| (label(&l), v)).collect();
         Distribution { name: name.to_owned(), title: title.to_owned(), values }
+    }
+}
+
+/// A key as a reader wants it: `exhaustive_draw` reads "Exhaustive draw", `abort:nine_terminals`
+/// "Abortive draw: nine terminals"; numbers stay as they are.
+pub fn label(key: &str) -> String {
+    let text = match key.split_once(':') {
+        Some(("abort", what)) => format!("abortive draw: {what}"),
+        Some((kind, what)) => format!("{kind}: {what}"),
+        None => key.to_owned(),
+    }
+    .replace('_', " ");
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => text,
     }
 }
 

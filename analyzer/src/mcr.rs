@@ -180,11 +180,11 @@ mod tests {
         assert_eq!(metric("average_win_value"), (54.0 + 36.0 + 120.0) / 3.0);
         let d = crate::distributions("mcr", b);
         let fans = &d.iter().find(|d| d.name == "fans").unwrap().values;
-        assert_eq!(fans[0], ("mixed straight".to_owned(), 2.0));
+        assert_eq!(fans[0], ("Mixed straight".to_owned(), 2.0));
         let types = &d.iter().find(|d| d.name == "win_types").unwrap().values;
         assert_eq!(
             types,
-            &[("self-drawn".to_owned(), 1.0), ("on a discard".to_owned(), 1.0), ("robbing a kong".to_owned(), 1.0)]
+            &[("Self-drawn".to_owned(), 1.0), ("On a discard".to_owned(), 1.0), ("Robbing a kong".to_owned(), 1.0)]
         );
         let totals = &d.iter().find(|d| d.name == "fan").unwrap().values;
         assert_eq!(totals, &[("10".to_owned(), 1.0), ("12".to_owned(), 1.0), ("96".to_owned(), 1.0)]);

@@ -87,6 +87,32 @@ pub fn starting_score(final_scores: &[i64], rounds: &[RoundResult]) -> i64 {
     starts.iter().copied().max_by_key(|v| (starts.iter().filter(|x| *x == v).count(), -v)).unwrap_or(0)
 }
 
+/// Runs `$body` with `$m`, seat `$s`'s point marker at a point: a shape of its own as well as a
+/// colour (circle, triangle, square, cross), so that lines stay apart in grey print and for
+/// colour-blind readers.
+macro_rules! with_marker {
+    ($s:expr, $c:expr, $m:ident => $body:expr) => {
+        match $s % 4 {
+            0 => {
+                let $m = |p| Circle::new(p, 5, $c.filled());
+                $body
+            }
+            1 => {
+                let $m = |p| TriangleMarker::new(p, 7, $c.filled());
+                $body
+            }
+            2 => {
+                let $m = |p| EmptyElement::at(p) + Rectangle::new([(-5, -5), (5, 5)], $c.filled());
+                $body
+            }
+            _ => {
+                let $m = |p| Cross::new(p, 6, $c.stroke_width(3));
+                $body
+            }
+        }
+    };
+}
+
 /// Each seat's total score after each round (round 0 = the start, `start` points each), one line
 /// per seat.
 pub fn score_chart(players: &[String], rounds: &[RoundResult], start: i64, title: &str) -> String {
@@ -104,7 +130,9 @@ pub fn score_chart(players: &[String], rounds: &[RoundResult], start: i64, title
     let hi = lines.iter().flatten().map(|p| p.1).max().unwrap_or(1).max(lo + 1);
     let pad = ((hi - lo) / 10).max(1);
     draw(title, |root| {
-        let mut chart = ChartBuilder::on(root)
+        // The legend has a column of its own on the right, so it never covers a line.
+        let (plot_area, legend_area) = root.split_horizontally(W - LEGEND_W);
+        let mut chart = ChartBuilder::on(&plot_area)
             .caption(title, ("sans-serif", 24))
             .margin(12)
             .x_label_area_size(44)
@@ -120,21 +148,24 @@ pub fn score_chart(players: &[String], rounds: &[RoundResult], start: i64, title
             .draw()?;
         for (s, line) in lines.iter().enumerate() {
             let c = PALETTE[s % PALETTE.len()];
-            chart
-                .draw_series(LineSeries::new(line.iter().copied(), c.stroke_width(3)))?
-                .label(players[s].clone())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(3)));
-            chart.draw_series(line.iter().map(|&p| Circle::new(p, 4, c.filled())))?;
+            let style = c.stroke_width(3);
+            chart.draw_series(LineSeries::new(line.iter().copied(), style))?;
+            with_marker!(s, c, m => chart.draw_series(line.iter().map(|&p| m(p))).map(|_| ()))?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .label_font(("sans-serif", 16))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()
+        for (s, name) in players.iter().enumerate() {
+            let c = PALETTE[s % PALETTE.len()];
+            let y = 60 + 28 * s as i32;
+            legend_area.draw(&PathElement::new(vec![(4, y), (34, y)], c.stroke_width(3)))?;
+            with_marker!(s, c, m => legend_area.draw(&m((19, y))))?;
+            let shown: String = name.chars().take(14).collect();
+            legend_area.draw(&Text::new(shown, (40, y - 9), ("sans-serif", 16).into_font()))?;
+        }
+        Ok(())
     })
 }
+
+/// Room on the right of a line chart for its legend.
+const LEGEND_W: u32 = 150;
 
 /// Vertical bars: one per labelled value (histograms of numbers, placements).
 pub fn bars(title: &str, values: &[(String, f64)], x_desc: &str, y_desc: &str) -> String {
@@ -143,6 +174,9 @@ pub fn bars(title: &str, values: &[(String, f64)], x_desc: &str, y_desc: &str) -
     }
     let max = values.iter().map(|v| v.1).fold(0.0, f64::max).max(1.0);
     let labels: Vec<String> = values.iter().map(|v| v.0.clone()).collect();
+    // Counts are whole: at most one tick per whole number, and labels without decimals.
+    let counts = values.iter().all(|v| v.1.fract() == 0.0);
+    let y_ticks = if counts { (max * 1.1).floor() as usize + 1 } else { 10 }.min(10);
     draw(title, |root| {
         let mut chart = ChartBuilder::on(root)
             .caption(title, ("sans-serif", 24))
@@ -163,6 +197,9 @@ pub fn bars(title: &str, values: &[(String, f64)], x_desc: &str, y_desc: &str) -
             .y_desc(y_desc)
             .x_labels(values.len().min(30))
             .x_label_formatter(&fmt)
+            .y_labels(y_ticks)
+            .light_line_style(if counts { TRANSPARENT } else { BLACK.mix(0.1) })
+            .y_label_formatter(&|v: &f64| if counts { format!("{v:.0}") } else { format!("{v}") })
             .draw()?;
         chart.draw_series(values.iter().enumerate().map(|(i, (_, v))| {
             let i = i as i32;

@@ -6,6 +6,7 @@
 use crate::{ratio, Block, Distribution, Metric, Unit};
 use paifu_core::replay::Played;
 use paifu_core::riichi::FactKind as F;
+use paifu_core::riichi::Yaku;
 use paifu_core::FactKey;
 
 /// How a round ended: `tsumo`, `ron`, `exhaustive_draw`, an `abort:<kind>` key,
@@ -127,11 +128,21 @@ pub(crate) fn distributions(b: &Block) -> Vec<Distribution> {
     let hist = |name: &str| -> Vec<(String, f64)> {
         b.dists.get(name).map(|d| d.iter().map(|(k, v)| (k.to_string(), *v as f64)).collect()).unwrap_or_default()
     };
-    let mut yaku: Vec<(String, f64)> = yaku_hits(b).map(|(_, v, y)| (y.name().replace('_', " "), *v as f64)).collect();
+    // Dora are not yaku (a hand needs a yaku to win; dora only add han): a chart of their own.
+    let is_dora = |y: &Yaku| matches!(y, Yaku::Dora | Yaku::AkaDora | Yaku::UraDora);
+    let mut yaku: Vec<(String, f64)> =
+        yaku_hits(b).filter(|(_, _, y)| !is_dora(y)).map(|(_, v, y)| (y.name().to_owned(), *v as f64)).collect();
     yaku.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let dora = [(Yaku::Dora, "dora"), (Yaku::AkaDora, "red fives"), (Yaku::UraDora, "ura dora")]
+        .map(|(y, name)| {
+            let wins = yaku_hits(b).find(|(_, _, x)| *x == y).map_or(0, |(_, v, _)| *v);
+            (name.to_owned(), wins as f64)
+        })
+        .to_vec();
     let ends = b.sums.iter().filter_map(|(k, v)| k.strip_prefix("end:").map(|e| (e.to_owned(), *v as f64))).collect();
     vec![
         Distribution::new("yaku", "Yaku frequencies (wins with each)", yaku),
+        Distribution::new("dora", "Wins with dora, red fives and ura dora", dora),
         Distribution::new("han", "Wins by han", hist("han")),
         Distribution::new("fu", "Wins by fu", hist("fu")),
         Distribution::new("ends", "How rounds end", ends),

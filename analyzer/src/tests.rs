@@ -95,6 +95,8 @@ fn riichi_statistics_from_its_facts() {
             Fact::seat(0, R::Points, 7700),
             Fact::seat(0, R::Yaku(Yaku::Riichi), 1),
             Fact::seat(0, R::Yaku(Yaku::Pinfu), 1),
+            Fact::seat(0, R::Yaku(Yaku::Dora), 2),
+            Fact::seat(0, R::Yaku(Yaku::UraDora), 1),
             Fact::seat(1, R::DealIn, 1),
             Fact::seat(2, R::Calls, 2),
         ],
@@ -130,6 +132,67 @@ fn riichi_statistics_from_its_facts() {
     let all = &a.overall.kinds["riichi"];
     assert_eq!(all.seat_rounds, 8);
     assert_eq!(all.dists["fu"].get(&40), Some(&1));
+    // Issue 16: dora are not yaku; they have a chart of their own. Labels read as words.
+    let d = crate::distributions("riichi", all);
+    let dist = |name: &str| d.iter().find(|x| x.name == name).unwrap().values.clone();
+    assert_eq!(dist("yaku"), [("Pinfu".to_owned(), 1.0), ("Riichi".to_owned(), 1.0)]);
+    assert_eq!(dist("dora"), [("Dora".to_owned(), 1.0), ("Red fives".to_owned(), 0.0), ("Ura dora".to_owned(), 1.0)]);
+    assert_eq!(dist("ends"), [("Exhaustive draw".to_owned(), 1.0), ("Ron".to_owned(), 1.0)]);
+    // Every place of the table, a place never taken as 0.
+    let placements = |p: &str| a.players[p].kinds["riichi"].placements.clone().into_iter().collect::<Vec<_>>();
+    assert_eq!(placements("B"), [(1, 0), (2, 0), (3, 0), (4, 1)]);
+    assert_eq!(all.placements.iter().map(|(p, n)| (*p, *n)).collect::<Vec<_>>(), [(1, 1), (2, 2), (3, 0), (4, 1)]);
+}
+
+#[test]
+fn labels_read_as_words() {
+    assert_eq!(crate::label("exhaustive_draw"), "Exhaustive draw");
+    assert_eq!(crate::label("abort:nine_terminals"), "Abortive draw: nine terminals");
+    assert_eq!(crate::label("fan:pure_double_chow"), "Fan: pure double chow");
+    assert_eq!(crate::label("30"), "30");
+    assert_eq!(crate::label(""), "");
+    assert_eq!(crate::label("ägyptisch"), "Ägyptisch");
+}
+
+/// The text of each `<text>` element of an SVG with its x position.
+fn texts(svg: &str) -> Vec<(f64, String)> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let x = t.split("x=\"").nth(1)?.split('"').next()?.parse().ok()?;
+            let body = t.split('>').nth(1)?.split('<').next()?.trim().to_owned();
+            Some((x, body))
+        })
+        .collect()
+}
+
+#[test]
+fn count_charts_tick_whole_numbers_only() {
+    let svg = plot::bars("Wins by han", &[("1".into(), 3.0), ("2".into(), 1.0)], "han", "count");
+    let ticks: Vec<String> = texts(&svg).into_iter().map(|(_, t)| t).filter(|t| t.parse::<f64>().is_ok()).collect();
+    for want in ["0", "1", "2", "3"] {
+        assert!(ticks.iter().any(|t| t == want), "{want} in {ticks:?}");
+    }
+    assert!(ticks.iter().all(|t| !t.contains('.')), "{ticks:?}");
+    // Averages keep their decimals.
+    let svg = plot::bars("Settlement", &[("East".into(), 0.5), ("South".into(), 0.25)], "", "points");
+    assert!(texts(&svg).iter().any(|(_, t)| t.contains('.')), "{svg}");
+}
+
+#[test]
+fn the_score_chart_keeps_its_legend_off_the_lines_and_marks_each_seat_its_own_way() {
+    let r = |d: Vec<i64>| RoundResult { round: 1, deltas: d, summary: String::new(), facts: vec![] };
+    let rounds = vec![r(vec![8000, -8000, 0, 0]), r(vec![0, 0, 1000, -1000])];
+    let names: Vec<String> = ["Aiko", "Bao", "Chen", "Dana"].map(String::from).to_vec();
+    let svg = plot::score_chart(&names, &rounds, 25000, "Scores");
+    for n in &names {
+        let (x, _) = texts(&svg).into_iter().find(|(_, t)| t == n).unwrap_or_else(|| panic!("{n} in the legend"));
+        assert!(x >= 490.0, "{n}'s legend entry at x = {x} is inside the plot");
+    }
+    // Circles, triangles (polygons), squares and crosses (lines).
+    for shape in ["<circle", "<polygon", "<rect", "<line"] {
+        assert!(svg.contains(shape), "{shape}");
+    }
 }
 
 #[test]

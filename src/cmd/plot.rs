@@ -14,7 +14,7 @@ use std::path::PathBuf;
   scores       a game's scores after each round (needs --id N)
   placements   how often a player took each place (needs --player NAME)
   categories, win_points, turns   Tien Zi Que distributions
-  yaku, han, fu, ends             riichi distributions
+  yaku, dora, han, fu, ends       riichi distributions
   score, ends                     Ta Yü distributions
 Distributions are over the valid games the filters choose, for one game kind (--game when there are several).
 
@@ -28,7 +28,7 @@ Examples:
 ///   scores      a game's scores after each round (needs --id)
 ///   placements  how often a player took each place (needs --player)
 ///   categories, win_points, turns   TZQ distributions
-///   yaku, han, fu, ends             riichi distributions
+///   yaku, dora, han, fu, ends       riichi distributions
 ///   score, ends                     Ta Yü distributions
 /// Distributions are over the games the filters choose (all valid games by default), for one
 /// game kind (--game; the only kind in the selection if there is one).

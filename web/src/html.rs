@@ -65,6 +65,7 @@ button,.button{background:#0b57a4;color:#fff;border-color:#0b57a4;cursor:pointer
 .pager{display:flex;gap:8px;align-items:center;flex-wrap:wrap;margin:10px 0}
 svg.plot{width:100%;height:auto;max-width:720px;background:#fff;border:1px solid #ddd;border-radius:8px}
 .plots{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,460px),1fr));gap:12px}
+figure.chart{margin:0}table.numbers{min-width:0;font-size:.9em;margin-top:4px}table.numbers td,table.numbers th{padding:2px 8px}
 .t{display:inline-block;min-width:2.1em;padding:4px 3px;margin:2px 1px;border:1px solid #999;border-bottom-width:3px;border-radius:5px;background:#fffdf6;text-align:center;font-weight:700;font-family:ui-monospace,Menlo,Consolas,monospace;line-height:1.2}
 .t.cb{color:#1d4ed8}.t.cg{color:#15803d}.t.cr{color:#b91c1c}.t.cw{color:#555;background:#fff}.t.ck{color:#111;background:#f3e9c6}
 .t.cm{color:#b91c1c}.t.cp{color:#1d4ed8}.t.cs{color:#15803d}.t.cz{color:#111}

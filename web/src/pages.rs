@@ -355,10 +355,23 @@ async fn game(req: HttpRequest, state: web::Data<State>, id: web::Path<String>) 
             plot::starting_score(g.final_scores.as_deref().unwrap_or(&[]), &g.rounds),
             &format!("Game #{id}: scores after each round"),
         ));
-        b.push_str("<h2>Rounds</h2><div class=\"scroll\"><table><thead><tr><th>Round</th><th>Score changes</th><th>What happened</th></tr></thead><tbody>");
+        b.push_str("<h2>Rounds</h2><div class=\"scroll\"><table><thead><tr><th>Round</th><th>Score changes</th><th>Scores after</th><th>What happened</th></tr></thead><tbody>");
+        // The chart's numbers: every seat's total after each round.
+        let mut totals = vec![plot::starting_score(g.final_scores.as_deref().unwrap_or(&[]), &g.rounds); names.len()];
         for r in &g.rounds {
             let d = r.deltas.iter().map(|x| format!("{x:+}")).collect::<Vec<_>>().join(" / ");
-            let _ = write!(b, "<tr><td>{}</td><td>{}</td><td>{}</td></tr>", r.round, esc(&d), esc(&r.summary));
+            for (t, x) in totals.iter_mut().zip(&r.deltas) {
+                *t += x;
+            }
+            let after = totals.iter().map(i64::to_string).collect::<Vec<_>>().join(" / ");
+            let _ = write!(
+                b,
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                r.round,
+                esc(&d),
+                esc(&after),
+                esc(&r.summary)
+            );
         }
         b.push_str("</tbody></table></div>");
     }
@@ -638,23 +651,40 @@ async fn player(state: web::Data<State>, name: web::Path<String>) -> Page {
                 write!(b, "<tr><th scope=\"row\">{}</th><td class=\"n\">{}</td></tr>", esc(&m.label), esc(&m.shown()));
         }
         b.push_str("</tbody></table></div><div class=\"plots\">");
-        b.push_str(&plot::placement_chart(&name, &k.placements));
+        let places: Vec<(String, f64)> = k.placements.iter().map(|(p, n)| (p.to_string(), *n as f64)).collect();
+        chart_with_numbers(&mut b, &plot::placement_chart(&name, &k.placements), "Place", "Games", &places);
         for d in &k.distributions {
             if d.values.is_empty() {
                 continue;
             }
             let numeric = d.values.iter().all(|(l, _)| l.parse::<i64>().is_ok());
-            if numeric {
-                b.push_str(&plot::bars(&d.title, &d.values, "", "count"));
-            } else {
-                b.push_str(&plot::frequency_bars(&d.title, &d.values));
-            }
+            let svg = match numeric {
+                true => plot::bars(&d.title, &d.values, "", "count"),
+                false => plot::frequency_bars(&d.title, &d.values),
+            };
+            chart_with_numbers(&mut b, &svg, "", "", &d.values);
         }
         b.push_str("</div>");
     }
     b.push_str("<h2>Latest games</h2>");
     b.push_str(&games_table(&p.recent.rows));
     ok(&name, "/players", &b)
+}
+
+/// A chart with its numbers beside it, in a table, for readers who prefer numbers (and for
+/// screen readers): every value the chart draws, none left out.
+fn chart_with_numbers(b: &mut String, svg: &str, label: &str, value: &str, values: &[(String, f64)]) {
+    let _ = write!(
+        b,
+        "<figure class=\"chart\">{svg}<details open><summary>Numbers</summary><table class=\"numbers\"><thead><tr><th>{}</th><th class=\"n\">{}</th></tr></thead><tbody>",
+        esc(label),
+        esc(value)
+    );
+    for (l, v) in values {
+        let shown = if v.fract() == 0.0 { format!("{v:.0}") } else { format!("{v:.2}") };
+        let _ = write!(b, "<tr><td>{}</td><td class=\"n\">{shown}</td></tr>", esc(l));
+    }
+    b.push_str("</tbody></table></details></figure>");
 }
 
 async fn tournaments(state: web::Data<State>) -> Page {

@@ -138,6 +138,23 @@ async fn pages_answer() {
     let (s, b) = get(&app, &format!("/games/{}", f.valid_id)).await;
     assert_eq!(s, StatusCode::OK);
     assert!(b.contains("valid") && b.contains("<svg") && b.contains("Step through it"));
+    // The score chart's numbers: the last round's scores after are the final scores.
+    assert!(b.contains("<th>Scores after</th>"), "{b}");
+    let rounds = b.split("<th>Scores after</th>").nth(1).unwrap();
+    let last_after =
+        rounds.split("</tbody>").next().unwrap().rsplit("<tr>").next().unwrap().split("<td>").nth(3).unwrap();
+    let finals: Vec<String> = b
+        .split("<h2>Players and result</h2>")
+        .nth(1)
+        .unwrap()
+        .split("</tbody>")
+        .next()
+        .unwrap()
+        .split("<tr>")
+        .skip(2)
+        .filter_map(|row| row.split("<td class=\"n\">").nth(1)?.split('<').next().map(str::to_owned))
+        .collect();
+    assert_eq!(last_after.split('<').next().unwrap(), finals.join(" / "), "{b}");
     let (s, b) = get(&app, &format!("/games/{}", f.invalid_id)).await;
     assert_eq!(s, StatusCode::OK);
     assert!(b.contains("class=\"fault\"") && b.contains("truncated"));
@@ -166,6 +183,12 @@ async fn pages_answer() {
     let (s, b) = get(&app, "/players/Cy%20R%C3%A9").await;
     assert_eq!(s, StatusCode::OK);
     assert!(b.contains("<svg") && b.contains("Placements of Cy Ré") && b.contains("Win rate"), "{b}");
+    // Issue 16: every chart has its numbers beside it; the places of the table are all there.
+    let charts = b.matches("<figure class=\"chart\"><svg").count();
+    assert!(charts >= 2, "{b}");
+    assert_eq!(b.matches("<table class=\"numbers\">").count(), charts, "{b}");
+    let places = b.split("<table class=\"numbers\">").nth(1).and_then(|t| t.split("</table>").next()).unwrap();
+    assert!(places.contains("<tr><td>1</td>") && places.contains("<tr><td>2</td>"), "{places}");
     let (s, b) = get(&app, "/tournaments").await;
     assert_eq!(s, StatusCode::OK);
     assert!(b.contains("Spring Cup"));
