@@ -893,3 +893,34 @@ fn concurrent_uploads_all_succeed() {
     assert_eq!((t.games, t.counted), (6 + 120, 6 + 120));
     assert_eq!(a.summary().unwrap().games, 8 + 120 + 40);
 }
+
+#[actix_web::test]
+async fn names_with_a_slash_work_everywhere() {
+    // Issue 16: a player or tournament named "A/B" had no page (the "/" split the path).
+    let f = fixture();
+    let mut a = Archive::open(&f.config.db).unwrap();
+    a.ensure_tournament("Cup 1/2", None, &[]).unwrap();
+    let p = prepare(&tzq_bytes("http/slash", ["Ann/Bo", "Dee"], Encoding::Binary));
+    let id = a.store(&p, None, Some("Cup 1/2"), Origin::CommandLine).unwrap().id;
+    drop(a);
+    let app = app!(f);
+    let (s, b) = get(&app, &format!("/games/{id}")).await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(b.contains("href=\"/players/Ann%2FBo\""), "{b}");
+    let (s, b) = get(&app, "/players/Ann%2FBo").await;
+    assert_eq!(s, StatusCode::OK, "{b}");
+    assert!(b.contains("<h1>Ann/Bo</h1>"), "{b}");
+    let (s, b) = get(&app, "/api/players/Ann%2FBo").await;
+    assert_eq!(s, StatusCode::OK, "{b}");
+    assert_eq!(json(&b)["player"]["name"], "Ann/Bo", "{b}");
+    let (s, b) = get(&app, "/games?player=Ann%2FBo").await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(b.contains(&format!("/games/{id}\"")), "{b}");
+    let (s, b) = get(&app, "/tournaments/Cup%201%2F2").await;
+    assert_eq!(s, StatusCode::OK, "{b}");
+    assert!(b.contains("Cup 1/2"), "{b}");
+    let (s, b) = get(&app, "/api/tournaments/Cup%201%2F2").await;
+    assert_eq!(s, StatusCode::OK, "{b}");
+    // A name that is not there is still a 404, with or without a slash.
+    assert_eq!(get(&app, "/players/Ann%2FCy").await.0, StatusCode::NOT_FOUND);
+}
