@@ -71,14 +71,27 @@ fn show_typed<G: Registered>(name: &str, bytes: &[u8], at: Option<usize>) -> Res
         out.push_str(&format!("\n{}", state.render()));
     }
     let mut fault = None;
+    let mut ended_at = false;
     for (i, rec) in log.records.iter().enumerate() {
         if at.is_some_and(|n| i > n) {
             break;
         }
         let before = state.results().len();
+        // The table as record `at` is played: what `--at` shows when that record ends a hand.
+        let table_before = (at == Some(i)).then(|| state.render());
         if let Err(f) = replay::step(&mut state, i, rec, &pos) {
             fault = Some(f);
             break;
+        }
+        if let Some(table) = table_before.filter(|_| state.results().len() > before) {
+            // Record `at` ended a hand (a win, a draw): show that hand's end, not the next deal.
+            out.push_str(&format!("\nAfter record #{i} (seat {}: {}), the hand ends:\n", rec.seat, rec.action));
+            for r in &state.results()[before..] {
+                out.push_str(&format!("== round {} ends: {} (score changes {:?})\n", r.round, r.summary, r.deltas));
+            }
+            out.push_str("\nThe table as it was played:\n");
+            out.push_str(&table);
+            ended_at = true;
         }
         if at.is_none() {
             out.push_str(&format!("\n#{i} seat {}: {}\n", rec.seat, rec.action));
@@ -88,7 +101,7 @@ fn show_typed<G: Registered>(name: &str, bytes: &[u8], at: Option<usize>) -> Res
             out.push_str(&state.render());
         }
     }
-    if let (Some(n), None) = (at, &fault) {
+    if let (Some(n), None, false) = (at, &fault, ended_at) {
         out.push_str(&format!("\nAfter record #{n} (seat {}: {}):\n", log.records[n].seat, log.records[n].action));
         out.push_str(&state.render());
     }

@@ -463,3 +463,31 @@ fn verify_with_a_missing_key_file_says_the_file_is_not_there() {
     let o = paifu(&["verify", "c.json", "tzq-0001.paifu.jsonl", "--key", &hex], p);
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
 }
+
+#[test]
+fn show_at_a_win_shows_that_hands_end_not_the_next_deal() {
+    // Issue 16: `paifu show --at N` on a win showed the next hand, already dealt.
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path();
+    let log = crate::util::riichi_game("show/at", 0);
+    fs::write(p.join("r.paifu.jsonl"), paifu_core::log::encode(&log, paifu_core::log::Encoding::JsonLines)).unwrap();
+    let n = log.records.iter().position(|r| matches!(r.action.to_string().as_str(), "ron" | "tsumo")).expect("a win");
+    let o = paifu(&["show", "r.paifu.jsonl", "--at", &n.to_string()], p);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains(&format!(
+            "After record #{n} (seat {}: {}), the hand ends:",
+            log.records[n].seat, log.records[n].action
+        )),
+        "{out}"
+    );
+    let (ends, table) = out.split_once("The table as it was played:").expect("the table");
+    let round = ends.split("== round ").nth(1).and_then(|r| r.split(" ends: ").nth(1)).expect("the hand's result");
+    // The table is the hand that ended (its name opens the result line), not the next deal.
+    let hand = round.split(':').next().unwrap();
+    assert!(table.trim_start().starts_with(hand), "{hand} / {table}");
+    // A record that ends no hand shows the state after it, as before.
+    let o = paifu(&["show", "r.paifu.jsonl", "--at", "3"], p);
+    assert!(stdout(&o).contains("After record #3 (seat") && !stdout(&o).contains("the hand ends"), "{}", stdout(&o));
+}
