@@ -50,8 +50,12 @@ pub(crate) fn report_json(file: &Path, r: &Report) -> serde_json::Value {
         "game": r.header.as_ref().map(|h| h.game.clone()),
         "digest": r.digest.map(|d| d.to_hex()),
         "records": r.records,
-        "final_scores": r.verdict.outcome().map(|o| o.final_scores.clone()),
+        "final_scores": r.verdict.outcome().filter(|o| o.excerpt.is_none()).map(|o| o.final_scores.clone()),
     });
+    if let Some(e) = r.verdict.outcome().and_then(|o| o.excerpt.as_ref()) {
+        v["excerpt"] = serde_json::json!({"first": e.first, "last": e.last, "verdict": e.to_string()});
+        v["scores_after"] = serde_json::to_value(r.verdict.outcome().map(|o| &o.final_scores)).unwrap_or_default();
+    }
     if let Some(f) = r.verdict.fault() {
         v["error"] = serde_json::to_value(f).unwrap_or_default();
     }
@@ -61,6 +65,14 @@ pub(crate) fn report_json(file: &Path, r: &Report) -> serde_json::Value {
 /// One log's verdict as a line of text.
 pub(crate) fn report_line(file: &Path, r: &Report) -> String {
     match &r.verdict {
+        Verdict::Valid(o) if o.excerpt.is_some() => format!(
+            "excerpt  {}  {} records, {}, scores after it {:?}, digest {}",
+            file.display(),
+            r.records,
+            o.excerpt.as_ref().map(|e| e.to_string()).unwrap_or_default(),
+            o.final_scores,
+            r.digest.map(|d| d.to_hex()).unwrap_or_default()
+        ),
         Verdict::Valid(o) => format!(
             "valid    {}  {} records, final scores {:?}, digest {}",
             file.display(),

@@ -260,3 +260,6 @@ mod trust;
 
 #[path = "import_folder.rs"]
 mod folder;
+
+#[path = "import_excerpt.rs"]
+mod excerpt;
