@@ -12,8 +12,8 @@ use paifu_core::replay::{validate_log, Verdict};
 use paifu_core::riichi::Riichi;
 use paifu_recorder::files::{read_text_limited, ReadError};
 use paifu_recorder::import::import_read;
-use paifu_recorder::import::to_log::excerpt_note;
 use paifu_recorder::import::to_log::MAX_SOURCE_BYTES;
+use paifu_recorder::import::to_log::{excerpt_note, COMPUTED_KEY};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -261,6 +261,9 @@ fn import_one(
                 None => format!("valid, final scores {:?}", o.final_scores),
             };
             lines.push(format!("{name} -> {}: {} records, {verdict}", out.display(), imp.log.records.len()));
+            if let Some(c) = imp.log.header.meta.get(COMPUTED_KEY) {
+                lines.push(format!("{name}: computed, not claimed (the source leaves them out): {c}"));
+            }
             if imp.mismatches.is_empty() {
                 Outcome::Imported
             } else {

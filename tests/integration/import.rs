@@ -263,3 +263,6 @@ mod folder;
 
 #[path = "import_excerpt.rs"]
 mod excerpt;
+
+#[path = "import_stripped.rs"]
+mod stripped;

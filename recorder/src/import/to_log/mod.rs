@@ -185,6 +185,24 @@ fn excerpt_points(g: &Game, game: &Riichi) -> Option<ImportError> {
     })
 }
 
+/// The key of the header's `meta` that says which results the source left out and Paifu
+/// computed (`paifu import` of stripped records): computed, not claimed.
+pub const COMPUTED_KEY: &str = "computed";
+
+/// What the source's wins leave out, hand by hand (`South 2, 1 honba, seat 3's win: score
+/// changes, yaku`); `None` when nothing is.
+fn computed_note(g: &Game) -> Option<String> {
+    let mut parts = Vec::new();
+    for r in &g.rounds {
+        if let record::Outcome::Wins(ws) = &r.outcome {
+            for w in ws.iter().filter(|w| !w.computed.is_empty()) {
+                parts.push(format!("{}, seat {}'s win: {}", r.name(), w.who, w.computed.join(", ")));
+            }
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("; "))
+}
+
 /// Whether a header is an excerpt's (option `excerpt: true`).
 pub(crate) fn is_excerpt(h: &Header) -> bool {
     h.options.get("excerpt") == Some(&paifu_core::log::OptValue::Bool(true))
@@ -225,5 +243,9 @@ pub(crate) fn convert_windows(g: &Game, h: Header) -> Result<(Imported, Vec<bool
         }
     }
     let windowed = std::mem::take(&mut b.windowed);
+    let mut h = h;
+    if let Some(c) = computed_note(g) {
+        h.meta.insert(COMPUTED_KEY.into(), c);
+    }
     Ok((b.finish(h, mismatches), windowed))
 }
