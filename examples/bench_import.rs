@@ -34,7 +34,7 @@ fn main() -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             };
-            match import_paths("tenhou", std::slice::from_ref(&folder), out.path(), 524_288, jobs, true) {
+            match import_paths("tenhou", std::slice::from_ref(&folder), out.path(), 524_288, jobs, true, false) {
                 Ok(s) if s.refused().is_empty() => games += s.imported(),
                 Ok(s) => {
                     eprintln!("refused: {:?}", s.summary_lines());

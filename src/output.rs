@@ -3,6 +3,7 @@
 use crate::error::{Error, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use paifu_core::replay::{Report, Verdict};
+use paifu_recorder::import::to_log::COMPUTED_KEY;
 use std::io::IsTerminal;
 use std::path::Path;
 use std::sync::Mutex;
@@ -169,8 +170,15 @@ pub(crate) fn report_json(file: &Path, r: &Report) -> serde_json::Value {
         "game": r.header.as_ref().map(|h| h.game.clone()),
         "digest": r.digest.map(|d| d.to_hex()),
         "records": r.records,
-        "final_scores": r.verdict.outcome().map(|o| o.final_scores.clone()),
+        "final_scores": r.verdict.outcome().filter(|o| o.excerpt.is_none()).map(|o| o.final_scores.clone()),
     });
+    if let Some(c) = r.header.as_ref().and_then(|h| h.meta.get(COMPUTED_KEY)) {
+        v["computed_not_claimed"] = serde_json::Value::from(c.as_str());
+    }
+    if let Some(e) = r.verdict.outcome().and_then(|o| o.excerpt.as_ref()) {
+        v["excerpt"] = serde_json::json!({"first": e.first, "last": e.last, "verdict": e.to_string()});
+        v["scores_after"] = serde_json::to_value(r.verdict.outcome().map(|o| &o.final_scores)).unwrap_or_default();
+    }
     if let Some(f) = r.verdict.fault() {
         v["error"] = serde_json::to_value(f).unwrap_or_default();
     }
@@ -179,7 +187,25 @@ pub(crate) fn report_json(file: &Path, r: &Report) -> serde_json::Value {
 
 /// One log's verdict as a line of text.
 pub(crate) fn report_line(file: &Path, r: &Report) -> String {
+    let computed = r.header.as_ref().and_then(|h| h.meta.get(COMPUTED_KEY)).filter(|_| r.verdict.is_valid());
+    let line = verdict_line(file, r);
+    match computed {
+        Some(c) => format!("{line}; computed, not claimed: {}", printable(c)),
+        None => line,
+    }
+}
+
+/// [`report_line`] without the computed results.
+fn verdict_line(file: &Path, r: &Report) -> String {
     match &r.verdict {
+        Verdict::Valid(o) if o.excerpt.is_some() => format!(
+            "excerpt  {}  {} records, {}, scores after it {:?}, digest {}",
+            file.display(),
+            r.records,
+            o.excerpt.as_ref().map(|e| e.to_string()).unwrap_or_default(),
+            o.final_scores,
+            r.digest.map(|d| d.to_hex()).unwrap_or_default()
+        ),
         Verdict::Valid(o) => format!(
             "valid    {}  {} records, final scores {:?}, digest {}",
             file.display(),

@@ -55,7 +55,8 @@ pub struct CertificateBody {
     pub seats: Vec<String>,
     /// The digest of the log this certificate is about.
     pub log_digest: Digest,
-    /// `valid` or `invalid`.
+    /// `valid` or `invalid`; for an excerpt of an unknown game `excerpt: rounds South 2-1 to
+    /// South 3-0 of an unknown game` (and no `final_scores`).
     pub verdict: String,
     pub fault: Option<CertFault>,
     /// Computed final score of each seat (valid logs only).
@@ -185,9 +186,15 @@ impl CertificateBody {
         let digest = report.digest?;
         let header = report.header.as_ref()?;
         let (verdict, fault, final_scores) = match &report.verdict {
-            Verdict::Valid(o) => ("valid", None, Some(o.final_scores.clone())),
+            // An excerpt is never "valid" (a whole game's word) and has no final standings: its
+            // verdict names the rounds it covers, signed as every verdict is (so a verifier of
+            // any version reads it as what it is, and one that does not know excerpts refuses it).
+            Verdict::Valid(o) if o.excerpt.is_some() => {
+                (o.excerpt.as_ref().map(|e| e.to_string()).unwrap_or_default(), None, None)
+            }
+            Verdict::Valid(o) => ("valid".to_owned(), None, Some(o.final_scores.clone())),
             Verdict::Invalid(f) => (
-                "invalid",
+                "invalid".to_owned(),
                 Some(CertFault {
                     code: f.code.as_str().to_owned(),
                     index: f.index.map(|i| i as u64),
@@ -201,7 +208,7 @@ impl CertificateBody {
             game: header.game.clone(),
             seats: header.seats.clone(),
             log_digest: digest,
-            verdict: verdict.to_owned(),
+            verdict,
             fault,
             final_scores,
             engine: crate::ENGINE.to_owned(),

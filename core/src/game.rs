@@ -257,6 +257,13 @@ pub trait Game: Clone + Sized {
         self.to_act().is_empty()
     }
 
+    /// When the game is an excerpt of an unknown game (its rules say so) and stands at the end
+    /// of a round it played (or is over): the rounds it covers. A log that ends there is a
+    /// valid excerpt rather than a truncated game. `None` for whole games, the default.
+    fn excerpt(&self) -> Option<Excerpt> {
+        None
+    }
+
     /// Checks any seat's action: that the seat exists and owes a decision, then `check`.
     /// Accepts exactly the actions `legal_actions(seat)` lists.
     fn validate(&self, seat: Seat, action: &Self::Action) -> Result<(), Violation> {
@@ -292,6 +299,27 @@ pub trait Game: Clone + Sized {
         match self.play_mut(seat, action) {
             Ok(()) => Ok(self),
             Err(violation) => Err(PlayError { state: self, violation }),
+        }
+    }
+}
+
+/// The rounds an excerpt of an unknown game covers, as players name them (`South 2-1`: South 2,
+/// 1 honba).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Excerpt {
+    /// The first round the excerpt plays.
+    pub first: String,
+    /// The last round it plays to the end.
+    pub last: String,
+}
+
+impl fmt::Display for Excerpt {
+    /// `excerpt: rounds South 2-1 to South 3-0 of an unknown game` (`round ...` for one).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.first == self.last {
+            write!(f, "excerpt: round {} of an unknown game", self.first)
+        } else {
+            write!(f, "excerpt: rounds {} to {} of an unknown game", self.first, self.last)
         }
     }
 }

@@ -24,7 +24,9 @@ pub mod tzq;
 // are private, so that each item has one path.
 pub use digest::{BadHex, Digest};
 pub use error::{ErrorCode, Fault, Violation};
-pub use game::{placements_by_score, Fact, FactKey, Game, GameKind, PlayError, RoundResult, Seat, SeatSet, SetupError};
+pub use game::{
+    placements_by_score, Excerpt, Fact, FactKey, Game, GameKind, PlayError, RoundResult, Seat, SeatSet, SetupError,
+};
 pub use random::{Seed, Stream};
 
 /// The engine name and version written into logs and certificates.

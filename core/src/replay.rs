@@ -14,9 +14,14 @@ pub struct Outcome {
     pub rounds: Vec<RoundResult>,
     /// Each seat's final score, in seat order.
     pub final_scores: Vec<i64>,
-    /// Each seat's final place (1 = first), as the game's rules rank them ([`Game::placements`]).
+    /// Each seat's final place (1 = first), as the game's rules rank them ([`Game::placements`]);
+    /// empty for an excerpt, which has no standings.
     #[serde(skip)]
     pub placements: Vec<u32>,
+    /// For an excerpt of an unknown game: the rounds it covers. Its `final_scores` are then the
+    /// scores after its last round, not a game's final standings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub excerpt: Option<crate::Excerpt>,
 }
 
 /// A valid game as statistics read it: who sat where, and what its replay computed. The archive
@@ -138,14 +143,17 @@ fn verdict<G: Game>(header: &Header, records: &[Record<G::Action>], pos: &Positi
 }
 
 /// The verdict on a state all `records` of a log were replayed into without a fault: valid,
-/// with the results and final scores, once the game is over; truncated before.
+/// with the results and final scores, once the game is over; truncated before. An excerpt
+/// ([`Game::excerpt`]) is valid at the end of any round it played, with the rounds it covers
+/// and no placements.
 fn concluded<G: Game>(state: G, records: usize) -> Verdict {
-    if !state.is_over() {
+    let excerpt = state.excerpt();
+    if !state.is_over() && excerpt.is_none() {
         return Verdict::Invalid(truncated(&state, records));
     }
     let final_scores = state.scores();
-    let placements = state.placements();
-    Verdict::Valid(Outcome { rounds: state.into_results(), final_scores, placements })
+    let placements = if excerpt.is_some() { Vec::new() } else { state.placements() };
+    Verdict::Valid(Outcome { rounds: state.into_results(), final_scores, placements, excerpt })
 }
 
 /// Applies record `i` to `state` with every check the validator makes: the sequence number, the
@@ -257,7 +265,7 @@ fn replay_records<G: Game>(
     for (i, rec) in records.iter().take(n).enumerate() {
         step(&mut state, i, rec, pos)?;
     }
-    if upto.is_none() && !state.is_over() {
+    if upto.is_none() && !state.is_over() && state.excerpt().is_none() {
         return Err(truncated(&state, records.len()));
     }
     Ok((state, n))

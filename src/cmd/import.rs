@@ -11,8 +11,9 @@ use paifu_core::log::{self, Encoding, Positions};
 use paifu_core::replay::{validate_log, Verdict};
 use paifu_core::riichi::Riichi;
 use paifu_recorder::files::{read_text_limited, ReadError};
-use paifu_recorder::import::import_text;
+use paifu_recorder::import::import_read;
 use paifu_recorder::import::to_log::MAX_SOURCE_BYTES;
+use paifu_recorder::import::to_log::{excerpt_note, COMPUTED_KEY};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -69,6 +70,12 @@ pub struct ImportArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Read a record that starts as a whole game but stops early as an excerpt of an unknown
+    /// game (valid at the end of any round, verdict "excerpt: rounds X to Y of an unknown game",
+    /// no final standings) instead of refusing it as truncated. A record that does not start at
+    /// East 1 with the start points is read as an excerpt without it.
+    #[arg(long)]
+    pub excerpt: bool,
 }
 
 /// The largest Botzone records file `paifu import` reads (1 GiB; the dataset's 98,209 hands are
@@ -214,7 +221,14 @@ fn out_path(path: &Path, out_dir: &Path) -> PathBuf {
 }
 
 /// Imports one file into `out`.
-fn import_one(format: &str, path: &Path, out: &Path, max_bytes: u64, in_folder: bool) -> (Outcome, Vec<String>) {
+fn import_one(
+    format: &str,
+    path: &Path,
+    out: &Path,
+    max_bytes: u64,
+    in_folder: bool,
+    excerpt: bool,
+) -> (Outcome, Vec<String>) {
     let name = path.display();
     let skipped = |why: &'static str| (Outcome::Skipped(why), vec![format!("{name}: skipped: {why}")]);
     let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
@@ -230,22 +244,26 @@ fn import_one(format: &str, path: &Path, out: &Path, max_bytes: u64, in_folder: 
     if let Some(why) = not_a_record(format, &text) {
         return skipped(why);
     }
-    let imp = match import_text(format, &text, text.as_bytes()) {
+    let imp = match import_read(format, &text, text.as_bytes(), excerpt) {
         Ok(imp) => imp,
         Err(e) => return refused(Refusal::NotImported, e.to_string()),
     };
     if let Err(e) = write_file(out, &log::encode(&imp.log, Encoding::JsonLines)) {
         return refused(Refusal::Unreadable, e.to_string());
     }
-    let mut lines: Vec<String> = imp.mismatches.iter().map(|m| format!("{name}: {m}")).collect();
+    let mut lines: Vec<String> =
+        excerpt_note(&imp.log.header).map(|n| format!("{name}: note: {n}")).into_iter().collect();
+    lines.extend(imp.mismatches.iter().map(|m| format!("{name}: {m}")));
     let outcome = match validate_log::<Riichi>(&imp.log, &Positions::default()) {
         Verdict::Valid(o) => {
-            lines.push(format!(
-                "{name} -> {}: {} records, valid, final scores {:?}",
-                out.display(),
-                imp.log.records.len(),
-                o.final_scores
-            ));
+            let verdict = match &o.excerpt {
+                Some(e) => format!("{e}, scores after it {:?}", o.final_scores),
+                None => format!("valid, final scores {:?}", o.final_scores),
+            };
+            lines.push(format!("{name} -> {}: {} records, {verdict}", out.display(), imp.log.records.len()));
+            if let Some(c) = imp.log.header.meta.get(COMPUTED_KEY) {
+                lines.push(format!("{name}: computed, not claimed (the source leaves them out): {c}"));
+            }
             if imp.mismatches.is_empty() {
                 Outcome::Imported
             } else {
@@ -254,7 +272,14 @@ fn import_one(format: &str, path: &Path, out: &Path, max_bytes: u64, in_folder: 
         }
         Verdict::Invalid(f) => {
             let pos = f.index.and_then(|i| imp.positions.get(i)).map(|p| format!(" at {p} (source)"));
-            lines.push(format!("{name} -> {}: INVALID{}: {f}", out.display(), pos.unwrap_or_default()));
+            let hint = (f.code == paifu_core::ErrorCode::Truncated && !excerpt)
+                .then_some(" (if the record is meant to hold only some rounds of a game, import it with --excerpt)");
+            lines.push(format!(
+                "{name} -> {}: INVALID{}: {f}{}",
+                out.display(),
+                pos.unwrap_or_default(),
+                hint.unwrap_or_default()
+            ));
             Outcome::Refused(Refusal::Invalid)
         }
     };
@@ -302,6 +327,7 @@ pub fn import_paths(
     max_bytes: u64,
     jobs: usize,
     quiet: bool,
+    excerpt: bool,
 ) -> Result<ImportSummary> {
     if !matches!(format, "tenhou" | "mjai") {
         return Err(Error::Usage(format!(
@@ -344,7 +370,7 @@ pub fn import_paths(
                             out.display()
                         )],
                     ),
-                    None => import_one(format, path, out, max_bytes, *in_folder),
+                    None => import_one(format, path, out, max_bytes, *in_folder, excerpt),
                 };
                 bar.inc(1);
                 FileReport { path: path.clone(), outcome, lines }
@@ -426,7 +452,7 @@ pub fn run(a: ImportArgs) -> Result {
             a.max_bytes, a.format
         )));
     }
-    let s = import_paths(&a.format, &a.paths, &a.out, a.max_bytes, a.jobs, a.quiet)?;
+    let s = import_paths(&a.format, &a.paths, &a.out, a.max_bytes, a.jobs, a.quiet, a.excerpt)?;
     for f in &s.files {
         let to_stderr =
             matches!(f.outcome, Outcome::Refused(Refusal::Unreadable | Refusal::NotImported | Refusal::SameOutput));

@@ -105,7 +105,8 @@ fn show_typed<G: Registered>(name: &str, bytes: &[u8], at: Option<usize>) -> Res
         out.push_str(&format!("\nAfter record #{n} (seat {}: {}):\n", log.records[n].seat, log.records[n].action));
         out.push_str(&state.render());
     }
-    if at.is_none() && fault.is_none() && !state.is_over() {
+    let excerpt = state.excerpt().filter(|_| at.is_none());
+    if at.is_none() && fault.is_none() && !state.is_over() && excerpt.is_none() {
         fault = Some(replay::truncated(&state, log.records.len()));
     }
     out!("{out}")?;
@@ -113,7 +114,9 @@ fn show_typed<G: Registered>(name: &str, bytes: &[u8], at: Option<usize>) -> Res
         outln!("\nThe log is invalid here: {}", f.describe())?;
         return Ok(Status::Faulty);
     }
-    if state.is_over() {
+    if let Some(e) = excerpt {
+        outln!("\n{e}; scores after it: {:?}", state.scores())?;
+    } else if state.is_over() {
         outln!("\nFinal scores: {:?}", state.scores())?;
     }
     Ok(Status::Fine)
@@ -136,6 +139,7 @@ fn show_bytes(name: &str, bytes: &[u8], at: Option<usize>) -> Result {
 /// One line of the list of games.
 fn game_line(r: &GameRow) -> String {
     let verdict = match (&r.valid, &r.fault_code) {
+        (true, _) if r.excerpt.is_some() => "excerpt".to_owned(),
         (true, _) => "valid".to_owned(),
         (false, code) => format!("INVALID {}", code.as_deref().unwrap_or("")),
     };
@@ -205,6 +209,7 @@ mod tests {
             final_scores: None,
             rounds: 0,
             added_at: 0,
+            excerpt: None,
         };
         let line = game_line(&row);
         assert!(line.starts_with("#7 "), "{line}");
@@ -212,5 +217,7 @@ mod tests {
         assert!(line.ends_with("Ann, B\\u{7}o"), "{line}");
         let valid = GameRow { valid: true, fault_code: None, game: None, players: vec![], ..row };
         assert_eq!(game_line(&valid), "#7      ?       valid");
+        let excerpt = GameRow { excerpt: Some("excerpt: round East 2-0 of an unknown game".into()), ..valid };
+        assert_eq!(game_line(&excerpt), "#7      ?       excerpt");
     }
 }

@@ -3,8 +3,9 @@
 use crate::error::{Error, Result, Status};
 use crate::output::{progress_of, report_json, report_line};
 use clap::Args;
+use paifu_core::ErrorCode;
 use paifu_recorder::files::{collect_logs, read_log_bytes};
-use paifu_recorder::import::source::validate_bytes;
+use paifu_recorder::import::source::{as_excerpt, validate_bytes};
 use rayon::prelude::*;
 use std::io::Write;
 use std::path::PathBuf;
@@ -17,6 +18,13 @@ pub struct ValidateArgs {
     /// Print one JSON object per log instead of a line of text.
     #[arg(long)]
     pub json: bool,
+    /// Read an imported riichi game that stops early (truncated) as an excerpt of an unknown
+    /// game: valid at the end of any round it plays to its end, every record and result checked,
+    /// verdict "excerpt: rounds X to Y of an unknown game" with no final standings. The digest
+    /// printed is then that of the log with the option excerpt: true (what `paifu import
+    /// --excerpt` writes).
+    #[arg(long)]
+    pub excerpt: bool,
 }
 
 /// What `paifu validate` prints for one file.
@@ -49,7 +57,11 @@ pub fn run(a: ValidateArgs) -> Result {
                     Checked::Unreadable { message, line }
                 }
                 Ok(b) => {
-                    let r = validate_bytes(&b);
+                    let mut r = validate_bytes(&b);
+                    let truncated = r.verdict.fault().is_some_and(|f| f.code == ErrorCode::Truncated);
+                    if let Some(read) = as_excerpt(&b).filter(|_| a.excerpt && truncated) {
+                        r = validate_bytes(&read);
+                    }
                     let line = if a.json { report_json(f, &r).to_string() } else { report_line(f, &r) };
                     Checked::Log { valid: r.verdict.is_valid(), line }
                 }

@@ -260,3 +260,9 @@ mod trust;
 
 #[path = "import_folder.rs"]
 mod folder;
+
+#[path = "import_excerpt.rs"]
+mod excerpt;
+
+#[path = "import_stripped.rs"]
+mod stripped;

@@ -240,6 +240,14 @@ fn records(a: &[Value]) -> Option<Vec<String>> {
 }
 
 /// A verdict badge.
+/// A stored verdict: an excerpt of an unknown game says so, never "valid".
+pub(crate) fn stored_verdict(valid: bool, code: Option<&str>, excerpt: Option<&str>) -> String {
+    match excerpt {
+        Some(_) if valid => "<span class=\"ok\">✔ excerpt</span>".into(),
+        _ => verdict(valid, code),
+    }
+}
+
 pub(crate) fn verdict(valid: bool, code: Option<&str>) -> String {
     if valid {
         "<span class=\"ok\">✔ valid</span>".into()

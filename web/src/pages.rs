@@ -184,7 +184,7 @@ fn games_table(rows: &[GameRow]) -> String {
             game_link(r.id),
             esc(r.game.as_deref().unwrap_or("?")),
             player_links(&r.players),
-            html::verdict(r.valid, r.fault_code.as_deref()),
+            html::stored_verdict(r.valid, r.fault_code.as_deref(), r.excerpt.as_deref()),
             r.rounds,
             esc(&scores),
             html::time(r.added_at)
@@ -317,7 +317,11 @@ async fn game(req: HttpRequest, state: web::Data<State>, id: web::Path<String>) 
     let caller = session_caller(&req, &state).await.ok().flatten();
     let title = g.game.as_deref().and_then(paifu_core::GameKind::from_name).map_or("Unknown game", |k| k.title());
     let mut b = format!("<h1>Game #{id}: {}</h1>", esc(title));
-    let _ = write!(b, "<p>{}", html::verdict(g.valid, g.fault.as_ref().map(|f| f.code.as_str())));
+    let _ = write!(
+        b,
+        "<p>{}",
+        html::stored_verdict(g.valid, g.fault.as_ref().map(|f| f.code.as_str()), g.excerpt.as_deref())
+    );
     if g.form == "binary" {
         let _ = write!(b, " · <a class=\"button\" href=\"/games/{id}/view\">Step through it</a>");
     }
@@ -325,6 +329,9 @@ async fn game(req: HttpRequest, state: web::Data<State>, id: web::Path<String>) 
         b,
         " · <a href=\"/games/{id}/certificate\" download>Certificate</a> · <a href=\"/games/{id}/log\" download>Log file</a> · <a href=\"/api/games/{id}\">JSON</a></p>"
     );
+    if let Some(e) = &g.excerpt {
+        let _ = write!(b, "<p class=\"note\" id=\"excerpt\">{}: no final standings</p>", esc(e));
+    }
     if let Some(f) = &g.fault {
         let _ = write!(b, "<div class=\"fault\" role=\"alert\"><b>Fault:</b> {}</div>", esc(&f.describe()));
     }
@@ -560,6 +567,9 @@ async fn viewer(state: web::Data<State>, id: web::Path<String>, q: web::Query<St
         None => b.push_str("The deal, before the first move."),
     }
     b.push_str("</p>");
+    if let Some(e) = &s.excerpt {
+        let _ = write!(b, "<p class=\"note\" id=\"excerpt\">{}</p>", esc(e));
+    }
     for e in &s.ended {
         let _ = write!(b, "<p class=\"note\" role=\"status\">Round over: {}</p>", esc(e));
     }

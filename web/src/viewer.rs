@@ -30,6 +30,8 @@ pub(crate) struct Step {
     /// Set when the log is invalid: the replay stopped at the record with this fault, so steps
     /// after it cannot be shown.
     pub fault: Option<Fault>,
+    /// For an excerpt of an unknown game: `excerpt: rounds ... of an unknown game`.
+    pub excerpt: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -86,7 +88,8 @@ fn replay_to<G: Registered>(bytes: &[u8], step: usize) -> Result<Step, Fault> {
         player: names.get(usize::from(r.seat)).cloned().unwrap_or_default(),
         action: r.action.to_string(),
     });
-    Ok(Step { step, steps, last, round, round_starts, ended, view, fault })
+    let excerpt = state.excerpt().filter(|_| fault.is_none()).map(|e| e.to_string());
+    Ok(Step { step, steps, last, round, round_starts, ended, view, fault, excerpt })
 }
 
 /// The position after `step` records of a stored log (any game with an engine).

@@ -768,6 +768,32 @@ async fn odd_requests_never_fail_the_server() {
     assert!(s.is_client_error(), "{s}");
 }
 
+/// An excerpt (issue 15) is marked on its page, in the games list and in the viewer, never shown
+/// as valid: two rounds cut out of a real Tenhou game (../shared/real-logs, read in place).
+#[actix_web::test]
+async fn an_excerpt_is_marked_as_one() {
+    let f = fixture();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/real-logs/tenhou/2010081709gm-00a9-0000-fe3371ad.json");
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    v["log"] = serde_json::Value::Array(v["log"].as_array().unwrap()[11..13].to_vec());
+    let text = v.to_string();
+    let imp = paifu_recorder::import::import_text("tenhou", &text, text.as_bytes()).unwrap();
+    let id = {
+        let mut a = Archive::open(&f.config.db).unwrap();
+        a.ingest_bytes(&paifu_core::log::encode(&imp.log, Encoding::Binary), None, None).unwrap().id
+    };
+    let app = app!(f);
+    let said = "excerpt: rounds South 2-1 to South 3-0 of an unknown game";
+    let (s, b) = get(&app, &format!("/games/{id}")).await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(b.contains("✔ excerpt") && !b.contains("✔ valid") && b.contains(said), "{b}");
+    let (_, b) = get(&app, &format!("/games/{id}/view?step=end")).await;
+    assert!(b.contains(&format!("<p class=\"note\" id=\"excerpt\">{said}</p>")), "{b}");
+    let (_, b) = get(&app, "/games?game=riichi").await;
+    assert!(b.contains("✔ excerpt"), "{b}");
+}
+
 #[actix_web::test]
 async fn every_game_is_shown() {
     use paifu_recorder::samples::game_bytes;

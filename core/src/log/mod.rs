@@ -475,7 +475,7 @@ pub enum Encoding {
 
 impl Encoding {
     /// Recognises the encoding from the first bytes.
-    pub(crate) fn sniff(bytes: &[u8]) -> Encoding {
+    pub fn sniff(bytes: &[u8]) -> Encoding {
         if bytes.starts_with(MAGIC) {
             Encoding::Binary
         } else {

@@ -26,7 +26,7 @@ pub use action::Action;
 pub(crate) use action::NOTATION_EXAMPLES;
 pub use engine::{Riichi, River};
 pub use facts::{Abort, FactKind};
-pub use rules::{Renhou, Rules};
+pub use rules::{ExcerptStart, Renhou, Rules};
 pub use score::{score, Limit, Payment, Score, ScoreError, Situation, WinHand, Yaku};
 pub use score_line::score_line;
 pub use setup::{SeatSetup, Setup, SetupPhase};
@@ -64,6 +64,10 @@ impl Game for Riichi {
 
     fn seat_count(&self) -> usize {
         4
+    }
+
+    fn excerpt(&self) -> Option<crate::Excerpt> {
+        self.excerpt_covered()
     }
 
     fn to_act(&self) -> SeatSet {

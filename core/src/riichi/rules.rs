@@ -85,6 +85,40 @@ pub struct Rules {
     /// Agari-yame: the game ends when the dealer of the last round wins and is then first
     /// with at least the return points.
     pub agari_yame: bool,
+    /// An excerpt of an unknown game (options `excerpt`, `start_hand`, `start_honba`,
+    /// `start_sticks`, `start_scores`): the hand it starts at and the state stated for it. `None`:
+    /// a whole game, from East 1 with the start points.
+    pub excerpt: Option<ExcerptStart>,
+}
+
+/// Where an excerpt starts: the hand, the counters and the scores its record states.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct ExcerptStart {
+    /// 0 East, 1 South, 2 West, 3 North.
+    pub round_wind: u8,
+    /// 0-3: the dealer is seat `kyoku`.
+    pub kyoku: u8,
+    pub honba: u32,
+    /// Riichi sticks on the table.
+    pub sticks: u32,
+    /// Each seat's points; `None`: the start points.
+    pub scores: Option<[i64; 4]>,
+}
+
+/// The winds' letters, East first.
+pub(crate) const WINDS: [char; 4] = ['E', 'S', 'W', 'N'];
+
+/// A hand as `start_hand` names it: `E1` to `N4`.
+pub(crate) fn hand_code(round_wind: u8, kyoku: u8) -> String {
+    format!("{}{}", WINDS[usize::from(round_wind & 3)], (kyoku & 3) + 1)
+}
+
+fn parse_hand_code(t: &str) -> Option<(u8, u8)> {
+    let mut c = t.chars();
+    let first = c.next()?;
+    let wind = WINDS.iter().position(|&w| w == first)?;
+    let n = c.next()?.to_digit(10).filter(|n| (1..=4).contains(n))?;
+    c.next().is_none().then_some((wind as u8, n as u8 - 1))
 }
 
 impl Default for Rules {
@@ -121,6 +155,7 @@ impl Default for Rules {
             uma: [20, 10, -10, -20],
             bust: true,
             agari_yame: true,
+            excerpt: None,
         }
     }
 }
@@ -162,6 +197,11 @@ pub(crate) const OPTIONS: &[&str] = &[
     "uma",
     "bust",
     "agari_yame",
+    "excerpt",
+    "start_hand",
+    "start_honba",
+    "start_sticks",
+    "start_scores",
 ];
 
 fn bad(key: &str, want: &str, got: &OptValue) -> SetupError {
@@ -259,6 +299,46 @@ impl Rules {
             }
             "bust" => self.bust = flag(value)?,
             "agari_yame" => self.agari_yame = flag(value)?,
+            "excerpt" => {
+                if flag(value)? {
+                    self.excerpt.get_or_insert_with(ExcerptStart::default);
+                } else {
+                    self.excerpt = None;
+                }
+            }
+            "start_hand" => {
+                let hand = match value {
+                    OptValue::Text(t) => parse_hand_code(t),
+                    _ => None,
+                };
+                let Some((w, k)) = hand else {
+                    return Err(bad(key, "a hand like \"S2\" (E, S, W or N and 1-4)", value));
+                };
+                let e = self.excerpt.get_or_insert_with(ExcerptStart::default);
+                (e.round_wind, e.kyoku) = (w, k);
+            }
+            "start_honba" | "start_sticks" => {
+                let n = int(value)?;
+                if !(0..=1000).contains(&n) {
+                    return Err(bad(key, "an integer from 0 to 1000", value));
+                }
+                let e = self.excerpt.get_or_insert_with(ExcerptStart::default);
+                *(if key == "start_honba" { &mut e.honba } else { &mut e.sticks }) = n as u32;
+            }
+            "start_scores" => {
+                let OptValue::Text(t) = value else {
+                    return Err(bad(key, "text like \"25000,25000,25000,25000\"", value));
+                };
+                let parts: Vec<Option<i64>> = t.split(',').map(|p| p.trim().parse::<i64>().ok()).collect();
+                if parts.len() != 4 || parts.iter().any(|p| p.is_none_or(|v| v.abs() > 10_000_000)) {
+                    return Err(bad(key, "four integers (points) like \"25000,25000,25000,25000\"", value));
+                }
+                let mut scores = [0; 4];
+                for (s, p) in scores.iter_mut().zip(parts) {
+                    *s = p.unwrap_or(0);
+                }
+                self.excerpt.get_or_insert_with(ExcerptStart::default).scores = Some(scores);
+            }
             other => {
                 return Err(SetupError(format!("unknown riichi option {other:?}; known: {}", OPTIONS.join(", "))));
             }
@@ -271,6 +351,14 @@ impl Rules {
             .ok_or_else(|| SetupError(format!("unknown riichi ruleset {ruleset:?}; known: {}", RULESETS.join(", "))))?;
         for (k, v) in options {
             r.set(k, v)?;
+        }
+        // The start options describe an excerpt, which the log must say it is.
+        if r.excerpt.is_some() && options.get("excerpt") != Some(&OptValue::Bool(true)) {
+            return Err(SetupError(
+                "riichi options start_hand, start_honba, start_sticks and start_scores state where an excerpt \
+                 starts: they need the option excerpt: true"
+                    .into(),
+            ));
         }
         Ok(r)
     }
@@ -311,6 +399,32 @@ impl Rules {
         o.insert("return_points".into(), OptValue::Int(self.return_points));
         o.insert("renhou".into(), OptValue::Text(self.renhou.name().into()));
         o.insert("uma".into(), OptValue::Text(self.uma.iter().map(|u| u.to_string()).collect::<Vec<_>>().join(",")));
+        if let Some(e) = &self.excerpt {
+            o.extend(e.to_options());
+        }
+        o
+    }
+}
+
+impl ExcerptStart {
+    /// The options that state this excerpt: `excerpt: true`, and the start options that differ
+    /// from East 1, 0 honba, no sticks, the start points.
+    pub fn to_options(&self) -> Options {
+        let mut o = Options::new();
+        o.insert("excerpt".into(), OptValue::Bool(true));
+        if (self.round_wind, self.kyoku) != (0, 0) {
+            o.insert("start_hand".into(), OptValue::Text(hand_code(self.round_wind, self.kyoku)));
+        }
+        if self.honba != 0 {
+            o.insert("start_honba".into(), OptValue::Int(i64::from(self.honba)));
+        }
+        if self.sticks != 0 {
+            o.insert("start_sticks".into(), OptValue::Int(i64::from(self.sticks)));
+        }
+        if let Some(s) = self.scores {
+            let text = s.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",");
+            o.insert("start_scores".into(), OptValue::Text(text));
+        }
         o
     }
 }
@@ -342,5 +456,50 @@ mod tests {
         let mut o = Options::new();
         o.insert("renhou".into(), OptValue::Text("double".into()));
         assert!(Rules::from_options("standard", &o).is_err());
+    }
+
+    #[test]
+    fn an_excerpt_is_stated_by_its_options_and_needs_excerpt_true() {
+        let e =
+            ExcerptStart { round_wind: 1, kyoku: 1, honba: 1, sticks: 2, scores: Some([30000, 20000, 24000, 24000]) };
+        let o = e.to_options();
+        let shown: Vec<String> = o.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        assert_eq!(
+            shown,
+            [
+                "excerpt=true",
+                "start_hand=\"S2\"",
+                "start_honba=1",
+                "start_scores=\"30000,20000,24000,24000\"",
+                "start_sticks=2"
+            ]
+        );
+        assert_eq!(Rules::from_options("standard", &o).unwrap().excerpt, Some(e.clone()));
+        let r = Rules { excerpt: Some(e), ..Rules::default() };
+        assert_eq!(Rules::from_options("standard", &r.to_options()).unwrap(), r);
+        // Only an imported record can be an excerpt: a seed deals whole games.
+        let seeded = super::super::Riichi::new_game(r.clone(), Some(&crate::Seed::from_text("x")));
+        assert!(seeded.unwrap_err().0.contains("seeded game"));
+        let g = super::super::Riichi::new_game(r, None).unwrap();
+        assert_eq!((g.kyoku_index(), g.honba(), g.riichi_sticks()), (5, 1, 2));
+        assert_eq!(g.scores, [30000, 20000, 24000, 24000]);
+        // From East 1 with the start points: only the flag.
+        assert_eq!(ExcerptStart::default().to_options().len(), 1);
+        let mut without = o.clone();
+        without.remove("excerpt");
+        assert!(Rules::from_options("standard", &without).unwrap_err().0.contains("excerpt: true"));
+        for (k, v) in [
+            ("start_hand", OptValue::Text("S5".into())),
+            ("start_hand", OptValue::Text("X1".into())),
+            ("start_hand", OptValue::Text("S22".into())),
+            ("start_honba", OptValue::Int(-1)),
+            ("start_scores", OptValue::Text("1,2,3".into())),
+            ("excerpt", OptValue::Int(1)),
+        ] {
+            let mut bad = o.clone();
+            bad.insert(k.into(), v.clone());
+            assert!(Rules::from_options("standard", &bad).unwrap_err().0.contains(k), "{k} {v}");
+        }
+        assert!(Rules::from_options("standard", &Options::new()).unwrap().excerpt.is_none());
     }
 }

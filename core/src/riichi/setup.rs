@@ -277,6 +277,7 @@ impl Riichi {
             phase,
             // Hand-built positions are seeded games: nothing is imported.
             imported: Imported::default(),
+            last_hand: None,
         };
         for p in g.players.iter_mut() {
             p.update_waits();

@@ -153,6 +153,9 @@ pub struct GameRow {
     pub final_scores: Option<Vec<i64>>,
     pub rounds: u32,
     pub added_at: i64,
+    /// For an excerpt of an unknown game, its verdict (`excerpt: rounds ... of an unknown game`);
+    /// its `final_scores` are then the scores after its last round.
+    pub excerpt: Option<String>,
 }
 
 /// A page of the games list.
@@ -188,6 +191,8 @@ pub struct GameDetail {
     pub valid: bool,
     pub fault: Option<Fault>,
     pub final_scores: Option<Vec<i64>>,
+    /// For an excerpt of an unknown game, its verdict (`excerpt: rounds ... of an unknown game`).
+    pub excerpt: Option<String>,
     pub records: u64,
     pub size: u64,
     /// `binary` or `raw`.
@@ -497,7 +502,7 @@ impl Archive {
         let mut st = self.conn.prepare_cached(&format!(
             "SELECT l.id, l.digest, l.game, l.ruleset, v.valid, v.fault_code, v.final_scores, v.rounds, l.added_at,
                     (SELECT group_concat(name, char(31)) FROM (SELECT p.name AS name FROM seats s
-                        JOIN players p ON p.id = s.player_id WHERE s.log_id = l.id ORDER BY s.seat))
+                        JOIN players p ON p.id = s.player_id WHERE s.log_id = l.id ORDER BY s.seat)), v.excerpt
              FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE {cond}
              ORDER BY l.id DESC LIMIT ? OFFSET ?"
         ))?;
@@ -516,6 +521,7 @@ impl Archive {
                     rounds: r.get::<_, i64>(7)? as u32,
                     added_at: r.get(8)?,
                     players: players.map(|p| p.split('\u{1f}').map(str::to_owned).collect()).unwrap_or_default(),
+                    excerpt: r.get(10)?,
                 })
             })?
             .collect::<std::result::Result<Vec<_>, _>>()?;
@@ -554,7 +560,7 @@ impl Archive {
             .query_row(
                 "SELECT l.digest, l.digest_kind, l.game, l.ruleset, v.valid, v.fault_json, v.final_scores, l.records,
                         l.size, l.form, l.header_json, l.source, l.added_at, v.engine,
-                        l.identity, l.counted, l.origin, l.token_id, t.name
+                        l.identity, l.counted, l.origin, l.token_id, t.name, v.excerpt
                  FROM logs l JOIN verdicts v ON v.log_id = l.id LEFT JOIN tokens t ON t.id = l.token_id
                  WHERE l.id = ?1",
                 [id],
@@ -578,6 +584,7 @@ impl Archive {
                             r.get::<_, String>(14)?,
                             r.get::<_, i64>(15)? != 0,
                             StoredBy { origin: r.get(16)?, token: r.get(17)?, name: r.get(18)? },
+                            r.get::<_, Option<String>>(19)?,
                         ),
                     ))
                 },
@@ -598,7 +605,7 @@ impl Archive {
             source,
             added,
             engine,
-            (identity, counted, stored_by),
+            (identity, counted, stored_by, excerpt),
         )) = row
         else {
             return Ok(None);
@@ -618,6 +625,7 @@ impl Archive {
             valid: valid != 0,
             fault: fault.map(|f| parse_json(&f, "fault")).transpose()?,
             final_scores: scores.map(|s| parse_json(&s, "final scores")).transpose()?,
+            excerpt,
             records: records as u64,
             size: size as u64,
             form,
@@ -842,9 +850,12 @@ fn store_one(tx: &Transaction<'_>, p: &Prepared, source: Option<&str>, origin: O
         return answer(id, false, valid, fault, counted);
     }
     let valid = p.verdict.is_valid();
+    let excerpt = p.verdict.outcome().and_then(|o| o.excerpt.as_ref()).map(|e| e.to_string());
     // A valid entry counts for its game unless another one already does (two valid entries of
-    // one game cannot differ in anything the digest leaves out, but the index keeps it so).
+    // one game cannot differ in anything the digest leaves out, but the index keeps it so). An
+    // excerpt of an unknown game never counts: it is not a game, in statistics or standings.
     let counted = valid
+        && excerpt.is_none()
         && tx
             .query_row("SELECT 1 FROM logs WHERE digest = ?1 AND counted = 1", [&digest], |_| Ok(()))
             .optional()?
@@ -878,8 +889,8 @@ fn store_one(tx: &Transaction<'_>, p: &Prepared, source: Option<&str>, origin: O
     let final_scores = outcome.map(|o| o.final_scores.clone());
     tx.execute(
         "INSERT INTO verdicts(log_id, valid, fault_code, fault_index, fault_message, fault_json, final_scores, rounds,
-                              engine, checked_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                              engine, checked_at, excerpt)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
         params![
             id,
             i64::from(valid),
@@ -891,6 +902,7 @@ fn store_one(tx: &Transaction<'_>, p: &Prepared, source: Option<&str>, origin: O
             outcome.map_or(0, |o| o.rounds.len() as i64),
             paifu_core::ENGINE,
             now(),
+            excerpt,
         ],
     )?;
     if let Some(h) = &p.header {

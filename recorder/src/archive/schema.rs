@@ -89,6 +89,12 @@ const MIGRATIONS: &[Migration] = &[
     CREATE INDEX tournament_games_log ON tournament_games(log_id);",
     ),
     Migration::Code(identity_and_credentials),
+    Migration::Sql(
+        // 3: an excerpt of an unknown game (issue 15) is marked by its verdict: the rounds it
+        // covers (`excerpt: rounds South 2-1 to South 3-0 of an unknown game`), NULL for whole
+        // games. An excerpt never counts (`logs.counted` 0): not in statistics, not in standings.
+        "ALTER TABLE verdicts ADD COLUMN excerpt TEXT;",
+    ),
 ];
 
 /// The schema version this Paifu writes.

@@ -92,10 +92,18 @@ pub enum ExportError {
 /// its content; `mjai`). `bytes` are the file's bytes (for the header's digest). The log embeds
 /// the source (source.rs); a file too large for that is refused.
 pub fn import_text(format: &str, text: &str, bytes: &[u8]) -> Result<to_log::Imported, ImportError> {
+    import_read(format, text, bytes, false)
+}
+
+/// [`import_text`], with the excerpt reading when `excerpt` asks for it (`paifu import
+/// --excerpt`): a record that starts as a whole game does but stops early is then an excerpt of
+/// an unknown game, valid at the end of any round, rather than a truncated game. A record that
+/// does not start as a whole game does is an excerpt either way (`to_log::excerpt_note`).
+pub fn import_read(format: &str, text: &str, bytes: &[u8], excerpt: bool) -> Result<to_log::Imported, ImportError> {
     let imp = match format {
-        "tenhou" if text.trim_start().starts_with('<') => mjlog::import(text, bytes, ""),
-        "tenhou" => tenhou6::import(text, bytes),
-        "mjai" => mjai::import(text, bytes),
+        "tenhou" if text.trim_start().starts_with('<') => mjlog::import_read(text, bytes, "", excerpt),
+        "tenhou" => tenhou6::import_read(text, bytes, excerpt),
+        "mjai" => mjai::import_read(text, bytes, excerpt),
         other => return Err(ImportError::new("", format!("unknown source format {other:?}: write tenhou or mjai"))),
     }?;
     // A log made from this very file (not one the file embeds) holds the file.

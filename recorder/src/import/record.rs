@@ -116,6 +116,10 @@ pub struct Win {
     /// Each yaku's Japanese name and its han (13 for each yakuman); `None` when the source does
     /// not list them (an mjai `hora` without `yakus`), and then they are not checked.
     pub yaku: Option<Vec<(String, u32)>>,
+    /// What the source leaves out of this win and Paifu computes instead (`score changes`,
+    /// `liable seat`, `fu`, `han`, `yaku`): never read as a claim of nothing. When the score
+    /// changes are among them, `deltas` are zeros and are not claimed.
+    pub computed: Vec<&'static str>,
 }
 
 /// How a round ended.

@@ -33,13 +33,14 @@ pub fn embedded(h: &Header) -> Option<(&Source, &str)> {
     Some((h.source.as_ref()?, h.meta.get(META_KEY)?.as_str()))
 }
 
-/// Imports a source of a log header's `source.format` (`tenhou6`, `mjlog`, `mjai`).
-fn import_as(format: &str, text: &str) -> Result<Imported, ImportError> {
+/// Imports a source of a log header's `source.format` (`tenhou6`, `mjlog`, `mjai`), read as an
+/// excerpt when `excerpt` says the log was (`paifu import --excerpt`: the reading asked for).
+fn import_as(format: &str, text: &str, excerpt: bool) -> Result<Imported, ImportError> {
     match format {
-        "tenhou6" => tenhou6::import(text, text.as_bytes()),
+        "tenhou6" => tenhou6::import_read(text, text.as_bytes(), excerpt),
         // `paifu import` gives mjlog records no id (they carry none).
-        "mjlog" => mjlog::import(text, text.as_bytes(), ""),
-        "mjai" => mjai::import(text, text.as_bytes()),
+        "mjlog" => mjlog::import_read(text, text.as_bytes(), "", excerpt),
+        "mjai" => mjai::import_read(text, text.as_bytes(), excerpt),
         other => Err(ImportError::new("source.format", format!("{other:?} is not a format Paifu imports"))),
     }
 }
@@ -108,7 +109,8 @@ pub(crate) fn check_log(log: &Log<Action>, pos: &Positions) -> Option<Fault> {
     if let Some(f) = digest_fault(src, text) {
         return Some(f);
     }
-    let imp = match import_as(&src.format, text) {
+    let excerpt = super::to_log::is_excerpt(&log.header);
+    let imp = match import_as(&src.format, text, excerpt) {
         Ok(imp) => imp,
         Err(e) => {
             return Some(Fault::new(
@@ -151,6 +153,19 @@ pub(crate) fn check_log(log: &Log<Action>, pos: &Positions) -> Option<Fault> {
             format!("the embedded source's own scoring differs from Paifu's: {e}"),
         )
     })
+}
+
+/// The excerpt reading of an imported riichi log that is a whole game stopping early (`paifu
+/// validate --excerpt`): the same log with the option `excerpt: true`, in the same encoding;
+/// `None` for a log that is not an imported riichi game, or already says it is an excerpt. Its
+/// records and source are the log's; its header (and so its digest) says what it is read as.
+pub fn as_excerpt(bytes: &[u8]) -> Option<Vec<u8>> {
+    let (mut l, _) = log::decode::<Action>(bytes).ok()?;
+    if l.header.game != "riichi" || l.header.source.is_none() || super::to_log::is_excerpt(&l.header) {
+        return None;
+    }
+    l.header.options.insert("excerpt".into(), log::OptValue::Bool(true));
+    Some(log::encode(&l, log::Encoding::sniff(bytes)))
 }
 
 /// Whether fault `f` comes before `g` in the log: a fault of the header before any record's.

@@ -10,6 +10,7 @@ impl Riichi {
     /// After a round: the match ends (a seat below zero, or the last hand decided), or the next
     /// hand starts (the same dealer after a dealer's win or tenpai, else the next).
     pub(super) fn next_hand(&mut self, e: &Ending) {
+        self.last_hand = Some((self.round_wind, self.kyoku, self.honba));
         let length = self.rules.length.clamp(1, 4);
         let in_extension = self.round_wind >= length;
         let all_last = (self.round_wind + 1 == length && self.kyoku == 3) || in_extension;

@@ -45,8 +45,7 @@ use crate::mahjong::{Tile, Wall};
 use crate::random::Seed;
 use crate::{RoundResult, Seat, SeatSet, SetupError};
 
-/// The winds' letters, East first.
-pub(crate) const WINDS: [char; 4] = ['E', 'S', 'W', 'N'];
+pub(crate) use super::rules::WINDS;
 
 #[derive(Clone, Debug)]
 pub(crate) enum Phase {
@@ -97,6 +96,8 @@ pub struct Riichi {
     pub(crate) table: Table,
     pub(crate) phase: Phase,
     pub(crate) imported: Imported,
+    /// The last hand played to its end (round wind, kyoku, honba), for an excerpt's verdict.
+    pub(crate) last_hand: Option<(u8, u8, u32)>,
 }
 
 /// The hand being played, besides its seats: the wall and its indicators, and the counters the
@@ -137,22 +138,31 @@ impl Table {
 
 impl Riichi {
     /// A new match. Without a seed, an imported game: the deals, draws and indicators are records.
+    /// An excerpt (`rules.excerpt`) starts at the hand, with the counters and scores, it states;
+    /// only an imported game can be one (a seed deals whole games).
     pub(crate) fn new_game(rules: Rules, seed: Option<&Seed>) -> Result<Riichi, SetupError> {
-        let start = rules.start_points;
+        let start = rules.excerpt.clone().unwrap_or_default();
+        if seed.is_some() && rules.excerpt.is_some() {
+            return Err(SetupError(
+                "an excerpt (option excerpt) is read from an imported record; a seeded game is dealt whole from East 1"
+                    .into(),
+            ));
+        }
         let mut g = Riichi {
+            scores: start.scores.unwrap_or([rules.start_points; 4]),
             rules,
             seed: seed.copied(),
-            scores: [start; 4],
             results: Vec::new(),
-            round_wind: 0,
-            kyoku: 0,
-            honba: 0,
-            sticks: 0,
+            round_wind: start.round_wind & 3,
+            kyoku: start.kyoku & 3,
+            honba: start.honba,
+            sticks: start.sticks,
             last_wins: Vec::new(),
             players: Default::default(),
             table: Table::new(),
             phase: Phase::Over,
             imported: Imported::default(),
+            last_hand: None,
         };
         g.start_round();
         Ok(g)
@@ -161,6 +171,21 @@ impl Riichi {
     /// The label of the current hand in stream names: `E1`, `S4`, `W2`...
     pub(crate) fn hand_label(&self) -> String {
         self.hand_name().to_string()
+    }
+
+    /// The rounds an excerpt has covered, once it stands between two hands or is over (see
+    /// [`crate::Game::excerpt`]).
+    pub(crate) fn excerpt_covered(&self) -> Option<crate::Excerpt> {
+        let start = self.rules.excerpt.as_ref()?;
+        let between = match self.phase {
+            Phase::Over => true,
+            Phase::Deal { seat } => seat == self.dealer(),
+            _ => false,
+        };
+        let (w, k, h) = self.last_hand.filter(|_| between)?;
+        let name =
+            |w: u8, k: u8, h: u32| format!("{} {}-{h}", ["East", "South", "West", "North"][usize::from(w & 3)], k + 1);
+        Some(crate::Excerpt { first: name(start.round_wind, start.kyoku, start.honba), last: name(w, k, h) })
     }
 
     /// The current hand's name, to write without allocating: `E1`, `S4`, `W2`...

@@ -148,7 +148,7 @@ mod tests {
             rounds: Vec::new(),
             paifu: None,
         };
-        to_log::header("tenhou6", &g, b"")
+        to_log::header("tenhou6", &g, b"", false)
     }
 
     #[test]

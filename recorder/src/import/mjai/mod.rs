@@ -20,10 +20,15 @@ use serde_json::Value;
 /// Imports an mjai log. `bytes` are the file's bytes (for the digest). A file that embeds a Paifu
 /// log (`paifu export mjai` writes one) gives that log (embedded/).
 pub fn import(text: &str, bytes: &[u8]) -> Result<Imported, ImportError> {
+    import_read(text, bytes, false)
+}
+
+/// [`import`], read as an excerpt when `excerpt` asks for it (to_log::header).
+pub(crate) fn import_read(text: &str, bytes: &[u8], excerpt: bool) -> Result<Imported, ImportError> {
     let lines = read::parse(text)?;
     let (g, pm) = to_record::to_game(&lines)?;
     let Some(v) = &g.paifu else {
-        let h = to_log::header("mjai", &g, bytes);
+        let h = to_log::header("mjai", &g, bytes, excerpt);
         let imp = to_log::convert(&g, h).map_err(|e| pm.error(e))?;
         return Ok(pm.imported(imp));
     };

@@ -6,7 +6,7 @@
 //! fives), `E S W N P F C` (winds, then white, green, red dragons), and `?` for a hidden tile.
 //!
 //! Readers in the wild differ in a few field names; this parser accepts both forms of each:
-//! `uradora_markers` or `ura_markers` for the ura indicators, and `aka_flag`, `aka` or
+//! `uradora_markers`, `ura_markers` or `uradora_marker` for the ura indicators, and `aka_flag`, `aka` or
 //! `red_fives` for the red-five rule of `start_game`. Yaku lists may be `[name, han]` pairs or
 //! `{"name", "han"}` objects, with Japanese or English (Mahjong Soul) names.
 
@@ -344,13 +344,23 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
         "reach" => Event::Reach { actor: o.seat("actor")? },
         "reach_accepted" => Event::ReachAccepted { actor: o.seat("actor")?, scores: o.ints("scores")? },
         "hora" => {
-            let ura = if o.m.contains_key("uradora_markers") {
-                o.pais("uradora_markers")?
-            } else if o.m.contains_key("ura_markers") {
-                o.pais("ura_markers")?
-            } else {
-                Vec::new()
-            };
+            // Mortal's libriichi writes `ura_markers`, the mjai protocol `uradora_markers`, some
+            // bots `uradora_marker`: one list, under any of the names; two that differ are refused.
+            let mut ura: Option<(&str, Vec<Pai>)> = None;
+            for name in ["ura_markers", "uradora_markers", "uradora_marker"] {
+                if !o.m.contains_key(name) {
+                    continue;
+                }
+                let these = o.pais(name)?;
+                match &ura {
+                    Some((first, got)) if *got != these => {
+                        return Err(o.err(format!("\"{first}\" and \"{name}\" give different ura indicators")))
+                    }
+                    Some(_) => {}
+                    None => ura = Some((name, these)),
+                }
+            }
+            let ura = ura.map(|(_, u)| u).unwrap_or_default();
             Event::Hora {
                 actor: o.seat("actor")?,
                 target: o.seat("target")?,
@@ -478,6 +488,12 @@ mod tests {
     fn both_ura_field_names_are_read() {
         let a = parse(r#"{"type":"hora","actor":0,"target":1,"uradora_markers":["1m"]}"#).unwrap();
         let b = parse(r#"{"type":"hora","actor":0,"target":1,"ura_markers":["1m"]}"#).unwrap();
+        // As some bots write it (issue 15): the singular, the same list.
+        let c = parse(r#"{"type":"hora","actor":0,"target":1,"uradora_marker":["1m"]}"#).unwrap();
+        assert_eq!(b[0].event, c[0].event);
+        let both = r#"{"type":"hora","actor":0,"target":1,"ura_markers":["1m"],"uradora_marker":["2m"]}"#;
+        let e = parse(both).unwrap_err();
+        assert!(e.message.contains("\"ura_markers\" and \"uradora_marker\" give different"), "{e}");
         assert_eq!(a, b);
     }
 

@@ -338,6 +338,13 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                             }
                         }
                         pm.set(format!("log[{ri}][16][{}]", 2 * wins.len() + 2), line);
+                        // What the event leaves out is computed, not claimed (mjai has no field
+                        // for the liable seat: never claimed, not listed).
+                        let computed =
+                            [("fu", fu.is_none()), ("han", han.is_none() && yaku.is_none()), ("yaku", yaku.is_none())]
+                                .into_iter()
+                                .filter_map(|(what, left_out)| left_out.then_some(what))
+                                .collect();
                         wins.push(Win {
                             deltas,
                             who: *actor,
@@ -347,6 +354,7 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                             fu: *fu,
                             han: *han,
                             yaku: yaku.clone(),
+                            computed,
                         });
                         r.outcome = Outcome::Wins(wins);
                         o.ended = true;

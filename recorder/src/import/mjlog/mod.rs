@@ -12,9 +12,17 @@ use super::ImportError;
 
 /// Imports an mjlog XML record. `id` names the game (the file name without its extension).
 pub fn import(text: &str, bytes: &[u8], id: &str) -> Result<Imported, ImportError> {
+    import_read(text, bytes, id, false)
+}
+
+/// [`import`], read as an excerpt when `excerpt` asks for it (to_log::header).
+pub(crate) fn import_read(text: &str, bytes: &[u8], id: &str, excerpt: bool) -> Result<Imported, ImportError> {
     let tags = read::parse(text)?;
     let (g, pm) = to_record::to_game(&tags, id)?;
-    let h = to_log::header("mjlog", &g, bytes);
+    let h = to_log::header("mjlog", &g, bytes, excerpt);
+    if !to_log::is_excerpt(&h) {
+        read::check_ended(&tags, text.len())?;
+    }
     let imp = to_log::convert(&g, h).map_err(|e| pm.error(e))?;
     Ok(pm.imported(imp))
 }

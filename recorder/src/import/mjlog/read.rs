@@ -327,13 +327,22 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Positioned>, ImportError> {
     if !seen_root {
         return Err(ImportError::new("byte 0", "not an mjlog record: no <mjloggm> element"));
     }
-    if !out.iter().any(|p| matches!(p.tag, Tag::Agari { owari: Some(_), .. } | Tag::Ryuukyoku { owari: Some(_), .. })) {
+    Ok(out)
+}
+
+/// Refuses the tags of a whole game that ends without its final result (`owari=`), the mark of a
+/// file cut short; an excerpt (`paifu import --excerpt`, or a record that does not start at
+/// East 1) may stop after any hand. `len` is the text's length.
+pub(super) fn check_ended(tags: &[Positioned], len: usize) -> Result<(), ImportError> {
+    if !tags.iter().any(|p| matches!(p.tag, Tag::Agari { owari: Some(_), .. } | Tag::Ryuukyoku { owari: Some(_), .. }))
+    {
         return Err(ImportError::new(
-            format!("byte {}", text.len()),
-            "the record ends before the game does (no final owari= result): the file is cut short",
+            format!("byte {len}"),
+            "the record ends before the game does (no final owari= result): the file is cut short (import it with \
+             --excerpt if it is meant to hold only some rounds of a game)",
         ));
     }
-    Ok(out)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -238,6 +238,7 @@ pub(crate) fn to_game(tags: &[Positioned], id: &str) -> Result<(Game, PosMap), I
                             fu: Some(*fu).filter(|f| *f > 0 && yakuman.is_empty()),
                             han: None,
                             yaku: Some(names),
+                            computed: Vec::new(),
                         });
                         r.outcome = Outcome::Wins(wins);
                         *ended = true;

@@ -30,9 +30,14 @@ use serde_json::Value;
 /// Imports a tenhou.net/6 record. `bytes` are the file's bytes (for the header's digest). A file
 /// that embeds a Paifu log (`paifu export` writes one) gives that log (embedded/).
 pub fn import(text: &str, bytes: &[u8]) -> Result<Imported, ImportError> {
+    import_read(text, bytes, false)
+}
+
+/// [`import`], read as an excerpt when `excerpt` asks for it (to_log::header).
+pub(crate) fn import_read(text: &str, bytes: &[u8], excerpt: bool) -> Result<Imported, ImportError> {
     let g = parse(text)?;
     let Some(v) = &g.paifu else {
-        return to_log::convert(&g, to_log::header("tenhou6", &g, bytes));
+        return to_log::convert(&g, to_log::header("tenhou6", &g, bytes, excerpt));
     };
     let e = embedded::read(v).map_err(|m| ImportError::new("paifu", m.to_string()))?;
     let imp = embedded::rebuild(&g, &e)?;

@@ -5,6 +5,7 @@ use crate::import::{brief, ImportError};
 
 use serde_json::Value;
 
+#[derive(Clone)]
 struct At<'a> {
     path: String,
     value: &'a Value,
@@ -167,36 +168,65 @@ fn yaku(s: &str, at: &At) -> Result<(String, u32), ImportError> {
     Ok((name.to_owned(), han))
 }
 
+/// A win: its score changes and its details `[who, from, pao, "text", yaku...]`. Exporters that
+/// strip results write fewer: score changes shorter than four (`[0]`), details that stop after
+/// the winner and the seat it won from; what is left out is computed, not claimed
+/// ([`Win::computed`]). The winner and the seat it won from are needed.
 fn win(deltas: &At, info: &At) -> Result<Win, ImportError> {
     let seat = |a: At| -> Result<u8, ImportError> {
         let v = a.int()?;
         u8::try_from(v).ok().filter(|&s| s < 4).ok_or_else(|| a.err(format!("{v} is not a seat (0-3)")))
     };
-    let text_at = info.index(3)?;
-    let text = text_at.string()?.to_owned();
-    let (fu, han) = score_text(&text).ok_or_else(|| {
-        text_at.err(format!(
-            "cannot read the score text {text:?}: expected FU符HAN飜 or a limit (満貫 跳満 倍満 三倍満 役満), then the \
-             points (8000点, 2000-4000点 or 4000点∀)"
-        ))
-    })?;
+    let mut computed = Vec::new();
+    let stripped = deltas.value.as_array().is_some_and(|d| d.len() < 4 && d.iter().all(Value::is_i64));
+    let deltas = if stripped {
+        computed.push("score changes");
+        [0; 4]
+    } else {
+        deltas.four_ints()?
+    };
+    let needed = |i: usize, what: &str| {
+        info.index(i).map_err(|_| {
+            info.err(format!(
+                "a win names {what} (item {i} of [who, from, pao, text, yaku...]): Paifu computes a stripped win's \
+                 results, but not who won or from whom"
+            ))
+        })
+    };
+    let who = seat(needed(0, "its winner")?)?;
+    let from = seat(needed(1, "the seat it won from (the winner itself for a self-draw)")?)?;
+    let items = info.items()?;
+    let pao = match items.get(2) {
+        Some(a) => Some(seat(a.clone())?),
+        None => {
+            computed.push("liable seat");
+            None
+        }
+    };
+    let (text, fu, han) = match items.get(3) {
+        Some(text_at) => {
+            let text = text_at.string()?.to_owned();
+            let (fu, han) = score_text(&text).ok_or_else(|| {
+                text_at.err(format!(
+                    "cannot read the score text {text:?}: expected FU符HAN飜 or a limit (満貫 跳満 倍満 三倍満 役満), \
+                     then the points (8000点, 2000-4000点 or 4000点∀)"
+                ))
+            })?;
+            (text, fu, han)
+        }
+        None => {
+            computed.extend(["fu", "han"]);
+            (String::new(), None, None)
+        }
+    };
     let mut yakus = Vec::new();
-    for y in info.items()?.into_iter().skip(4) {
-        yakus.push(yaku(y.string()?, &y)?);
+    for y in items.iter().skip(4) {
+        yakus.push(yaku(y.string()?, y)?);
     }
     if yakus.is_empty() {
-        return Err(info.err("a win lists its yaku after the score text"));
+        computed.push("yaku");
     }
-    Ok(Win {
-        deltas: deltas.four_ints()?,
-        who: seat(info.index(0)?)?,
-        from: seat(info.index(1)?)?,
-        pao: Some(seat(info.index(2)?)?),
-        text,
-        fu,
-        han,
-        yaku: Some(yakus),
-    })
+    Ok(Win { deltas, who, from, pao, text, fu, han, yaku: (!yakus.is_empty()).then_some(yakus), computed })
 }
 
 /// Tenhou's score text: `30符1飜1000点`, `30符1飜300-500点`, `40符3飜1300点∀`, or a limit

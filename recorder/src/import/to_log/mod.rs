@@ -13,11 +13,11 @@ mod builder;
 mod result;
 mod round;
 
-use super::record::Game;
+use super::record::{self, Game};
 use super::{rules, ImportError};
 use builder::Builder;
 use paifu_core::log::{Header, Log, Source, FORMAT_VERSION, MAX_ITEM_BYTES};
-use paifu_core::riichi::Action;
+use paifu_core::riichi::{Action, ExcerptStart, Riichi};
 use paifu_core::Digest;
 use paifu_core::Game as _;
 use std::collections::BTreeMap;
@@ -99,8 +99,17 @@ pub(crate) fn digest_fault(src: &Source, text: &str) -> Option<paifu_core::Fault
 /// The header of an imported game: the rules from the rule's name, the source block for
 /// `format` with the digest of the source file's `bytes`, and the source itself in
 /// `meta.source` (the module `source`) when it is UTF-8 text that fits a header.
-pub(crate) fn header(format: &str, g: &Game, bytes: &[u8]) -> Header {
-    let (ruleset, options) = rules::from_rule_name(&g.rule, g.red_fives);
+///
+/// A record that does not start as a whole game does (East 1, 0 honba, no riichi sticks, every
+/// seat at the ruleset's start points) is an excerpt of an unknown game: the options state where
+/// it starts ([`excerpt_start`]). One that does is read as an excerpt only when `excerpt` asks
+/// for it (`paifu import --excerpt`: a whole game that stops early).
+pub(crate) fn header(format: &str, g: &Game, bytes: &[u8], excerpt: bool) -> Header {
+    let (ruleset, mut options) = rules::from_rule_name(&g.rule, g.red_fives);
+    let start_points = Riichi::rules(ruleset, &options).map_or(25000, |r| r.start_points);
+    if let Some(e) = excerpt_start(g, start_points, excerpt) {
+        options.extend(e.to_options());
+    }
     let mut meta = BTreeMap::new();
     if !g.rule.is_empty() {
         meta.insert("rule".into(), g.rule.clone());
@@ -122,6 +131,83 @@ pub(crate) fn header(format: &str, g: &Game, bytes: &[u8]) -> Header {
     }
 }
 
+/// Where the excerpt a record holds starts: the state its first round states, when that is not
+/// a whole game's start or when the excerpt reading is asked for; `None` for a whole game.
+pub(crate) fn excerpt_start(g: &Game, start_points: i64, asked: bool) -> Option<ExcerptStart> {
+    let first = g.rounds.first()?;
+    let whole = first.kyoku == 0 && first.honba == 0 && first.sticks == 0 && first.scores == [start_points; 4];
+    if whole && !asked {
+        return None;
+    }
+    Some(ExcerptStart {
+        round_wind: first.kyoku / 4 % 4,
+        kyoku: first.kyoku % 4,
+        honba: first.honba,
+        sticks: first.sticks,
+        scores: (first.scores != [start_points; 4]).then_some(first.scores),
+    })
+}
+
+/// The note `paifu import` prints for a log read as an excerpt without being asked to (its
+/// record does not start as a whole game does); `None` for a whole game, or an excerpt asked for
+/// from East 1.
+pub fn excerpt_note(h: &Header) -> Option<String> {
+    let rules = Riichi::rules(&h.ruleset, &h.options).ok()?;
+    let e = rules.excerpt.filter(|e| e.to_options().len() > 1)?;
+    let scores = e.scores.unwrap_or([rules.start_points; 4]);
+    Some(format!(
+        "read as an excerpt of an unknown game: the record starts at {} with {} riichi sticks and scores {scores:?}, \
+         not at East 1 with {} each",
+        record::round_name(e.round_wind * 4 + e.kyoku, e.honba),
+        e.sticks,
+        rules.start_points
+    ))
+}
+
+/// An excerpt's stated starting position checked as far as it can be: the points on the table
+/// (scores and riichi sticks) are what four players started with, since every payment moves
+/// points between them. `None` when they are, or the game is not an excerpt.
+fn excerpt_points(g: &Game, game: &Riichi) -> Option<ImportError> {
+    let rules = game.rules_in_force();
+    let first = g.rounds.first().filter(|_| rules.excerpt.is_some())?;
+    let total = first.scores.iter().sum::<i64>() + 1000 * i64::from(first.sticks);
+    let want = 4 * rules.start_points;
+    (total != want).then(|| {
+        ImportError::new(
+            "log[0][1]",
+            format!(
+                "claim_mismatch: the starting scores {:?} and {} riichi sticks hold {total} points, but four players \
+                 who each started with {} hold {want}",
+                first.scores, first.sticks, rules.start_points
+            ),
+        )
+        .in_round(&first.name())
+    })
+}
+
+/// The key of the header's `meta` that says which results the source left out and Paifu
+/// computed (`paifu import` of stripped records): computed, not claimed.
+pub const COMPUTED_KEY: &str = "computed";
+
+/// What the source's wins leave out, hand by hand (`South 2, 1 honba, seat 3's win: score
+/// changes, yaku`); `None` when nothing is.
+fn computed_note(g: &Game) -> Option<String> {
+    let mut parts = Vec::new();
+    for r in &g.rounds {
+        if let record::Outcome::Wins(ws) = &r.outcome {
+            for w in ws.iter().filter(|w| !w.computed.is_empty()) {
+                parts.push(format!("{}, seat {}'s win: {}", r.name(), w.who, w.computed.join(", ")));
+            }
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("; "))
+}
+
+/// Whether a header is an excerpt's (option `excerpt: true`).
+pub(crate) fn is_excerpt(h: &Header) -> bool {
+    h.options.get("excerpt") == Some(&paifu_core::log::OptValue::Bool(true))
+}
+
 /// Converts a game under the given header.
 pub(crate) fn convert(g: &Game, h: Header) -> Result<Imported, ImportError> {
     convert_windows(g, h).map(|(imp, _)| imp)
@@ -131,6 +217,9 @@ pub(crate) fn convert(g: &Game, h: Header) -> Result<Imported, ImportError> {
 pub(crate) fn convert_windows(g: &Game, h: Header) -> Result<(Imported, Vec<bool>), ImportError> {
     let mut b = Builder::new(&h)?;
     let mut mismatches = Vec::new();
+    if let Some(e) = excerpt_points(g, &b.game) {
+        mismatches.push(Mismatch { record: 0, error: e });
+    }
     for (ri, r) in g.rounds.iter().enumerate() {
         if b.stopped() {
             break;
@@ -154,5 +243,9 @@ pub(crate) fn convert_windows(g: &Game, h: Header) -> Result<(Imported, Vec<bool
         }
     }
     let windowed = std::mem::take(&mut b.windowed);
+    let mut h = h;
+    if let Some(c) = computed_note(g) {
+        h.meta.insert(COMPUTED_KEY.into(), c);
+    }
     Ok((b.finish(h, mismatches), windowed))
 }

@@ -39,7 +39,12 @@ pub(super) fn conclude(b: &mut Builder, ri: usize, r: &Round, mismatches: &mut V
             }
         }
     }
-    b.claim(Some(d.to_vec()), None);
+    // Score changes the source left out are computed, not claimed: no claim (never a claim of
+    // nothing).
+    let unclaimed = matches!(&r.outcome, Outcome::Wins(ws) if ws.iter().any(|w| w.computed.contains(&"score changes")));
+    if !unclaimed {
+        b.claim(Some(d.to_vec()), None);
+    }
     let record = b.records.len().saturating_sub(1);
     let mut found = Vec::new();
     if let Outcome::Wins(ws) = &r.outcome {
