@@ -748,21 +748,49 @@ async fn tournament(state: web::Data<State>, name: web::Path<String>) -> Page {
     if t.standings.is_empty() {
         b.push_str("<p class=\"note\">No game counts yet.</p>");
     } else {
-        b.push_str("<div class=\"scroll\"><table><thead><tr><th class=\"n\">Rank</th><th>Player</th><th class=\"n\">Games</th><th class=\"n\">Firsts</th><th class=\"n\">Average place</th><th class=\"n\">Total score</th></tr></thead><tbody>");
-        for s in &t.standings {
+        // One table per game and ruleset: points of different games are never added together.
+        let mut start = 0;
+        while start < t.standings.len() {
+            let first = &t.standings[start];
+            let end = start
+                + t.standings[start..]
+                    .iter()
+                    .take_while(|s| s.game == first.game && s.ruleset == first.ruleset)
+                    .count();
+            let riichi = first.points.is_some();
+            let title =
+                paifu_core::GameKind::from_name(&first.game).map_or(first.game.clone(), |k| k.title().to_owned());
             let _ = write!(
                 b,
-                "<tr><td class=\"n\">{}</td><td><a href=\"/players/{}\">{}</a></td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{:.2}</td><td class=\"n\">{}</td></tr>",
-                s.rank,
-                url(&s.player),
-                esc(&s.player),
-                s.games,
-                s.firsts,
-                s.average_placement,
-                s.total_score
+                "<h2>{} ({} rules)</h2><p class=\"note\">{}</p><div class=\"scroll\"><table class=\"standings\"><thead><tr><th class=\"n\">Rank</th><th>Player</th><th class=\"n\">Games</th>{}<th class=\"n\">Average place</th><th class=\"n\">Firsts</th><th class=\"n\">Total score</th></tr></thead><tbody>",
+                esc(&title),
+                esc(&first.ruleset),
+                if riichi {
+                    "Ranked by points: each game's final score less the return points, plus uma and oka as the \
+                     game's ruleset sets them, in thousands; then average place, then firsts."
+                } else {
+                    "Ranked by average place (exact, not rounded), then firsts, then total score."
+                },
+                if riichi { "<th class=\"n\">Points</th>" } else { "" }
             );
+            for s in &t.standings[start..end] {
+                let points =
+                    s.points.map(|p| format!("<td class=\"n\">{:+.1}</td>", p as f64 / 1000.0)).unwrap_or_default();
+                let _ = write!(
+                    b,
+                    "<tr><td class=\"n\">{}</td><td><a href=\"/players/{}\">{}</a></td><td class=\"n\">{}</td>{points}<td class=\"n\">{:.3}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+                    s.rank,
+                    url(&s.player),
+                    esc(&s.player),
+                    s.games,
+                    s.average_placement,
+                    s.firsts,
+                    s.total_score
+                );
+            }
+            b.push_str("</tbody></table></div>");
+            start = end;
         }
-        b.push_str("</tbody></table></div>");
     }
     b.push_str("<h2>Games</h2>");
     b.push_str(&recent(&t.games));

@@ -196,6 +196,9 @@ async fn pages_answer() {
     assert_eq!(s, StatusCode::OK);
     assert!(b.contains("Standings") && b.contains("Average place"));
     assert!(b.contains("6 of 6 games") && b.contains("Owner: olive"), "{b}");
+    // Issue 16: a table per game and ruleset, ranked by exact values with the rule said.
+    assert_eq!(b.matches("<table class=\"standings\">").count(), 1, "{b}");
+    assert!(b.contains("<h2>Tien Zi Que (standard rules)</h2>") && b.contains("Ranked by average place"), "{b}");
     // Without a session the upload page asks for a log-in.
     let (s, b) = get(&app, "/upload").await;
     assert_eq!(s, StatusCode::OK);

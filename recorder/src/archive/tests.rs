@@ -752,3 +752,44 @@ fn writers_on_one_file_all_finish() {
     assert_eq!(a.tournaments().unwrap()[0].games, 48);
     assert_eq!(a.tokens().unwrap().len(), 4 * 12);
 }
+
+#[test]
+fn standings_are_kept_per_game_and_riichi_counts_uma_and_oka() {
+    // Issue 16: standings added final scores across games and ranked riichi by raw score.
+    let (_d, mut a) = temp_archive();
+    let referee = key(1);
+    a.ensure_tournament("Mixed", None, &[referee.verifying_key()]).unwrap();
+    let mut store = |bytes: Vec<u8>| {
+        let p = prepare(&bytes);
+        let st = a.store(&p, None, Some("Mixed"), Origin::CommandLine).unwrap();
+        a.add_certificate(st.id, &certify(&p, &referee)).unwrap();
+        p
+    };
+    let names = ["Ann", "Bo", "Cy", "Dee"];
+    let mut expected_points = std::collections::BTreeMap::<String, i64>::new();
+    for i in 0..3 {
+        let log = crate::samples::game_log::<paifu_core::riichi::Riichi>("standard", &format!("standings/{i}"), &names)
+            .unwrap();
+        let p = store(paifu_core::log::encode(&log, Encoding::Binary));
+        let outcome = p.verdict.outcome().expect("valid");
+        for f in &outcome.rounds.last().unwrap().facts {
+            if f.key == "final_points" {
+                *expected_points.entry(names[usize::from(f.seat.unwrap())].to_owned()).or_default() += f.value;
+            }
+        }
+    }
+    store(tzq_bytes("standings/tzq", ["Ann", "Bo"], Encoding::Binary));
+    let st = a.standings("Mixed").unwrap().unwrap();
+    let riichi: Vec<&Standing> = st.iter().filter(|s| s.game == "riichi").collect();
+    let tzq: Vec<&Standing> = st.iter().filter(|s| s.game == "tzq").collect();
+    assert_eq!((riichi.len(), tzq.len(), st.len()), (4, 2, 6), "one table per game, a line per player in each");
+    assert!(riichi.iter().all(|s| s.games == 3 && s.ruleset == "standard"));
+    assert!(tzq.iter().all(|s| s.games == 1 && s.points.is_none()));
+    for s in &riichi {
+        assert_eq!(s.points, Some(expected_points[&s.player]), "{}", s.player);
+    }
+    assert_eq!(riichi.iter().map(|s| s.points.unwrap()).sum::<i64>(), 0, "uma and oka add up to nothing");
+    assert!(riichi.windows(2).all(|w| w[0].points >= w[1].points), "riichi ranks by points");
+    assert_eq!(riichi[0].rank, 1);
+    assert_eq!(tzq[0].rank, 1);
+}

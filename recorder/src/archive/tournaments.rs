@@ -7,6 +7,7 @@ use super::{now, Archive, ArchiveError, Result};
 use paifu_core::cert::PublicKey;
 use rusqlite::{params, OptionalExtension, Transaction};
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// A tournament and its size.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -40,17 +41,43 @@ impl TournamentInfo {
     }
 }
 
-/// One player's line in a tournament's standings.
+/// One player's line in a tournament's standings. Standings are kept apart per game and ruleset
+/// (`game`, `ruleset`): points of different games are never added together, and each table is
+/// ranked on its own.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Standing {
+    /// The game kind of this table (`riichi`, `tzq`, ...).
+    pub game: String,
+    /// The ruleset of this table.
+    pub ruleset: String,
+    /// The rank within this table; equal lines (every ranking key equal) share a rank.
     pub rank: u32,
     pub player: String,
     pub games: u64,
     /// First places (shared firsts count).
     pub firsts: u64,
+    /// Sum of places: the average place is `placement_sum / games`, compared exactly.
+    pub placement_sum: u64,
     pub average_placement: f64,
     /// Sum of final scores.
     pub total_score: i64,
+    /// Riichi: the sum of the final results after uma and oka as the game's ruleset counts them
+    /// (the engine's `final_points` facts), in score units: 1000 is one point.
+    pub points: Option<i64>,
+}
+
+impl Standing {
+    /// The ranking keys, best first (docs/web.md "Standings"): riichi by points, then average
+    /// place, then firsts; the other games by average place, then firsts, then total score.
+    fn order(&self, other: &Standing) -> std::cmp::Ordering {
+        // a/b < c/d exactly: a*d < c*b (no rounding of averages).
+        let place = (u128::from(self.placement_sum) * u128::from(other.games))
+            .cmp(&(u128::from(other.placement_sum) * u128::from(self.games)));
+        match (self.points, other.points) {
+            (Some(a), Some(b)) => b.cmp(&a).then(place).then(other.firsts.cmp(&self.firsts)),
+            _ => place.then(other.firsts.cmp(&self.firsts)).then(other.total_score.cmp(&self.total_score)),
+        }
+    }
 }
 
 fn key_hex(k: &PublicKey) -> String {
@@ -176,33 +203,112 @@ impl Archive {
             self.conn.query_row("SELECT id FROM tournaments WHERE name = ?1", [tournament], |r| r.get(0)).optional()?;
         let Some(tid) = exists else { return Ok(None) };
         let mut st = self.conn.prepare_cached(&format!(
-            "SELECT p.name, COUNT(*), SUM(s.placement = 1), AVG(s.placement), SUM(s.final_score)
+            "SELECT COALESCE(l.game, ''), COALESCE(l.ruleset, ''), p.name, s.placement, s.final_score,
+                    (SELECT r.facts FROM rounds r WHERE r.log_id = l.id ORDER BY r.round DESC LIMIT 1), s.seat
              FROM tournament_games tg
+             JOIN logs l ON l.id = tg.log_id
              JOIN seats s ON s.log_id = tg.log_id
              JOIN players p ON p.id = s.player_id
-             WHERE tg.tournament_id = ?1 AND {COUNTS_IN_STANDINGS}
-             GROUP BY p.id
-             ORDER BY AVG(s.placement) ASC, SUM(s.placement = 1) DESC, SUM(s.final_score) DESC, p.name"
+             WHERE tg.tournament_id = ?1 AND {COUNTS_IN_STANDINGS}"
         ))?;
-        let mut v: Vec<Standing> = st
-            .query_map([tid], |r| {
-                Ok(Standing {
-                    rank: 0,
-                    player: r.get(0)?,
-                    games: r.get::<_, i64>(1)? as u64,
-                    firsts: r.get::<_, i64>(2)? as u64,
-                    average_placement: r.get(3)?,
-                    total_score: r.get(4)?,
-                })
-            })?
+        type Line = (String, String, String, Option<i64>, Option<i64>, Option<String>, i64);
+        let lines: Vec<Line> = st
+            .query_map([tid], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?)))?
             .collect::<std::result::Result<_, _>>()?;
-        for i in 0..v.len() {
-            let same = i > 0
-                && v[i].average_placement == v[i - 1].average_placement
-                && v[i].firsts == v[i - 1].firsts
-                && v[i].total_score == v[i - 1].total_score;
-            v[i].rank = if same { v[i - 1].rank } else { i as u32 + 1 };
+        let mut tables: BTreeMap<(String, String), BTreeMap<String, Standing>> = BTreeMap::new();
+        for (game, ruleset, player, placement, score, last_facts, seat) in lines {
+            let points = (game == "riichi").then(|| final_points(last_facts.as_deref(), seat)).flatten();
+            let line =
+                tables.entry((game.clone(), ruleset.clone())).or_default().entry(player.clone()).or_insert(Standing {
+                    game,
+                    ruleset,
+                    rank: 0,
+                    player,
+                    games: 0,
+                    firsts: 0,
+                    placement_sum: 0,
+                    average_placement: 0.0,
+                    total_score: 0,
+                    points: None,
+                });
+            let place = placement.and_then(|p| u64::try_from(p).ok()).unwrap_or(0);
+            line.games += 1;
+            line.firsts += u64::from(place == 1);
+            line.placement_sum += place;
+            line.total_score += score.unwrap_or(0);
+            if let Some(p) = points {
+                line.points = Some(line.points.unwrap_or(0) + p);
+            }
         }
-        Ok(Some(v))
+        let mut out = Vec::new();
+        for (_, lines) in tables {
+            let mut v: Vec<Standing> = lines.into_values().collect();
+            for l in &mut v {
+                l.average_placement = l.placement_sum as f64 / l.games.max(1) as f64;
+            }
+            v.sort_by(|a, b| a.order(b).then_with(|| a.player.cmp(&b.player)));
+            for i in 0..v.len() {
+                let same = i > 0 && v[i].order(&v[i - 1]).is_eq();
+                v[i].rank = if same { v[i - 1].rank } else { i as u32 + 1 };
+            }
+            out.extend(v);
+        }
+        Ok(Some(out))
+    }
+}
+
+/// A riichi seat's final result after uma and oka from the facts of a game's last round.
+fn final_points(last_facts: Option<&str>, seat: i64) -> Option<i64> {
+    let facts: serde_json::Value = serde_json::from_str(last_facts?).ok()?;
+    facts.as_array()?.iter().find_map(|f| {
+        (f.get("key")?.as_str()? == "final_points" && f.get("seat")?.as_i64()? == seat)
+            .then(|| f.get("value")?.as_i64())?
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Standing;
+
+    fn line(
+        player: &str,
+        games: u64,
+        placement_sum: u64,
+        firsts: u64,
+        total_score: i64,
+        points: Option<i64>,
+    ) -> Standing {
+        Standing {
+            game: "g".into(),
+            ruleset: "r".into(),
+            rank: 0,
+            player: player.into(),
+            games,
+            firsts,
+            placement_sum,
+            average_placement: placement_sum as f64 / games as f64,
+            total_score,
+            points,
+        }
+    }
+
+    #[test]
+    fn lines_rank_by_exact_averages_then_firsts_then_scores() {
+        use std::cmp::Ordering::*;
+        // 1/3 of a place better is better, however close the rounded averages.
+        let a = line("a", 3, 4, 2, 0, None); // 1.333...
+        let b = line("b", 2000, 2667, 2, 0, None); // 1.3335
+        assert_eq!(a.order(&b), Less);
+        // The same average (2/4 and 1/2 places) ties on it; firsts, then total score decide.
+        let c = line("c", 4, 6, 2, 10, None);
+        let d = line("d", 2, 3, 1, 99, None);
+        assert_eq!(c.order(&d), Less);
+        let e = line("e", 2, 3, 1, 50, None);
+        assert_eq!(d.order(&e), Less);
+        assert_eq!(e.order(&line("f", 2, 3, 1, 50, None)), Equal, "equal lines share a rank");
+        // Riichi: points first, whatever the places.
+        let r1 = line("r1", 2, 4, 0, 0, Some(5_000));
+        let r2 = line("r2", 2, 2, 2, 0, Some(4_900));
+        assert_eq!(r1.order(&r2), Less);
     }
 }
