@@ -217,3 +217,133 @@ fn simulated_games_export_with_tenhous_strings_and_rounding() {
 fn numbers(text: &str) -> Vec<i64> {
     text.split(|c: char| !c.is_ascii_digit()).filter(|s| !s.is_empty()).map(|s| s.parse().unwrap()).collect()
 }
+
+/// Mortal's libriichi (github.com/Equim-chan/Mortal, libriichi/src/mjai/event.rs, `enum Event`,
+/// serde-tagged by `type`, snake_case) reads each mjai event with these fields; fields it does not
+/// name (`paifu`, `aka_flag`, `rule`, `id` in `start_game`; `yakus`, `fu`, `fan`, `pai` in `hora`;
+/// `scores` in `reach_accepted` and `end_game`) are ignored, as the enum does not deny unknown
+/// fields. Tiles are the strings of libriichi/src/tile.rs `MJAI_PAI_STRINGS`.
+fn libriichi_reads(line: usize, v: &Value) -> Result<(), String> {
+    const TILES: [&str; 37] = [
+        "1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p",
+        "1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "E", "S", "W", "N", "P", "F", "C", "5mr", "5pr", "5sr",
+    ];
+    let tile = |k: &str| v[k].as_str().is_some_and(|t| TILES.contains(&t));
+    let tiles = |x: &Value, n: Option<usize>| {
+        x.as_array().is_some_and(|a| {
+            n.is_none_or(|n| a.len() == n) && a.iter().all(|t| t.as_str().is_some_and(|t| TILES.contains(&t)))
+        })
+    };
+    let small = |k: &str, lo: u64, hi: u64| v[k].as_u64().is_some_and(|x| (lo..=hi).contains(&x));
+    let actor = |k: &str| small(k, 0, 3);
+    let four_i32 = |x: &Value| {
+        x.as_array()
+            .is_some_and(|a| a.len() == 4 && a.iter().all(|d| d.as_i64().is_some_and(|d| i32::try_from(d).is_ok())))
+    };
+    let optional = |k: &str, ok: &dyn Fn(&Value) -> bool| v.get(k).is_none_or(|x| x.is_null() || ok(x));
+    let ty = v["type"].as_str().unwrap_or("");
+    let ok = match ty {
+        "start_game" => {
+            v["names"].as_array().is_some_and(|n| n.len() == 4 && n.iter().all(Value::is_string))
+                && optional("seed", &|s| s.as_array().is_some_and(|s| s.len() == 2 && s.iter().all(Value::is_u64)))
+        }
+        "start_kyoku" => {
+            tile("bakaze")
+                && tile("dora_marker")
+                && small("kyoku", 1, 4)
+                && small("honba", 0, 255)
+                && small("kyotaku", 0, 255)
+                && actor("oya")
+                && four_i32(&v["scores"])
+                && v["tehais"].as_array().is_some_and(|h| h.len() == 4 && h.iter().all(|h| tiles(h, Some(13))))
+        }
+        "tsumo" => actor("actor") && tile("pai"),
+        "dahai" => actor("actor") && tile("pai") && v["tsumogiri"].is_boolean(),
+        "chi" | "pon" => actor("actor") && actor("target") && tile("pai") && tiles(&v["consumed"], Some(2)),
+        "daiminkan" => actor("actor") && actor("target") && tile("pai") && tiles(&v["consumed"], Some(3)),
+        "kakan" => actor("actor") && tile("pai") && tiles(&v["consumed"], Some(3)),
+        "ankan" => actor("actor") && tiles(&v["consumed"], Some(4)),
+        "dora" => tile("dora_marker"),
+        "reach" | "reach_accepted" => actor("actor"),
+        "hora" => {
+            actor("actor")
+                && actor("target")
+                && optional("deltas", &four_i32)
+                && optional("ura_markers", &|u| tiles(u, None))
+        }
+        "ryukyoku" => optional("deltas", &four_i32),
+        "end_kyoku" | "end_game" | "none" => true,
+        _ => false,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("line {line}: libriichi would not read {v}"))
+    }
+}
+
+/// `paifu export mjai` writes what libriichi reads, for every real game and seeded games: each
+/// event of a type libriichi knows, with its required fields of the right shape (above).
+#[test]
+fn mjai_exports_have_the_fields_and_shapes_libriichi_reads() {
+    let mut logs: Vec<Log<Action>> = manifest()
+        .into_iter()
+        .map(|(file, _)| {
+            let text = real(&file);
+            tenhou6::import(&text, text.as_bytes()).unwrap().log
+        })
+        .collect();
+    logs.extend((0..8).map(|i| crate::util::riichi_game("libriichi shapes", i)));
+    let (mut events, mut calls_on_riichi) = (0, 0);
+    for log in &logs {
+        let out = paifu_recorder::import::mjai::export(log).unwrap();
+        // A riichi declared, its discard made, not yet accepted.
+        let mut unaccepted: Option<(u64, bool)> = None;
+        for (i, l) in out.lines().enumerate() {
+            let v: Value = serde_json::from_str(l).unwrap();
+            libriichi_reads(i + 1, &v).unwrap();
+            // libriichi replays events in order: a riichi accepted after a call of its discard
+            // would keep its ippatsu (validate_logs then finds the winner's points too low).
+            let actor = v["actor"].as_u64();
+            match v["type"].as_str().unwrap_or("") {
+                "reach" => unaccepted = actor.map(|a| (a, false)),
+                "dahai" if unaccepted.is_some_and(|(a, d)| Some(a) == actor && !d) => {
+                    unaccepted = actor.map(|a| (a, true));
+                }
+                "reach_accepted" => {
+                    if unaccepted.is_some_and(|(a, _)| Some(a) == actor) {
+                        calls_on_riichi += usize::from(out.lines().nth(i + 1).is_some_and(|n| {
+                            n.contains("\"type\":\"chi\"")
+                                || n.contains("\"type\":\"pon\"")
+                                || n.contains("\"type\":\"daiminkan\"")
+                        }));
+                    }
+                    unaccepted = None;
+                }
+                "chi" | "pon" | "daiminkan" => {
+                    assert!(unaccepted.is_none(), "line {}: a call before reach_accepted", i + 1)
+                }
+                // Won on its discard: never accepted.
+                "hora" | "ryukyoku" => unaccepted = None,
+                _ => {}
+            }
+            // The ura indicators under libriichi's name (it reads no other).
+            if v["type"] == "hora" {
+                assert!(v["ura_markers"].is_array() && v.get("uradora_markers").is_none(), "{v}");
+            }
+            events += 1;
+        }
+    }
+    assert!(events > 10_000 && calls_on_riichi > 0, "{events} {calls_on_riichi}");
+    // The check can fail: the name Paifu wrote before, a missing tsumogiri, a fifth actor, an
+    // unknown tile.
+    for bad in [
+        r#"{"type":"hora","actor":0,"target":1,"uradora_markers":["1m"],"ura_markers":"1m"}"#,
+        r#"{"type":"dahai","actor":0,"pai":"1m"}"#,
+        r#"{"type":"tsumo","actor":4,"pai":"1m"}"#,
+        r#"{"type":"tsumo","actor":0,"pai":"0m"}"#,
+        r#"{"type":"start_kyoku","bakaze":"E","dora_marker":"1m","kyoku":0,"honba":0,"kyotaku":0,"oya":0}"#,
+    ] {
+        assert!(libriichi_reads(1, &serde_json::from_str(bad).unwrap()).is_err(), "{bad}");
+    }
+}

@@ -156,14 +156,22 @@ pub(crate) fn export_as(log: &Log<Action>, style: Style) -> Result<String, Expor
         }
         let ended = g.results().len() > ri;
         if g.claim_window().is_none() && !ended {
+            // The riichi stands once its discard is not won on, before any call of that discard
+            // (a call ends its ippatsu: libriichi's state, replaying the events in order, counts
+            // ippatsu for a riichi accepted after the call). Before issue 15 the call came first.
+            let accepted =
+                pending_reach.take().map(|r| json!({"type": "reach_accepted", "actor": r, "scores": g.scores()}));
+            if style == Style::Tenhou {
+                out.extend(accepted.clone());
+            }
             if let Some((c, ev, before)) = pending_call.take() {
                 if g.melds(c).len() > before {
                     out.push(ev);
                     kan = kan || ev_is_kan(&out);
                 }
             }
-            if let Some(r) = pending_reach.take() {
-                out.push(json!({"type": "reach_accepted", "actor": r, "scores": g.scores()}));
+            if style == Style::Before16 {
+                out.extend(accepted);
             }
         }
         if kan {
