@@ -246,6 +246,9 @@ mod corners;
 #[path = "import_export.rs"]
 mod export;
 
+#[path = "import_upload.rs"]
+mod upload;
+
 #[path = "import_bad.rs"]
 mod bad;
 
