@@ -249,6 +249,9 @@ mod export;
 #[path = "import_upload.rs"]
 mod upload;
 
+#[path = "import_help.rs"]
+mod help;
+
 #[path = "import_bad.rs"]
 mod bad;
 
