@@ -424,14 +424,16 @@ pub(crate) async fn upload(
     }
     // Import (a game record: by its content, as `paifu import` does) and validation take the
     // time; they run before this server's turn to write.
-    let (format, not_record) = upload::detect(&bytes);
-    let p = web::block(move || upload::to_log_bytes(format, bytes).map(|log| prepare(&log)))
-        .await
-        .map_err(|_| WebError::Internal("the validator stopped unexpectedly".into()))?
-        .map_err(|e| match e {
-            upload::UploadError::TooLarge { .. } => WebError::TooLarge(e.to_string()),
-            upload::UploadError::Import { .. } => WebError::Unprocessable(brief(&e.to_string())),
-        })?;
+    let (format, not_record, p) = web::block(move || {
+        let (format, not_record) = upload::detect(&bytes);
+        upload::to_log_bytes(format, bytes).map(|log| (format, not_record, prepare(&log)))
+    })
+    .await
+    .map_err(|_| WebError::Internal("the validator stopped unexpectedly".into()))?
+    .map_err(|e| match e {
+        upload::UploadError::TooLarge { .. } => WebError::TooLarge(e.to_string()),
+        upload::UploadError::Import { .. } => WebError::Unprocessable(brief(&e.to_string())),
+    })?;
     if let Some(why) = p.refusal() {
         // Neither a Paifu log nor a game record: say both.
         let why = match not_record {
