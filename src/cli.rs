@@ -79,7 +79,7 @@ pub enum Command {
     Token(token::TokenArgs),
     /// List tournaments, make one for an organiser, set the keys it trusts.
     Tournament(tournament::TournamentArgs),
-    /// Import riichi game records: tenhou (tenhou.net/6 JSON) into Paifu logs, validated.
+    /// Import game records into Paifu logs, validated: tenhou (tenhou.net/6 JSON or mjlog XML), mjai, botzone, pmn.
     Import(import::ImportArgs),
     /// Export riichi logs as tenhou.net/6 JSON or mjai: one log file, or games from the archive.
     Export(export::ExportArgs),

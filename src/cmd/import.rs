@@ -22,7 +22,22 @@ use std::path::{Path, PathBuf};
 const PROGRESS_FROM: usize = 16;
 
 #[derive(Args, Debug)]
-#[command(after_help = "Each source file becomes OUT/NAME.paifu.jsonl, then is validated; a game that does not \
+#[command(after_help = "Formats (FORMAT, then what it reads and where such files come from):
+  tenhou   tenhou.net/6 JSON: a Tenhou game as Tenhou's viewer (tenhou.net/6) shows it, one JSON object with \
+\"log\"; what mjai-reviewer reads, and what converters write from Tenhou's mjlog (mjlog2json) or from Mahjong Soul \
+(tensoul).
+  tenhou   Tenhou mjlog XML, read under the same name and told apart by its content (it starts with <): Tenhou's \
+own record of a game, <mjloggm> with a tag per draw, discard and call, downloaded by game id from tenhou.net (the \
+ids of the Phoenix room's games are listed in tenhou.net/sc/raw).
+  mjai     mjai JSON Lines with every hand shown: an event a line (start_game, start_kyoku, tsumo, dahai, hora...), \
+as Mortal and mjai-reviewer read and write them, bot matches on mjai servers, and converters from Tenhou and Mahjong \
+Soul write them (paifu export mjai too).
+  botzone  Botzone's Chinese Standard Mahjong match records (Chinese Official mahjong): the text of the PKU AI \
+Lab's dataset of 98,209 hands played on botzone.org.cn, many hands a file.
+  pmn      PMN, the Portable Majiang Notation of python-majiang: Chinese Official hands replayed on mahjongsoft.com, \
+blocks of tag pairs, many hands a file.
+
+Each source file becomes OUT/NAME.paifu.jsonl, then is validated; a game that does not \
 validate names the place in the source where it fails. The log holds the source file itself (meta.source), so \
 `paifu validate` and `paifu sign` check the log against it: an edited record, claim or source is refused.
 

@@ -243,6 +243,15 @@ fn seeded_games_export_and_import_with_the_same_results() {
 #[path = "import_corners.rs"]
 mod corners;
 
+#[path = "import_export.rs"]
+mod export;
+
+#[path = "import_upload.rs"]
+mod upload;
+
+#[path = "import_help.rs"]
+mod help;
+
 #[path = "import_bad.rs"]
 mod bad;
 

@@ -208,7 +208,9 @@ fn an_edited_embedded_header_is_rejected_or_changes_the_digest() {
 
 #[test]
 fn files_without_an_embedded_log_import_as_before() {
-    let log = real("2010081709gm-00a9-0000-fe3371ad.json");
+    // A game whose export is not byte for byte Tenhou's file (its yaku order differs,
+    // import_export.rs): another source, another digest.
+    let log = real("2020081220gm-00a9-0000-9ee6ab3b.json");
     let plain = with_paifu(&to_tenhou6(&log).unwrap(), |v| {
         v.as_object_mut().unwrap().remove("paifu");
     });

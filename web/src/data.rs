@@ -2,6 +2,7 @@
 //! serializes them as they are.
 
 use crate::auth::Caller;
+use crate::upload;
 use crate::{brief, with_db, with_writer, State, WebError};
 use actix_multipart::Multipart;
 use actix_web::web;
@@ -411,7 +412,9 @@ pub(crate) async fn upload(
 ) -> Result<Uploaded, WebError> {
     caller.require(Role::Uploader, "uploading")?;
     if bytes.is_empty() {
-        return Err(WebError::BadRequest("the upload is empty: choose a .paifu or .paifu.jsonl log file".into()));
+        return Err(WebError::BadRequest(
+            "the upload is empty: choose a Paifu log, or a tenhou.net/6, mjlog or mjai game record".into(),
+        ));
     }
     // An empty field names no tournament; any other name is checked as given.
     let tournament = tournament.filter(|t| !t.trim().is_empty());
@@ -419,12 +422,26 @@ pub(crate) async fn upload(
         check_name(NameKind::Tournament, t).map_err(|e| WebError::Unprocessable(e.to_string()))?;
         caller.require(Role::Organiser, "adding games to a tournament")?;
     }
-    // Validation takes the time; it runs before this server's turn to write.
-    let p = web::block(move || prepare(&bytes))
-        .await
-        .map_err(|_| WebError::Internal("the validator stopped unexpectedly".into()))?;
+    // Import (a game record: by its content, as `paifu import` does) and validation take the
+    // time; they run before this server's turn to write.
+    let (format, not_record, p) = web::block(move || {
+        let (format, not_record) = upload::detect(&bytes);
+        upload::to_log_bytes(format, bytes).map(|log| (format, not_record, prepare(&log)))
+    })
+    .await
+    .map_err(|_| WebError::Internal("the validator stopped unexpectedly".into()))?
+    .map_err(|e| match e {
+        upload::UploadError::TooLarge { .. } => WebError::TooLarge(e.to_string()),
+        upload::UploadError::Import { .. } => WebError::Unprocessable(brief(&e.to_string())),
+    })?;
     if let Some(why) = p.refusal() {
-        return Err(WebError::Unprocessable(brief(&why.to_string())));
+        // Neither a Paifu log nor a game record: say both.
+        let why = match not_record {
+            Some(n) => format!("{why} (nor a tenhou.net/6, mjlog or mjai game record: {n})"),
+            None if format != upload::Format::Paifu => format!("read as {}, imported: {why}", format.name()),
+            None => why.to_string(),
+        };
+        return Err(WebError::Unprocessable(brief(&why)));
     }
     let st = state.clone();
     let token = caller.token.clone();

@@ -13,6 +13,7 @@ mod auth;
 mod data;
 mod html;
 mod pages;
+mod upload;
 mod view;
 mod viewer;
 

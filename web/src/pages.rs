@@ -810,9 +810,12 @@ fn upload_form_html(max: usize, caller: Option<&Caller>) -> String {
         ""
     };
     format!(
-        "<h1>Upload a log</h1>{}<p>Choose a Paifu log (<code>.paifu</code> or <code>.paifu.jsonl</code>, at most {} KiB). \
-         It is validated, stored in the archive whatever the verdict, and certified with this server's key. A file \
-         that is not a readable log is refused and not stored.</p>\
+        "<h1>Upload a log</h1>{}<p>Choose a Paifu log (<code>.paifu</code> or <code>.paifu.jsonl</code>, at most {} KiB), \
+         or a riichi game record as Tenhou or a bot wrote it: tenhou.net/6 JSON, Tenhou's mjlog XML or mjai JSON Lines \
+         (at most 512 KiB; recognised by its content, whatever the file's name, and imported as <code>paifu \
+         import</code> does, the record kept inside the log). It is validated, stored in the archive whatever the \
+         verdict, and certified with this server's key. A file that is not a readable log or record is refused and \
+         not stored, with the format tried and the place at fault.</p>\
          <form method=\"post\" action=\"/upload\" enctype=\"multipart/form-data\">{}\
          <p><label>Log file<input type=\"file\" name=\"log\" id=\"log\" required></label></p>{tournament}\
          <p><button type=\"submit\" id=\"send\">Validate and store</button></p></form>",

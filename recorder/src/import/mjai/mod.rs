@@ -8,8 +8,10 @@ mod to_record;
 mod write;
 
 pub use write::export;
+use write::export_as;
 
 use super::embedded::{self, first_difference, mismatch, show};
+use super::tenhou6::Style;
 use super::to_log::{self, Imported};
 use super::ImportError;
 use paifu_core::log::Log;
@@ -42,7 +44,6 @@ pub(crate) fn import_read(text: &str, bytes: &[u8], excerpt: bool) -> Result<Imp
 /// Checks that an mjai file is exactly the mjai export of the log rebuilt from it (blank lines
 /// and `none` events apart).
 fn check_export(text: &str, lines: &[Line], log: &Log<Action>) -> Result<(), ImportError> {
-    let out = export(log).map_err(|m| ImportError::new("line 1", m.to_string()))?;
     let file: Vec<(usize, Value)> = text
         .lines()
         .enumerate()
@@ -59,10 +60,26 @@ fn check_export(text: &str, lines: &[Line], log: &Log<Action>) -> Result<(), Imp
             (n, v)
         })
         .collect();
-    let ours: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap_or(Value::Null)).collect();
+    // The export as written now, or (a double ron's split) as written before issue 15; a
+    // difference is named against the first.
+    let mut first = None;
+    for style in [Style::Tenhou, Style::Before16] {
+        let out = export_as(log, style).map_err(|m| ImportError::new("line 1", m.to_string()))?;
+        let ours: Vec<Value> = out.lines().map(|l| serde_json::from_str(l).unwrap_or(Value::Null)).collect();
+        match first_line_difference(&file, &ours, lines, log.header.seed.is_some()) {
+            None => return Ok(()),
+            Some(e) => {
+                first.get_or_insert(e);
+            }
+        }
+    }
+    Err(first.unwrap_or_else(|| ImportError::new("line 1", "the file does not match the Paifu log it embeds")))
+}
+
+/// The first line where the file differs from the export (`ours`), as the error that names it.
+fn first_line_difference(file: &[(usize, Value)], ours: &[Value], lines: &[Line], seeded: bool) -> Option<ImportError> {
     let last = file.last().map_or(1, |(n, _)| *n);
     let round = |n: usize| lines.iter().rev().filter(|l| l.line <= n).find_map(|l| read::round_of(&l.event));
-    let seeded = log.header.seed.is_some();
     for i in 0..file.len().max(ours.len()) {
         let (n, diff) = match (file.get(i), ours.get(i)) {
             (Some((n, a)), Some(b)) => match first_difference(a, b, "") {
@@ -73,10 +90,10 @@ fn check_export(text: &str, lines: &[Line], log: &Log<Action>) -> Result<(), Imp
             (None, b) => (last, (String::new(), "nothing more".to_owned(), show(b))),
         };
         let e = ImportError::new(format!("line {n}{}", diff.0), mismatch(seeded, &diff.1, &diff.2));
-        return Err(match round(n) {
+        return Some(match round(n) {
             Some(r) => e.in_round(&r),
             None => e,
         });
     }
-    Ok(())
+    None
 }

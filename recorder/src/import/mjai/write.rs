@@ -5,7 +5,8 @@
 //! (`id`), so that importing the export gives the same header rules and the same records.
 
 use crate::import::record::{self, Outcome};
-use crate::import::{embedded, rules, tenhou6, to_log, ExportError};
+use crate::import::tenhou6::{self, Style};
+use crate::import::{embedded, rules, to_log, ExportError};
 use paifu_core::log::Log;
 use paifu_core::mahjong::Tile;
 use paifu_core::riichi::{Action, Riichi};
@@ -47,7 +48,13 @@ fn reason(name: &str) -> &'static str {
 
 /// Exports a riichi log as mjai JSON Lines. Fails on a log that does not validate.
 pub fn export(log: &Log<Action>) -> Result<String, ExportError> {
-    let t6 = tenhou6::export(log)?;
+    export_as(log, Style::Tenhou)
+}
+
+/// Exports a riichi log as mjai JSON Lines, its results split as the tenhou.net/6 export of
+/// that style splits them (a double ron's honba and sticks; tenhou6/write.rs).
+pub(crate) fn export_as(log: &Log<Action>, style: Style) -> Result<String, ExportError> {
+    let t6 = tenhou6::export_as(log, style)?;
     let g6 = tenhou6::parse(&t6)?;
     let h = log.header.clone();
     let imp = to_log::convert(&g6, h.clone())?;
@@ -149,14 +156,22 @@ pub fn export(log: &Log<Action>) -> Result<String, ExportError> {
         }
         let ended = g.results().len() > ri;
         if g.claim_window().is_none() && !ended {
+            // The riichi stands once its discard is not won on, before any call of that discard
+            // (a call ends its ippatsu: libriichi's state, replaying the events in order, counts
+            // ippatsu for a riichi accepted after the call). Before issue 15 the call came first.
+            let accepted =
+                pending_reach.take().map(|r| json!({"type": "reach_accepted", "actor": r, "scores": g.scores()}));
+            if style == Style::Tenhou {
+                out.extend(accepted.clone());
+            }
             if let Some((c, ev, before)) = pending_call.take() {
                 if g.melds(c).len() > before {
                     out.push(ev);
                     kan = kan || ev_is_kan(&out);
                 }
             }
-            if let Some(r) = pending_reach.take() {
-                out.push(json!({"type": "reach_accepted", "actor": r, "scores": g.scores()}));
+            if style == Style::Before16 {
+                out.extend(accepted);
             }
         }
         if kan {

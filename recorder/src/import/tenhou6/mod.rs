@@ -21,6 +21,7 @@ mod write;
 
 pub use read::parse;
 pub use write::export;
+pub(crate) use write::{export_as, Style};
 
 use super::embedded::{self, first_difference, mismatch};
 use super::to_log::{self, Imported};
@@ -42,10 +43,19 @@ pub(crate) fn import_read(text: &str, bytes: &[u8], excerpt: bool) -> Result<Imp
     let e = embedded::read(v).map_err(|m| ImportError::new("paifu", m.to_string()))?;
     let imp = embedded::rebuild(&g, &e)?;
     let file: Value = serde_json::from_slice(bytes).map_err(|err| ImportError::new("", err.to_string()))?;
-    let out = export(&imp.log).map_err(|m| ImportError::new("paifu", m.to_string()))?;
-    let out: Value = serde_json::from_str(&out).map_err(|err| ImportError::new("", err.to_string()))?;
-    if let Some((path, a, b)) = first_difference(&file, &out, "") {
-        return Err(g.error_at(&path, mismatch(e.header.seed.is_some(), &a, &b)));
+    // The file must be the export of the log it embeds, as Tenhou writes it or as Paifu's exports
+    // before issue 15 wrote it; a difference is named against the first.
+    let mut first = None;
+    for style in [Style::Tenhou, Style::Before16] {
+        let out = export_as(&imp.log, style).map_err(|m| ImportError::new("paifu", m.to_string()))?;
+        let out: Value = serde_json::from_str(&out).map_err(|err| ImportError::new("", err.to_string()))?;
+        match first_difference(&file, &out, "") {
+            None => return Ok(imp),
+            Some(d) => {
+                first.get_or_insert(d);
+            }
+        }
     }
-    Ok(imp)
+    let (path, a, b) = first.unwrap_or_default();
+    Err(g.error_at(&path, mismatch(e.header.seed.is_some(), &a, &b)))
 }

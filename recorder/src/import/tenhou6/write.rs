@@ -3,15 +3,20 @@
 //!
 //! The log is replayed through the engine and every round is written as Tenhou's viewer expects:
 //! starting hands, takes (draws and calls) and discards per seat, the dora and ura indicators and
-//! the result with Tenhou's score changes (without the riichi deposits). Importing the export
-//! gives a log that validates with the same results; exporting that import again gives the same
-//! bytes.
+//! the result with Tenhou's score changes (without the riichi deposits). What is not play is
+//! written as Tenhou writes it (`Style::Tenhou`): a win's text is the hand's value without honba
+//! and sticks (`30符4飜7700点`, `700-1300点`, `2000点∀`, `満貫3000-6000点`), a double ron's honba and
+//! sticks go to the winner nearest the discarder, a draw without payments is `全員聴牌` or
+//! `全員不聴`, and `sc` holds the results after uma and oka rounded as Tenhou rounds them. Importing
+//! the export gives a log that validates with the same results; exporting that import again gives
+//! the same bytes. `Style::Before16` writes as Paifu did before issue 15 (the whole gain in the
+//! text, exact results in `sc`), so that such files still read back against their embedded log.
 
 use crate::import::record;
-use crate::import::{embedded, rules, yaku, ExportError};
+use crate::import::{embedded, rules, to_log, yaku, ExportError};
 use paifu_core::log::Log;
 use paifu_core::mahjong::Tile;
-use paifu_core::riichi::{Action, Limit, Riichi, Score, Yaku};
+use paifu_core::riichi::{Action, Limit, Payment, Riichi, Score, Yaku};
 use paifu_core::Game;
 use paifu_core::Seat;
 use serde_json::{json, Value};
@@ -37,8 +42,24 @@ struct RoundOut {
     given_dora: bool,
 }
 
-/// Exports a riichi log as tenhou.net/6 JSON. Fails on a log that does not validate.
+/// How the export writes what is not play (result texts, `sc`, draws without payments, a double
+/// ron's split, the order of yaku).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Style {
+    /// As Tenhou writes it.
+    Tenhou,
+    /// As Paifu's exports did before issue 15 (read back, never written by `paifu export`).
+    Before16,
+}
+
+/// Exports a riichi log as tenhou.net/6 JSON, written as Tenhou writes it. Fails on a log that
+/// does not validate.
 pub fn export(log: &Log<Action>) -> Result<String, ExportError> {
+    export_as(log, Style::Tenhou)
+}
+
+/// Exports a riichi log as tenhou.net/6 JSON in the given style.
+pub(crate) fn export_as(log: &Log<Action>, style: Style) -> Result<String, ExportError> {
     let h = &log.header;
     let rules = Riichi::rules(&h.ruleset, &h.options)?;
     let aka = rules.red_fives > 0;
@@ -184,54 +205,30 @@ pub fn export(log: &Log<Action>) -> Result<String, ExportError> {
             let result = if won {
                 let from = before_window.map(|(f, _)| f);
                 let wins = g.last_wins().to_vec();
+                let shares = win_shares(&wins, from, &tenhou, style);
                 let mut out = vec![json!("和了")];
-                let mut rest = tenhou.clone();
-                let n = wins.len();
                 for (j, (w, sc)) in wins.iter().enumerate() {
                     let who = *w;
                     let from_seat = from.unwrap_or(who);
-                    // Each winner's share: the last winner in the list takes what is left.
-                    let deltas: Vec<i64> = if j + 1 == n {
-                        rest.clone()
-                    } else {
-                        let mut d = vec![0i64; 4];
-                        let p = sc.payment.total();
-                        d[usize::from(who)] += p;
-                        d[usize::from(from_seat)] -= p;
-                        for k in 0..4 {
-                            rest[k] -= d[k];
-                        }
-                        d
-                    };
                     let dealer = (kyoku % 4) as u8;
                     let seat_wind = (who + 4 - dealer) % 4;
                     let round_wind = (kyoku / 4) as u8;
-                    let total = deltas[usize::from(who)];
-                    let text = match sc.limit {
-                        Limit::None => format!("{}符{}飜{}点", sc.fu, sc.han, total),
-                        l => format!(
-                            "{}{}点",
-                            match l {
-                                Limit::Mangan => "満貫",
-                                Limit::Haneman => "跳満",
-                                Limit::Baiman => "倍満",
-                                Limit::Sanbaiman => "三倍満",
-                                _ => "役満",
-                            },
-                            total
-                        ),
+                    let text = match style {
+                        Style::Tenhou => win_text(sc),
+                        Style::Before16 => win_text_before16(sc, shares[j][usize::from(who)]),
                     };
                     let pao = liable_seat(&res, &wins, j).unwrap_or(who);
                     let mut info = vec![json!(who), json!(from_seat), json!(pao), json!(text)];
-                    for (y, hn) in &sc.yaku {
-                        if *hn == 0 {
-                            continue;
-                        }
+                    let mut listed: Vec<&(Yaku, u32)> = sc.yaku.iter().filter(|(_, hn)| *hn > 0).collect();
+                    if style == Style::Tenhou {
+                        listed.sort_by_key(|(y, _)| tenhou_rank(y.name()));
+                    }
+                    for (y, hn) in listed {
                         let ja = yaku::japanese(y.name(), seat_wind, round_wind);
                         let v = if y.is_yakuman() { format!("{ja}(役満)") } else { format!("{ja}({hn}飜)") };
                         info.push(json!(v));
                     }
-                    out.push(json!(deltas));
+                    out.push(json!(shares[j]));
                     out.push(Value::Array(info));
                 }
                 Value::Array(out)
@@ -247,7 +244,14 @@ pub fn export(log: &Log<Action>) -> Result<String, ExportError> {
                     Some(name) => json!([name]),
                     None => {
                         let nagashi = res.facts.iter().any(|f| f.key == "nagashi_mangan");
-                        json!([if nagashi { "流し満貫" } else { "流局" }, tenhou])
+                        let tenpai = res.facts.iter().filter(|f| f.key == "tenpai").count();
+                        match (nagashi, style) {
+                            (true, _) => json!(["流し満貫", tenhou]),
+                            // Nobody pays: Tenhou names the draw and gives no changes.
+                            (false, Style::Tenhou) if tenpai == 0 => json!(["全員不聴"]),
+                            (false, Style::Tenhou) if tenpai == 4 => json!(["全員聴牌"]),
+                            (false, _) => json!(["流局", tenhou]),
+                        }
                     }
                 }
             };
@@ -264,12 +268,17 @@ pub fn export(log: &Log<Action>) -> Result<String, ExportError> {
     if !g.is_over() {
         return Err(ExportError::Unfinished);
     }
-    let points = g.final_points();
+    let exact = g.final_points().map(|p| p as f64 / 1000.0);
+    // Tenhou's rounding where the rules have one (not under sanmanten), else the exact results.
+    let results = match (style, to_log::tenhou_results(&g)) {
+        (Style::Tenhou, Some(t)) => t.map(|r| r as f64),
+        _ => exact,
+    };
     let scores = g.scores();
     let mut sc = Vec::new();
     for s in 0..4 {
         sc.push(json!(scores[s]));
-        sc.push(json!(points[s] as f64 / 1000.0));
+        sc.push(json!(results[s]));
     }
     let disp = rules::rule_name(h);
     let id = h.source.as_ref().map(|s| s.id.clone()).unwrap_or_default();
@@ -284,6 +293,81 @@ pub fn export(log: &Log<Action>) -> Result<String, ExportError> {
     // The log itself (header, record order, claims): importing this file gives this very log.
     v["paifu"] = embedded::write(log);
     Ok(v.to_string())
+}
+
+/// Each winner's score changes (Tenhou's convention: deposits of riichi that stood left out).
+/// Tenhou gives a double ron's honba and sticks to the winner nearest the discarder in turn
+/// order, each other winner its hand's bare ron payment. Before issue 15 Paifu gave the rest to
+/// the last winner listed instead.
+fn win_shares(wins: &[(Seat, Score)], from: Option<Seat>, tenhou: &[i64], style: Style) -> Vec<Vec<i64>> {
+    let nearest = match (style, from) {
+        (Style::Tenhou, Some(f)) => wins.iter().map(|(w, _)| *w).min_by_key(|w| (w + 4 - f) % 4),
+        _ => wins.last().map(|(w, _)| *w),
+    };
+    let mut rest: Vec<i64> = tenhou.to_vec();
+    let mut out: Vec<Vec<i64>> = vec![Vec::new(); wins.len()];
+    for (j, (who, sc)) in wins.iter().enumerate() {
+        if Some(*who) == nearest {
+            continue;
+        }
+        let mut d = vec![0i64; 4];
+        let p = sc.payment.total();
+        d[usize::from(*who)] += p;
+        d[usize::from(from.unwrap_or(*who))] -= p;
+        for (r, x) in rest.iter_mut().zip(&d) {
+            *r -= x;
+        }
+        out[j] = d;
+    }
+    if let Some(j) = wins.iter().position(|(w, _)| Some(*w) == nearest) {
+        out[j] = rest;
+    }
+    out
+}
+
+/// Tenhou's text of a win: `FU符HAN飜` or the limit's name, then the hand's value without honba
+/// and sticks: `7700点` (ron), `700-1300点` (a non-dealer's tsumo: each non-dealer, the dealer),
+/// `2000点∀` (a dealer's tsumo: each seat).
+fn win_text(sc: &Score) -> String {
+    let value = match sc.payment {
+        Payment::Ron(p) => format!("{p}点"),
+        Payment::Tsumo { dealer, non_dealer } => format!("{non_dealer}-{dealer}点"),
+        Payment::TsumoDealer(all) => format!("{all}点∀"),
+    };
+    format!("{}{value}", limit_name(sc))
+}
+
+/// The text Paifu wrote before issue 15: the winner's whole gain, honba and sticks included.
+fn win_text_before16(sc: &Score, gain: i64) -> String {
+    format!("{}{gain}点", limit_name(sc))
+}
+
+/// `30符4飜` below the limits, else the limit's name (`数え役満` for 13 han without a yakuman).
+fn limit_name(sc: &Score) -> String {
+    match sc.limit {
+        Limit::None => format!("{}符{}飜", sc.fu, sc.han),
+        Limit::Mangan => "満貫".into(),
+        Limit::Haneman => "跳満".into(),
+        Limit::Baiman => "倍満".into(),
+        Limit::Sanbaiman => "三倍満".into(),
+        Limit::Yakuman if sc.yakuman == 0 => "数え役満".into(),
+        Limit::Yakuman => "役満".into(),
+    }
+}
+
+/// Where a yaku goes in Tenhou's list: riichi, double riichi, ippatsu and menzen tsumo first, then
+/// by Tenhou's yaku id (recorder/data/tenhou-yaku.txt), dora, red fives and ura dora last.
+fn tenhou_rank(name: &str) -> (u8, u32) {
+    const FIRST: [&str; 4] = ["riichi", "double_riichi", "ippatsu", "menzen_tsumo"];
+    const LAST: [&str; 3] = ["dora", "aka_dora", "ura_dora"];
+    if let Some(i) = FIRST.iter().position(|n| *n == name) {
+        return (0, i as u32);
+    }
+    if let Some(i) = LAST.iter().position(|n| *n == name) {
+        return (2, i as u32);
+    }
+    let id = yaku::table().ok().and_then(|t| t.iter().find(|y| y.paifu == name)).map_or(u32::MAX, |y| y.id);
+    (1, id)
 }
 
 /// The seat liable (pao) for win `j` of a hand, from the hand's `liable` facts: with one winner
@@ -336,4 +420,59 @@ fn call_string(letter: char, caller: Seat, from: Seat, called: Tile, own: &[Tile
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bots::Bots;
+    use paifu_core::Seed;
+
+    fn score(han: u32, fu: u32, limit: Limit, yakuman: u32, payment: Payment) -> Score {
+        Score { han, fu, yaku: Vec::new(), yakuman, limit, basic: 0, payment }
+    }
+
+    /// Tenhou's texts: ron, a non-dealer's tsumo (non-dealers first), a dealer's tsumo (∀); limit
+    /// names; a counted yakuman.
+    #[test]
+    fn a_win_is_written_with_its_value_without_honba_and_sticks() {
+        assert_eq!(win_text(&score(4, 30, Limit::None, 0, Payment::Ron(7700))), "30符4飜7700点");
+        let t = Payment::Tsumo { dealer: 1300, non_dealer: 700 };
+        assert_eq!(win_text(&score(3, 20, Limit::None, 0, t)), "20符3飜700-1300点");
+        assert_eq!(win_text(&score(2, 30, Limit::None, 0, Payment::TsumoDealer(1000))), "30符2飜1000点∀");
+        let t = Payment::Tsumo { dealer: 6000, non_dealer: 3000 };
+        assert_eq!(win_text(&score(6, 30, Limit::Haneman, 0, t)), "跳満3000-6000点");
+        assert_eq!(win_text(&score(5, 30, Limit::Mangan, 0, Payment::Ron(12000))), "満貫12000点");
+        assert_eq!(win_text(&score(26, 0, Limit::Yakuman, 1, Payment::TsumoDealer(16000))), "役満16000点∀");
+        assert_eq!(win_text(&score(13, 40, Limit::Yakuman, 0, Payment::Ron(32000))), "数え役満32000点");
+        assert_eq!(win_text_before16(&score(4, 30, Limit::None, 0, Payment::Ron(7700)), 8700), "30符4飜8700点");
+    }
+
+    #[test]
+    fn yaku_go_in_tenhous_order() {
+        let mut names = vec!["ura_dora", "tanyao", "menzen_tsumo", "aka_dora", "pinfu", "ippatsu", "dora", "riichi"];
+        names.sort_by_key(|n| tenhou_rank(n));
+        assert_eq!(names, ["riichi", "ippatsu", "menzen_tsumo", "pinfu", "tanyao", "dora", "aka_dora", "ura_dora"]);
+    }
+
+    /// A file written as Paifu wrote before issue 15 imports to the log it embeds, as one
+    /// written now does; the two differ.
+    #[test]
+    fn exports_of_before_issue_15_still_read_back() {
+        for i in 0..3 {
+            let s = Seed::from_text("before 16").child(&format!("g{i}"));
+            let mut bots: Vec<Box<dyn crate::Bot<Riichi>>> = (0..4)
+                .map(|k| Riichi::bot(if k == i { "random" } else { "greedy" }, &s.child(&format!("b{k}"))).unwrap())
+                .collect();
+            let rules = Riichi::rules("standard", &Default::default()).unwrap();
+            let log = crate::play_game::<Riichi>("standard", rules, s, &mut bots, Default::default()).unwrap();
+            let now = export(&log).unwrap();
+            let before = export_as(&log, Style::Before16).unwrap();
+            assert_ne!(now, before, "game {i}");
+            for text in [now, before] {
+                let back = super::super::import(&text, text.as_bytes()).unwrap();
+                assert_eq!(back.log.digest(), log.digest(), "game {i}");
+            }
+        }
+    }
 }

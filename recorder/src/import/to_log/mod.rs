@@ -13,6 +13,8 @@ mod builder;
 mod result;
 mod round;
 
+pub(crate) use result::tenhou_results;
+
 use super::record::{self, Game};
 use super::{rules, ImportError};
 use builder::Builder;

@@ -127,7 +127,7 @@ pub(super) fn final_results(game: &Riichi, claimed: &[f64]) -> Option<ImportErro
 /// The results Tenhou writes, in thousands: for each seat but the top, (score − return points)
 /// rounded to a thousand with halves toward zero (五捨六入: −5500 is −5, −5600 is −6), plus the
 /// uma of its place; the top gets what makes the four sum to zero. `None` under sanmanten.
-fn tenhou_results(game: &Riichi) -> Option<[i64; 4]> {
+pub(crate) fn tenhou_results(game: &Riichi) -> Option<[i64; 4]> {
     let rules = game.rules_in_force();
     if rules.sanmanten {
         return None;
