@@ -66,6 +66,7 @@ pub(crate) fn export_as(log: &Log<Action>, style: Style) -> Result<String, Expor
     let mut g = Riichi::new(rules, 4, h.seed.as_ref())?;
     let mut rounds: Vec<Value> = Vec::new();
     let mut cur: Option<RoundOut> = None;
+    let source_order = source_yaku_order(h);
     // A call answered in a claim window: written once the window resolves, if it was made (a
     // ron or a pon may override it): the seat, its take, whether an open kan, its melds before.
     let mut pending: Option<(Seat, Value, bool, usize)> = None;
@@ -223,11 +224,23 @@ pub(crate) fn export_as(log: &Log<Action>, style: Style) -> Result<String, Expor
                     if style == Style::Tenhou {
                         listed.sort_by_key(|(y, _)| tenhou_rank(y.name()));
                     }
-                    for (y, hn) in listed {
-                        let ja = yaku::japanese(y.name(), seat_wind, round_wind);
-                        let v = if y.is_yakuman() { format!("{ja}(役満)") } else { format!("{ja}({hn}飜)") };
-                        info.push(json!(v));
+                    let mut texts: Vec<String> = listed
+                        .into_iter()
+                        .map(|(y, hn)| {
+                            let ja = yaku::japanese(y.name(), seat_wind, round_wind);
+                            if y.is_yakuman() {
+                                format!("{ja}(役満)")
+                            } else {
+                                format!("{ja}({hn}飜)")
+                            }
+                        })
+                        .collect();
+                    if style == Style::Tenhou {
+                        if let Some(order) = source_order.as_ref().and_then(|o| o.get(&(rounds.len(), j))) {
+                            in_source_order(&mut texts, order);
+                        }
                     }
+                    info.extend(texts.into_iter().map(Value::String));
                     out.push(json!(shares[j]));
                     out.push(Value::Array(info));
                 }
@@ -352,6 +365,40 @@ fn limit_name(sc: &Score) -> String {
         Limit::Sanbaiman => "三倍満".into(),
         Limit::Yakuman if sc.yakuman == 0 => "数え役満".into(),
         Limit::Yakuman => "役満".into(),
+    }
+}
+
+/// The yaku lists of an imported tenhou.net/6 source's wins, by (hand, win): Tenhou's order
+/// within a win follows no rule found documented (see docs/import.md), so an imported game's
+/// export writes its yaku in its own source's order.
+fn source_yaku_order(h: &paifu_core::log::Header) -> Option<std::collections::HashMap<(usize, usize), Vec<String>>> {
+    let (source, text) = crate::import::source::embedded(h)?;
+    if source.format != "tenhou6" {
+        return None;
+    }
+    let json: Value = serde_json::from_str(text).ok()?;
+    let mut out = std::collections::HashMap::new();
+    for (r, round) in json.get("log")?.as_array()?.iter().enumerate() {
+        let Some(result) = round.as_array().and_then(|a| a.last()).and_then(Value::as_array) else { continue };
+        for (j, info) in result.iter().skip(2).step_by(2).enumerate() {
+            let listed =
+                info.as_array().map(|i| i.iter().skip(4).filter_map(Value::as_str).map(str::to_owned).collect());
+            if let Some(listed) = listed {
+                out.insert((r, j), listed);
+            }
+        }
+    }
+    Some(out)
+}
+
+/// Puts `texts` in the order of `order` when both hold the same yaku; otherwise leaves them.
+fn in_source_order(texts: &mut Vec<String>, order: &[String]) {
+    let mut a = texts.clone();
+    let mut b = order.to_vec();
+    a.sort();
+    b.sort();
+    if a == b {
+        *texts = order.to_vec();
     }
 }
 
