@@ -202,6 +202,27 @@ fn an_mjai_hora_without_yakus_and_fan_is_computed_not_claimed() {
 }
 
 #[test]
+fn an_mjai_hora_without_its_changes_is_computed_not_claimed() {
+    // A hora with neither `deltas` nor `scores`: the same game, its changes computed and marked,
+    // one fewer claim per win; the verdict's score changes are the whole record's.
+    let full = mjai_with(|_| {});
+    let full = mjai::import(&full, full.as_bytes()).unwrap();
+    let bare = mjai_with(|h| {
+        h.remove("deltas");
+        h.remove("scores");
+    });
+    let imp = mjai::import(&bare, bare.as_bytes()).unwrap();
+    assert!(imp.mismatches.is_empty(), "{:?}", imp.mismatches);
+    assert_eq!(deltas(&verdict(&imp)), deltas(&verdict(&full)));
+    assert!(verdict(&imp).is_valid());
+    let claims =
+        |l: &paifu_core::log::Log<paifu_core::riichi::Action>| l.records.iter().filter(|r| r.claim.is_some()).count();
+    assert!(claims(&imp.log) < claims(&full.log), "{} / {}", claims(&imp.log), claims(&full.log));
+    let note = &imp.log.header.meta[COMPUTED_KEY];
+    assert_eq!(note.matches("win: score changes").count(), wins(&game()).len(), "{note}");
+}
+
+#[test]
 fn an_mjai_uradora_marker_list_is_read_as_ura_markers() {
     let plain = mjai_of(RIICHI_GAME, |_| {});
     let singular = mjai_of(RIICHI_GAME, |h| {

@@ -47,8 +47,9 @@ struct Open {
     last_draw: [Option<Tile>; 4],
     ended: bool,
     /// Each seat's points now: the hand's start, less the riichi deposits, plus the results so
-    /// far (for results given as the scores after them).
-    now: [i64; 4],
+    /// far (for results given as the scores after them); `None` once a result left its changes
+    /// out.
+    now: Option<[i64; 4]>,
 }
 
 /// Whether a tile is a terminal or an honour (red fives are fives).
@@ -76,24 +77,41 @@ fn unnamed_draw(o: &Open) -> Option<&'static str> {
     (draws == 70).then_some("流局")
 }
 
-/// A result's deltas: given, or the scores after it less the scores before (`now`).
+/// A result's deltas: given, or the scores after it less the scores before (`now`, `None` when an
+/// earlier result of the hand left its changes out); `None` when the event gives neither.
 fn result_deltas(
     deltas: Option<&Vec<i64>>,
     scores: Option<&Vec<i64>>,
-    now: [i64; 4],
+    now: Option<[i64; 4]>,
     event: &str,
-) -> Result<[i64; 4], String> {
+) -> Result<Option<[i64; 4]>, String> {
     match (deltas, scores) {
-        (Some(d), _) => d.clone().try_into().map_err(|_| "\"deltas\" must have 4 numbers".to_owned()),
+        (Some(d), _) => d.clone().try_into().map(Some).map_err(|_| "\"deltas\" must have 4 numbers".to_owned()),
         (None, Some(sc)) => {
             let sc: [i64; 4] = sc.clone().try_into().map_err(|_| "\"scores\" must have 4 numbers".to_owned())?;
-            Ok(std::array::from_fn(|i| sc[i] - now[i]))
+            let now = now.ok_or_else(|| {
+                format!(
+                    "{event} gives the scores after it but no \"deltas\", and the scores before it are not known \
+                     (an earlier result of this hand gave neither)"
+                )
+            })?;
+            Ok(Some(std::array::from_fn(|i| sc[i] - now[i])))
         }
-        (None, None) => Err(format!(
-            "{event} needs \"deltas\" (each seat's score change) or \"scores\" (each seat's points after it): Paifu \
-             checks every result"
-        )),
+        (None, None) => Ok(None),
     }
+}
+
+/// A draw's deltas: a draw's changes follow from who was tenpai, which the events do not say.
+fn draw_deltas(
+    deltas: Option<&Vec<i64>>,
+    scores: Option<&Vec<i64>>,
+    now: Option<[i64; 4]>,
+) -> Result<[i64; 4], String> {
+    result_deltas(deltas, scores, now, "ryukyoku")?.ok_or_else(|| {
+        "ryukyoku needs \"deltas\" (each seat's score change) or \"scores\" (each seat's points after it): Paifu \
+         checks every result"
+            .to_owned()
+    })
 }
 
 /// Gathers the events into the record model, with the line of every entry.
@@ -190,7 +208,7 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                     reach: [false; 4],
                     last_draw: [None; 4],
                     ended: false,
-                    now: sc,
+                    now: Some(sc),
                 });
             }
             Event::EndGame { scores } => {
@@ -256,7 +274,11 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                         disc(&mut pm, r, *actor, d);
                     }
                     Event::Reach { actor } => o.reach[usize::from(*actor)] = true,
-                    Event::ReachAccepted { actor, .. } => o.now[usize::from(*actor) % 4] -= 1000,
+                    Event::ReachAccepted { actor, .. } => {
+                        if let Some(now) = o.now.as_mut() {
+                            now[usize::from(*actor) % 4] -= 1000;
+                        }
+                    }
                     Event::Chi { actor, target, pai, consumed } => {
                         if (actor + 3) % 4 != *target {
                             return Err(here(format!("seat {actor} calls chi from seat {target}, not its left")));
@@ -309,8 +331,11 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                         r.dora.push(tl(*dora_marker, "the dora indicator")?);
                     }
                     Event::Hora { actor, target, ura_markers, yaku, fu, han, deltas, scores, .. } => {
-                        let deltas = result_deltas(deltas.as_ref(), scores.as_ref(), o.now, "hora").map_err(here)?;
-                        o.now = std::array::from_fn(|i| o.now[i] + deltas[i]);
+                        let given = result_deltas(deltas.as_ref(), scores.as_ref(), o.now, "hora").map_err(here)?;
+                        // A hora that gives neither its changes nor the scores after it: the
+                        // changes are computed from the win, not claimed.
+                        o.now = o.now.zip(given).map(|(now, d)| std::array::from_fn(|i| now[i] + d[i]));
+                        let deltas = given.unwrap_or_default();
                         let mut wins = match std::mem::replace(&mut r.outcome, Outcome::Wins(Vec::new())) {
                             Outcome::Wins(w) => w,
                             Outcome::Draw { .. } if !o.ended => Vec::new(),
@@ -340,11 +365,15 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                         pm.set(format!("log[{ri}][16][{}]", 2 * wins.len() + 2), line);
                         // What the event leaves out is computed, not claimed (mjai has no field
                         // for the liable seat: never claimed, not listed).
-                        let computed =
-                            [("fu", fu.is_none()), ("han", han.is_none() && yaku.is_none()), ("yaku", yaku.is_none())]
-                                .into_iter()
-                                .filter_map(|(what, left_out)| left_out.then_some(what))
-                                .collect();
+                        let computed = [
+                            ("score changes", given.is_none()),
+                            ("fu", fu.is_none()),
+                            ("han", han.is_none() && yaku.is_none()),
+                            ("yaku", yaku.is_none()),
+                        ]
+                        .into_iter()
+                        .filter_map(|(what, left_out)| left_out.then_some(what))
+                        .collect();
                         wins.push(Win {
                             deltas,
                             who: *actor,
@@ -360,8 +389,7 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                         o.ended = true;
                     }
                     Event::Ryukyoku { reason, deltas, scores } => {
-                        let deltas =
-                            result_deltas(deltas.as_ref(), scores.as_ref(), o.now, "ryukyoku").map_err(here)?;
+                        let deltas = draw_deltas(deltas.as_ref(), scores.as_ref(), o.now).map_err(here)?;
                         let name = match reason {
                             Some(why) => ryukyoku_name(Some(why)),
                             None => unnamed_draw(o).ok_or_else(|| {
@@ -450,9 +478,17 @@ mod tests {
         let Outcome::Wins(w) = &g.rounds[0].outcome else { panic!("{:?}", g.rounds[0].outcome) };
         assert_eq!(w[0].deltas, [-2000, 2000, 0, 0]);
         assert_eq!(w[1].deltas, [-3900, 0, 3900, 0]);
+        // A hora with neither: its changes are computed, not claimed (zeros, marked).
         let none = double_ron("[]", "[]").replace(r#","deltas":[-2000,2000,0,0]"#, "");
-        let e = to_game(&super::super::read::parse(&none).unwrap()).unwrap_err();
-        assert!(e.message.contains("\"deltas\"") && e.message.contains("\"scores\""), "{e}");
+        let (g, _) = to_game(&super::super::read::parse(&none).unwrap()).unwrap();
+        let Outcome::Wins(w) = &g.rounds[0].outcome else { panic!("{:?}", g.rounds[0].outcome) };
+        assert_eq!((w[0].deltas, w[0].computed.contains(&"score changes")), ([0; 4], true));
+        assert_eq!((w[1].deltas, w[1].computed.contains(&"score changes")), ([-3900, 0, 3900, 0], false));
+        // ... after which a result given as the scores after it cannot be read: the scores before
+        // it are not known.
+        let after = none.replace(r#""deltas":[-3900,0,3900,0]"#, r#""scores":[19100,27000,28900,25000]"#);
+        let e = to_game(&super::super::read::parse(&after).unwrap()).unwrap_err();
+        assert!(e.message.contains("the scores before it are not known"), "{e}");
     }
 
     #[test]
