@@ -285,6 +285,36 @@ fn core_does_no_io() {
     assert!(found.is_empty(), "{found:?}");
 }
 
+/// The places in `dir`'s code (comments and strings left out) that print to standard output with
+/// `print!` or `println!` (`eprint!` and `eprintln!` apart).
+fn stdout_prints(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for f in rust_files(dir) {
+        let code = code_of(&std::fs::read_to_string(&f).expect("readable"));
+        for macro_name in ["println!", "print!"] {
+            let hits = code.match_indices(macro_name).filter(|(i, _)| {
+                let before = code[..*i].chars().next_back();
+                !before.is_some_and(|c| c == 'e' || is_ident(c))
+            });
+            for _ in hits {
+                out.push(format!("{} uses {macro_name}", f.strip_prefix(root()).unwrap_or(&f).display()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn commands_write_standard_output_only_through_outln() {
+    // ARCHITECTURE.md: `println!` panics when the reader has gone (`paifu show ... | head`).
+    let found = stdout_prints(&root().join("src"));
+    assert!(found.is_empty(), "{found:?}");
+    // The check sees a print, and not an eprint.
+    let t = tempfile::tempdir().unwrap();
+    std::fs::write(t.path().join("a.rs"), "fn f() { eprintln!(\"x\"); println!(\"y\"); print!(\"z\"); }").unwrap();
+    assert_eq!(stdout_prints(t.path()).len(), 2, "{:?}", stdout_prints(t.path()));
+}
+
 /// The names of a crate's `[dependencies]` (not its dev-dependencies).
 fn dependencies(manifest: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(manifest).expect("a manifest");
