@@ -68,6 +68,7 @@ pub fn plot_svg(archive: &Archive, a: &PlotArgs) -> Result<String> {
             ))
         }
         kind => {
+            // No game matching is `archive::no_match` already, so the selection has a kind.
             let analysis = crate::archive::analysis(archive, &a.db, &a.filter.filter())?;
             let player = a.filter.player.as_ref();
             let stats = match player {
@@ -80,7 +81,6 @@ pub fn plot_svg(archive: &Archive, a: &PlotArgs) -> Result<String> {
             let game = match &a.filter.game {
                 Some(g) => g.clone(),
                 None if stats.kinds.len() == 1 => stats.kinds.keys().next().cloned().unwrap_or_default(),
-                None if stats.kinds.is_empty() => return Err(Error::Usage("no valid games match".into())),
                 None => {
                     let kinds: Vec<&str> = stats.kinds.keys().map(String::as_str).collect();
                     return Err(Error::Usage(format!(

@@ -356,15 +356,11 @@ async fn game(req: HttpRequest, state: web::Data<State>, id: web::Path<String>) 
     if !g.rounds.is_empty() {
         let names: Vec<String> = g.seats.iter().map(|s| s.player.clone()).collect();
         b.push_str("<h2>Scores over the rounds</h2>");
-        b.push_str(&plot::score_chart(
-            &names,
-            &g.rounds,
-            plot::starting_score(g.final_scores.as_deref().unwrap_or(&[]), &g.rounds),
-            &format!("Game #{id}: scores after each round"),
-        ));
+        let start = plot::starting_score(g.final_scores.as_deref().unwrap_or(&[]), &g.rounds);
+        b.push_str(&plot::score_chart(&names, &g.rounds, start, &format!("Game #{id}: scores after each round")));
         b.push_str("<h2>Rounds</h2><div class=\"scroll\"><table><thead><tr><th>Round</th><th>Score changes</th><th>Scores after</th><th>What happened</th></tr></thead><tbody>");
         // The chart's numbers: every seat's total after each round.
-        let mut totals = vec![plot::starting_score(g.final_scores.as_deref().unwrap_or(&[]), &g.rounds); names.len()];
+        let mut totals = vec![start; names.len()];
         for r in &g.rounds {
             let d = r.deltas.iter().map(|x| format!("{x:+}")).collect::<Vec<_>>().join(" / ");
             for (t, x) in totals.iter_mut().zip(&r.deltas) {

@@ -792,4 +792,7 @@ fn standings_are_kept_per_game_and_riichi_counts_uma_and_oka() {
     assert!(riichi.windows(2).all(|w| w[0].points >= w[1].points), "riichi ranks by points");
     assert_eq!(riichi[0].rank, 1);
     assert_eq!(tzq[0].rank, 1);
+    // Stored facts that do not read are a corrupt archive, said so, not a riichi line without points.
+    a.conn.execute("UPDATE rounds SET facts = 'not json'", []).unwrap();
+    assert!(matches!(a.standings("Mixed"), Err(ArchiveError::Corrupt(m)) if m.contains("round facts")));
 }

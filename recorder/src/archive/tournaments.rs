@@ -5,6 +5,8 @@ use super::names::{check_name, NameKind};
 use super::tokens::{Role, Token};
 use super::{now, Archive, ArchiveError, Result};
 use paifu_core::cert::PublicKey;
+use paifu_core::riichi::FactKind;
+use paifu_core::Fact;
 use rusqlite::{params, OptionalExtension, Transaction};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -217,7 +219,10 @@ impl Archive {
             .collect::<std::result::Result<_, _>>()?;
         let mut tables: BTreeMap<(String, String), BTreeMap<String, Standing>> = BTreeMap::new();
         for (game, ruleset, player, placement, score, last_facts, seat) in lines {
-            let points = (game == "riichi").then(|| final_points(last_facts.as_deref(), seat)).flatten();
+            let points = match game.as_str() {
+                "riichi" => final_points(last_facts.as_deref(), seat)?,
+                _ => None,
+            };
             let line =
                 tables.entry((game.clone(), ruleset.clone())).or_default().entry(player.clone()).or_insert(Standing {
                     game,
@@ -257,13 +262,15 @@ impl Archive {
     }
 }
 
-/// A riichi seat's final result after uma and oka from the facts of a game's last round.
-fn final_points(last_facts: Option<&str>, seat: i64) -> Option<i64> {
-    let facts: serde_json::Value = serde_json::from_str(last_facts?).ok()?;
-    facts.as_array()?.iter().find_map(|f| {
-        (f.get("key")?.as_str()? == "final_points" && f.get("seat")?.as_i64()? == seat)
-            .then(|| f.get("value")?.as_i64())?
-    })
+/// A riichi seat's final result after uma and oka: the engine's `final_points` fact in the
+/// game's last round (stored facts that do not read are a corrupt archive, not a missing result).
+fn final_points(last_facts: Option<&str>, seat: i64) -> Result<Option<i64>> {
+    let Some(text) = last_facts else { return Ok(None) };
+    let facts: Vec<Fact> = super::parse_json(text, "round facts")?;
+    Ok(facts.iter().find_map(|f| {
+        (f.key_as::<FactKind>() == Some(FactKind::FinalPoints) && f.seat.map(i64::from) == Some(seat))
+            .then_some(f.value)
+    }))
 }
 
 #[cfg(test)]
