@@ -1,8 +1,8 @@
 //! The command line: `paifu COMMAND ...`, and which command runs.
 
 use crate::cmd::{
-    convert, demo, digest, export, import, ingest, keygen, plot, score, serve, show, sign, simulate, stats, token,
-    tournament, validate, verify,
+    convert, demo, digest, export, import, ingest, keygen, plot, report, score, serve, show, sign, simulate, stats,
+    token, tournament, validate, verify,
 };
 use crate::error::Result;
 use clap::{Parser, Subcommand};
@@ -29,6 +29,8 @@ const AFTER: &str = r#"Examples:
   paifu export tenhou --tournament "Club night" -o club-night/
   paifu token create --name alice --role organiser # a token that may write through the dashboard
   paifu tournament trust "Club night" --key referee.pub
+  paifu report --tournament "Club night" -o report --key referee.key
+  paifu verify tournament report/manifest.json --key referee.pub --logs report/games
   paifu serve                                      # the dashboard on http://127.0.0.1:8080
   paifu demo
 
@@ -81,6 +83,8 @@ pub enum Command {
     Tournament(tournament::TournamentArgs),
     /// Import game records into Paifu logs, validated: tenhou (tenhou.net/6 JSON or mjlog XML), mjai, botzone, pmn.
     Import(import::ImportArgs),
+    /// A tournament's audit report: standings, every game, certificates and a signed manifest.
+    Report(report::ReportArgs),
     /// Export riichi logs as tenhou.net/6 JSON or mjai: one log file, or games from the archive.
     Export(export::ExportArgs),
 }
@@ -107,6 +111,7 @@ impl Command {
             Command::Tournament(a) => tournament::run(a),
             Command::Import(a) => import::run(a),
             Command::Export(a) => export::run(a),
+            Command::Report(a) => report::run(a),
         }
     }
 }

@@ -11,6 +11,7 @@
 mod hungarian;
 mod mcr;
 pub mod plot;
+pub mod report;
 mod riichi;
 mod tayu;
 mod tzq;

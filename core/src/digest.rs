@@ -15,6 +15,10 @@ pub(crate) mod context {
     pub(crate) const CERTIFICATE: &str = "paifu 2026-11 certificate v1";
     /// A header's rule options, as a certificate names them.
     pub(crate) const OPTIONS: &str = "paifu 2026-11 options v1";
+    /// A tournament manifest: its signed body, a game's leaf, a node of its Merkle tree.
+    pub(crate) const MANIFEST: &str = "paifu 2026-11 manifest v1";
+    pub(crate) const MANIFEST_LEAF: &str = "paifu 2026-11 manifest leaf v1";
+    pub(crate) const MANIFEST_NODE: &str = "paifu 2026-11 manifest node v1";
 }
 
 /// A 32-byte blake3 digest, written as 64 lowercase hex digits.

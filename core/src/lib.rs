@@ -1,6 +1,6 @@
 //! Paifu's core: tiles and cards, one rules engine per game behind one interface ([`Game`]),
 //! the log format ([`log`]), the seeded random stream ([`Stream`]), replay and validation
-//! ([`replay`]), digests and certificates ([`cert`]).
+//! ([`replay`]), digests and certificates ([`cert`]), tournament manifests ([`manifest`]).
 //!
 //! No I/O happens here: every function takes bytes or values and returns values or typed
 //! errors, and no input makes it panic.
@@ -13,6 +13,7 @@ pub mod games;
 pub mod hungarian;
 pub mod log;
 pub mod mahjong;
+pub mod manifest;
 pub mod mcr;
 mod random;
 pub mod replay;

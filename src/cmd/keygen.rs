@@ -3,7 +3,8 @@
 use crate::error::{Error, Result, Status};
 use crate::output::{outln, write_file};
 use clap::Args;
-use paifu_core::cert::SecretKey;
+use paifu_core::cert::{self, SecretKey};
+use paifu_recorder::files::read_small_text;
 use paifu_recorder::keys;
 use std::path::{Path, PathBuf};
 
@@ -45,6 +46,29 @@ pub fn read_or_create_key(path: &Path) -> Result<(SecretKey, bool)> {
     let (private, _public) = keys::generate()?;
     keys::write_private(path, &private)?;
     Ok((read_key(path)?, true))
+}
+
+/// The text of `--key`: the key itself (64 hex digits, or a PEM block), or the file it names.
+fn key_text(key: &str) -> Result<String> {
+    let t = key.trim();
+    if t.starts_with("-----BEGIN") || (t.len() == 64 && t.bytes().all(|b| b.is_ascii_hexdigit())) {
+        return Ok(key.to_owned());
+    }
+    let path = Path::new(key);
+    if !path.exists() {
+        return Err(Error::Unreadable {
+            what: format!("--key {key}"),
+            message: "no such file: give the signer's public key file (NAME.pub from paifu keygen) or its 64 hex \
+                      digits"
+                .into(),
+        });
+    }
+    Ok(read_small_text(path)?)
+}
+
+/// The public key `--key` gives.
+pub(crate) fn public_key(given: &str) -> Result<cert::PublicKey> {
+    cert::public_from_text(&key_text(given)?).map_err(|source| Error::PublicKey { given: given.to_owned(), source })
 }
 
 /// `paifu keygen`.

@@ -2,13 +2,14 @@
 
 use crate::error::{Error, Result, Status};
 use crate::output::outln;
-use clap::Args;
-use paifu_core::cert::{self, Certificate};
+use clap::{Args, Subcommand};
+use paifu_core::cert::Certificate;
 use paifu_recorder::files::{read_log_bytes, read_small_text};
 use paifu_recorder::import::source::validate_bytes;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 #[command(after_help = "Checks the certificate's signature with --key, that the key is its signer, that it is about \
 this log (its digest, game and seats; for version 2 certificates also its ruleset, options and source), and \
 that replaying the log now (an imported log also against the source it embeds) gives the certified verdict \
@@ -16,48 +17,49 @@ and final scores. Certificates of version 1 and 2 are read.
 
 Exit status: 0 the certificate holds, 1 it does not, 2 a file could not be read.
 
-Example:
-  paifu verify game.paifu.jsonl.cert.json game.paifu.jsonl --key referee.pub")]
+A whole tournament, as paifu report published it: paifu verify tournament MANIFEST --key PUB --logs DIR
+(see paifu verify tournament --help).
+
+Examples:
+  paifu verify game.paifu.jsonl.cert.json game.paifu.jsonl --key referee.pub
+  paifu verify tournament report/manifest.json --key referee.pub --logs report/games")]
 pub struct VerifyArgs {
+    #[command(subcommand)]
+    pub what: Option<Verify>,
     /// The certificate (.cert.json).
-    pub certificate: PathBuf,
+    #[arg(required = true)]
+    pub certificate: Option<PathBuf>,
     /// The log it certifies.
-    pub log: PathBuf,
+    #[arg(required = true)]
+    pub log: Option<PathBuf>,
     /// The signer's public key: a .pub file from `paifu keygen`, or 64 hex digits.
-    #[arg(long)]
-    pub key: String,
+    #[arg(long, required = true)]
+    pub key: Option<String>,
 }
 
-/// The text of `--key`: the key itself (64 hex digits, or a PEM block), or the file it names.
-fn key_text(key: &str) -> Result<String> {
-    let t = key.trim();
-    if t.starts_with("-----BEGIN") || (t.len() == 64 && t.bytes().all(|b| b.is_ascii_hexdigit())) {
-        return Ok(key.to_owned());
-    }
-    let path = Path::new(key);
-    if !path.exists() {
-        return Err(Error::Unreadable {
-            what: format!("--key {key}"),
-            message: "no such file: give the signer's public key file (NAME.pub from paifu keygen) or its 64 hex \
-                      digits"
-                .into(),
-        });
-    }
-    Ok(read_small_text(path)?)
+/// What else `paifu verify` checks.
+#[derive(Subcommand, Debug)]
+pub enum Verify {
+    /// A tournament's signed manifest against its logs and certificates (from paifu report).
+    Tournament(super::verify_tournament::TournamentArgs),
 }
 
 /// `paifu verify`: 0 the certificate holds, 1 it does not.
 pub fn run(a: VerifyArgs) -> Result {
-    let key = cert::public_from_text(&key_text(&a.key)?)
-        .map_err(|source| Error::PublicKey { given: a.key.clone(), source })?;
-    let cert_text = read_small_text(&a.certificate)?;
-    let c = Certificate::from_json(&cert_text).map_err(|e| Error::unreadable(a.certificate.display(), e))?;
-    let report = validate_bytes(&read_log_bytes(&a.log)?);
+    let (certificate, log, key) = match (a.what, a.certificate, a.log, a.key) {
+        (Some(Verify::Tournament(t)), ..) => return super::verify_tournament::run(t),
+        (None, Some(c), Some(l), Some(k)) => (c, l, k),
+        _ => return Err(Error::Usage("paifu verify CERTIFICATE LOG --key KEY, or paifu verify tournament ...".into())),
+    };
+    let key = crate::cmd::keygen::public_key(&key)?;
+    let cert_text = read_small_text(&certificate)?;
+    let c = Certificate::from_json(&cert_text).map_err(|e| Error::unreadable(certificate.display(), e))?;
+    let report = validate_bytes(&read_log_bytes(&log)?);
     match c.verify(&key, &report) {
         Ok(()) => {
             outln!(
                 "certificate OK: {} is {} (signed {} by {})",
-                a.log.display(),
+                log.display(),
                 match &c.certificate.final_scores {
                     Some(s) => format!("valid with final scores {s:?}"),
                     None => "invalid, as certified".to_owned(),

@@ -11,6 +11,7 @@ mod log_format;
 mod mcr;
 mod mcr_import;
 mod readme;
+mod report;
 mod riichi;
 mod robustness;
 mod tayu;

@@ -245,17 +245,21 @@ pub(crate) struct TournamentPage {
     pub standings: Vec<Standing>,
     /// How many of its games count in the standings.
     pub counted: u64,
+    /// The Merkle root over its games and their trusted certificates, as `paifu report` signs
+    /// it in the tournament's manifest (docs/report.md).
+    pub root: String,
     pub games: GamePage,
 }
 
 pub(crate) async fn tournament(state: &web::Data<State>, name: String) -> Result<TournamentPage, WebError> {
     with_db(state, move |a| {
         let missing = || WebError::NotFound(format!("there is no tournament {:?}", brief(&name)));
-        let standings = a.standings(&name)?.ok_or_else(missing)?;
-        let info = a.tournament_info(&name)?.ok_or_else(missing)?;
-        let counted = a.tournaments()?.into_iter().find(|t| t.name == name).map_or(0, |t| t.counted);
+        let published = a.published(&name)?.ok_or_else(missing)?;
+        let counted = published.games.iter().filter(|g| g.entry.counted).count() as u64;
+        let root = published.root.to_hex();
         let filter = Filter { tournament: Some(name.clone()), ..Filter::default() };
-        Ok(TournamentPage { games: a.list_games(&filter, 1, 50)?, name, info, standings, counted })
+        let (info, standings) = (published.info, published.standings);
+        Ok(TournamentPage { games: a.list_games(&filter, 1, 50)?, name, info, standings, counted, root })
     })
     .await
 }

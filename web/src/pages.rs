@@ -741,6 +741,13 @@ async fn tournament(state: web::Data<State>, name: web::Path<String>) -> Page {
             t.info.trusted_keys.iter().map(|k| format!("<code>{}</code>", esc(k))).collect::<Vec<_>>().join(", ")
         }
     );
+    let _ = write!(
+        b,
+        "<p>Merkle root of its games and their certificates by trusted keys: <code id=\"root\">{}</code>. \
+         <code>paifu report --tournament</code> signs this root in the tournament's manifest, and \
+         <code>paifu verify tournament</code> checks every game against it.</p>",
+        esc(&t.root)
+    );
     if t.standings.is_empty() {
         b.push_str("<p class=\"note\">No game counts yet.</p>");
     } else {

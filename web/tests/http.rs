@@ -288,6 +288,11 @@ async fn api_answers_json() {
     assert_eq!(j(&b)["standings"].as_array().unwrap().len(), 3);
     assert_eq!(j(&b)["info"]["owner"], "olive");
     assert_eq!(j(&b)["counted"], 6);
+    // The Merkle root paifu report signs (issue 16), on the page and in the JSON.
+    let root = Archive::open(&f.config.db).unwrap().published("Spring Cup").unwrap().unwrap().root.to_hex();
+    assert_eq!(j(&b)["root"], root.as_str());
+    let (_, page) = get(&app, "/tournaments/Spring%20Cup").await;
+    assert!(page.contains(&format!("<code id=\"root\">{root}</code>")), "{page}");
     // Certificates: the stored one, signed by the server's key, the same when asked again.
     let (s, c1) = get(&app, &format!("/api/games/{}/certificate", f.valid_id)).await;
     assert_eq!(s, StatusCode::OK);

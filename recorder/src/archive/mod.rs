@@ -18,12 +18,14 @@
 
 mod names;
 mod prepare;
+mod publish;
 mod schema;
 mod tokens;
 mod tournaments;
 
 pub use names::{check_name, NameError, NameKind, MAX_NAME_CHARS};
 pub use prepare::{identity_of, prepare, DigestKind, Prepared, Refusal, StoredForm};
+pub use publish::{log_file_name, Published, PublishedGame};
 pub use schema::SCHEMA_VERSION;
 pub use tokens::{BadRole, NewToken, Role, Token, TOKEN_PREFIX};
 pub use tournaments::{Standing, TournamentInfo, TournamentRow};

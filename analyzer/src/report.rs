@@ -1,0 +1,279 @@
+//! A tournament's audit report: one self-contained HTML page (standings, every game with its
+//! verdict, certificates and a link to replay it, charts) and CSV tables, from the manifest the
+//! report publishes (docs/report.md).
+
+use crate::csv_field;
+use crate::plot;
+use paifu_core::manifest::{ManifestBody, ManifestGame, StandingLine};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
+}
+
+/// `placement_sum / games` to two decimals, for reading (ranks compare the exact fractions).
+fn average(l: &StandingLine) -> String {
+    if l.games == 0 {
+        return "-".into();
+    }
+    format!("{:.2}", l.placement_sum as f64 / l.games as f64)
+}
+
+/// Riichi points, 1000 score units to a point, with one decimal and a sign.
+fn points(p: Option<i64>) -> String {
+    p.map_or_else(String::new, |p| format!("{:+.1}", p as f64 / 1000.0))
+}
+
+/// The standings, table by table: `game,ruleset,rank,player,games,firsts,placement_sum,average_place,total_score,points`.
+pub fn standings_csv(lines: &[StandingLine]) -> String {
+    let mut out =
+        String::from("game,ruleset,rank,player,games,firsts,placement_sum,average_place,total_score,points\n");
+    for l in lines {
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{},{}",
+            csv_field(&l.game),
+            csv_field(&l.ruleset),
+            l.rank,
+            csv_field(&l.player),
+            l.games,
+            l.firsts,
+            l.placement_sum,
+            average(l),
+            l.total_score,
+            l.points.map(|p| (p as f64 / 1000.0).to_string()).unwrap_or_default()
+        );
+    }
+    out
+}
+
+/// Every game: `file,blake3,log_digest,game,ruleset,seats,verdict,fault,final_scores,counted,certificates`
+/// (seats and scores separated by `;`, certificates by their files).
+pub fn games_csv(games: &[ManifestGame]) -> String {
+    let mut out =
+        String::from("file,blake3,log_digest,game,ruleset,seats,verdict,fault,final_scores,counted,certificates\n");
+    for g in games {
+        let scores =
+            g.verdict.final_scores.as_ref().map(|s| s.iter().map(i64::to_string).collect::<Vec<_>>().join(";"));
+        let certs: Vec<&str> = g.certificates.iter().map(|c| c.file.as_str()).collect();
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{},{},{}",
+            csv_field(&g.file),
+            g.blake3,
+            g.log_digest.map(|d| d.to_hex()).unwrap_or_default(),
+            csv_field(&g.game),
+            csv_field(&g.ruleset),
+            csv_field(&g.seats.join(";")),
+            csv_field(&g.verdict.verdict),
+            g.verdict.fault.as_deref().unwrap_or(""),
+            scores.unwrap_or_default(),
+            g.counted,
+            csv_field(&certs.join(";"))
+        );
+    }
+    out
+}
+
+/// Where each game links to be replayed: the dashboard's viewer when the report knows the
+/// dashboard's address, else the log file with the command that steps through it.
+#[derive(Clone, Debug)]
+pub enum Replay {
+    /// `{url}/games/{id}/view`.
+    Dashboard { url: String, id: i64 },
+    /// The log file, relative to the report (`games/...`).
+    File(String),
+}
+
+/// The report's page. `replay` holds each game's link, in the order of `m.games`; `logs` is the
+/// folder of logs relative to the page (`games`).
+pub fn tournament_html(m: &ManifestBody, replay: &[Replay], logs: &str) -> String {
+    let mut tables: BTreeMap<(&str, &str), Vec<&StandingLine>> = BTreeMap::new();
+    for l in &m.standings {
+        tables.entry((l.game.as_str(), l.ruleset.as_str())).or_default().push(l);
+    }
+    let mut body = String::new();
+    let counted = m.games.iter().filter(|g| g.counted).count();
+    let _ = write!(
+        body,
+        "<h1>{name}</h1>\n<p>{n} games, {counted} counted in the standings (valid, and certified valid by a key the \
+         tournament trusts). Signed {at} by <code>{signer}</code>.</p>\n<p>Merkle root of every game and \
+         certificate: <code id=\"root\">{root}</code>. Check the whole tournament with <code>paifu verify \
+         tournament manifest.json --key SIGNER.pub --logs {logs}</code> (docs/report.md).</p>\n",
+        name = esc(&m.tournament),
+        n = m.games.len(),
+        at = esc(&m.issued_at),
+        signer = m.signer,
+        root = m.root,
+    );
+    let keys: Vec<String> = m.trusted_keys.iter().map(|k| format!("<code>{k}</code>")).collect();
+    let _ = writeln!(
+        body,
+        "<p>Keys trusted: {}.</p>",
+        if keys.is_empty() { "none (no game counts)".to_owned() } else { keys.join(", ") }
+    );
+    body.push_str("<h2>Standings</h2>\n");
+    if tables.is_empty() {
+        body.push_str("<p>No game counts yet.</p>\n");
+    }
+    for ((game, ruleset), lines) in &tables {
+        let riichi = lines.iter().any(|l| l.points.is_some());
+        let _ = write!(
+            body,
+            "<section class=\"table\"><h3>{} ({})</h3>\n<table><thead><tr><th>Rank</th><th>Player</th><th>Games</th>\
+             {}<th>Average place</th><th>Firsts</th><th>Total score</th></tr></thead><tbody>\n",
+            esc(game),
+            esc(ruleset),
+            if riichi { "<th>Points</th>" } else { "" }
+        );
+        for l in lines {
+            let _ = writeln!(
+                body,
+                "<tr><td>{}</td><td>{}</td><td>{}</td>{}<td>{}</td><td>{}</td><td>{}</td></tr>",
+                l.rank,
+                esc(&l.player),
+                l.games,
+                if riichi { format!("<td>{}</td>", points(l.points)) } else { String::new() },
+                average(l),
+                l.firsts,
+                l.total_score
+            );
+        }
+        body.push_str("</tbody></table>\n");
+        let values: Vec<(String, f64)> =
+            lines.iter().map(|l| (l.player.clone(), l.placement_sum as f64 / l.games.max(1) as f64)).collect();
+        body.push_str("<figure>");
+        body.push_str(&plot::bars(
+            &format!("Average place, {game} ({ruleset})"),
+            &values,
+            "player",
+            "average place (1 is best)",
+        ));
+        body.push_str("</figure></section>\n");
+    }
+    body.push_str(
+        "<h2>Games</h2>\n<table><thead><tr><th>Game</th><th>Players</th><th>Verdict</th><th>Counted</th>\
+         <th>Log (blake3)</th><th>Certificates</th><th>Replay</th></tr></thead><tbody>\n",
+    );
+    for (g, r) in m.games.iter().zip(replay) {
+        let certs: Vec<String> = g
+            .certificates
+            .iter()
+            .map(|c| {
+                format!("<a href=\"{logs}/{f}\">{signer}…</a>", f = esc(&c.file), signer = &c.signer.to_hex()[..12])
+            })
+            .collect();
+        let link = match r {
+            Replay::Dashboard { url, id } => {
+                format!("<a href=\"{}/games/{id}/view\">step through</a>", esc(url.trim_end_matches('/')))
+            }
+            Replay::File(f) => format!("<code>paifu show {}</code>", esc(f)),
+        };
+        let _ = writeln!(
+            body,
+            "<tr class=\"{cls}\"><td>{game} ({ruleset})</td><td>{players}</td><td>{verdict}</td><td>{counted}</td>\
+             <td><a href=\"{logs}/{file}\"><code>{short}</code></a></td><td>{certs}</td><td>{link}</td></tr>",
+            cls = if g.verdict.fault.is_some() { "invalid" } else { "ok" },
+            game = esc(&g.game),
+            ruleset = esc(&g.ruleset),
+            players = esc(&g.seats.join(", ")),
+            verdict = esc(&g.verdict.to_string()),
+            counted = if g.counted { "yes" } else { "no" },
+            file = esc(&g.file),
+            short = &g.blake3.to_hex()[..16],
+            certs = if certs.is_empty() { "none by a trusted key".to_owned() } else { certs.join(" ") },
+        );
+    }
+    body.push_str("</tbody></table>\n<p>Also as CSV: <a href=\"standings.csv\">standings.csv</a>, <a href=\"games.csv\">games.csv</a>; the signed list: <a href=\"manifest.json\">manifest.json</a>.</p>\n");
+    format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" \
+         content=\"width=device-width, initial-scale=1\"><title>{title} — tournament report</title><style>{STYLE}</style>\
+         </head><body><main>\n{body}</main></body></html>\n",
+        title = esc(&m.tournament)
+    )
+}
+
+const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:0;color:#111;background:#fff}\
+main{max-width:72rem;margin:auto;padding:1rem}table{border-collapse:collapse;margin:.5rem 0;display:block;\
+overflow-x:auto}th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:left}th{background:#eee}\
+tr.invalid td{background:#fde8e8}code{font-size:.9em;word-break:break-all}figure{margin:0;max-width:40rem}\
+svg{width:100%;height:auto}";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use paifu_core::manifest::{ManifestCertificate, ManifestVerdict};
+    use paifu_core::Digest;
+
+    fn line(player: &str, rank: u32, games: u64, placement_sum: u64, points: Option<i64>) -> StandingLine {
+        StandingLine {
+            game: "riichi".into(),
+            ruleset: "tenhou".into(),
+            rank,
+            player: player.into(),
+            games,
+            firsts: 1,
+            placement_sum,
+            total_score: 1000,
+            points,
+        }
+    }
+
+    fn game(file: &str, fault: Option<&str>) -> ManifestGame {
+        ManifestGame {
+            file: file.into(),
+            blake3: Digest([3; 32]),
+            log_digest: None,
+            game: "riichi".into(),
+            ruleset: "tenhou".into(),
+            seats: vec!["A,1".into(), "<B>".into()],
+            verdict: ManifestVerdict::stored(fault.is_none(), fault.map(str::to_owned), Some(vec![10, -10]), None),
+            counted: fault.is_none(),
+            certificates: vec![ManifestCertificate {
+                file: "x.cert.json".into(),
+                blake3: Digest([4; 32]),
+                signer: Digest([5; 32]),
+            }],
+        }
+    }
+
+    #[test]
+    fn the_csv_tables_quote_names_and_keep_exact_values() {
+        let s = standings_csv(&[line("Aiko, the first", 1, 3, 4, Some(-12_300))]);
+        assert_eq!(s.lines().nth(1), Some("riichi,tenhou,1,\"Aiko, the first\",3,1,4,1.33,1000,-12.3"));
+        let g = games_csv(&[game("riichi-03.paifu", Some("claim_mismatch"))]);
+        let row = g.lines().nth(1).unwrap();
+        assert!(row.starts_with("riichi-03.paifu,0303"), "{row}");
+        assert!(row.contains(",\"A,1;<B>\",invalid,claim_mismatch,,false,x.cert.json"), "{row}");
+    }
+
+    #[test]
+    fn the_page_shows_standings_games_root_and_links_escaped() {
+        let k = paifu_core::cert::SecretKey::from_bytes(&[9; 32]);
+        let m = ManifestBody::new(
+            "Cup <1>".into(),
+            "2026-11-23T00:00:00Z".into(),
+            &k.verifying_key(),
+            vec![Digest([5; 32])],
+            vec![game("b.paifu", None), game("a.paifu", Some("truncated"))],
+            vec![line("Aiko", 1, 2, 2, Some(30_000)), line("Bao", 2, 2, 6, Some(-30_000))],
+        );
+        let html = tournament_html(
+            &m,
+            &[Replay::File("games/a.paifu".into()), Replay::Dashboard { url: "https://club.example/".into(), id: 7 }],
+            "games",
+        );
+        assert!(html.contains("<h1>Cup &lt;1&gt;</h1>"));
+        assert!(html.contains(&format!("<code id=\"root\">{}</code>", m.root)));
+        assert!(html.contains("<td>Aiko</td><td>2</td><td>+30.0</td><td>1.00</td>"), "points and exact place shown");
+        assert!(html.contains("<a href=\"https://club.example/games/7/view\">step through</a>"));
+        assert!(html.contains("<code>paifu show games/a.paifu</code>"));
+        assert!(html.contains("A,1, &lt;B&gt;"), "seat names escaped");
+        assert!(html.contains("<tr class=\"invalid\"><td>riichi (tenhou)</td>"));
+        assert!(html.contains("invalid (truncated)"));
+        assert!(html.contains("<svg"), "a chart per table");
+        assert!(!html.contains("<script"), "no script");
+        assert!(!html.contains("src=\"http"), "nothing loaded from elsewhere");
+    }
+}

@@ -1,0 +1,183 @@
+//! `paifu report --tournament` and `paifu verify tournament`: the published report, its signed
+//! manifest, and every way a published tournament can differ from what was signed (issue 16).
+
+use crate::util::{paifu, riichi_game, stderr, stdout};
+use paifu_core::cert;
+use paifu_core::log::{encode, Encoding};
+use paifu_core::manifest::{root_of, Manifest};
+use paifu_recorder::archive::Archive;
+use paifu_recorder::samples::tzq_log as tzq_game;
+use std::path::Path;
+
+/// An archive `a.db` in `p` with the tournament "Cup": four TZQ games and one riichi game signed
+/// by `ref`, one truncated TZQ game (invalid, certified invalid); keys `ref` and `other`.
+fn cup(p: &Path) {
+    for k in ["ref", "other"] {
+        assert_eq!(paifu(&["keygen", "-o", k], p).status.code(), Some(0));
+    }
+    std::fs::create_dir(p.join("in")).unwrap();
+    let names = [["Ann", "Bo"], ["Bo", "Cy"], ["Cy", "Ann"], ["Ann", "Bo"]];
+    for (i, n) in names.iter().enumerate() {
+        std::fs::write(
+            p.join(format!("in/t{i}.paifu")),
+            encode(&tzq_game(&format!("report/{i}"), *n), Encoding::Binary),
+        )
+        .unwrap();
+    }
+    let mut bad = tzq_game("report/bad", ["Ann", "Cy"]);
+    bad.records.truncate(bad.records.len() / 2);
+    std::fs::write(p.join("in/bad.paifu.jsonl"), encode(&bad, Encoding::JsonLines)).unwrap();
+    std::fs::write(p.join("in/r0.paifu"), encode(&riichi_game("report", 0), Encoding::Binary)).unwrap();
+    let o = paifu(&["ingest", "in", "--db", "a.db", "--tournament", "Cup", "--key", "ref.key", "-q"], p);
+    assert_eq!(o.status.code(), Some(1), "one log is invalid: {}", stderr(&o));
+}
+
+fn report(p: &Path, out: &str) -> std::process::Output {
+    paifu(&["report", "--tournament", "Cup", "--db", "a.db", "-o", out, "--key", "ref.key", "-q"], p)
+}
+
+fn verify(p: &Path, dir: &str, key: &str) -> (Option<i32>, String) {
+    let o = paifu(
+        &["verify", "tournament", &format!("{dir}/manifest.json"), "--key", key, "--logs", &format!("{dir}/games")],
+        p,
+    );
+    (o.status.code(), stdout(&o) + &stderr(&o))
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to.join("games")).unwrap();
+    for f in ["manifest.json", "index.html"] {
+        std::fs::copy(from.join(f), to.join(f)).unwrap();
+    }
+    for e in std::fs::read_dir(from.join("games")).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), to.join("games").join(e.file_name())).unwrap();
+    }
+}
+
+fn manifest(p: &Path, dir: &str) -> Manifest {
+    Manifest::from_json(&std::fs::read_to_string(p.join(dir).join("manifest.json")).unwrap()).unwrap()
+}
+
+/// Signs `m` again with `ref` after a change, its root recomputed: the organiser's own word.
+fn resign(p: &Path, dir: &str, mut m: Manifest) {
+    let key = cert::secret_from_pem(&std::fs::read_to_string(p.join("ref.key")).unwrap()).unwrap();
+    m.manifest.root = root_of(&m.manifest.games);
+    std::fs::write(p.join(dir).join("manifest.json"), m.manifest.sign(&key).to_json()).unwrap();
+}
+
+#[test]
+fn the_report_publishes_every_game_and_verify_finds_the_tournament_as_signed() {
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path();
+    cup(p);
+    let o = report(p, "out");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let m = manifest(p, "out");
+    let published = Archive::open(&p.join("a.db")).unwrap().published("Cup").unwrap().unwrap();
+    // The manifest lists what the archive holds, under the root the dashboard shows.
+    assert_eq!(m.manifest.root, published.root);
+    assert!(stdout(&o).contains(&published.root.to_hex()), "{}", stdout(&o));
+    assert_eq!(m.manifest.games.len(), 6);
+    assert_eq!(m.manifest.games.iter().filter(|g| g.counted).count(), 5);
+    assert_eq!(m.manifest.standings, published.standing_lines());
+    assert!(m.manifest.standings.iter().any(|l| l.game == "riichi" && l.points.is_some()));
+    let bad = m.manifest.games.iter().find(|g| !g.counted).unwrap();
+    assert_eq!((bad.verdict.verdict.as_str(), bad.verdict.fault.as_deref()), ("invalid", Some("truncated")));
+    for g in &m.manifest.games {
+        let bytes = std::fs::read(p.join("out/games").join(&g.file)).unwrap();
+        assert_eq!(paifu_recorder::archive::identity_of(&bytes), g.blake3, "{}", g.file);
+        assert_eq!(g.certificates.len(), 1, "every game certified by ref: {}", g.file);
+        assert!(p.join("out/games").join(&g.certificates[0].file).is_file());
+    }
+    // The page and the tables.
+    let html = std::fs::read_to_string(p.join("out/index.html")).unwrap();
+    assert!(html.contains(&format!("<code id=\"root\">{}</code>", m.manifest.root)));
+    assert!(html.contains("invalid (truncated)") && html.contains("<svg"), "verdicts and charts");
+    let standings = std::fs::read_to_string(p.join("out/standings.csv")).unwrap();
+    assert_eq!(standings.lines().count(), 1 + m.manifest.standings.len());
+    let games = std::fs::read_to_string(p.join("out/games.csv")).unwrap();
+    assert_eq!(games.lines().count(), 1 + 6);
+    // Checked as signed, also after writing the report again into the same folder.
+    let (code, out) = verify(p, "out", "ref.pub");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("tournament OK: \"Cup\", 6 games (5 counted)"), "{out}");
+    assert_eq!(report(p, "out").status.code(), Some(0));
+    assert_eq!(verify(p, "out", "ref.pub").0, Some(0));
+    // A file the manifest would not list: the report refuses rather than publish it as a game.
+    std::fs::write(p.join("out/games/stray.paifu"), b"x").unwrap();
+    let o = report(p, "out");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("stray.paifu"), "{}", stderr(&o));
+    // No such tournament: named, with the ones there are.
+    let o = paifu(&["report", "--tournament", "Nope", "--db", "a.db", "-o", "x", "--key", "ref.key"], p);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no tournament \"Nope\" (the archive has Cup)"), "{}", stderr(&o));
+}
+
+#[test]
+fn verify_tournament_names_every_game_added_removed_or_changed() {
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path();
+    cup(p);
+    assert_eq!(report(p, "out").status.code(), Some(0));
+    let m = manifest(p, "out");
+    let first = m.manifest.games[0].file.clone();
+    let tzq: Vec<&str> = m.manifest.games.iter().filter(|g| g.game == "tzq").map(|g| g.file.as_str()).collect();
+    let case = |name: &str, change: &dyn Fn(&Path)| {
+        copy_dir(&p.join("out"), &p.join(name));
+        change(&p.join(name));
+        let (code, out) = verify(p, name, "ref.pub");
+        assert_eq!(code, Some(1), "{name}: {out}");
+        out
+    };
+    let out = case("removed", &|d| std::fs::remove_file(d.join("games").join(&first)).unwrap());
+    assert!(out.contains(&format!("removed: {first}")), "{out}");
+    let out = case("added", &|d| {
+        std::fs::write(d.join("games/extra.paifu"), encode(&tzq_game("report/extra", ["Ann", "Bo"]), Encoding::Binary))
+            .unwrap();
+    });
+    assert!(out.contains("added: extra.paifu"), "{out}");
+    // Another game's bytes under a listed name.
+    let out = case("swapped", &|d| {
+        std::fs::copy(d.join("games").join(tzq[1]), d.join("games").join(tzq[0])).map(|_| ()).unwrap()
+    });
+    assert!(out.contains(&format!("changed: {}: its blake3 is", tzq[0])), "{out}");
+    let out = case("certificate", &|d| {
+        let c = d.join("games").join(&m.manifest.games[1].certificates[0].file);
+        let text = std::fs::read_to_string(&c).unwrap().replacen("\"valid\"", "\"invalid\"", 1);
+        std::fs::write(&c, text).unwrap();
+    });
+    assert!(out.contains(&format!("changed: certificate {}", m.manifest.games[1].certificates[0].file)), "{out}");
+    // The manifest itself: edited after signing, or checked with another key.
+    let out = case("edited", &|d| {
+        let text = std::fs::read_to_string(d.join("manifest.json")).unwrap().replacen("\"Ann\"", "\"Anne\"", 1);
+        std::fs::write(d.join("manifest.json"), text).unwrap();
+    });
+    assert!(out.contains("signature does not match its contents"), "{out}");
+    let (code, out) = verify(p, "out", "other.pub");
+    assert_eq!(code, Some(1));
+    assert!(out.contains("the manifest was signed by"), "{out}");
+    // Signed by the organiser, but not true of the logs: a verdict, and the standings.
+    copy_dir(&p.join("out"), &p.join("lie"));
+    let mut lie = m.clone();
+    let g = lie.manifest.games.iter_mut().find(|g| g.verdict.fault.is_some()).unwrap();
+    let lied = g.file.clone();
+    g.verdict = paifu_core::manifest::ManifestVerdict::stored(true, None, Some(vec![60, -60]), None);
+    resign(p, "lie", lie);
+    let (code, out) = verify(p, "lie", "ref.pub");
+    assert_eq!(code, Some(1));
+    assert!(
+        out.contains(&format!(
+            "changed: {lied}: verdict valid with final scores [60, -60] in the manifest, invalid (truncated) now"
+        )),
+        "{out}"
+    );
+    let mut lie = m.clone();
+    lie.manifest.standings[0].firsts += 1;
+    let who = lie.manifest.standings[0].player.clone();
+    resign(p, "lie", lie);
+    let (code, out) = verify(p, "lie", "ref.pub");
+    assert_eq!(code, Some(1));
+    assert!(out.contains(&format!("standings: {who} in")), "{out}");
+}
