@@ -167,6 +167,14 @@ pub fn score_chart(players: &[String], rounds: &[RoundResult], start: i64, title
 /// Room on the right of a line chart for its legend.
 const LEGEND_W: u32 = 150;
 
+/// A tick's value with at most three decimals and no trailing zeros: plotters' ticks are sums of
+/// steps, `0.30000000000000004` rather than `0.3`.
+fn decimal(v: f64) -> String {
+    let s = format!("{v:.3}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" { "0".to_owned() } else { s.to_owned() }
+}
+
 /// Vertical bars: one per labelled value (histograms of numbers, placements).
 pub fn bars(title: &str, values: &[(String, f64)], x_desc: &str, y_desc: &str) -> String {
     if values.is_empty() {
@@ -199,7 +207,7 @@ pub fn bars(title: &str, values: &[(String, f64)], x_desc: &str, y_desc: &str) -
             .x_label_formatter(&fmt)
             .y_labels(y_ticks)
             .light_line_style(if counts { TRANSPARENT } else { BLACK.mix(0.1) })
-            .y_label_formatter(&|v: &f64| if counts { format!("{v:.0}") } else { format!("{v}") })
+            .y_label_formatter(&|v: &f64| if counts { format!("{v:.0}") } else { decimal(*v) })
             .draw()?;
         chart.draw_series(values.iter().enumerate().map(|(i, (_, v))| {
             let i = i as i32;

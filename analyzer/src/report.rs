@@ -118,12 +118,13 @@ pub fn tournament_html(m: &ManifestBody, replay: &[Replay], logs: &str) -> Strin
         body.push_str("<p>No game counts yet.</p>\n");
     }
     for ((game, ruleset), lines) in &tables {
+        let title = paifu_core::GameKind::from_name(game).map_or((*game).to_owned(), |k| k.title().to_owned());
         let riichi = lines.iter().any(|l| l.points.is_some());
         let _ = write!(
             body,
-            "<section class=\"table\"><h3>{} ({})</h3>\n<table><thead><tr><th>Rank</th><th>Player</th><th>Games</th>\
-             {}<th>Average place</th><th>Firsts</th><th>Total score</th></tr></thead><tbody>\n",
-            esc(game),
+            "<section class=\"table\"><h3>{} ({} rules)</h3>\n<table><thead><tr><th>Rank</th><th>Player</th>\
+             <th>Games</th>{}<th>Average place</th><th>Firsts</th><th>Total score</th></tr></thead><tbody>\n",
+            esc(&title),
             esc(ruleset),
             if riichi { "<th>Points</th>" } else { "" }
         );
@@ -145,7 +146,7 @@ pub fn tournament_html(m: &ManifestBody, replay: &[Replay], logs: &str) -> Strin
             lines.iter().map(|l| (l.player.clone(), l.placement_sum as f64 / l.games.max(1) as f64)).collect();
         body.push_str("<figure>");
         body.push_str(&plot::bars(
-            &format!("Average place, {game} ({ruleset})"),
+            &format!("Average place, {title} ({ruleset} rules)"),
             &values,
             "player",
             "average place (1 is best)",

@@ -177,6 +177,10 @@ fn count_charts_tick_whole_numbers_only() {
     // Averages keep their decimals.
     let svg = plot::bars("Settlement", &[("East".into(), 0.5), ("South".into(), 0.25)], "", "points");
     assert!(texts(&svg).iter().any(|(_, t)| t.contains('.')), "{svg}");
+    // ... as short decimals, never a float's sum of steps (0.30000000000000004).
+    let svg = plot::bars("Average place", &[("Ann".into(), 1.5), ("Bo".into(), 1.5)], "", "place");
+    let ticks: Vec<String> = texts(&svg).into_iter().map(|(_, t)| t).filter(|t| t.parse::<f64>().is_ok()).collect();
+    assert!(ticks.len() >= 5 && ticks.iter().all(|t| t.len() <= 5), "{ticks:?}");
 }
 
 #[test]
