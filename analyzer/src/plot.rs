@@ -172,7 +172,11 @@ const LEGEND_W: u32 = 150;
 fn decimal(v: f64) -> String {
     let s = format!("{v:.3}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s == "-0" { "0".to_owned() } else { s.to_owned() }
+    if s == "-0" {
+        "0".to_owned()
+    } else {
+        s.to_owned()
+    }
 }
 
 /// Vertical bars: one per labelled value (histograms of numbers, placements).

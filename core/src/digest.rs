@@ -19,6 +19,10 @@ pub(crate) mod context {
     pub(crate) const MANIFEST: &str = "paifu 2026-11 manifest v1";
     pub(crate) const MANIFEST_LEAF: &str = "paifu 2026-11 manifest leaf v1";
     pub(crate) const MANIFEST_NODE: &str = "paifu 2026-11 manifest node v1";
+    /// Fair seeds: a party's commitment, the set of commitments, the match seed.
+    pub(crate) const CONTRIBUTION: &str = "paifu 2026-11 contribution v1";
+    pub(crate) const COMMITMENTS: &str = "paifu 2026-11 commitments v1";
+    pub(crate) const MATCH_SEED: &str = "paifu 2026-11 match seed v1";
 }
 
 /// A 32-byte blake3 digest, written as 64 lowercase hex digits.

@@ -8,6 +8,7 @@
 pub mod cert;
 mod digest;
 mod error;
+pub mod fair;
 mod game;
 pub mod games;
 pub mod hungarian;
