@@ -2,6 +2,7 @@
 //! files, and keys.
 
 pub mod archive;
+pub mod arena;
 mod bot;
 pub mod bots;
 pub mod conformance;
