@@ -1,6 +1,6 @@
 //! JSON Lines: one header object on the first line, one record object per line after it.
 
-use super::{check_version, Action, Claim, Header, Log, Positions, MAX_ITEM_BYTES};
+use super::{check_version, Action, Claim, Header, Log, Positions, Record, MAX_ITEM_BYTES};
 use crate::error::{ErrorCode, Fault};
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -35,21 +35,29 @@ fn strip_nulls(v: &mut Value) {
 
 /// Writes a log as JSON Lines; absent optional fields are left out.
 pub(crate) fn encode_jsonl<A: Action>(log: &Log<A>) -> String {
-    let mut out = String::new();
-    out.push_str(&json_object(&log.header).to_string());
-    out.push('\n');
+    let mut out = header_line(&log.header);
     for r in &log.records {
-        let mut m = Map::new();
-        m.insert("seq".into(), r.seq.into());
-        m.insert("seat".into(), r.seat.into());
-        m.insert("action".into(), r.action.to_string().into());
-        if let Some(c) = &r.claim {
-            m.insert("claim".into(), json_object(c));
-        }
-        out.push_str(&Value::Object(m).to_string());
-        out.push('\n');
+        out.push_str(&record_line(r));
     }
     out
+}
+
+/// The header's line of a JSON Lines log, with its newline: a log written as it is played is
+/// this line, then [`record_line`] per record.
+pub fn header_line(header: &Header) -> String {
+    json_object(header).to_string() + "\n"
+}
+
+/// One record's line of a JSON Lines log, with its newline.
+pub fn record_line<A: Action>(r: &Record<A>) -> String {
+    let mut m = Map::new();
+    m.insert("seq".into(), r.seq.into());
+    m.insert("seat".into(), r.seat.into());
+    m.insert("action".into(), r.action.to_string().into());
+    if let Some(c) = &r.claim {
+        m.insert("claim".into(), json_object(c));
+    }
+    Value::Object(m).to_string() + "\n"
 }
 
 fn json_fault(e: &serde_json::Error, what: &str, line: usize, last: bool) -> Fault {

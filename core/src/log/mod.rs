@@ -9,7 +9,7 @@ mod binary;
 mod jsonl;
 
 pub use binary::MAGIC;
-pub use jsonl::{json_object, read_jsonl_header};
+pub use jsonl::{header_line, json_object, read_jsonl_header, record_line};
 
 use binary::{decode_binary, encode_binary};
 use jsonl::{decode_jsonl, encode_jsonl};

@@ -1,4 +1,5 @@
 //! Hosting matches between programs (issue 17, in progress): bots as child processes
-//! ([`process`]). The match seed is fixed as `paifu_core::fair` specifies (docs/protocol.md).
+//! ([`process`]), each game's log written as it is played ([`journal`]). The match seed is fixed as `paifu_core::fair` specifies (docs/protocol.md).
 
+pub mod journal;
 pub mod process;
