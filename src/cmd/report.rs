@@ -18,26 +18,27 @@ pub(crate) const LOGS: &str = "games";
 
 #[derive(Args, Debug)]
 #[command(after_help = "Writes into DIR:
-  index.html      the report: standings per game and ruleset, every game with its verdict, certificates and
-                  a link to replay it, a chart per table; one file, nothing loaded from elsewhere
-  standings.csv   the standings, one line per player and table
-  games.csv       every game: its file, blake3, verdict, whether it counts, its certificates
-  games/          each game's log (GAME-BLAKE3.paifu, as stored) and the certificates of the keys the
-                  tournament trusts (GAME-BLAKE3.CERT.cert.json)
-  manifest.json   every game's digests and certificates under one Merkle root, with the standings, signed
-                  with --key
+  index.html     the report, one file with nothing loaded from elsewhere: standings per game
+                 and ruleset with a chart each, every game with its verdict, certificates and
+                 a link to replay it
+  standings.csv  the standings, a line per player and table
+  games.csv      every game: file, blake3, verdict, whether it counts, certificates
+  games/         each game's log as stored (GAME-B3.paifu) and the certificates of the keys the
+                 tournament trusts (GAME-B3.C3.cert.json)
+  manifest.json  every game's digests and certificates under one Merkle root, with the
+                 standings, signed with --key (docs/report.md)
 
-Anyone with the public key checks the whole tournament with paifu verify tournament, which names any game
-added, removed or changed. The dashboard's tournament page shows the same root.
+Anyone with the public key checks the whole tournament with paifu verify tournament, which \
+names any game added, removed or changed. The dashboard's tournament page shows the same root.
 
-Running it again into the same DIR rewrites the report; it refuses when DIR/games holds a file the new
-manifest does not list (it would read as an added game): move it away first.
+Run again into the same DIR, it rewrites the report; it refuses when DIR/games holds a file the \
+new manifest does not list (it would read as an added game).
 
-Exit status: 0 the report was written, 2 no such tournament or archive, or a file could not be written.
+Exit status: 0 written, 2 no such tournament or archive, or a file could not be written.
 
 Examples:
-  paifu report --tournament \"Club night\" --db club.db -o club-night-report --key referee.key
-  paifu report --tournament \"Club night\" -o report --key referee.key --dashboard https://club.example")]
+  paifu report --tournament \"Club night\" --db club.db -o club-report --key referee.key
+  paifu report --tournament Cup -o report --key referee.key --dashboard https://club.example")]
 pub struct ReportArgs {
     /// The tournament to report on.
     #[arg(long, value_name = "NAME")]

@@ -17,8 +17,8 @@ and final scores. Certificates of version 1 and 2 are read.
 
 Exit status: 0 the certificate holds, 1 it does not, 2 a file could not be read.
 
-A whole tournament, as paifu report published it: paifu verify tournament MANIFEST --key PUB --logs DIR
-(see paifu verify tournament --help).
+A whole tournament, as paifu report published it: paifu verify tournament MANIFEST --key PUB \
+--logs DIR (see paifu verify tournament --help).
 
 Examples:
   paifu verify game.paifu.jsonl.cert.json game.paifu.jsonl --key referee.pub

@@ -17,16 +17,16 @@ use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
 #[command(after_help = "Checks, in order:
-  - the manifest's signature with --key (which must be its signer), and its Merkle root over its games;
-  - that LOGS holds exactly the files the manifest lists: a file it does not list is an added game, a listed
-    file that is missing a removed one, a file whose blake3 differs a changed one;
-  - each game, replayed now: its digest, verdict and final scores, seats, game and ruleset as listed;
-  - each certificate: listed by blake3, signed by a key the manifest trusts, and true of its log now;
-  - which games count and the standings, recomputed from the logs and certificates by the rules of the
-    archive (docs/web.md, \"Standings\").
+  1. the manifest's signature with --key (which must be its signer) and its Merkle root;
+  2. that LOGS holds exactly the files it lists: a file it does not list is an added game,
+     a listed file that is missing a removed one, one whose blake3 differs a changed one;
+  3. each game, replayed now: digest, verdict, final scores, seats, game and ruleset;
+  4. each certificate: its blake3, signed by a key the manifest trusts, true of its log now;
+  5. which games count and the standings, recomputed from the logs and certificates by the
+     archive's rules (docs/web.md, \"Standings\").
 
-Exit status: 0 the tournament is as signed, 1 it is not (every difference is named), 2 a file could not be
-read or the key is not a key.
+Exit status: 0 the tournament is as signed, 1 it is not (every difference is named), 2 a file \
+could not be read or the key is not a key.
 
 Example:
   paifu verify tournament report/manifest.json --key referee.pub --logs report/games")]
