@@ -86,9 +86,12 @@ pub enum Replay {
     File(String),
 }
 
+/// How each standings table with points counts them, by (game, ruleset): each distinct setting.
+pub type Terms = BTreeMap<(String, String), Vec<String>>;
+
 /// The report's page. `replay` holds each game's link, in the order of `m.games`; `logs` is the
-/// folder of logs relative to the page (`games`).
-pub fn tournament_html(m: &ManifestBody, replay: &[Replay], logs: &str) -> String {
+/// folder of logs relative to the page (`games`); `terms` how tables with points count them.
+pub fn tournament_html(m: &ManifestBody, replay: &[Replay], logs: &str, terms: &Terms) -> String {
     let mut tables: BTreeMap<(&str, &str), Vec<&StandingLine>> = BTreeMap::new();
     for l in &m.standings {
         tables.entry((l.game.as_str(), l.ruleset.as_str())).or_default().push(l);
@@ -142,6 +145,14 @@ pub fn tournament_html(m: &ManifestBody, replay: &[Replay], logs: &str) -> Strin
             );
         }
         body.push_str("</tbody></table>\n");
+        if let Some(t) = terms.get(&((*game).to_owned(), (*ruleset).to_owned())) {
+            let _ = writeln!(
+                body,
+                "<p class=\"terms\">Ranked by points (final score less the return points, \
+                 with oka and uma, in thousands), then average place, then firsts. Points here: {}.</p>",
+                esc(&t.join("; "))
+            );
+        }
         let values: Vec<(String, f64)> =
             lines.iter().map(|l| (l.player.clone(), l.placement_sum as f64 / l.games.max(1) as f64)).collect();
         body.push_str("<figure>");
@@ -260,11 +271,15 @@ mod tests {
             vec![game("b.paifu", None), game("a.paifu", Some("truncated"))],
             vec![line("Aiko", 1, 2, 2, Some(30_000)), line("Bao", 2, 2, 6, Some(-30_000))],
         );
+        let terms: Terms =
+            [(("riichi".to_owned(), "tenhou".to_owned()), vec!["uma +20/+10/-10/-20".to_owned()])].into();
         let html = tournament_html(
             &m,
             &[Replay::File("games/a.paifu".into()), Replay::Dashboard { url: "https://club.example/".into(), id: 7 }],
             "games",
+            &terms,
         );
+        assert!(html.contains("Points here: uma +20/+10/-10/-20."), "the options that count points are shown");
         assert!(html.contains("<h1>Cup &lt;1&gt;</h1>"));
         assert!(html.contains(&format!("<code id=\"root\">{}</code>", m.root)));
         assert!(html.contains("<td>Aiko</td><td>2</td><td>+30.0</td><td>1.00</td>"), "points and exact place shown");

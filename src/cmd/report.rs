@@ -131,7 +131,7 @@ pub fn run(a: ReportArgs) -> Result {
     let manifest = body.sign(&key);
     let m = &manifest.manifest;
     write_file(&a.output.join("manifest.json"), manifest.to_json().as_bytes())?;
-    write_file(&a.output.join("index.html"), tournament_html(m, &replay, LOGS).as_bytes())?;
+    write_file(&a.output.join("index.html"), tournament_html(m, &replay, LOGS, &published.terms).as_bytes())?;
     write_file(&a.output.join("standings.csv"), standings_csv(&m.standings).as_bytes())?;
     write_file(&a.output.join("games.csv"), games_csv(&m.games).as_bytes())?;
     let counted = m.games.iter().filter(|g| g.counted).count();

@@ -94,6 +94,10 @@ fn the_report_publishes_every_game_and_verify_finds_the_tournament_as_signed() {
     let html = std::fs::read_to_string(p.join("out/index.html")).unwrap();
     assert!(html.contains(&format!("<code id=\"root\">{}</code>", m.manifest.root)));
     assert!(html.contains("invalid (truncated)") && html.contains("<svg"), "verdicts and charts");
+    // How the riichi table counts its points, from its games' options.
+    let terms = "start 25000, return 30000, oka +20 to the first, uma +20/+10/-10/-20";
+    assert_eq!(published.terms.values().collect::<Vec<_>>(), [&vec![terms.to_owned()]]);
+    assert!(html.contains(&format!("Points here: {terms}.")), "{html}");
     let standings = std::fs::read_to_string(p.join("out/standings.csv")).unwrap();
     assert_eq!(standings.lines().count(), 1 + m.manifest.standings.len());
     let games = std::fs::read_to_string(p.join("out/games.csv")).unwrap();

@@ -248,7 +248,19 @@ pub(crate) struct TournamentPage {
     /// The Merkle root over its games and their trusted certificates, as `paifu report` signs
     /// it in the tournament's manifest (docs/report.md).
     pub root: String,
+    /// How each table with points counts them (riichi: return points, oka, uma), from its
+    /// counted games' options.
+    pub final_points: Vec<FinalPointsTerms>,
     pub games: GamePage,
+}
+
+/// How one standings table counts final points.
+#[derive(Serialize)]
+pub(crate) struct FinalPointsTerms {
+    pub game: String,
+    pub ruleset: String,
+    /// Each distinct setting among its counted games.
+    pub terms: Vec<String>,
 }
 
 pub(crate) async fn tournament(state: &web::Data<State>, name: String) -> Result<TournamentPage, WebError> {
@@ -258,8 +270,13 @@ pub(crate) async fn tournament(state: &web::Data<State>, name: String) -> Result
         let counted = published.games.iter().filter(|g| g.entry.counted).count() as u64;
         let root = published.root.to_hex();
         let filter = Filter { tournament: Some(name.clone()), ..Filter::default() };
+        let final_points = published
+            .terms
+            .into_iter()
+            .map(|((game, ruleset), terms)| FinalPointsTerms { game, ruleset, terms })
+            .collect();
         let (info, standings) = (published.info, published.standings);
-        Ok(TournamentPage { games: a.list_games(&filter, 1, 50)?, name, info, standings, counted, root })
+        Ok(TournamentPage { games: a.list_games(&filter, 1, 50)?, name, info, standings, counted, root, final_points })
     })
     .await
 }

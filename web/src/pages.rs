@@ -761,11 +761,17 @@ async fn tournament(state: web::Data<State>, name: web::Path<String>) -> Page {
                     .take_while(|s| s.game == first.game && s.ruleset == first.ruleset)
                     .count();
             let riichi = first.points.is_some();
+            let terms = t
+                .final_points
+                .iter()
+                .find(|f| f.game == first.game && f.ruleset == first.ruleset)
+                .map(|f| format!(" Here: {}.", esc(&f.terms.join("; "))))
+                .unwrap_or_default();
             let title =
                 paifu_core::GameKind::from_name(&first.game).map_or(first.game.clone(), |k| k.title().to_owned());
             let _ = write!(
                 b,
-                "<h2>{} ({} rules)</h2><p class=\"note\">{}</p><div class=\"scroll\"><table class=\"standings\"><thead><tr><th class=\"n\">Rank</th><th>Player</th><th class=\"n\">Games</th>{}<th class=\"n\">Average place</th><th class=\"n\">Firsts</th><th class=\"n\">Total score</th></tr></thead><tbody>",
+                "<h2>{} ({} rules)</h2><p class=\"note\">{}{terms}</p><div class=\"scroll\"><table class=\"standings\"><thead><tr><th class=\"n\">Rank</th><th>Player</th><th class=\"n\">Games</th>{}<th class=\"n\">Average place</th><th class=\"n\">Firsts</th><th class=\"n\">Total score</th></tr></thead><tbody>",
                 esc(&title),
                 esc(&first.ruleset),
                 if riichi {

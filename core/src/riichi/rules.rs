@@ -209,6 +209,27 @@ fn bad(key: &str, want: &str, got: &OptValue) -> SetupError {
 }
 
 impl Rules {
+    /// How a game's final points are counted from its final scores under these rules, in words
+    /// (the standings show it): the return points, the oka to the top, the uma or sanmanten.
+    pub fn final_points_terms(&self) -> String {
+        let oka = (self.return_points - self.start_points) * 4;
+        let thousands = |v: i64| {
+            let s = format!("{:+.1}", v as f64 / 1000.0);
+            s.strip_suffix(".0").map_or(s.clone(), str::to_owned)
+        };
+        let uma = if self.sanmanten {
+            "sanmanten (no uma: the fourth pays the first, the third the second, their difference)".to_owned()
+        } else {
+            format!("uma {}", self.uma.iter().map(|u| format!("{u:+}")).collect::<Vec<_>>().join("/"))
+        };
+        format!(
+            "start {}, return {}, oka {} to the first, {uma}",
+            self.start_points,
+            self.return_points,
+            thousands(oka)
+        )
+    }
+
     pub fn named(name: &str) -> Option<Rules> {
         match name {
             "standard" | "tenhou" => Some(Rules::default()),
@@ -432,6 +453,14 @@ impl ExcerptStart {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn final_points_terms_say_what_final_points_count() {
+        let r = Rules::default();
+        assert_eq!(r.final_points_terms(), "start 25000, return 30000, oka +20 to the first, uma +20/+10/-10/-20");
+        let r = Rules { sanmanten: true, start_points: 30000, ..Rules::default() };
+        assert!(r.final_points_terms().starts_with("start 30000, return 30000, oka +0 to the first, sanmanten"));
+    }
 
     #[test]
     fn options_round_trip_and_errors() {

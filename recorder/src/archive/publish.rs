@@ -7,6 +7,7 @@ use super::tournaments::{Standing, TournamentInfo, COUNTS_IN_STANDINGS};
 use super::{Archive, ArchiveError, Result};
 use paifu_core::manifest::{self, ManifestCertificate, ManifestGame, ManifestVerdict, StandingLine};
 use paifu_core::Digest;
+use std::collections::{BTreeMap, BTreeSet};
 use std::str::FromStr;
 
 /// One game of a tournament, ready to publish.
@@ -28,6 +29,9 @@ pub struct Published {
     pub standings: Vec<Standing>,
     /// The Merkle root over the games' manifest entries.
     pub root: Digest,
+    /// For each standings table (game, ruleset) whose lines have points: how its counted games
+    /// count final points (riichi: return points, oka, uma), each distinct setting once.
+    pub terms: BTreeMap<(String, String), Vec<String>>,
 }
 
 impl Published {
@@ -169,7 +173,29 @@ impl Archive {
         }
         games.sort_by(|a, b| a.entry.file.cmp(&b.entry.file));
         let root = manifest::merkle_root(&games.iter().map(|g| g.entry.leaf()).collect::<Vec<_>>());
-        Ok(Some(Published { info, games, standings, root }))
+        let terms = self.final_points_terms(name)?;
+        Ok(Some(Published { info, games, standings, root, terms }))
+    }
+
+    /// How the counted riichi games of a tournament count their final points, per ruleset.
+    fn final_points_terms(&self, name: &str) -> Result<BTreeMap<(String, String), Vec<String>>> {
+        let mut st = self.conn.prepare_cached(&format!(
+            "SELECT DISTINCT l.ruleset, l.header_json
+             FROM tournaments t JOIN tournament_games tg ON tg.tournament_id = t.id JOIN logs l ON l.id = tg.log_id
+             WHERE t.name = ?1 AND l.game = 'riichi' AND {COUNTS_IN_STANDINGS}"
+        ))?;
+        let rows: Vec<(Option<String>, Option<String>)> =
+            st.query_map([name], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<std::result::Result<_, _>>()?;
+        let mut terms: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
+        for (ruleset, header) in rows {
+            let ruleset = ruleset.unwrap_or_default();
+            let Some(header) = header else { continue };
+            let header: paifu_core::log::Header = super::parse_json(&header, "a stored header")?;
+            let rules = <paifu_core::riichi::Riichi as paifu_core::Game>::rules(&ruleset, &header.options)
+                .map_err(|e| ArchiveError::Corrupt(format!("a counted riichi game's options: {}", e.0)))?;
+            terms.entry(("riichi".to_owned(), ruleset)).or_default().insert(rules.final_points_terms());
+        }
+        Ok(terms.into_iter().map(|(k, v)| (k, v.into_iter().collect())).collect())
     }
 }
 
