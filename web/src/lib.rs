@@ -13,9 +13,12 @@ mod auth;
 mod data;
 mod html;
 mod pages;
+mod table;
+mod tiles;
 mod upload;
 mod view;
 mod viewer;
+mod viewer_page;
 
 use actix_web::dev::{Server, ServerHandle};
 use actix_web::http::StatusCode;

@@ -915,8 +915,8 @@ fn every_hand_end_agrees_with_its_round_result() {
             let seat = g.to_act().iter().next().unwrap();
             let legal = g.legal_actions(seat);
             let action = match legal.iter().find(|a| matches!(a, Action::Tsumo | Action::Ron)) {
-                Some(win) => win.clone(),
-                None => legal[pick.below(legal.len() as u64) as usize].clone(),
+                Some(win) => *win,
+                None => legal[pick.below(legal.len() as u64) as usize],
             };
             let n = g.results().len();
             g.play_mut(seat, &action).unwrap();
@@ -926,10 +926,10 @@ fn every_hand_end_agrees_with_its_round_result() {
             let after: Vec<i64> = before.iter().zip(&r.deltas).map(|(a, d)| a + d).collect();
             assert_eq!(h.scores, after, "{}", r.summary);
             before = after;
-            let fact = |seat: Seat, key: &str| {
-                r.facts.iter().find(|f| f.seat == Some(seat) && f.key == key).map(|f| f.value)
-            };
-            let seats_with = |key: &str| r.facts.iter().filter(|f| f.key == key).filter_map(|f| f.seat).collect::<Vec<Seat>>();
+            let fact =
+                |seat: Seat, key: &str| r.facts.iter().find(|f| f.seat == Some(seat) && f.key == key).map(|f| f.value);
+            let seats_with =
+                |key: &str| r.facts.iter().filter(|f| f.key == key).filter_map(|f| f.seat).collect::<Vec<Seat>>();
             match &h.how {
                 HandEndKind::Win { wins: w } => {
                     wins += 1;
