@@ -11,6 +11,7 @@
 mod api;
 mod auth;
 mod data;
+mod hand_end;
 mod html;
 mod pages;
 mod table;

@@ -189,6 +189,7 @@ fn viewer_body(id: i64, s: &crate::viewer::Step, own: Option<Seat>, seats: &[Str
             esc(&f.describe())
         );
     }
+    b.push_str(&crate::hand_end::screen(&s.view, !s.ended.is_empty()));
     b.push_str(&crate::view::position_html(&s.view, own.unwrap_or(0)));
     b
 }
