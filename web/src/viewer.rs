@@ -157,6 +157,9 @@ fn replay_to<G: Registered>(bytes: &[u8], want: Option<usize>, own: Option<Seat>
             shown = Some((i + 1, view_with(&state, &names), state.round(), ended));
         }
     }
+    if fault.is_none() && !state.is_over() && state.excerpt().is_none() {
+        fault = Some(replay::truncated(&state, steps));
+    }
     // An invalid log stops early: its last step is the faulty record's. A log that opens
     // without a step asked for opens there.
     let reached = fault.as_ref().and_then(|f| f.index).unwrap_or(steps).min(steps);

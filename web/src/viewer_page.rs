@@ -106,6 +106,59 @@ fn view_seats(v: &paifu_core::games::View) -> Vec<String> {
         .collect()
 }
 
+/// The fault of an invalid log where the replay stops, `step` the step shown: the faulty
+/// record (the next one from here) highlighted with its seat, action, code and message.
+fn fault_html(f: &paifu_core::Fault, step: usize, steps: usize) -> String {
+    let mut o = String::from("<div class=\"fault\" id=\"fault\" role=\"alert\">");
+    match f.index {
+        Some(i) if i == step && i < steps => {
+            let _ = write!(
+                o,
+                "<p><b>The log is invalid at record {i}</b>, the next move from here; the replay stops before it.</p>"
+            );
+            o.push_str("<table class=\"rec\"><tbody><tr class=\"faulty\">");
+            let _ = write!(o, "<th scope=\"row\">Record {i}</th>");
+            if let Some(seat) = f.seat {
+                let _ = write!(o, "<td>seat {seat}</td>");
+            }
+            if let Some(a) = &f.action {
+                let _ = write!(o, "<td><code id=\"fault-action\">{}</code></td>", esc(a));
+            }
+            let _ = write!(
+                o,
+                "<td><code id=\"fault-code\">{}</code></td><td id=\"fault-message\">{}</td></tr></tbody></table>",
+                f.code.as_str(),
+                esc(&f.message)
+            );
+        }
+        Some(i) if i == step => {
+            let _ = write!(
+                o,
+                "<p>The log is invalid after its last record: <code id=\"fault-code\">{}</code> {}</p>",
+                f.code.as_str(),
+                esc(&f.message)
+            );
+        }
+        Some(i) => {
+            let _ = write!(
+                o,
+                "<p>The log is invalid: the replay stops at record {i} (<a href=\"?step={i}\">show it</a>): <code id=\"fault-code\">{}</code> {}</p>",
+                f.code.as_str(),
+                esc(&f.message)
+            );
+        }
+        None => {
+            let _ = write!(
+                o,
+                "<p>The log is invalid: <code id=\"fault-code\">{}</code> {}</p>",
+                f.code.as_str(),
+                esc(&f.message)
+            );
+        }
+    }
+    o + "</div>"
+}
+
 /// The viewer's page: its stepping, the move that led here, the fault, the hand's end and the
 /// position.
 fn viewer_body(id: i64, s: &crate::viewer::Step, own: Option<Seat>, seats: &[String]) -> String {
@@ -182,14 +235,64 @@ fn viewer_body(id: i64, s: &crate::viewer::Step, own: Option<Seat>, seats: &[Str
         let _ = write!(b, "<p class=\"note\" role=\"status\">Round over: {}</p>", esc(e));
     }
     if let Some(f) = &s.fault {
-        let _ = write!(
-            b,
-            "<div class=\"fault\">The log is invalid: the replay stops at record {}: {}</div>",
-            f.index.unwrap_or(0),
-            esc(&f.describe())
-        );
+        b.push_str(&fault_html(f, s.step, s.steps));
     }
     b.push_str(&crate::hand_end::screen(&s.view, !s.ended.is_empty()));
     b.push_str(&crate::view::position_html(&s.view, own.unwrap_or(0)));
     b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use paifu_core::log::{encode, Encoding};
+    use paifu_core::riichi::Riichi;
+
+    /// A riichi log whose first claimed round result is edited: it opens at that record, shown
+    /// with its code and message, and the steps after it cannot be reached.
+    #[test]
+    fn a_log_with_a_wrong_claim_opens_at_its_record() {
+        let names = ["Ann", "Bo", "Cy", "Di"];
+        let mut log = paifu_recorder::samples::game_log::<Riichi>("standard", "wrong claim", &names).unwrap();
+        let at = log.records.iter().position(|r| r.claim.as_ref().is_some_and(|c| c.round.is_some())).unwrap();
+        if let Some(round) = log.records[at].claim.as_mut().and_then(|c| c.round.as_mut()) {
+            round[0] += 100;
+        }
+        let bytes = encode(&log, Encoding::Binary);
+        let s = crate::viewer::step(&bytes, None, None).unwrap();
+        let f = s.fault.as_ref().expect("the replay finds the wrong claim");
+        assert_eq!((f.code, f.index, s.step), (paifu_core::ErrorCode::ClaimMismatch, Some(at), at));
+        assert_eq!((s.nav.next, s.nav.last), (None, at), "nothing past the faulty record");
+        // The position shown is the one before the faulty record: its hand has not ended.
+        let json = serde_json::to_value(&s.view).unwrap();
+        assert_eq!(json["hand"], "E1", "{json}");
+        assert!(json.get("hand_end").is_none());
+        // A step asked for past it shows it too.
+        assert_eq!(crate::viewer::step(&bytes, Some(at + 10), None).unwrap().step, at);
+        let page = viewer_body(1, &s, None, &names.map(String::from));
+        assert!(page.contains(&format!("<b>The log is invalid at record {at}</b>")), "{page}");
+        assert!(page.contains("<tr class=\"faulty\">"), "{page}");
+        assert!(page.contains("<code id=\"fault-code\">claim_mismatch</code>"), "{page}");
+        assert!(page.contains(&format!("<td id=\"fault-message\">{}</td>", esc(&f.message))), "{page}");
+        let action = log.records[at].action.to_string();
+        assert!(page.contains(&format!("<code id=\"fault-action\">{}</code>", esc(&action))), "{page}");
+        // The untouched log is valid and opens at its first step.
+        let mut good = log.clone();
+        if let Some(round) = good.records[at].claim.as_mut().and_then(|c| c.round.as_mut()) {
+            round[0] -= 100;
+        }
+        let s = crate::viewer::step(&encode(&good, Encoding::Binary), None, None).unwrap();
+        assert_eq!((s.step, s.fault.is_none()), (0, true));
+    }
+
+    #[test]
+    fn a_truncated_log_says_so_at_its_end() {
+        let mut log = paifu_recorder::samples::tzq_log("truncated view", ["Ann", "Bo"]);
+        log.records.truncate(7);
+        let s = crate::viewer::step(&encode(&log, Encoding::Binary), None, None).unwrap();
+        assert_eq!((s.step, s.fault.as_ref().map(|f| f.code)), (7, Some(paifu_core::ErrorCode::Truncated)));
+        let page = viewer_body(1, &s, Some(1), &["Ann".to_owned(), "Bo".to_owned()]);
+        assert!(page.contains("invalid after its last record: <code id=\"fault-code\">truncated</code>"), "{page}");
+        assert!(page.contains("id=\"next-own\""), "a followed seat has its decision buttons: {page}");
+    }
 }
