@@ -89,6 +89,12 @@ fn show_typed<G: Registered>(name: &str, bytes: &[u8], at: Option<usize>) -> Res
             for r in &state.results()[before..] {
                 out.push_str(&format!("== round {} ends: {} (score changes {:?})\n", r.round, r.summary, r.deltas));
             }
+            // The engine's account of the hand's end, where its view has one (riichi).
+            if let games::View::Riichi(v) = games::View::of(&state) {
+                if let Some(end) = v.hand_end {
+                    out.push_str(&end.to_string());
+                }
+            }
             out.push_str("\nThe table as it was played:\n");
             out.push_str(&table);
             ended_at = true;

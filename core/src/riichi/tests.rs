@@ -831,6 +831,21 @@ fn a_double_ron_shows_both_wins_and_who_paid_whom() {
     assert_eq!(paid(&h), h.deltas);
     assert_eq!(h.scores, g.scores());
     assert!(h.ura_indicators.is_empty(), "no winner was in riichi");
+    // Its text, as `paifu show --at` prints it.
+    let text = h.to_string();
+    assert!(text.contains("Seat 1 wins by ron on seat 2: 234567m23488p56s + 4s\n"), "{text}");
+    assert!(
+        text.contains("Payments: seat 2 -> seat 3 1900, the table -> seat 3 1000, seat 2 -> seat 1 2000\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("30 fu, 2000 points")
+            && text.ends_with(&format!("Scores after the hand: {}\n", {
+                let s: Vec<String> = g.scores().iter().map(|s| s.to_string()).collect();
+                s.join(" ")
+            })),
+        "{text}"
+    );
     // The JSON is additive: the new field is there once a hand has ended, tagged by its end.
     let json = serde_json::to_value(g.view()).unwrap();
     assert_eq!(json["hand_end"]["end"], "win");
@@ -854,7 +869,8 @@ fn a_riichi_tsumo_reveals_the_ura_indicators_and_takes_the_deposit() {
     assert!(serde_json::to_value(g.view()).unwrap().get("hand_end").is_none());
     play(&mut g, 1, "tsumo");
     let h = hand_end(&g);
-    assert_eq!((h.ura_indicators.clone(), h.dora_indicators.clone()), (ura, dora));
+    assert_eq!((h.ura_indicators.clone(), h.dora_indicators.clone()), (ura.clone(), dora));
+    assert!(h.to_string().contains(&format!("; ura dora indicators: {}\n", ura[0])), "{h}");
     let HandEndKind::Win { wins } = &h.how else { panic!("{h:?}") };
     assert_eq!((wins[0].from, wins[0].tile), (None, t!(4s)));
     assert_eq!(wins[0].hand.len(), 13, "the drawn winning tile is shown apart");

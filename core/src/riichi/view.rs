@@ -130,6 +130,59 @@ pub struct Transfer {
     pub points: i64,
 }
 
+impl std::fmt::Display for HandEnd {
+    /// The hand's end in lines of text (`paifu show --at` on the record that ends it): each win
+    /// with its hand, the winning tile apart, yaku, fu and points; the tenpai hands or the abort;
+    /// the indicators; who paid whom; the new scores.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let melds = |m: &[MeldView]| -> String {
+            m.iter().map(|m| format!(" {}:{}", m.kind.name(), tiles_text(&m.tiles))).collect()
+        };
+        match &self.how {
+            HandEndKind::Win { wins } => {
+                for w in wins {
+                    let how = match w.from {
+                        None => "tsumo".to_owned(),
+                        Some(s) => format!("ron on seat {s}"),
+                    };
+                    writeln!(
+                        f,
+                        "Seat {} wins by {how}: {}{} + {}",
+                        w.seat,
+                        tiles_text(&w.hand),
+                        melds(&w.melds),
+                        w.tile
+                    )?;
+                    let yaku: Vec<String> = w.yaku.iter().map(|y| format!("{} {}", y.name, y.han)).collect();
+                    let limit = if w.limit == "none" { String::new() } else { format!(" {}", w.limit) };
+                    writeln!(f, "  yaku: {}; {} han {} fu{limit}, {} points", yaku.join(", "), w.han, w.fu, w.points)?;
+                }
+            }
+            HandEndKind::ExhaustiveDraw { tenpai, nagashi } => {
+                writeln!(f, "Exhaustive draw{}", if tenpai.is_empty() { ": nobody tenpai" } else { "" })?;
+                for t in tenpai {
+                    writeln!(f, "  seat {} tenpai: {}{}", t.seat, tiles_text(&t.hand), melds(&t.melds))?;
+                }
+                for s in nagashi {
+                    writeln!(f, "  seat {s}: nagashi mangan")?;
+                }
+            }
+            HandEndKind::AbortiveDraw { abort } => writeln!(f, "Abortive draw: {}", abort.name())?,
+        }
+        write!(f, "Dora indicators: {}", tiles_text(&self.dora_indicators))?;
+        if !self.ura_indicators.is_empty() {
+            write!(f, "; ura dora indicators: {}", tiles_text(&self.ura_indicators))?;
+        }
+        writeln!(f)?;
+        let party = |s: Option<Seat>| s.map_or_else(|| "the table".to_owned(), |s| format!("seat {s}"));
+        let paid: Vec<String> =
+            self.payments.iter().map(|p| format!("{} -> {} {}", party(p.from), party(p.to), p.points)).collect();
+        writeln!(f, "Payments: {}", if paid.is_empty() { "none".to_owned() } else { paid.join(", ") })?;
+        let scores: Vec<String> = self.scores.iter().map(|s| s.to_string()).collect();
+        writeln!(f, "Scores after the hand: {}", scores.join(" "))
+    }
+}
+
 /// A seat's tiles sorted as the viewer shows them: by kind, a red five after its plain fives.
 pub(crate) fn sorted(tiles: &[Tile]) -> Vec<Tile> {
     let mut hand = tiles.to_vec();
