@@ -9,7 +9,7 @@ use crate::table::hand_title;
 use crate::tiles::{Pose, Row, H};
 use paifu_core::mahjong::{MeldKind, Tile};
 use paifu_core::riichi::{self, HandEnd, HandEndKind, MeldView};
-use paifu_core::Seat;
+use paifu_core::{RoundResult, Seat};
 use std::fmt::Write as _;
 
 /// Tiles in a row as a picture of their own: the hand, its melds after a gap (a closed kan's
@@ -195,21 +195,56 @@ pub(crate) fn hand_end_html(h: &HandEnd, names: &[String]) -> String {
     o
 }
 
-/// The hand-end screen of a riichi position whose record just ended a hand, with the heading of
-/// the next hand's table; empty otherwise.
-pub(crate) fn screen(view: &paifu_core::games::View, ended: bool) -> String {
-    let paifu_core::games::View::Riichi(v) = view else { return String::new() };
-    let Some(h) = v.hand_end.as_ref().filter(|_| ended) else { return String::new() };
-    let names: Vec<String> =
-        v.players.iter().map(|p| p.name.clone().unwrap_or_else(|| format!("seat {}", p.seat))).collect();
-    let mut o = hand_end_html(h, &names);
-    let next = if v.over {
-        "The table at the end of the game".to_owned()
-    } else {
-        format!("The next hand: {}", hand_title(&v.hand, v.honba))
+/// The hand-end screen of a position whose record just ended `results` (none: no screen), with
+/// the heading of the next hand's table: riichi's from its engine's hand end, any other game's
+/// from its round results (the summary, each seat's change and score).
+pub(crate) fn screen(view: &paifu_core::games::View, results: &[RoundResult], names: &[String]) -> String {
+    if results.is_empty() {
+        return String::new();
+    }
+    let (mut o, next) = match view {
+        paifu_core::games::View::Riichi(v) if v.hand_end.is_some() => {
+            let h = v.hand_end.as_ref().map(|h| hand_end_html(h, names)).unwrap_or_default();
+            (h, (!v.over).then(|| format!("The next hand: {}", hand_title(&v.hand, v.honba))))
+        }
+        _ => {
+            let json = serde_json::to_value(view).unwrap_or_default();
+            let scores: Vec<i64> =
+                json["scores"].as_array().map(|a| a.iter().filter_map(|x| x.as_i64()).collect()).unwrap_or_default();
+            let over = json["over"].as_bool().unwrap_or(false);
+            let round = json["round"].as_u64().unwrap_or(0);
+            (round_end_html(results, &scores, names), (!over).then(|| format!("The next round: Round {round}")))
+        }
     };
+    let next = next.unwrap_or_else(|| "The table at the end of the game".to_owned());
     let _ = write!(o, "<h2 id=\"next-hand-title\">{}</h2>", esc(&next));
     o
+}
+
+/// The end of a round of a game without a hand-end view of its own: each result's summary, and
+/// each seat's score before, its change and after (`scores`, the scores after the record).
+fn round_end_html(results: &[RoundResult], scores: &[i64], names: &[String]) -> String {
+    let mut o = String::from("<section class=\"hand-end\" id=\"hand-end\" aria-labelledby=\"hand-end-title\">");
+    let rounds: Vec<String> = results.iter().map(|r| r.round.to_string()).collect();
+    let _ = write!(o, "<h2 id=\"hand-end-title\">End of round {}</h2>", rounds.join(" and "));
+    let mut total = vec![0i64; scores.len()];
+    for r in results {
+        let _ = write!(o, "<p class=\"summary\">{}</p>", esc(&r.summary));
+        for (t, d) in total.iter_mut().zip(&r.deltas) {
+            *t += d;
+        }
+    }
+    o.push_str("<table class=\"rec scores\"><thead><tr><th>Seat</th><th>Player</th><th class=\"n\">Before</th><th class=\"n\">Change</th><th class=\"n\">After</th></tr></thead><tbody>");
+    for (s, (&after, &d)) in scores.iter().zip(&total).enumerate() {
+        let name = names.get(s).cloned().unwrap_or_else(|| format!("seat {s}"));
+        let _ = write!(
+            o,
+            "<tr><td>{s}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{d:+}</td><td class=\"n\">{after}</td></tr>",
+            esc(&name),
+            after - d
+        );
+    }
+    o + "</tbody></table></section>"
 }
 
 #[cfg(test)]
@@ -313,5 +348,45 @@ mod tests {
         let s = strip(&ts("11m"), &[kan, pon], None, "x");
         assert_eq!(s.matches("face down").count(), 2, "{s}");
         assert_eq!(s.matches("rotate(-90)").count(), 1, "one claimed tile sideways: {s}");
+    }
+}
+
+#[cfg(test)]
+mod round_end_tests {
+    use super::*;
+    use paifu_core::log::Encoding;
+
+    /// A TZQ and a Ta Yü game: the step that ends a round shows its own screen with the
+    /// engine's summary and each seat's change, adding up to the scores after it.
+    #[test]
+    fn other_games_get_a_round_end_screen_from_their_results() {
+        let tzq = paifu_recorder::samples::tzq_bytes("round end", ["Ann", "Bo"], Encoding::Binary);
+        let tayu = paifu_recorder::samples::game_bytes::<paifu_core::tayu::Tayu>(
+            "standard",
+            "round end",
+            &["Ann", "Bo", "Cy"],
+            Encoding::Binary,
+        )
+        .unwrap();
+        for bytes in [tzq, tayu] {
+            let first = crate::viewer::step(&bytes, Some(0), None).unwrap();
+            let names: Vec<String> = ["Ann", "Bo", "Cy"].map(String::from).to_vec();
+            assert!(screen(&first.view, &first.results, &names).is_empty(), "no round ended at the deal");
+            // The step on which the first round ends.
+            let end = first.round_starts.get(1).map_or(first.steps, |r| r.1);
+            let s = crate::viewer::step(&bytes, Some(end), None).unwrap();
+            assert!(!s.results.is_empty(), "step {end} ends a round");
+            let o = screen(&s.view, &s.results, &names);
+            let r = &s.results[0];
+            assert!(o.contains(&format!("End of round {}</h2>", r.round)), "{o}");
+            assert!(o.contains(&format!("<p class=\"summary\">{}</p>", esc(&r.summary))), "{o}");
+            let json = serde_json::to_value(&s.view).unwrap();
+            for (seat, d) in r.deltas.iter().enumerate() {
+                let after = json["scores"][seat].as_i64().unwrap();
+                let line =
+                    format!("<td class=\"n\">{}</td><td class=\"n\">{d:+}</td><td class=\"n\">{after}</td>", after - d);
+                assert!(o.contains(&line), "seat {seat}: {line} in {o}");
+            }
+        }
     }
 }

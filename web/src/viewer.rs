@@ -10,7 +10,7 @@
 use paifu_core::games::{self, Registered, View, Visitor};
 use paifu_core::log;
 use paifu_core::replay;
-use paifu_core::{Fault, Seat};
+use paifu_core::{Fault, RoundResult, Seat};
 use serde::Serialize;
 
 /// One step of a game, as the viewer shows it.
@@ -30,8 +30,10 @@ pub(crate) struct Step {
     pub round_starts: Vec<(u32, usize)>,
     /// Each round's name, in the order of `round_starts` (`East 2, 1 honba`, `Round 3`).
     pub round_names: Vec<String>,
-    /// Round results that ended with the record that led here.
+    /// Round results that ended with the record that led here: their summaries.
     pub ended: Vec<String>,
+    /// The same results whole: score changes and facts (the hand-end screen).
+    pub results: Vec<RoundResult>,
     /// The position.
     pub view: View,
     /// Where the viewer's keys and buttons lead from here.
@@ -131,7 +133,7 @@ fn replay_to<G: Registered>(bytes: &[u8], want: Option<usize>, own: Option<Seat>
     let mut kinds = Vec::with_capacity(steps);
     // Every step's position would be too many views: the one asked for is kept as it passes
     // (the default, the last or the faulty record's, is known only at the end).
-    let mut shown: Option<(usize, View, u32, Vec<String>)> =
+    let mut shown: Option<(usize, View, u32, Vec<RoundResult>)> =
         (want.unwrap_or(0) == 0).then(|| (0, first, state.round(), vec![]));
     let mut fault = None;
     for (i, rec) in log.records.iter().enumerate() {
@@ -148,7 +150,7 @@ fn replay_to<G: Registered>(bytes: &[u8], want: Option<usize>, own: Option<Seat>
             break;
         }
         kinds.push((rec.seat, kind_of(&action)));
-        let ended: Vec<String> = state.results()[before..].iter().map(|r| r.summary.clone()).collect();
+        let ended: Vec<RoundResult> = state.results()[before..].to_vec();
         if round_starts.last().is_some_and(|r| r.0 != state.round()) && !state.is_over() {
             round_starts.push((state.round(), i + 1));
             round_names.push(round_name(&View::of(&state), state.round()));
@@ -168,7 +170,7 @@ fn replay_to<G: Registered>(bytes: &[u8], want: Option<usize>, own: Option<Seat>
         None if fault.is_some() => reached,
         None => 0,
     };
-    let (view, round, ended) = match shown.filter(|s| s.0 == step) {
+    let (view, round, results) = match shown.filter(|s| s.0 == step) {
         Some((_, v, r, e)) => (v, r, e),
         None if step == reached => (view_with(&state, &names), state.round(), vec![]),
         // The step asked for lies past the fault: replay to the one shown.
@@ -191,7 +193,8 @@ fn replay_to<G: Registered>(bytes: &[u8], want: Option<usize>, own: Option<Seat>
     let starts: Vec<usize> = round_starts.iter().map(|r| r.1).collect();
     let nav = Nav::new(step, &kinds, reached, &starts, own);
     let excerpt = state.excerpt().filter(|_| fault.is_none()).map(|e| e.to_string());
-    Ok(Step { step, steps, last, passes, round, round_starts, round_names, ended, view, nav, fault, excerpt })
+    let ended = results.iter().map(|r| r.summary.clone()).collect();
+    Ok(Step { step, steps, last, passes, round, round_starts, round_names, ended, results, view, nav, fault, excerpt })
 }
 
 /// The position after `step` records of a stored log (any game with an engine); without a

@@ -237,7 +237,7 @@ fn viewer_body(id: i64, s: &crate::viewer::Step, own: Option<Seat>, seats: &[Str
     if let Some(f) = &s.fault {
         b.push_str(&fault_html(f, s.step, s.steps));
     }
-    b.push_str(&crate::hand_end::screen(&s.view, !s.ended.is_empty()));
+    b.push_str(&crate::hand_end::screen(&s.view, &s.results, seats));
     b.push_str(&crate::view::position_html(&s.view, own.unwrap_or(0)));
     b
 }
