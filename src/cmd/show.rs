@@ -28,7 +28,9 @@ pub struct ShowArgs {
     /// The log to show; without it, games from the archive.
     #[arg(conflicts_with_all = ["db", "game", "player", "tournament", "since", "valid", "invalid"])]
     pub log: Option<PathBuf>,
-    /// Show only the state after record N (0-based, as in validator messages).
+    /// Show only the state after record N (0-based, as in validator messages); when record N ends a
+    /// hand, that hand's end instead: its result and, for riichi, the winning hand with its tile
+    /// apart, yaku, fu and points, the ura indicators, who paid whom and the new scores.
     #[arg(long, value_name = "N", requires = "one_game")]
     pub at: Option<usize>,
     /// The archive's database file [default: paifu.db].

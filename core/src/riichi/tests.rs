@@ -554,6 +554,12 @@ fn four_riichi() {
     assert!(has_fact(r, "abort:four_riichi"), "{}", r.summary);
     assert_eq!(r.deltas, [0, 0, 0, -1000]);
     assert_eq!(g.riichi_sticks(), 4, "the sticks stay on the table");
+    // The view's hand end: the deposit of the fourth is the only payment; the abort is named.
+    let h = hand_end(&g);
+    assert_eq!(h.how, HandEndKind::AbortiveDraw { abort: Abort::FourRiichi });
+    assert_eq!(h.payments, [Transfer { from: Some(3), to: None, points: 1000 }]);
+    let json = serde_json::to_value(&h).unwrap();
+    assert_eq!((json["end"].as_str(), json["abort"].as_str()), (Some("abortive_draw"), Some("four_riichi")));
 }
 
 #[test]
@@ -883,8 +889,8 @@ fn a_riichi_tsumo_reveals_the_ura_indicators_and_takes_the_deposit() {
 }
 
 #[test]
-fn draws_show_the_tenpai_hands_the_noten_payments_and_the_abort() {
-    let mut g = Pos {
+fn an_exhaustive_draw_shows_the_tenpai_hands_and_the_noten_payments() {
+    let g = Pos {
         hands: [FA, "234m567m234p88p56s", FB, FC],
         live: Some(0),
         dump: [true, false, true, true],
@@ -898,22 +904,6 @@ fn draws_show_the_tenpai_hands_the_noten_payments_and_the_abort() {
     let t = |from, points| Transfer { from: Some(from), to: Some(1), points };
     assert_eq!(h.payments, [t(0, 1000), t(2, 1000), t(3, 1000)]);
     assert_eq!(serde_json::to_value(&h).unwrap()["end"], "exhaustive_draw");
-    // Four riichi: the deposit of the fourth is the only payment; the abort is named.
-    g = Pos {
-        hands: [FA, FB, FC, "234m567m234p88p56s6z"],
-        riichi: [true, true, true, false],
-        scores: [24000, 24000, 24000, 25000],
-        sticks: 3,
-        phase: SetupPhase::Turn { seat: 3, drawn: Some(t!(6z)), rinshan: false },
-        ..Pos::default()
-    }
-    .build();
-    play(&mut g, 3, "riichi tsumogiri 6z");
-    let h = hand_end(&g);
-    assert_eq!(h.how, HandEndKind::AbortiveDraw { abort: Abort::FourRiichi });
-    assert_eq!(h.payments, [Transfer { from: Some(3), to: None, points: 1000 }]);
-    let json = serde_json::to_value(&h).unwrap();
-    assert_eq!((json["end"].as_str(), json["abort"].as_str()), (Some("abortive_draw"), Some("four_riichi")));
 }
 
 /// Over whole random games: every hand's end agrees with its round result (payments add up to
