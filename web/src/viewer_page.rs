@@ -82,7 +82,7 @@ pub(crate) async fn viewer(state: web::Data<State>, id: web::Path<String>, q: we
     if let Some(seat) = own.filter(|&o| usize::from(o) >= seats.len()) {
         return Err(WebError::BadRequest(format!(
             "seat {seat} is not in this game: its seats are 0 to {}",
-            seats.len() - 1
+            seats.len().saturating_sub(1)
         ))
         .into());
     }
@@ -283,6 +283,23 @@ mod tests {
         }
         let s = crate::viewer::step(&encode(&good, Encoding::Binary), None, None).unwrap();
         assert_eq!((s.step, s.fault.is_none()), (0, true));
+    }
+
+    #[test]
+    fn steps_and_seats_from_the_query_are_checked() {
+        let q = |step: Option<&str>, seat: Option<&str>| StepQuery {
+            step: step.map(String::from),
+            seat: seat.map(String::from),
+        };
+        assert_eq!(parse_step(q(None, None).step()).unwrap(), None, "no step: the viewer's default");
+        assert_eq!(parse_step(q(Some("end"), None).step()).unwrap(), Some(usize::MAX));
+        assert_eq!(parse_step(q(Some(" 12 "), None).step()).unwrap(), Some(12));
+        let e = parse_step(q(Some("x"), None).step()).unwrap_err().to_string();
+        assert!(e.contains("step must be a number or end, not \"x\""), "{e}");
+        assert_eq!(q(None, Some("2")).seat().unwrap(), Some(2));
+        assert_eq!(q(None, Some("")).seat().unwrap(), None);
+        let e = q(None, Some("east")).seat().unwrap_err().to_string();
+        assert!(e.contains("seat must be a seat number, not \"east\""), "{e}");
     }
 
     #[test]
