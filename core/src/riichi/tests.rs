@@ -958,6 +958,6 @@ fn every_hand_end_agrees_with_its_round_result() {
         }
     }
     // Random play is seldom tenpai: the wins are checked on real games too
-    // (tests/integration/web_view.rs reads every hand end of the Tenhou logs).
+    // (tests/integration/riichi.rs reads every hand end of the real Tenhou games).
     assert!(draws > 0, "{wins} wins, {draws} draws");
 }
