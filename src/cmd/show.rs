@@ -28,7 +28,9 @@ pub struct ShowArgs {
     /// The log to show; without it, games from the archive.
     #[arg(conflicts_with_all = ["db", "game", "player", "tournament", "since", "valid", "invalid"])]
     pub log: Option<PathBuf>,
-    /// Show only the state after record N (0-based, as in validator messages).
+    /// Show only the state after record N (0-based, as in validator messages); when record N ends a
+    /// hand, that hand's end instead: its result and, for riichi, the winning hand with its tile
+    /// apart, yaku, fu and points, the ura indicators, who paid whom and the new scores.
     #[arg(long, value_name = "N", requires = "one_game")]
     pub at: Option<usize>,
     /// The archive's database file [default: paifu.db].
@@ -88,6 +90,12 @@ fn show_typed<G: Registered>(name: &str, bytes: &[u8], at: Option<usize>) -> Res
             out.push_str(&format!("\nAfter record #{i} (seat {}: {}), the hand ends:\n", rec.seat, rec.action));
             for r in &state.results()[before..] {
                 out.push_str(&format!("== round {} ends: {} (score changes {:?})\n", r.round, r.summary, r.deltas));
+            }
+            // The engine's account of the hand's end, where its view has one (riichi).
+            if let games::View::Riichi(v) = games::View::of(&state) {
+                if let Some(end) = v.hand_end {
+                    out.push_str(&end.to_string());
+                }
             }
             out.push_str("\nThe table as it was played:\n");
             out.push_str(&table);

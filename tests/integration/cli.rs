@@ -464,15 +464,23 @@ fn verify_with_a_missing_key_file_says_the_file_is_not_there() {
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
 }
 
+/// A riichi game written to `p`, its first win's record and what `paifu show --at` prints there.
+fn show_at_first_win(
+    p: &std::path::Path,
+) -> (paifu_core::log::Log<paifu_core::riichi::Action>, usize, std::process::Output) {
+    let log = crate::util::riichi_game("show/at", 0);
+    fs::write(p.join("r.paifu.jsonl"), paifu_core::log::encode(&log, paifu_core::log::Encoding::JsonLines)).unwrap();
+    let n = log.records.iter().position(|r| matches!(r.action.to_string().as_str(), "ron" | "tsumo")).expect("a win");
+    let o = paifu(&["show", "r.paifu.jsonl", "--at", &n.to_string()], p);
+    (log, n, o)
+}
+
 #[test]
 fn show_at_a_win_shows_that_hands_end_not_the_next_deal() {
     // Issue 16: `paifu show --at N` on a win showed the next hand, already dealt.
     let t = tempfile::tempdir().unwrap();
     let p = t.path();
-    let log = crate::util::riichi_game("show/at", 0);
-    fs::write(p.join("r.paifu.jsonl"), paifu_core::log::encode(&log, paifu_core::log::Encoding::JsonLines)).unwrap();
-    let n = log.records.iter().position(|r| matches!(r.action.to_string().as_str(), "ron" | "tsumo")).expect("a win");
-    let o = paifu(&["show", "r.paifu.jsonl", "--at", &n.to_string()], p);
+    let (log, n, o) = show_at_first_win(p);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(
@@ -490,4 +498,31 @@ fn show_at_a_win_shows_that_hands_end_not_the_next_deal() {
     // A record that ends no hand shows the state after it, as before.
     let o = paifu(&["show", "r.paifu.jsonl", "--at", "3"], p);
     assert!(stdout(&o).contains("After record #3 (seat") && !stdout(&o).contains("the hand ends"), "{}", stdout(&o));
+}
+
+#[test]
+fn show_at_a_win_prints_the_yaku_and_who_paid_whom() {
+    let t = tempfile::tempdir().unwrap();
+    let (log, n, o) = show_at_first_win(t.path());
+    let out = stdout(&o);
+    let (ends, _) = out.split_once("The table as it was played:").expect("the table");
+    assert!(ends.contains(&format!("Seat {} wins by ", log.records[n].seat)) && ends.contains("  yaku: "), "{ends}");
+    // The payments add up, seat by seat, to the score changes the log claims for the hand.
+    let line = ends.lines().find_map(|l| l.strip_prefix("Payments: ")).expect("the payments");
+    let mut d = [0i64; 4];
+    for pay in line.split(", ") {
+        let (from, rest) = pay.split_once(" -> ").unwrap();
+        let (to, points) = rest.rsplit_once(' ').unwrap();
+        let points: i64 = points.parse().unwrap();
+        let seat = |s: &str| s.strip_prefix("seat ").map(|x| x.parse::<usize>().unwrap());
+        if let Some(f) = seat(from) {
+            d[f] -= points;
+        }
+        if let Some(t) = seat(to) {
+            d[t] += points;
+        }
+    }
+    let claimed = log.records[n].claim.as_ref().and_then(|c| c.round.clone()).expect("the log claims the result");
+    assert_eq!(d.to_vec(), claimed, "{line}");
+    assert!(ends.contains("Scores after the hand: "), "{ends}");
 }

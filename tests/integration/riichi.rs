@@ -350,3 +350,67 @@ fn conformance_long() {
     let counts = conformance::run::<Riichi>("standard", rules, seed, 2000, |i| mixed(i, &seed)).unwrap();
     eprintln!("{counts:?}");
 }
+
+/// Every hand end of the real Tenhou games (../shared/real-logs/tenhou, read in place), as the
+/// view shows it: payments that add up to the round's score changes, the round's winners with
+/// their han and fu, the tenpai seats, the new scores.
+#[test]
+fn every_real_hand_end_agrees_with_its_round_result() {
+    use paifu_core::riichi::HandEndKind;
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/real-logs/tenhou");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.retain(|p| p.extension().is_some_and(|e| e == "json") && !p.ends_with("manifest.json"));
+    files.sort();
+    let (mut wins, mut draws, mut uras) = (0, 0, 0);
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let log = paifu_recorder::import::tenhou6::import(&text, text.as_bytes()).unwrap().log;
+        let mut g: Riichi = paifu_core::replay::setup(&log.header).unwrap();
+        let mut before = g.scores();
+        for rec in &log.records {
+            let n = g.results().len();
+            g.play_mut(rec.seat, &rec.action).unwrap();
+            let Some(r) = g.results()[n..].last().cloned() else { continue };
+            let h = g.view().hand_end.expect("a hand ended");
+            let mut paid = vec![0i64; 4];
+            for t in &h.payments {
+                t.from.inspect(|&f| paid[usize::from(f)] -= t.points);
+                t.to.inspect(|&to| paid[usize::from(to)] += t.points);
+            }
+            assert_eq!((&paid, &h.deltas), (&r.deltas, &r.deltas), "{}: {}", file.display(), r.summary);
+            // The scores after the hand (a game's leftover sticks go to the top seat only after).
+            before = before.iter().zip(&r.deltas).map(|(b, d)| b + d).collect();
+            assert_eq!(h.scores, before, "{}", r.summary);
+            let fact =
+                |seat: u8, key: &str| r.facts.iter().find(|f| f.seat == Some(seat) && f.key == key).map(|f| f.value);
+            match &h.how {
+                HandEndKind::Win { wins: w } => {
+                    wins += 1;
+                    uras += usize::from(!h.ura_indicators.is_empty());
+                    let winners: Vec<u8> = r.facts.iter().filter(|f| f.key == "win").filter_map(|f| f.seat).collect();
+                    assert_eq!(w.iter().map(|w| w.seat).collect::<Vec<_>>(), winners, "{}", r.summary);
+                    for w in w {
+                        assert_eq!(
+                            (fact(w.seat, "han"), fact(w.seat, "fu")),
+                            (Some(i64::from(w.han)), Some(i64::from(w.fu)))
+                        );
+                        assert_eq!(fact(w.seat, "points"), Some(w.points), "{}", r.summary);
+                    }
+                }
+                HandEndKind::ExhaustiveDraw { tenpai, .. } => {
+                    draws += 1;
+                    let seats: Vec<u8> = r.facts.iter().filter(|f| f.key == "tenpai").filter_map(|f| f.seat).collect();
+                    assert_eq!(tenpai.iter().map(|t| t.seat).collect::<Vec<_>>(), seats, "{}", r.summary);
+                }
+                HandEndKind::AbortiveDraw { abort } => {
+                    assert!(r.facts.iter().any(|f| f.key == format!("abort:{}", abort.name())), "{}", r.summary);
+                }
+            }
+        }
+    }
+    assert!(
+        files.len() >= 30 && wins > 100 && draws > 0 && uras > 0,
+        "{} games: {wins} wins, {draws} draws, {uras} with ura",
+        files.len()
+    );
+}

@@ -223,3 +223,148 @@ async fn dashboard_in_chromium() {
     c.close().await.unwrap();
     server.stop();
 }
+
+/// Presses one key by its character (`]`), or its WebDriver code.
+async fn press_char(c: &Client, k: char) {
+    let actions =
+        KeyActions::new("keyboard".into()).then(KeyAction::Down { value: k }).then(KeyAction::Up { value: k });
+    c.perform_actions(actions).await.expect("key press");
+}
+
+/// Presses `key` with Shift held.
+async fn press_shifted(c: &Client, key: Key) {
+    let (shift, k): (char, char) = (Key::Shift.into(), key.into());
+    let actions = KeyActions::new("keyboard".into())
+        .then(KeyAction::Down { value: shift })
+        .then(KeyAction::Down { value: k })
+        .then(KeyAction::Up { value: k })
+        .then(KeyAction::Up { value: shift });
+    c.perform_actions(actions).await.expect("key press");
+}
+
+/// The texts of the cells of each row that `css` finds.
+async fn rows(c: &Client, css: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    for row in c.find_all(Locator::Css(css)).await.unwrap() {
+        let mut cells = Vec::new();
+        for cell in row.find_all(Locator::Css("td")).await.unwrap() {
+            cells.push(cell.text().await.unwrap());
+        }
+        out.push(cells);
+    }
+    out
+}
+
+/// A real Tenhou game in the riichi viewer: keys step by action and by hand to the first hand's
+/// end, whose yaku, han, fu and payments are the archive's verdict (its round facts and score
+/// changes); a log with an edited claim opens at that record.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn riichi_viewer_in_chromium() {
+    if !browser_available() {
+        return;
+    }
+    let real = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/real-logs/tenhou/2010081709gm-00a9-0000-fe3371ad.json");
+    let text = std::fs::read_to_string(&real).unwrap();
+    let imported = paifu_recorder::import::tenhou6::import(&text, text.as_bytes()).unwrap();
+    let names = imported.log.header.seats.clone();
+    let mut bad = paifu_recorder::samples::game_log::<paifu_core::riichi::Riichi>(
+        "standard",
+        "e2e/bad",
+        &["Ann", "Bo", "Cy", "Di"],
+    )
+    .unwrap();
+    let at = bad.records.iter().position(|r| r.claim.as_ref().is_some_and(|c| c.round.is_some())).unwrap();
+    if let Some(round) = bad.records[at].claim.as_mut().and_then(|c| c.round.as_mut()) {
+        round[1] -= 1000;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("riichi.db");
+    let (game, faulty) = {
+        let mut a = Archive::open(&db).unwrap();
+        let g = a.ingest_bytes(&paifu_core::log::encode(&imported.log, Encoding::Binary), None, None).unwrap();
+        assert!(g.valid);
+        let b = a.ingest_bytes(&paifu_core::log::encode(&bad, Encoding::Binary), None, None).unwrap();
+        assert!(!b.valid);
+        (g.id, b.id)
+    };
+    let server = paifu_web::spawn(paifu_web::Config::new(&db), "127.0.0.1:0").expect("the server starts");
+    let base = server.url();
+    // The log's verdict: its first round's score changes and the winner's facts.
+    let report = paifu_core::replay::validate_bytes(&paifu_core::log::encode(&imported.log, Encoding::Binary));
+    let round = report.verdict.outcome().expect("the real game is valid").rounds[0].clone();
+    let facts = &round.facts;
+    let winner = facts.iter().find(|f| f.key == "win").and_then(|f| f.seat).expect("the first hand is won");
+    let fact = |key: &str| facts.iter().find(|f| f.seat == Some(winner) && f.key == key).map(|f| f.value);
+    let mut yaku: Vec<(String, String)> = facts
+        .iter()
+        .filter(|f| f.seat == Some(winner))
+        .filter_map(|f| Some((f.key.strip_prefix("yaku:")?.to_owned(), f.value.to_string())))
+        .collect();
+    yaku.sort();
+
+    let driver = start_driver();
+    let c = connect(&driver).await;
+    c.goto(&format!("{base}/games/{game}/view")).await.unwrap();
+    wait_text(&c, "#step", |t| t == "0").await;
+    assert!(c.find(Locator::Css("svg.table g.t")).await.is_ok(), "the table is drawn with tile faces");
+    let hand = wait_text(&c, "#hand-name", |t| !t.is_empty()).await;
+    assert_eq!(hand, "East 1");
+    // A step at a time, and back.
+    press(&c, Key::Right).await;
+    wait_text(&c, "#step", |t| t == "1").await;
+    press(&c, Key::Left).await;
+    wait_text(&c, "#step", |t| t == "0").await;
+    // The next hand's start is the first hand's end: its own screen.
+    press_char(&c, ']').await;
+    let end_step = wait_text(&c, "#step", |t| t != "0").await;
+    let title = wait_text(&c, "#hand-end-title", |t| !t.is_empty()).await;
+    assert!(title.starts_with("End of East 1, 0 honba: ") && title.contains(&names[usize::from(winner)]), "{title}");
+    // Its yaku and han are the verdict's facts, its fu and han too.
+    let mut shown = Vec::new();
+    for row in c.find_all(Locator::Css(".win tr[data-yaku]")).await.unwrap() {
+        let name = row.attr("data-yaku").await.unwrap().unwrap();
+        let han = row.find(Locator::Css("td.n")).await.unwrap().text().await.unwrap();
+        shown.push((name, han));
+    }
+    shown.sort();
+    assert_eq!(shown, yaku);
+    let value = c.find(Locator::Css(".win .value")).await.unwrap().text().await.unwrap();
+    assert!(value.starts_with(&format!("{} han {} fu", fact("han").unwrap(), fact("fu").unwrap())), "{value}");
+    // The payments add up, seat by seat, to the verdict's score changes.
+    let mut paid = vec![0i64; names.len()];
+    for r in rows(&c, "table.payments tbody tr").await {
+        let points: i64 = r[2].parse().unwrap();
+        if let Some(s) = names.iter().position(|n| *n == r[0]) {
+            paid[s] -= points;
+        }
+        if let Some(s) = names.iter().position(|n| *n == r[1]) {
+            paid[s] += points;
+        }
+    }
+    assert_eq!(paid, round.deltas);
+    // Back a hand with Shift+←, forward with PageDown.
+    press_shifted(&c, Key::Left).await;
+    wait_text(&c, "#step", |t| t == "0").await;
+    press(&c, Key::PageDown).await;
+    wait_text(&c, "#step", |t| t == end_step).await;
+    // Following a seat: it is drawn at the bottom, and ↓ goes to its next decision.
+    c.goto(&format!("{base}/games/{game}/view?step=0&seat=2")).await.unwrap();
+    wait_text(&c, "#step", |t| t == "0").await;
+    let bottom = c.find(Locator::Css("g.seat-tiles[data-seat='2']")).await.unwrap();
+    assert_eq!(bottom.attr("transform").await.unwrap().as_deref(), Some("rotate(0 380 380)"));
+    press(&c, Key::Down).await;
+    let own = wait_text(&c, "#step", |t| t != "0").await;
+    let own: usize = own.parse().unwrap();
+    assert_eq!(imported.log.records[own].seat, 2, "step {own} is seat 2's decision");
+
+    // The faulty log opens at its faulty record, highlighted with its code.
+    c.goto(&format!("{base}/games/{faulty}/view")).await.unwrap();
+    wait_text(&c, "#step", |t| t == at.to_string()).await;
+    assert_eq!(c.find(Locator::Css("#fault-code")).await.unwrap().text().await.unwrap(), "claim_mismatch");
+    assert!(c.find(Locator::Css("#fault tr.faulty")).await.is_ok());
+    assert!(c.find(Locator::Css("span#next.off")).await.is_ok(), "no step past the fault");
+
+    c.close().await.unwrap();
+    server.stop();
+}

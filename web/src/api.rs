@@ -2,7 +2,7 @@
 
 use crate::auth::api_caller;
 use crate::data::{self, GamesQuery, PlayersQuery};
-use crate::pages::{parse_step, StepQuery};
+use crate::viewer_page::{parse_step, StepQuery};
 use crate::{brief, ApiError, State, WebError};
 use actix_multipart::Multipart;
 use actix_web::http::StatusCode;
@@ -109,12 +109,12 @@ async fn set_keys(state: web::Data<State>, req: HttpRequest, name: web::Path<Str
     json(&data::set_tournament_keys(&state, &caller, name.into_inner(), k.trusted_keys).await?)
 }
 
-async fn replay_step(state: &web::Data<State>, id: i64, want: usize) -> Api {
+async fn replay_step(state: &web::Data<State>, id: i64, want: Option<usize>, own: Option<paifu_core::Seat>) -> Api {
     let (bytes, form) = data::log_bytes(state, id).await?;
     if form != paifu_recorder::archive::StoredForm::Binary {
         return Err(WebError::NotFound(format!("game {id} could not be decoded as a log, so it has no steps")).into());
     }
-    let s = web::block(move || crate::viewer::step(&bytes, want))
+    let s = web::block(move || crate::viewer::step(&bytes, want, own))
         .await
         .map_err(|_| WebError::Internal("the replay stopped unexpectedly".into()))?
         .map_err(|f| WebError::NotFound(format!("game {id} cannot be replayed: {}", f.describe())))?;
@@ -124,12 +124,12 @@ async fn replay_step(state: &web::Data<State>, id: i64, want: usize) -> Api {
 async fn step(state: web::Data<State>, path: web::Path<(String, String)>) -> Api {
     let (id, step) = path.into_inner();
     let id = data::parse_id(&id)?;
-    replay_step(&state, id, parse_step(Some(&step))?).await
+    replay_step(&state, id, parse_step(Some(&step))?, None).await
 }
 
 async fn step_query(state: web::Data<State>, id: web::Path<String>, q: web::Query<StepQuery>) -> Api {
     let id = data::parse_id(&id)?;
-    replay_step(&state, id, parse_step(q.step())?).await
+    replay_step(&state, id, parse_step(q.step())?, q.seat()?).await
 }
 
 async fn players(state: web::Data<State>, q: web::Query<PlayersQuery>) -> Api {

@@ -74,6 +74,11 @@ figure.chart{margin:0}table.numbers{min-width:0;font-size:.9em;margin-top:4px}ta
 table.rec{min-width:0;font-size:.9em}table.rec th,table.rec td{padding:2px 6px}
 .meld{display:inline-flex;align-items:center;gap:2px;margin-right:10px}
 svg.board{width:100%;max-width:560px;height:auto;background:#fff;border:1px solid #ccc}
+svg.table{width:100%;max-width:760px;height:auto;display:block;margin:8px 0}svg.tiles-svg{vertical-align:middle;max-width:100%;height:auto}
+.viewer-forms{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center;margin:0 0 8px}.viewer-forms form{display:flex;gap:6px;align-items:center}
+.viewer-forms label{flex-direction:row;gap:4px;align-items:center}#slider{width:min(420px,60vw)}
+.hand-end{background:#fff;border:2px solid #2e6b4f;border-radius:8px;padding:8px 12px;margin:8px 0}.hand-end h2{margin-top:.2em}
+tr.faulty td{background:#fff1f0}
 .seats{display:grid;grid-template-columns:repeat(auto-fit,minmax(280px,1fr));gap:10px}
 .seat{background:#fff;border:1px solid #ccc;border-radius:8px;padding:8px 10px}
 .seat.act{border:2px solid #f2a900;box-shadow:0 0 0 2px #fde9a8}

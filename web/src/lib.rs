@@ -11,11 +11,15 @@
 mod api;
 mod auth;
 mod data;
+mod hand_end;
 mod html;
 mod pages;
+mod table;
+mod tiles;
 mod upload;
 mod view;
 mod viewer;
+mod viewer_page;
 
 use actix_web::dev::{Server, ServerHandle};
 use actix_web::http::StatusCode;

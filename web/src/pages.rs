@@ -23,7 +23,7 @@ pub(crate) fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/", web::get().to(overview))
         .route("/games", web::get().to(games))
         .route("/games/{id}", web::get().to(game))
-        .route("/games/{id}/view", web::get().to(viewer))
+        .route("/games/{id}/view", web::get().to(crate::viewer_page::viewer))
         .route("/games/{id}/certificate", web::get().to(certificate))
         .route("/games/{id}/certificate", web::post().to(sign))
         .route("/games/{id}/log", web::get().to(log_file))
@@ -477,113 +477,6 @@ fn certificates_html(
         );
     }
     s
-}
-
-#[derive(Deserialize)]
-pub(crate) struct StepQuery {
-    step: Option<String>,
-}
-
-impl StepQuery {
-    pub(crate) fn step(&self) -> Option<&str> {
-        self.step.as_deref()
-    }
-}
-
-/// A step number from the query: a number, or `end`.
-pub(crate) fn parse_step(s: Option<&str>) -> Result<usize, WebError> {
-    match s.map(str::trim) {
-        None | Some("") => Ok(0),
-        Some("end") => Ok(usize::MAX),
-        Some(t) => t.parse().map_err(|_| WebError::BadRequest(format!("step must be a number or end, not {t:?}"))),
-    }
-}
-
-/// Seat colours, the same as the plots' and the board's.
-const VIEWER_JS: &str = r#"
-document.addEventListener('keydown',function(e){
-  if(e.altKey||e.ctrlKey||e.metaKey)return;
-  var t=e.target&&e.target.tagName;if(t==='INPUT'||t==='SELECT'||t==='TEXTAREA')return;
-  var m={ArrowRight:'next',ArrowLeft:'prev',Home:'first',End:'last'};
-  var id=m[e.key];if(!id)return;var a=document.getElementById(id);
-  if(a&&a.href){e.preventDefault();location.href=a.href;}
-});
-"#;
-
-async fn viewer(state: web::Data<State>, id: web::Path<String>, q: web::Query<StepQuery>) -> Page {
-    let id = data::parse_id(&id)?;
-    let want = parse_step(q.step.as_deref())?;
-    let (bytes, form) = data::log_bytes(&state, id).await?;
-    if form != paifu_recorder::archive::StoredForm::Binary {
-        return Err(WebError::NotFound(format!(
-            "game {id} could not be decoded as a log, so it cannot be stepped through"
-        ))
-        .into());
-    }
-    let s = web::block(move || crate::viewer::step(&bytes, want))
-        .await
-        .map_err(|_| WebError::Internal("the replay stopped unexpectedly".into()))?
-        .map_err(|f| WebError::NotFound(format!("game {id} cannot be replayed: {}", f.describe())))?;
-    let last_step = s.fault.as_ref().and_then(|f| f.index).unwrap_or(s.steps);
-    let link = |idn: &str, label: &str, to: Option<usize>, rel: &str| match to {
-        Some(t) => format!("<a class=\"button\" id=\"{idn}\" {rel} href=\"/games/{id}/view?step={t}\">{label}</a>"),
-        None => format!("<span class=\"button off\" id=\"{idn}\" aria-disabled=\"true\">{label}</span>"),
-    };
-    let prev = s.step.checked_sub(1);
-    let next = (s.step < last_step).then_some(s.step + 1);
-    let mut rounds = String::new();
-    for (r, start) in &s.round_starts {
-        let cur = if *r == s.round { " selected" } else { "" };
-        let _ = write!(rounds, "<option value=\"{start}\"{cur}>Round {r}</option>");
-    }
-    let mut b = format!(
-        "<h1><a href=\"/games/{id}\">Game #{id}</a>: move by move</h1>\
-         <nav class=\"viewer-nav\" aria-label=\"Steps\">{}{}<span id=\"pos\" aria-live=\"polite\">Step <b id=\"step\">{}</b> of {}</span>{}{}\
-         <form method=\"get\" action=\"/games/{id}/view\"><label class=\"skip\" for=\"round\">Jump to a round</label>\
-         <select id=\"round\" name=\"step\" aria-label=\"Jump to a round\">{rounds}</select> <button type=\"submit\">Go</button></form></nav>\
-         <p class=\"k\">Keys: ← previous, → next, Home first, End last.</p>",
-        link("first", "« First", (s.step > 0).then_some(0), ""),
-        link("prev", "← Previous", prev, "rel=\"prev\""),
-        s.step,
-        s.steps,
-        link("next", "Next →", next, "rel=\"next\""),
-        link("last", "Last »", (s.step < last_step).then_some(last_step), ""),
-    );
-    let _ = write!(b, "<p><b>Round {}</b>. ", s.round);
-    match &s.last {
-        Some(l) => {
-            let _ = write!(
-                b,
-                "Last move: <b>{}</b> (seat {}) <code id=\"action\">{}</code>",
-                esc(&l.player),
-                l.seat,
-                esc(&l.action)
-            );
-        }
-        None => b.push_str("The deal, before the first move."),
-    }
-    b.push_str("</p>");
-    if let Some(e) = &s.excerpt {
-        let _ = write!(b, "<p class=\"note\" id=\"excerpt\">{}</p>", esc(e));
-    }
-    for e in &s.ended {
-        let _ = write!(b, "<p class=\"note\" role=\"status\">Round over: {}</p>", esc(e));
-    }
-    if let Some(f) = &s.fault {
-        let _ = write!(
-            b,
-            "<div class=\"fault\">The log is invalid: the replay stops at record {}: {}</div>",
-            f.index.unwrap_or(0),
-            esc(&f.describe())
-        );
-    }
-    b.push_str(&crate::view::position_html(&s.view));
-    Ok(HttpResponse::Ok().content_type("text/html; charset=utf-8").body(page(
-        &format!("Game #{id}, step {}", s.step),
-        "/games",
-        &b,
-        Some(VIEWER_JS),
-    )))
 }
 
 async fn certificate(state: web::Data<State>, id: web::Path<String>) -> Page {

@@ -6,16 +6,17 @@
 
 use crate::html::{self, esc};
 use paifu_core::games::View;
-use paifu_core::{hungarian, mcr, riichi, tayu, tzq};
+use paifu_core::{hungarian, mcr, riichi, tayu, tzq, Seat};
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt::Write as _;
 
 /// The position: seats, the shared table, the board, and the text render where there is one.
-pub(crate) fn position_html(view: &View) -> String {
+/// `bottom` is the seat a table drawn around its centre shows at the bottom (riichi).
+pub(crate) fn position_html(view: &View, bottom: Seat) -> String {
     let layout = match view {
         View::Tzq(v) => tzq_layout(v),
-        View::Riichi(v) => riichi_layout(v),
+        View::Riichi(v) => riichi_layout(v, bottom),
         View::Mcr(v) => mcr_layout(v),
         View::Hungarian(v) => hungarian_layout(v),
         View::Tayu(v) => tayu_layout(v),
@@ -25,6 +26,8 @@ pub(crate) fn position_html(view: &View) -> String {
 
 /// A position laid out for the page.
 struct Layout {
+    /// A picture of the whole table, drawn first (riichi); the seats are then folded as text.
+    picture: Option<String>,
     seats: Vec<SeatBox>,
     /// What the seats share: label and drawing, in order.
     table: Vec<(String, String)>,
@@ -62,12 +65,19 @@ fn seat_name(name: &Option<String>) -> String {
 impl Layout {
     fn html(&self) -> String {
         let mut o = String::new();
+        if let Some(svg) = &self.picture {
+            o.push_str(svg);
+            o.push_str("<details class=\"as-text\"><summary>The seats as text</summary>");
+        }
         if !self.seats.is_empty() {
             o.push_str("<div class=\"seats\">");
             for (i, s) in self.seats.iter().enumerate() {
                 o.push_str(&s.html(i));
             }
             o.push_str("</div>");
+        }
+        if self.picture.is_some() {
+            o.push_str("</details>");
         }
         if let Some(svg) = &self.board {
             o.push_str("<h2>Board</h2>");
@@ -127,10 +137,10 @@ fn tzq_layout(v: &tzq::View) -> Layout {
     table.push(("Cards left in the draw pile".to_owned(), v.pile.to_string()));
     table.push(("turn".to_owned(), v.turn.to_string()));
     table.push(("over".to_owned(), shown(&v.over)));
-    Layout { seats, table, board: None, text: Some(v.text.clone()) }
+    Layout { picture: None, seats, table, board: None, text: Some(v.text.clone()) }
 }
 
-fn riichi_layout(v: &riichi::View) -> Layout {
+fn riichi_layout(v: &riichi::View, bottom: Seat) -> Layout {
     let seats = v
         .players
         .iter()
@@ -142,34 +152,29 @@ fn riichi_layout(v: &riichi::View) -> Layout {
                 ("Hand", notation(&p.hand)),
                 ("Melds", shown(&p.melds)),
                 ("Discards", shown(&p.discards)),
-                ("seat", p.seat.to_string()),
-                ("wind", p.wind.to_string()),
-                ("riichi", shown(&p.riichi)),
-                ("furiten", shown(&p.furiten)),
+                ("Seat", format!("{} ({})", p.seat, crate::table::wind_char(p.wind))),
+                ("Riichi", if p.riichi { "declared" } else { "no" }.to_owned()),
+                ("Furiten", if p.furiten { "yes" } else { "no" }.to_owned()),
             ],
         })
         .collect();
-    let mut table = Vec::new();
+    let mut table = vec![("Hand".to_owned(), esc(&crate::table::hand_title(&v.hand, v.honba)))];
     if let Some(t) = v.drawn {
-        table.push(("Card drawn".to_owned(), html::tile(&t.to_string())));
+        table.push(("Tile drawn".to_owned(), html::tile(&t.to_string())));
     }
     table.push(("Dora indicators".to_owned(), notation(&v.dora_indicators)));
     if let Some(c) = &v.claim {
-        table.push(("Discard that may be claimed".to_owned(), shown(c)));
+        table.push((
+            "Discard that may be claimed".to_owned(),
+            format!("{} from seat {}", html::tile(&c.tile.to_string()), c.from),
+        ));
     }
     table.push(("Tiles left in the wall".to_owned(), v.wall.to_string()));
-    for (label, x) in [
-        ("hand", esc(&v.hand)),
-        ("round_wind", v.round_wind.to_string()),
-        ("dealer", v.dealer.to_string()),
-        ("honba", v.honba.to_string()),
-        ("riichi_sticks", v.riichi_sticks.to_string()),
-        ("dice", shown(&v.dice)),
-        ("over", shown(&v.over)),
-    ] {
-        table.push((label.to_owned(), x));
-    }
-    Layout { seats, table, board: None, text: None }
+    table.push(("Riichi sticks on the table".to_owned(), v.riichi_sticks.to_string()));
+    table.push(("Dealer".to_owned(), format!("seat {}", v.dealer)));
+    table.push(("Dice".to_owned(), format!("{} and {}", v.dice[0], v.dice[1])));
+    let picture = crate::table::riichi_table(v, bottom);
+    Layout { picture: Some(picture), seats, table, board: None, text: None }
 }
 
 /// Chinese Official mahjong: each seat's hand, melds, flowers and discards; the table with the
@@ -221,7 +226,7 @@ fn mcr_layout(v: &mcr::View) -> Layout {
     ] {
         table.push((label.to_owned(), x));
     }
-    Layout { seats, table, board: None, text: None }
+    Layout { picture: None, seats, table, board: None, text: None }
 }
 
 /// Hungarian sets by the names the seed gives them, a kong's kind and whether it is concealed
@@ -301,7 +306,7 @@ fn hungarian_layout(v: &hungarian::View) -> Layout {
     ] {
         table.push((label.to_owned(), x));
     }
-    Layout { seats, table, board: None, text: None }
+    Layout { picture: None, seats, table, board: None, text: None }
 }
 
 fn tayu_layout(v: &tayu::View) -> Layout {
@@ -329,7 +334,7 @@ fn tayu_layout(v: &tayu::View) -> Layout {
         table.push((label.to_owned(), x));
     }
     let board = format!("{}<details><summary>Pieces (data)</summary>{}</details>", board_svg(v), shown(&v.pieces));
-    Layout { seats, table, board: Some(board), text: Some(v.text.clone()) }
+    Layout { picture: None, seats, table, board: Some(board), text: Some(v.text.clone()) }
 }
 
 /// A picture of the Ta Yü board: each piece in its placer's colour with its channel drawn as
@@ -490,7 +495,7 @@ mod tests {
         ];
         for v in &mut views {
             v.name_seats(&names);
-            let h = position_html(v);
+            let h = position_html(v, 0);
             assert!(h.contains("aria-label=\"Ann\"") && h.contains("aria-label=\"Bo\""), "{h}");
             assert!(h.contains("<h2>Table</h2>"), "{h}");
             assert_eq!(h.matches(" to act").count(), v_to_act(v), "{h}");
@@ -507,7 +512,7 @@ mod tests {
         // A seeded deal: the flowers dealt are set aside and drawn as tiles by their notation.
         let g = mcr::Mcr::new(mcr::Rules::default(), 4, Some(&Seed::from_text("mcr layout"))).unwrap();
         let v = g.view();
-        let h = position_html(&View::Mcr(v.clone()));
+        let h = position_html(&View::Mcr(v.clone()), 0);
         assert_eq!(h.matches("<div class=\"k\">Flowers</div>").count(), 4, "{h}");
         assert!(v.players.iter().any(|p| !p.flowers.is_empty()), "no flowers in this deal");
         for f in v.players.iter().flat_map(|p| &p.flowers) {
@@ -524,7 +529,7 @@ mod tests {
             g.play_mut(s, &a.parse().unwrap()).unwrap();
         }
         let v = g.view();
-        let h = position_html(&View::Mcr(v.clone()));
+        let h = position_html(&View::Mcr(v.clone()), 0);
         let w = v.last_win.unwrap();
         assert!(h.contains(&format!("seat 1 on {} from seat 0, {} fan", html::tile("5z"), w.fan)), "{h}");
         assert!(w.fans.iter().any(|f| f.name == "mixed_straight"));
@@ -553,7 +558,7 @@ mod tests {
             let hv = g.view();
             let v = View::of(&g);
             let last = hv.last.as_ref().unwrap();
-            let h = position_html(&v);
+            let h = position_html(&v, 0);
             for label in
                 ["Flowers", "Sets laid out", "Last hand", "Scored", "Settlement", "Tiles left in the live wall"]
             {

@@ -3,11 +3,14 @@
 //! Step 0 is the position before the first record; step N the position after N records. Each
 //! step's position is the game's typed view ([`View`]), its seats named after the header; the
 //! page draws it with [`crate::view`], and the API gives its JSON form (docs/web.md).
+//!
+//! Step numbers are record indices, so every link stays valid; the viewer's own stepping skips
+//! the steps whose record is only a pass on a claim (folded into the next step shown).
 
 use paifu_core::games::{self, Registered, View, Visitor};
 use paifu_core::log;
 use paifu_core::replay;
-use paifu_core::Fault;
+use paifu_core::{Fault, RoundResult, Seat};
 use serde::Serialize;
 
 /// One step of a game, as the viewer shows it.
@@ -19,14 +22,22 @@ pub(crate) struct Step {
     pub steps: usize,
     /// The record that led here (`None` at step 0): its seat and action.
     pub last: Option<LastAction>,
+    /// Seats whose passes on a claim came just before `last` (their steps are folded into this).
+    pub passes: Vec<Seat>,
     /// The round the position is in.
     pub round: u32,
     /// For each round, the first step in it.
     pub round_starts: Vec<(u32, usize)>,
-    /// Round results that ended with the record that led here.
+    /// Each round's name, in the order of `round_starts` (`East 2, 1 honba`, `Round 3`).
+    pub round_names: Vec<String>,
+    /// Round results that ended with the record that led here: their summaries.
     pub ended: Vec<String>,
+    /// The same results whole: score changes and facts (the hand-end screen).
+    pub results: Vec<RoundResult>,
     /// The position.
     pub view: View,
+    /// Where the viewer's keys and buttons lead from here.
+    pub nav: Nav,
     /// Set when the log is invalid: the replay stopped at the record with this fault, so steps
     /// after it cannot be shown.
     pub fault: Option<Fault>,
@@ -41,6 +52,60 @@ pub(crate) struct LastAction {
     pub action: String,
 }
 
+/// The steps the viewer's stepping leads to from the step shown (`None`: nowhere).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub(crate) struct Nav {
+    /// The previous and next steps that are not only a pass.
+    pub prev: Option<usize>,
+    pub next: Option<usize>,
+    /// The start of this hand (or of the previous one, at a start) and the end of this one.
+    pub prev_hand: Option<usize>,
+    pub next_hand: Option<usize>,
+    /// The chosen seat's previous and next decisions: the positions where it acts next.
+    pub prev_own: Option<usize>,
+    pub next_own: Option<usize>,
+    /// The last step that can be shown (the faulty record's for an invalid log).
+    pub last: usize,
+}
+
+/// What a record was, for stepping.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// A pass on a claim: not a step of its own.
+    Pass,
+    /// A seat's choice.
+    Decision,
+    /// A record of what chance gave (an imported game's deal, draw or indicator).
+    Chance,
+}
+
+fn kind_of(action: &str) -> Kind {
+    match action.split(' ').next().unwrap_or("") {
+        "pass" => Kind::Pass,
+        "deal" | "draw" | "dora" | "ura" => Kind::Chance,
+        _ => Kind::Decision,
+    }
+}
+
+impl Nav {
+    /// Stepping from `at` over records of these `kinds` by these `seats` (`reached` of them
+    /// replayed), with the hands starting at `starts`; `own` the chosen seat.
+    fn new(at: usize, kinds: &[(Seat, Kind)], reached: usize, starts: &[usize], own: Option<Seat>) -> Nav {
+        // Step k shows the record k-1: a pass there is folded into the next step.
+        let shown = |k: usize| k == 0 || k == reached || kinds.get(k - 1).is_some_and(|r| r.1 != Kind::Pass);
+        let mine = |k: &usize| own.is_some_and(|s| kinds.get(*k).is_some_and(|r| r.0 == s && r.1 != Kind::Chance));
+        Nav {
+            prev: (0..at).rev().find(|&k| shown(k)),
+            next: (at + 1..=reached).find(|&k| shown(k)),
+            prev_hand: starts.iter().rev().copied().find(|&k| k < at),
+            next_hand: starts.iter().copied().chain([reached]).find(|&k| k > at && k <= reached),
+            prev_own: (0..at).rev().find(mine),
+            next_own: (at + 1..reached).find(mine),
+            last: reached,
+        }
+    }
+}
+
 /// The position `state` is in, its seats named.
 fn view_with<G: Registered>(state: &G, names: &[String]) -> View {
     let mut v = View::of(state);
@@ -48,61 +113,103 @@ fn view_with<G: Registered>(state: &G, names: &[String]) -> View {
     v
 }
 
-fn replay_to<G: Registered>(bytes: &[u8], step: usize) -> Result<Step, Fault> {
-    let (log, _) = log::decode::<G::Action>(bytes)?;
+/// The name of the round `state` is starting: the hand and honba for riichi.
+fn round_name(view: &View, round: u32) -> String {
+    match view {
+        View::Riichi(v) => crate::table::hand_title(&v.hand, v.honba),
+        _ => format!("Round {round}"),
+    }
+}
+
+fn replay_to<G: Registered>(bytes: &[u8], want: Option<usize>, own: Option<Seat>) -> Result<Step, Fault> {
+    let (log, pos) = log::decode::<G::Action>(bytes)?;
     let names = log.header.seats.clone();
     let mut state: G = replay::setup::<G>(&log.header)?;
     let steps = log.records.len();
-    let step = step.min(steps);
+    let want = want.map(|w| w.min(steps));
+    let first = view_with(&state, &names);
+    let mut round_names = vec![round_name(&first, state.round())];
     let mut round_starts = vec![(state.round(), 0usize)];
-    let mut shown: Option<(View, u32, Vec<String>)> =
-        (step == 0).then(|| (view_with(&state, &names), state.round(), vec![]));
+    let mut kinds = Vec::with_capacity(steps);
+    // Every step's position would be too many views: the one asked for is kept as it passes
+    // (the default, the last or the faulty record's, is known only at the end).
+    let mut shown: Option<(usize, View, u32, Vec<RoundResult>)> =
+        (want.unwrap_or(0) == 0).then(|| (0, first, state.round(), vec![]));
     let mut fault = None;
     for (i, rec) in log.records.iter().enumerate() {
         let before = state.results().len();
-        if let Err(v) = state.play_mut(rec.seat, &rec.action) {
-            let mut f = Fault::new(v.code, v.message).at_index(i);
-            f.round = Some(state.round());
-            f.seat = Some(rec.seat);
-            f.action = Some(rec.action.to_string());
+        let action = rec.action.to_string();
+        // A wrong claim is found once its record is applied: the faulty step shows the position
+        // before it, like any other fault's.
+        let saved = rec.claim.is_some().then(|| state.clone());
+        if let Err(f) = replay::step(&mut state, i, rec, &pos) {
+            if let Some(s) = saved {
+                state = s;
+            }
             fault = Some(f);
             break;
         }
-        let ended: Vec<String> = state.results()[before..].iter().map(|r| r.summary.clone()).collect();
+        kinds.push((rec.seat, kind_of(&action)));
+        let ended: Vec<RoundResult> = state.results()[before..].to_vec();
         if round_starts.last().is_some_and(|r| r.0 != state.round()) && !state.is_over() {
             round_starts.push((state.round(), i + 1));
+            round_names.push(round_name(&View::of(&state), state.round()));
         }
-        if i + 1 == step {
-            shown = Some((view_with(&state, &names), state.round(), ended));
+        if want == Some(i + 1) {
+            shown = Some((i + 1, view_with(&state, &names), state.round(), ended));
         }
     }
-    // An invalid log stops early: show the last position reached.
-    let reached = fault.as_ref().and_then(|f| f.index).unwrap_or(steps);
-    let (view, round, ended) = match shown {
-        Some(s) => s,
-        None => (view_with(&state, &names), state.round(), vec![]),
+    if fault.is_none() && !state.is_over() && state.excerpt().is_none() {
+        fault = Some(replay::truncated(&state, steps));
+    }
+    // An invalid log stops early: its last step is the faulty record's. A log that opens
+    // without a step asked for opens there.
+    let reached = fault.as_ref().and_then(|f| f.index).unwrap_or(steps).min(steps);
+    let step = match want {
+        Some(w) => w.min(reached),
+        None if fault.is_some() => reached,
+        None => 0,
     };
-    let step = step.min(reached);
+    let (view, round, results) = match shown.filter(|s| s.0 == step) {
+        Some((_, v, r, e)) => (v, r, e),
+        None if step == reached => (view_with(&state, &names), state.round(), vec![]),
+        // The step asked for lies past the fault: replay to the one shown.
+        None => return replay_to::<G>(bytes, Some(step), own),
+    };
     let last = step.checked_sub(1).and_then(|i| log.records.get(i)).map(|r| LastAction {
         seat: r.seat,
         player: names.get(usize::from(r.seat)).cloned().unwrap_or_default(),
         action: r.action.to_string(),
     });
+    let passes = kinds[..step.saturating_sub(1).min(kinds.len())]
+        .iter()
+        .rev()
+        .take_while(|k| k.1 == Kind::Pass)
+        .map(|k| k.0)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    let starts: Vec<usize> = round_starts.iter().map(|r| r.1).collect();
+    let nav = Nav::new(step, &kinds, reached, &starts, own);
     let excerpt = state.excerpt().filter(|_| fault.is_none()).map(|e| e.to_string());
-    Ok(Step { step, steps, last, round, round_starts, ended, view, fault, excerpt })
+    let ended = results.iter().map(|r| r.summary.clone()).collect();
+    Ok(Step { step, steps, last, passes, round, round_starts, round_names, ended, results, view, nav, fault, excerpt })
 }
 
-/// The position after `step` records of a stored log (any game with an engine).
-pub(crate) fn step(bytes: &[u8], step: usize) -> Result<Step, Fault> {
-    struct Replay<'a>(&'a [u8], usize);
+/// The position after `step` records of a stored log (any game with an engine); without a
+/// step, the first, or the faulty record's for an invalid log. `own` is the seat whose
+/// decisions the viewer steps through.
+pub(crate) fn step(bytes: &[u8], step: Option<usize>, own: Option<Seat>) -> Result<Step, Fault> {
+    struct Replay<'a>(&'a [u8], Option<usize>, Option<Seat>);
     impl Visitor for Replay<'_> {
         type Output = Result<Step, Fault>;
         fn visit<G: Registered>(self) -> Self::Output {
-            replay_to::<G>(self.0, self.1)
+            replay_to::<G>(self.0, self.1, self.2)
         }
     }
     let header = log::read_header(bytes)?;
-    games::by_name(&header.game, Replay(bytes, step))?
+    games::by_name(&header.game, Replay(bytes, step, own))?
 }
 
 #[cfg(test)]
@@ -113,7 +220,7 @@ mod tests {
     #[test]
     fn steps_through_a_tzq_game() {
         let bytes = paifu_recorder::samples::tzq_bytes("viewer/1", ["Ann", "Bo"], Encoding::Binary);
-        let s0 = step(&bytes, 0).unwrap();
+        let s0 = step(&bytes, Some(0), None).unwrap();
         assert_eq!(s0.step, 0);
         assert!(s0.last.is_none());
         let json = serde_json::to_value(&s0.view).unwrap();
@@ -121,12 +228,42 @@ mod tests {
         assert_eq!(json["seats"][0]["name"], "Ann");
         assert_eq!(json["seats"][0]["hand"].as_array().unwrap().len(), 5);
         assert!(s0.round_starts.len() >= 2, "{:?}", s0.round_starts);
-        let s1 = step(&bytes, 1).unwrap();
+        assert_eq!(s0.round_names[1], "Round 2");
+        let s1 = step(&bytes, Some(1), None).unwrap();
         assert_eq!(s1.last.as_ref().unwrap().action, "draw");
-        let end = step(&bytes, usize::MAX).unwrap();
+        let end = step(&bytes, Some(usize::MAX), None).unwrap();
         assert_eq!(end.step, end.steps);
         assert!(!end.ended.is_empty());
         assert!(serde_json::to_value(&end.view).unwrap()["to_act"].as_array().unwrap().is_empty());
-        assert!(step(b"junk", 0).is_err());
+        assert!(step(b"junk", Some(0), None).is_err());
+        // A valid log opens at its first step.
+        assert_eq!(step(&bytes, None, None).unwrap().step, 0);
+    }
+
+    #[test]
+    fn stepping_skips_passes_and_finds_hands_and_a_seats_decisions() {
+        use Kind::*;
+        // Records: 0 seat 0 decides, 1 seat 1 passes, 2 seat 2 passes, 3 seat 1 draws (chance),
+        // 4 seat 1 decides, 5 seat 0 decides; a hand starts at step 4.
+        let kinds = [(0, Decision), (1, Pass), (2, Pass), (1, Chance), (1, Decision), (0, Decision)];
+        let nav = Nav::new(1, &kinds, 6, &[0, 4], Some(1));
+        // Steps 2 and 3 show only a pass: the next step shown is 4.
+        assert_eq!((nav.prev, nav.next), (Some(0), Some(4)));
+        assert_eq!((nav.prev_hand, nav.next_hand), (Some(0), Some(4)));
+        assert_eq!((nav.prev_own, nav.next_own), (None, Some(4)), "its draw is not a decision");
+        // Seat 1's pass is a decision too (it could have called).
+        assert_eq!(Nav::new(0, &kinds, 6, &[0, 4], Some(1)).next_own, Some(1));
+        let nav = Nav::new(4, &kinds, 6, &[0, 4], Some(0));
+        assert_eq!((nav.prev, nav.next, nav.prev_hand, nav.next_hand), (Some(1), Some(5), Some(0), Some(6)));
+        assert_eq!((nav.prev_own, nav.next_own), (Some(0), Some(5)));
+        let nav = Nav::new(6, &kinds, 6, &[0, 4], None);
+        assert_eq!((nav.prev, nav.next, nav.next_hand, nav.prev_own, nav.next_own), (Some(5), None, None, None, None));
+        // An invalid log reached only 3 records: nothing past them.
+        let nav = Nav::new(1, &kinds[..3], 3, &[0], None);
+        assert_eq!((nav.next, nav.next_hand, nav.last), (Some(3), Some(3), 3));
+        assert_eq!(
+            [kind_of("pass"), kind_of("draw 5m"), kind_of("discard 5m"), kind_of("ura 1p")],
+            [Pass, Chance, Decision, Chance]
+        );
     }
 }

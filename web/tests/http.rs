@@ -958,3 +958,18 @@ async fn names_with_a_slash_work_everywhere() {
     // A name that is not there is still a 404, with or without a slash.
     assert_eq!(get(&app, "/players/Ann%2FCy").await.0, StatusCode::NOT_FOUND);
 }
+
+#[actix_web::test]
+async fn the_viewer_follows_a_seat_of_the_game_only() {
+    let f = fixture();
+    let app = app!(f);
+    let (s, b) = get(&app, &format!("/games/{}/view?step=3&seat=1", f.valid_id)).await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(b.contains("id=\"next-own\"") && b.contains("&amp;seat=1\""), "{b}");
+    let (s, b) = get(&app, &format!("/games/{}/view?seat=7", f.valid_id)).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(b.contains("seat 7 is not in this game"), "{b}");
+    let (s, b) = get(&app, &format!("/games/{}/view?seat=east", f.valid_id)).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(b.contains("seat must be a seat number"), "{b}");
+}

@@ -49,8 +49,9 @@ pub enum FactKind {
     Abort(Abort),
 }
 
-/// The abortive draws.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The abortive draws (serialized by their snake_case names, as in the facts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Abort {
     NineTerminals,
     TripleRon,

@@ -30,7 +30,9 @@ pub use rules::{ExcerptStart, Renhou, Rules};
 pub use score::{score, Limit, Payment, Score, ScoreError, Situation, WinHand, Yaku};
 pub use score_line::score_line;
 pub use setup::{SeatSetup, Setup, SetupPhase};
-pub use view::{ClaimView, DiscardView, MeldView, PlayerView, View};
+pub use view::{
+    ClaimView, DiscardView, HandEnd, HandEndKind, MeldView, PlayerView, ShownHand, Transfer, View, WinView, YakuLine,
+};
 
 use crate::error::Violation;
 use crate::log::Options;

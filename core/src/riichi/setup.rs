@@ -278,6 +278,7 @@ impl Riichi {
             // Hand-built positions are seeded games: nothing is imported.
             imported: Imported::default(),
             last_hand: None,
+            last_end: None,
         };
         for p in g.players.iter_mut() {
             p.update_waits();

@@ -554,6 +554,12 @@ fn four_riichi() {
     assert!(has_fact(r, "abort:four_riichi"), "{}", r.summary);
     assert_eq!(r.deltas, [0, 0, 0, -1000]);
     assert_eq!(g.riichi_sticks(), 4, "the sticks stay on the table");
+    // The view's hand end: the deposit of the fourth is the only payment; the abort is named.
+    let h = hand_end(&g);
+    assert_eq!(h.how, HandEndKind::AbortiveDraw { abort: Abort::FourRiichi });
+    assert_eq!(h.payments, [Transfer { from: Some(3), to: None, points: 1000 }]);
+    let json = serde_json::to_value(&h).unwrap();
+    assert_eq!((json["end"].as_str(), json["abort"].as_str()), (Some("abortive_draw"), Some("four_riichi")));
 }
 
 #[test]
@@ -788,4 +794,170 @@ fn the_first_hand_is_dealt_from_the_documented_streams() {
 fn actions_encode_without_maps_chars_or_floats() {
     // Every variant of the riichi action enum (14 of them).
     crate::log::plain::assert_plain_records::<Action>(super::NOTATION_EXAMPLES);
+}
+
+// ---------------------------------------------------------------- the hand's end in the view
+
+/// The view's hand end after the round that just ended.
+fn hand_end(g: &Riichi) -> HandEnd {
+    g.view().hand_end.expect("a hand has ended")
+}
+
+/// What each seat gained and lost over the payments of a hand's end.
+fn paid(h: &HandEnd) -> Vec<i64> {
+    let mut d = vec![0i64; 4];
+    for t in &h.payments {
+        if let Some(f) = t.from {
+            d[usize::from(f)] -= t.points;
+        }
+        if let Some(to) = t.to {
+            d[usize::from(to)] += t.points;
+        }
+    }
+    d
+}
+
+#[test]
+fn a_double_ron_shows_both_wins_and_who_paid_whom() {
+    let g = double_ron(Rules::default(), [25000, 25000, 26000, 24000]);
+    let h = hand_end(&g);
+    assert_eq!((h.hand.as_str(), h.honba), ("E1", 2));
+    let HandEndKind::Win { wins } = &h.how else { panic!("{h:?}") };
+    // Settled in turn order from the discarder: seat 3 first, with the honba and the stick.
+    assert_eq!(wins.iter().map(|w| w.seat).collect::<Vec<_>>(), [3, 1]);
+    let w1 = &wins[1];
+    assert_eq!((w1.from, w1.tile, w1.fu, w1.points), (Some(2), t!(4s), 30, 2000));
+    assert_eq!(w1.hand, ts("234m567m234p88p56s"), "the winning tile is apart");
+    let names: Vec<&str> = w1.yaku.iter().map(|y| y.name).collect();
+    assert!(names.contains(&"tanyao") && names.contains(&"pinfu"), "{names:?}");
+    assert_eq!(w1.han, w1.yaku.iter().map(|y| y.han).sum::<u32>());
+    let t = |from, to, points| Transfer { from, to, points };
+    assert_eq!(h.payments, [t(Some(2), Some(3), 1900), t(None, Some(3), 1000), t(Some(2), Some(1), 2000)]);
+    assert_eq!(h.deltas, last(&g).deltas);
+    assert_eq!(paid(&h), h.deltas);
+    assert_eq!(h.scores, g.scores());
+    assert!(h.ura_indicators.is_empty(), "no winner was in riichi");
+    // Its text, as `paifu show --at` prints it.
+    let text = h.to_string();
+    assert!(text.contains("Seat 1 wins by ron on seat 2: 234567m23488p56s + 4s\n"), "{text}");
+    assert!(
+        text.contains("Payments: seat 2 -> seat 3 1900, the table -> seat 3 1000, seat 2 -> seat 1 2000\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("30 fu, 2000 points")
+            && text.ends_with(&format!("Scores after the hand: {}\n", {
+                let s: Vec<String> = g.scores().iter().map(|s| s.to_string()).collect();
+                s.join(" ")
+            })),
+        "{text}"
+    );
+    // The JSON is additive: the new field is there once a hand has ended, tagged by its end.
+    let json = serde_json::to_value(g.view()).unwrap();
+    assert_eq!(json["hand_end"]["end"], "win");
+    assert_eq!(json["hand_end"]["wins"][1]["tile"], "4s");
+    assert_eq!(json["hand_end"]["payments"][1], serde_json::json!({"from": null, "to": 3, "points": 1000}));
+}
+
+#[test]
+fn a_riichi_tsumo_reveals_the_ura_indicators_and_takes_the_deposit() {
+    let mut g = Pos {
+        hands: [FA, "234m567m234p88p56s4s", FB, FC],
+        rivers: ["", "1z", "", ""],
+        riichi: [false, true, false, false],
+        phase: SetupPhase::Turn { seat: 1, drawn: Some(t!(4s)), rinshan: false },
+        ..Pos::default()
+    }
+    .build();
+    let ura = g.ura_shown()[..1].to_vec();
+    let dora = g.dora_indicators();
+    assert!(g.view().hand_end.is_none(), "no hand has ended yet");
+    assert!(serde_json::to_value(g.view()).unwrap().get("hand_end").is_none());
+    play(&mut g, 1, "tsumo");
+    let h = hand_end(&g);
+    assert_eq!((h.ura_indicators.clone(), h.dora_indicators.clone()), (ura.clone(), dora));
+    assert!(h.to_string().contains(&format!("; ura dora indicators: {}\n", ura[0])), "{h}");
+    let HandEndKind::Win { wins } = &h.how else { panic!("{h:?}") };
+    assert_eq!((wins[0].from, wins[0].tile), (None, t!(4s)));
+    assert_eq!(wins[0].hand.len(), 13, "the drawn winning tile is shown apart");
+    assert!(wins[0].yaku.iter().any(|y| y.name == "riichi"), "{:?}", wins[0].yaku);
+    // A non-dealer's tsumo: the dealer pays more than each other seat.
+    let from_dealer = h.payments.iter().find(|t| t.from == Some(0)).unwrap().points;
+    let from_other = h.payments.iter().find(|t| t.from == Some(2)).unwrap().points;
+    assert!(from_dealer > from_other && h.payments.iter().all(|t| t.to == Some(1)), "{:?}", h.payments);
+    assert_eq!(paid(&h), last(&g).deltas);
+}
+
+#[test]
+fn an_exhaustive_draw_shows_the_tenpai_hands_and_the_noten_payments() {
+    let g = Pos {
+        hands: [FA, "234m567m234p88p56s", FB, FC],
+        live: Some(0),
+        dump: [true, false, true, true],
+        ..Pos::default()
+    }
+    .build();
+    let h = hand_end(&g);
+    let HandEndKind::ExhaustiveDraw { tenpai, nagashi } = &h.how else { panic!("{h:?}") };
+    assert_eq!((tenpai.len(), tenpai[0].seat, tenpai[0].hand.clone()), (1, 1, ts("234m567m234p88p56s")));
+    assert!(nagashi.is_empty());
+    let t = |from, points| Transfer { from: Some(from), to: Some(1), points };
+    assert_eq!(h.payments, [t(0, 1000), t(2, 1000), t(3, 1000)]);
+    assert_eq!(serde_json::to_value(&h).unwrap()["end"], "exhaustive_draw");
+}
+
+/// Over whole random games: every hand's end agrees with its round result (payments add up to
+/// the score changes, the wins and their han and fu, the tenpai seats, the abort are the facts').
+#[test]
+fn every_hand_end_agrees_with_its_round_result() {
+    let (mut wins, mut draws) = (0, 0);
+    for i in 0..6 {
+        // Random play that always wins when it may, so that the games see wins.
+        let seed = crate::Seed::from_text(&format!("hand end {i}"));
+        let mut g = Riichi::new(Rules::default(), 4, Some(&seed)).unwrap();
+        let mut pick = seed.stream("test/pick");
+        let mut before = g.scores();
+        while !g.is_over() {
+            let seat = g.to_act().iter().next().unwrap();
+            let legal = g.legal_actions(seat);
+            let action = match legal.iter().find(|a| matches!(a, Action::Tsumo | Action::Ron)) {
+                Some(win) => *win,
+                None => legal[pick.below(legal.len() as u64) as usize],
+            };
+            let n = g.results().len();
+            g.play_mut(seat, &action).unwrap();
+            let Some(r) = g.results()[n..].last() else { continue };
+            let h = hand_end(&g);
+            assert_eq!((paid(&h), &h.deltas), (r.deltas.clone(), &r.deltas), "{}", r.summary);
+            let after: Vec<i64> = before.iter().zip(&r.deltas).map(|(a, d)| a + d).collect();
+            assert_eq!(h.scores, after, "{}", r.summary);
+            before = after;
+            let fact =
+                |seat: Seat, key: &str| r.facts.iter().find(|f| f.seat == Some(seat) && f.key == key).map(|f| f.value);
+            let seats_with =
+                |key: &str| r.facts.iter().filter(|f| f.key == key).filter_map(|f| f.seat).collect::<Vec<Seat>>();
+            match &h.how {
+                HandEndKind::Win { wins: w } => {
+                    wins += 1;
+                    assert_eq!(w.iter().map(|w| w.seat).collect::<Vec<_>>(), seats_with("win"));
+                    for w in w {
+                        assert_eq!(fact(w.seat, "han"), Some(i64::from(w.han)), "{}", r.summary);
+                        assert_eq!(fact(w.seat, "fu"), Some(i64::from(w.fu)), "{}", r.summary);
+                        let tiles = w.hand.len() + 1 + w.melds.iter().map(|m| m.tiles.len().min(3)).sum::<usize>();
+                        assert_eq!(tiles, 14, "{w:?}");
+                    }
+                }
+                HandEndKind::ExhaustiveDraw { tenpai, .. } => {
+                    draws += 1;
+                    assert_eq!(tenpai.iter().map(|t| t.seat).collect::<Vec<_>>(), seats_with("tenpai"));
+                }
+                HandEndKind::AbortiveDraw { abort } => {
+                    assert!(has_fact(r, &format!("abort:{}", abort.name())), "{}", r.summary);
+                }
+            }
+        }
+    }
+    // Random play is seldom tenpai: the wins are checked on real games too
+    // (tests/integration/riichi.rs reads every hand end of the real Tenhou games).
+    assert!(draws > 0, "{wins} wins, {draws} draws");
 }

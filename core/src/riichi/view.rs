@@ -3,6 +3,7 @@
 //! typed [`View`] (`Game::view`) and the text of `Game::render`.
 
 use super::engine::{Phase, Riichi, WINDS};
+use super::facts::Abort;
 use crate::mahjong::{tiles_text, Meld, MeldKind, Tile};
 use crate::Seat;
 use serde::Serialize;
@@ -35,6 +36,158 @@ pub struct View {
     pub claim: Option<ClaimView>,
     pub players: Vec<PlayerView>,
     pub over: bool,
+    /// How the last hand that ended ended (absent before the first hand ends): the viewer's
+    /// hand-end screen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hand_end: Option<HandEnd>,
+}
+
+/// The end of a hand, as the engine settled it: how it ended, who paid whom, the new scores.
+#[serde_as]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HandEnd {
+    /// The hand's name: `E3`.
+    pub hand: String,
+    pub honba: u32,
+    /// How it ended: a win (`"end": "win"`), an exhaustive draw or an abortive draw.
+    #[serde(flatten)]
+    pub how: HandEndKind,
+    /// Every payment of the hand, riichi deposits included; their sum for each seat is the
+    /// seat's score change (`deltas`).
+    pub payments: Vec<Transfer>,
+    /// Each seat's score change over the hand (the round result's `deltas`).
+    pub deltas: Vec<i64>,
+    /// Each seat's score after the hand.
+    pub scores: Vec<i64>,
+    #[serde_as(as = "Vec<DisplayFromStr>")]
+    pub dora_indicators: Vec<Tile>,
+    /// The ura dora indicators, revealed when a winner had declared riichi (else empty).
+    #[serde_as(as = "Vec<DisplayFromStr>")]
+    pub ura_indicators: Vec<Tile>,
+}
+
+/// How a hand ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "end", rename_all = "snake_case")]
+pub enum HandEndKind {
+    /// One win, or several on one discard, in the order the rules settle them.
+    Win { wins: Vec<WinView> },
+    /// The wall ran out: the tenpai hands, shown, and who made nagashi mangan.
+    ExhaustiveDraw { tenpai: Vec<ShownHand>, nagashi: Vec<Seat> },
+    /// An abortive draw (`nine_terminals`, `four_winds`, `four_riichi`, `four_kans`, `triple_ron`).
+    AbortiveDraw { abort: Abort },
+}
+
+/// One win at a hand's end.
+#[serde_as]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WinView {
+    pub seat: Seat,
+    /// The discarder for a ron; none for a tsumo.
+    pub from: Option<Seat>,
+    /// The winning tile.
+    #[serde_as(as = "DisplayFromStr")]
+    pub tile: Tile,
+    /// The concealed tiles without the winning tile, sorted.
+    #[serde_as(as = "Vec<DisplayFromStr>")]
+    pub hand: Vec<Tile>,
+    pub melds: Vec<MeldView>,
+    /// Each yaku with its han (a yakuman with 13 per count), then `dora`, `aka_dora`, `ura_dora`.
+    pub yaku: Vec<YakuLine>,
+    pub han: u32,
+    pub fu: u32,
+    /// The yakuman count (0 for none).
+    pub yakuman: u32,
+    /// `none`, `mangan`, `haneman`, `baiman`, `sanbaiman`, `yakuman`.
+    pub limit: &'static str,
+    /// The hand's value before honba and riichi sticks.
+    pub points: i64,
+}
+
+/// A yaku and its han.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct YakuLine {
+    pub name: &'static str,
+    pub han: u32,
+}
+
+/// A hand shown at an exhaustive draw.
+#[serde_as]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ShownHand {
+    pub seat: Seat,
+    #[serde_as(as = "Vec<DisplayFromStr>")]
+    pub hand: Vec<Tile>,
+    pub melds: Vec<MeldView>,
+}
+
+/// Points passed from one seat to another; `None` is the table (a riichi deposit goes to it,
+/// the sticks on it go to a winner).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Transfer {
+    pub from: Option<Seat>,
+    pub to: Option<Seat>,
+    pub points: i64,
+}
+
+impl std::fmt::Display for HandEnd {
+    /// The hand's end in lines of text (`paifu show --at` on the record that ends it): each win
+    /// with its hand, the winning tile apart, yaku, fu and points; the tenpai hands or the abort;
+    /// the indicators; who paid whom; the new scores.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let melds = |m: &[MeldView]| -> String {
+            m.iter().map(|m| format!(" {}:{}", m.kind.name(), tiles_text(&m.tiles))).collect()
+        };
+        match &self.how {
+            HandEndKind::Win { wins } => {
+                for w in wins {
+                    let how = match w.from {
+                        None => "tsumo".to_owned(),
+                        Some(s) => format!("ron on seat {s}"),
+                    };
+                    writeln!(
+                        f,
+                        "Seat {} wins by {how}: {}{} + {}",
+                        w.seat,
+                        tiles_text(&w.hand),
+                        melds(&w.melds),
+                        w.tile
+                    )?;
+                    let yaku: Vec<String> = w.yaku.iter().map(|y| format!("{} {}", y.name, y.han)).collect();
+                    let limit = if w.limit == "none" { String::new() } else { format!(" {}", w.limit) };
+                    writeln!(f, "  yaku: {}; {} han {} fu{limit}, {} points", yaku.join(", "), w.han, w.fu, w.points)?;
+                }
+            }
+            HandEndKind::ExhaustiveDraw { tenpai, nagashi } => {
+                writeln!(f, "Exhaustive draw{}", if tenpai.is_empty() { ": nobody tenpai" } else { "" })?;
+                for t in tenpai {
+                    writeln!(f, "  seat {} tenpai: {}{}", t.seat, tiles_text(&t.hand), melds(&t.melds))?;
+                }
+                for s in nagashi {
+                    writeln!(f, "  seat {s}: nagashi mangan")?;
+                }
+            }
+            HandEndKind::AbortiveDraw { abort } => writeln!(f, "Abortive draw: {}", abort.name())?,
+        }
+        write!(f, "Dora indicators: {}", tiles_text(&self.dora_indicators))?;
+        if !self.ura_indicators.is_empty() {
+            write!(f, "; ura dora indicators: {}", tiles_text(&self.ura_indicators))?;
+        }
+        writeln!(f)?;
+        let party = |s: Option<Seat>| s.map_or_else(|| "the table".to_owned(), |s| format!("seat {s}"));
+        let paid: Vec<String> =
+            self.payments.iter().map(|p| format!("{} -> {} {}", party(p.from), party(p.to), p.points)).collect();
+        writeln!(f, "Payments: {}", if paid.is_empty() { "none".to_owned() } else { paid.join(", ") })?;
+        let scores: Vec<String> = self.scores.iter().map(|s| s.to_string()).collect();
+        writeln!(f, "Scores after the hand: {}", scores.join(" "))
+    }
+}
+
+/// A seat's tiles sorted as the viewer shows them: by kind, a red five after its plain fives.
+pub(crate) fn sorted(tiles: &[Tile]) -> Vec<Tile> {
+    let mut hand = tiles.to_vec();
+    hand.sort_by_key(|t| (t.kind(), t.is_aka()));
+    hand
 }
 
 /// The discard a claim window is open on.
@@ -162,8 +315,7 @@ impl Riichi {
             .iter()
             .enumerate()
             .map(|(s, p)| {
-                let mut hand = p.hand().to_vec();
-                hand.sort_by_key(|t| (t.kind(), t.is_aka()));
+                let hand = sorted(p.hand());
                 PlayerView {
                     name: None,
                     seat: s as Seat,
@@ -202,6 +354,7 @@ impl Riichi {
             claim,
             players,
             over: matches!(self.phase, Phase::Over),
+            hand_end: self.last_end.as_deref().cloned(),
         }
     }
 }

@@ -9,6 +9,7 @@ use crate::error::Violation;
 use crate::mahjong::hand::YAOCHU;
 use crate::mahjong::Tile;
 use crate::riichi::facts::{Abort, FactKind};
+use crate::riichi::view::HandEndKind;
 use crate::{Fact, Seat};
 
 impl Riichi {
@@ -89,6 +90,15 @@ impl Riichi {
             p.riichi_pending = false;
         }
         let facts = vec![Fact::table(FactKind::AbortiveDraw, 1), Fact::table(FactKind::Abort(kind), 1)];
-        self.end_round([0; 4], Ending { summary, facts, renchan: true, dealer_won: false, next_honba: self.honba + 1 });
+        let ending = Ending {
+            summary,
+            facts,
+            renchan: true,
+            dealer_won: false,
+            next_honba: self.honba + 1,
+            how: HandEndKind::AbortiveDraw { abort: kind },
+            payments: Vec::new(),
+        };
+        self.end_round([0; 4], ending);
     }
 }

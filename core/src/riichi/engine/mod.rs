@@ -98,6 +98,8 @@ pub struct Riichi {
     pub(crate) imported: Imported,
     /// The last hand played to its end (round wind, kyoku, honba), for an excerpt's verdict.
     pub(crate) last_hand: Option<(u8, u8, u32)>,
+    /// How the last hand that ended ended, for the view (shared: a clone of the match is cheap).
+    pub(crate) last_end: Option<std::sync::Arc<crate::riichi::HandEnd>>,
 }
 
 /// The hand being played, besides its seats: the wall and its indicators, and the counters the
@@ -163,6 +165,7 @@ impl Riichi {
             phase: Phase::Over,
             imported: Imported::default(),
             last_hand: None,
+            last_end: None,
         };
         g.start_round();
         Ok(g)
