@@ -7,7 +7,7 @@ use crate::{brief, with_db, with_writer, State, WebError};
 use actix_multipart::Multipart;
 use actix_web::web;
 use futures_util::StreamExt as _;
-use paifu_analyzer::{metrics, Analysis, Distribution, Metric};
+use paifu_analyzer::{metrics, Distribution, Metric};
 use paifu_core::cert::{self, Certificate, CertificateBody, PublicKey};
 use paifu_recorder::archive::{
     check_name, prepare, Filter, GameDetail, GamePage, NameKind, Origin, PlayerRow, Role, Standing, Stored, StoredForm,
@@ -196,25 +196,18 @@ pub(crate) async fn player(state: &web::Data<State>, name: String) -> Result<Pla
     with_db(state, move |a| {
         let player = a.player(&name)?.ok_or_else(|| WebError::NotFound(format!("there is no player {name:?}")))?;
         let filter = Filter { player: Some(name.clone()), ..Filter::default() };
-        let mut analysis = Analysis::default();
-        a.for_each_game(&filter, |g| analysis.add_game(&g, Some(&name)))?;
-        let kinds = analysis
-            .players
-            .get(&name)
-            .map(|s| {
-                s.kinds
-                    .iter()
-                    .map(|(game, b)| KindStats {
-                        game: game.clone(),
-                        title: paifu_core::GameKind::from_name(game)
-                            .map_or_else(|| game.clone(), |k| k.title().to_owned()),
-                        metrics: metrics(game, b),
-                        placements: b.placements.clone(),
-                        distributions: paifu_analyzer::distributions(game, b),
-                    })
-                    .collect()
+        // The sums kept at ingest: a row per game kind, however many games the player has.
+        let kinds = a
+            .player_stats(&name)?
+            .iter()
+            .map(|(game, b)| KindStats {
+                game: game.clone(),
+                title: paifu_core::GameKind::from_name(game).map_or_else(|| game.clone(), |k| k.title().to_owned()),
+                metrics: metrics(game, b),
+                placements: b.placements.clone(),
+                distributions: paifu_analyzer::distributions(game, b),
             })
-            .unwrap_or_default();
+            .collect();
         Ok(PlayerPage { player, kinds, recent: a.list_games(&filter, 1, 20)? })
     })
     .await

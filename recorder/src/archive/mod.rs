@@ -16,6 +16,7 @@
 //!
 //! Every query binds its inputs as parameters; no SQL text is ever built from input.
 
+mod aggregates;
 mod names;
 mod prepare;
 mod schema;
@@ -33,6 +34,7 @@ use paifu_core::replay::Played;
 use paifu_core::{Fault, GameKind, RoundResult};
 use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
@@ -422,9 +424,10 @@ impl Archive {
                 None => None,
             };
             let mut out = Vec::with_capacity(items.len());
+            let mut pending = aggregates::Pending::default();
             for (i, p) in items.iter().enumerate() {
                 let source = sources.get(i).copied().flatten();
-                let mut stored = store_one(tx, p, source, origin)?;
+                let mut stored = store_one(tx, p, source, origin, &mut pending)?;
                 if let Some(t) = tid {
                     stored.added_to_tournament = tx.execute(
                         "INSERT OR IGNORE INTO tournament_games(tournament_id, log_id) VALUES (?1, ?2)",
@@ -433,6 +436,7 @@ impl Archive {
                 }
                 out.push(stored);
             }
+            pending.write(tx)?;
             Ok(out)
         })
     }
@@ -639,21 +643,7 @@ impl Archive {
     }
 
     fn seats(&self, id: i64) -> Result<Vec<SeatRow>> {
-        let mut st = self.conn.prepare_cached(
-            "SELECT s.seat, p.name, s.final_score, s.placement FROM seats s JOIN players p ON p.id = s.player_id
-             WHERE s.log_id = ?1 ORDER BY s.seat",
-        )?;
-        let v = st
-            .query_map([id], |r| {
-                Ok(SeatRow {
-                    seat: r.get::<_, i64>(0)? as u8,
-                    player: r.get(1)?,
-                    final_score: r.get(2)?,
-                    placement: r.get::<_, Option<i64>>(3)?.map(|p| p as u32),
-                })
-            })?
-            .collect::<std::result::Result<_, _>>()?;
-        Ok(v)
+        seats_of(&self.conn, id)
     }
 
     fn tournaments_of(&self, id: i64) -> Result<Vec<String>> {
@@ -667,24 +657,7 @@ impl Archive {
 
     /// A game's round results, in order.
     pub fn rounds(&self, id: i64) -> Result<Vec<RoundResult>> {
-        let mut st = self
-            .conn
-            .prepare_cached("SELECT round, deltas, summary, facts FROM rounds WHERE log_id = ?1 ORDER BY round")?;
-        let raw = st
-            .query_map([id], |r| {
-                Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?))
-            })?
-            .collect::<std::result::Result<Vec<_>, _>>()?;
-        raw.into_iter()
-            .map(|(round, deltas, summary, facts)| {
-                Ok(RoundResult {
-                    round: round as u32,
-                    deltas: parse_json(&deltas, "round deltas")?,
-                    summary,
-                    facts: parse_json(&facts, "round facts")?,
-                })
-            })
-            .collect()
+        rounds_of(&self.conn, id)
     }
 
     /// The stored bytes of a game and their form (`binary`: the binary encoding of the decoded
@@ -702,9 +675,9 @@ impl Archive {
     /// Players, most games first; `search` keeps names containing it (case-insensitive).
     pub fn players(&self, search: Option<&str>, limit: u32, offset: u32) -> Result<Vec<PlayerRow>> {
         let mut st = self.conn.prepare_cached(
-            "SELECT p.name, (SELECT COUNT(*) FROM seats s WHERE s.player_id = p.id) AS n FROM players p
+            "SELECT p.name, p.games FROM players p
              WHERE ?1 IS NULL OR instr(lower(p.name), lower(?1)) > 0
-             ORDER BY n DESC, p.name LIMIT ?2 OFFSET ?3",
+             ORDER BY p.games DESC, p.name LIMIT ?2 OFFSET ?3",
         )?;
         let v = st
             .query_map(params![search, i64::from(limit), i64::from(offset)], |r| {
@@ -718,11 +691,9 @@ impl Archive {
     pub fn player(&self, name: &str) -> Result<Option<PlayerRow>> {
         Ok(self
             .conn
-            .query_row(
-                "SELECT p.name, (SELECT COUNT(*) FROM seats s WHERE s.player_id = p.id) FROM players p WHERE p.name = ?1",
-                [name],
-                |r| Ok(PlayerRow { name: r.get(0)?, games: r.get::<_, i64>(1)? as u64 }),
-            )
+            .query_row("SELECT p.name, p.games FROM players p WHERE p.name = ?1", [name], |r| {
+                Ok(PlayerRow { name: r.get(0)?, games: r.get::<_, i64>(1)? as u64 })
+            })
             .optional()?)
     }
 
@@ -730,37 +701,17 @@ impl Archive {
     /// game that counts), oldest first, reading in chunks so that memory stays flat however many
     /// games there are.
     pub fn for_each_game(&self, filter: &Filter, mut f: impl FnMut(Played)) -> Result<u64> {
-        let (cond, values) = where_clause(&Filter { valid: Some(true), ..filter.clone() });
-        let mut after = 0i64;
-        let mut count = 0u64;
-        let mut ids = self.conn.prepare_cached(&format!(
-            "SELECT l.id, l.game FROM logs l JOIN verdicts v ON v.log_id = l.id
-             WHERE {cond} AND l.counted = 1 AND l.game IS NOT NULL AND l.id > ? ORDER BY l.id LIMIT 512"
-        ))?;
-        loop {
-            let mut vals = values.clone();
-            vals.push(rusqlite::types::Value::Integer(after));
-            let chunk: Vec<(i64, String)> = ids
-                .query_map(rusqlite::params_from_iter(vals.iter()), |r| Ok((r.get(0)?, r.get(1)?)))?
-                .collect::<std::result::Result<_, _>>()?;
-            let Some(last) = chunk.last() else { break };
-            after = last.0;
-            for (id, name) in chunk {
-                let game = GameKind::from_name(&name).ok_or_else(|| {
-                    ArchiveError::Corrupt(format!("game {id} is a valid game of unknown kind {name:?}"))
-                })?;
-                let seats = self.seats(id)?;
-                f(Played {
-                    game,
-                    players: seats.iter().map(|s| s.player.clone()).collect(),
-                    final_scores: seats.iter().map(|s| s.final_score.unwrap_or(0)).collect(),
-                    placements: seats.iter().map(|s| s.placement.unwrap_or(0)).collect(),
-                    rounds: self.rounds(id)?,
-                });
-                count += 1;
-            }
-        }
-        Ok(count)
+        counted_games(&self.conn, filter, |g| {
+            f(g);
+            Ok(())
+        })
+    }
+
+    /// A player's statistics per game kind (the analyzer's sums over the games of theirs that
+    /// count), read from the aggregates kept at ingest: what adding every such game up gives, in
+    /// one row per game kind.
+    pub fn player_stats(&self, name: &str) -> Result<BTreeMap<String, paifu_analyzer::Block>> {
+        aggregates::player_stats(&self.conn, name)
     }
 
     /// The latest certificate of entry `id` signed by `signer` (hex public key), if one was
@@ -808,7 +759,86 @@ impl Archive {
     }
 }
 
-fn store_one(tx: &Transaction<'_>, p: &Prepared, source: Option<&str>, origin: Origin) -> Result<Stored> {
+fn seats_of(conn: &Connection, id: i64) -> Result<Vec<SeatRow>> {
+    let mut st = conn.prepare_cached(
+        "SELECT s.seat, p.name, s.final_score, s.placement FROM seats s JOIN players p ON p.id = s.player_id
+         WHERE s.log_id = ?1 ORDER BY s.seat",
+    )?;
+    let v = st
+        .query_map([id], |r| {
+            Ok(SeatRow {
+                seat: r.get::<_, i64>(0)? as u8,
+                player: r.get(1)?,
+                final_score: r.get(2)?,
+                placement: r.get::<_, Option<i64>>(3)?.map(|p| p as u32),
+            })
+        })?
+        .collect::<std::result::Result<_, _>>()?;
+    Ok(v)
+}
+
+fn rounds_of(conn: &Connection, id: i64) -> Result<Vec<RoundResult>> {
+    let mut st =
+        conn.prepare_cached("SELECT round, deltas, summary, facts FROM rounds WHERE log_id = ?1 ORDER BY round")?;
+    let raw = st
+        .query_map([id], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?))
+        })?
+        .collect::<std::result::Result<Vec<_>, _>>()?;
+    raw.into_iter()
+        .map(|(round, deltas, summary, facts)| {
+            Ok(RoundResult {
+                round: round as u32,
+                deltas: parse_json(&deltas, "round deltas")?,
+                summary,
+                facts: parse_json(&facts, "round facts")?,
+            })
+        })
+        .collect()
+}
+
+/// Calls `f` with every game matching `filter` that counts (valid, and the one entry of its game
+/// that counts), oldest first, reading in chunks so that memory stays flat; answers how many.
+fn counted_games(conn: &Connection, filter: &Filter, mut f: impl FnMut(Played) -> Result<()>) -> Result<u64> {
+    let (cond, values) = where_clause(&Filter { valid: Some(true), ..filter.clone() });
+    let mut after = 0i64;
+    let mut count = 0u64;
+    let mut ids = conn.prepare_cached(&format!(
+        "SELECT l.id, l.game FROM logs l JOIN verdicts v ON v.log_id = l.id
+         WHERE {cond} AND l.counted = 1 AND l.game IS NOT NULL AND l.id > ? ORDER BY l.id LIMIT 512"
+    ))?;
+    loop {
+        let mut vals = values.clone();
+        vals.push(rusqlite::types::Value::Integer(after));
+        let chunk: Vec<(i64, String)> = ids
+            .query_map(rusqlite::params_from_iter(vals.iter()), |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<std::result::Result<_, _>>()?;
+        let Some(last) = chunk.last() else { break };
+        after = last.0;
+        for (id, name) in chunk {
+            let game = GameKind::from_name(&name)
+                .ok_or_else(|| ArchiveError::Corrupt(format!("game {id} is a valid game of unknown kind {name:?}")))?;
+            let seats = seats_of(conn, id)?;
+            f(Played {
+                game,
+                players: seats.iter().map(|s| s.player.clone()).collect(),
+                final_scores: seats.iter().map(|s| s.final_score.unwrap_or(0)).collect(),
+                placements: seats.iter().map(|s| s.placement.unwrap_or(0)).collect(),
+                rounds: rounds_of(conn, id)?,
+            })?;
+            count += 1;
+        }
+    }
+    Ok(count)
+}
+
+fn store_one(
+    tx: &Transaction<'_>,
+    p: &Prepared,
+    source: Option<&str>,
+    origin: Origin,
+    pending: &mut aggregates::Pending,
+) -> Result<Stored> {
     let digest = p.digest.to_hex();
     let identity = p.identity.to_hex();
     // What storing it did, `others` counted now.
@@ -908,7 +938,10 @@ fn store_one(tx: &Transaction<'_>, p: &Prepared, source: Option<&str>, origin: O
     if let Some(h) = &p.header {
         let places = outcome.map(|o| &o.placements);
         for (seat, name) in h.seats.iter().enumerate() {
-            tx.execute("INSERT INTO players(name) VALUES (?1) ON CONFLICT(name) DO NOTHING", [name])?;
+            tx.execute(
+                "INSERT INTO players(name, folded) VALUES (?1, ?2) ON CONFLICT(name) DO NOTHING",
+                params![name, aggregates::fold_name(name)],
+            )?;
             let pid: i64 = tx.query_row("SELECT id FROM players WHERE name = ?1", [name], |r| r.get(0))?;
             tx.execute(
                 "INSERT INTO seats(log_id, seat, player_id, final_score, placement) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -928,6 +961,19 @@ fn store_one(tx: &Transaction<'_>, p: &Prepared, source: Option<&str>, origin: O
                 "INSERT INTO rounds(log_id, round, deltas, summary, facts) VALUES (?1, ?2, ?3, ?4, ?5)",
                 params![id, i64::from(r.round), json(&r.deltas), r.summary, json(&r.facts)],
             )?;
+        }
+    }
+    if let Some(h) = &p.header {
+        pending.entry(&h.seats);
+        // The game as the statistics read it back from its rows (see `counted_games`).
+        if let (true, Some(o), Some(game)) = (counted, outcome, GameKind::from_name(&h.game)) {
+            pending.counted(&Played {
+                game,
+                players: h.seats.clone(),
+                final_scores: (0..h.seats.len()).map(|s| o.final_scores.get(s).copied().unwrap_or(0)).collect(),
+                placements: (0..h.seats.len()).map(|s| o.placements.get(s).copied().unwrap_or(0)).collect(),
+                rounds: o.rounds.clone(),
+            });
         }
     }
     answer(id, true, valid, fault, counted)

@@ -796,3 +796,114 @@ fn standings_are_kept_per_game_and_riichi_counts_uma_and_oka() {
     a.conn.execute("UPDATE rounds SET facts = 'not json'", []).unwrap();
     assert!(matches!(a.standings("Mixed"), Err(ArchiveError::Corrupt(m)) if m.contains("round facts")));
 }
+
+/// Each player's statistics per game kind.
+type PlayerStats = BTreeMap<String, BTreeMap<String, paifu_analyzer::Block>>;
+
+/// Every player's statistics as the analyzer adds them up from every game that counts: what the
+/// aggregates kept at ingest must equal.
+fn recomputed(a: &Archive) -> PlayerStats {
+    let mut analysis = paifu_analyzer::Analysis::default();
+    a.for_each_game(&Filter::default(), |g| analysis.add_game(&g, None)).unwrap();
+    analysis.players.into_iter().map(|(name, s)| (name, s.kinds)).collect()
+}
+
+/// The aggregates as stored: each player's rows, and their seat counts beside a count of the seats.
+fn aggregated(a: &Archive) -> (PlayerStats, Vec<(String, i64, i64)>) {
+    let names: Vec<(String, i64, i64)> = a
+        .conn
+        .prepare("SELECT p.name, p.games, (SELECT COUNT(*) FROM seats s WHERE s.player_id = p.id) FROM players p")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<std::result::Result<_, _>>()
+        .unwrap();
+    let stats =
+        names.iter().map(|(n, _, _)| (n.clone(), a.player_stats(n).unwrap())).filter(|(_, s)| !s.is_empty()).collect();
+    (stats, names)
+}
+
+/// A real Tenhou game (../shared/real-logs, read in place), whole or only its rounds `cut`.
+fn real_tenhou(cut: Option<std::ops::Range<usize>>) -> Vec<u8> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/real-logs/tenhou/2010081709gm-00a9-0000-fe3371ad.json");
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    if let Some(r) = cut {
+        v["log"] = serde_json::Value::Array(v["log"].as_array().unwrap()[r].to_vec());
+    }
+    let text = v.to_string();
+    let imp = crate::import::import_text("tenhou", &text, text.as_bytes()).unwrap();
+    paifu_core::log::encode(&imp.log, Encoding::Binary)
+}
+
+/// An archive after a mixed ingest: valid games (one with a player in both seats), an invalid
+/// one, the same logs again, forged copies stored before the genuine game, a second valid entry
+/// of a game, a real riichi game and an excerpt cut out of it, some in one batch.
+fn mixed_archive() -> (tempfile::TempDir, Archive) {
+    let (d, mut a) = temp_archive();
+    let [genuine, seedless, wrong_seed] = genuine_and_copies("aggregates/forged");
+    a.ingest_bytes(&seedless, None, None).unwrap();
+    a.ingest_bytes(&wrong_seed, None, Some("Cup")).unwrap();
+    assert!(a.ingest_bytes(&genuine, None, Some("Cup")).unwrap().counted);
+    let mut batch: Vec<Prepared> = (0..6)
+        .map(|i| {
+            let seats = [["Ann", "Bo"], ["Bo", "Cy"], ["Cy", "Ann"]][i % 3];
+            prepare(&tzq_bytes(&format!("aggregates/{i}"), seats, Encoding::Binary))
+        })
+        .collect();
+    let mut truncated = tzq_log("aggregates/bad", ["Ann", "Cy"]);
+    truncated.records.truncate(5);
+    batch.push(prepare(&paifu_core::log::encode(&truncated, Encoding::Binary)));
+    batch.push(prepare(&tzq_bytes("aggregates/self", ["Ann", "Ann"], Encoding::Binary)));
+    batch.push(batch[0].clone());
+    let stored = a.store_batch(&batch, &[], Some("Cup"), Origin::CommandLine).unwrap();
+    assert_eq!(stored.iter().filter(|s| s.new && s.valid).count(), 7);
+    assert!(!stored[8].new && !stored[6].valid);
+    a.ingest_bytes(&tzq_bytes("aggregates/0", ["Ann", "Bo"], Encoding::JsonLines), None, None).unwrap();
+    let mut uncommitted = tzq_log("aggregates/0", ["Ann", "Bo"]);
+    uncommitted.header.commitment = None;
+    let second = a.ingest_bytes(&paifu_core::log::encode(&uncommitted, Encoding::Binary), None, None).unwrap();
+    assert!(second.valid && !second.counted);
+    assert!(a.ingest_bytes(&real_tenhou(None), None, None).unwrap().counted);
+    let excerpt = a.ingest_bytes(&real_tenhou(Some(11..13)), None, None).unwrap();
+    assert!(excerpt.valid && !excerpt.counted);
+    (d, a)
+}
+
+#[test]
+fn player_aggregates_equal_the_sums_of_every_game_that_counts() {
+    let (_d, a) = mixed_archive();
+    let (stats, seats) = aggregated(&a);
+    assert_eq!(stats, recomputed(&a));
+    // Not trivially: Ann has 6 TZQ games that count (one in both seats), the real game's players
+    // one riichi game (the excerpt of it does not count), and the invalid game adds nothing.
+    let ann = &stats["Ann"]["tzq"];
+    assert_eq!((ann.games, ann.seat_games), (6, 7));
+    let riichi: Vec<u64> = stats.values().filter_map(|k| k.get("riichi")).map(|b| b.games).collect();
+    assert_eq!(riichi, [1, 1, 1, 1]);
+    // Every stored entry's seats are counted, counted or not (the players list shows these).
+    assert!(seats.iter().all(|(_, kept, counted)| kept == counted && *kept > 0), "{seats:?}");
+    assert_eq!(seats.iter().find(|s| s.0 == "Ann").map(|s| s.1), Some(11));
+}
+
+#[test]
+fn migration_4_builds_the_aggregates_from_the_stored_rows() {
+    let (d, a) = mixed_archive();
+    let before = aggregated(&a);
+    // The same rows as a schema-3 archive holds them: without what migration 4 adds.
+    a.conn
+        .execute_batch(
+            "DROP TABLE player_stats; DROP INDEX players_games; DROP INDEX players_folded;
+             ALTER TABLE players DROP COLUMN games; ALTER TABLE players DROP COLUMN folded;
+             PRAGMA user_version = 3;",
+        )
+        .unwrap();
+    drop(a);
+    let a = Archive::open(&d.path().join("test.db")).unwrap();
+    assert_eq!(a.schema_version().unwrap(), 4);
+    assert_eq!(aggregated(&a), before);
+    assert_eq!(before.0, recomputed(&a));
+    // Names are folded for search as a new store folds them.
+    let folded: String = a.conn.query_row("SELECT folded FROM players WHERE name = 'Ann'", [], |r| r.get(0)).unwrap();
+    assert_eq!(folded, "ann");
+}

@@ -1,0 +1,126 @@
+//! Aggregates kept as games are stored, so that a player's page reads a few rows however many
+//! games they played (issue 16, "Scale").
+//!
+//! - `player_stats`: for each player and game kind, the analyzer's [`Block`] (counts and sums,
+//!   which add together) over the entries that count (`logs.counted`: valid, one per game, never
+//!   an excerpt), as JSON. The statistics of a player are these rows as they are.
+//! - `players.games`: the player's seats in every stored entry (what the players list shows and
+//!   orders by), and `players.folded`, the name case-folded, for search by prefix.
+//!
+//! A batch gathers what it adds in memory ([`Pending`]) and writes it once per player and game
+//! kind before its transaction commits: the aggregates change with the entries, never apart.
+
+use super::{json, parse_json, Result};
+use paifu_analyzer::{Analysis, Block};
+use paifu_core::replay::Played;
+use rusqlite::{params, Connection, OptionalExtension};
+use std::collections::BTreeMap;
+
+/// A name case-folded for search: every character upper-cased, then lower-cased, one character
+/// at a time (Unicode's simple mappings, context-free): `Ä` and `ä` fold alike, `ß` and `SS` to
+/// `ss`, a final `ς` and `Σ` to `σ`, the Kelvin sign to `k`. Search compares folded prefixes.
+pub(super) fn fold_name(name: &str) -> String {
+    name.chars().flat_map(char::to_uppercase).flat_map(char::to_lowercase).collect()
+}
+
+/// What a batch adds to the aggregates, written by [`Pending::write`].
+#[derive(Default)]
+pub(super) struct Pending {
+    /// (player, game kind) -> the sums of the counted games the batch stored.
+    stats: BTreeMap<(String, String), Block>,
+    /// Player -> seats in the entries the batch stored.
+    seats: BTreeMap<String, i64>,
+}
+
+impl Pending {
+    /// A new entry with these seats (counted or not).
+    pub(super) fn entry(&mut self, seats: &[String]) {
+        for name in seats {
+            *self.seats.entry(name.clone()).or_default() += 1;
+        }
+    }
+
+    /// A game that counts.
+    pub(super) fn counted(&mut self, g: &Played) {
+        for (name, stats) in Analysis::players_of_game(g, None) {
+            for (kind, block) in stats.kinds {
+                *self.stats.entry((name.clone(), kind)).or_default() += &block;
+            }
+        }
+    }
+
+    /// Adds what was gathered to the stored aggregates (in the caller's transaction).
+    pub(super) fn write(self, conn: &Connection) -> Result<()> {
+        let mut seats = conn.prepare_cached("UPDATE players SET games = games + ?2 WHERE name = ?1")?;
+        for (name, n) in &self.seats {
+            seats.execute(params![name, n])?;
+        }
+        let mut id = conn.prepare_cached("SELECT id FROM players WHERE name = ?1")?;
+        let mut read = conn.prepare_cached("SELECT block FROM player_stats WHERE player_id = ?1 AND game = ?2")?;
+        let mut put = conn.prepare_cached(
+            "INSERT INTO player_stats(player_id, game, block) VALUES (?1, ?2, ?3)
+             ON CONFLICT(player_id, game) DO UPDATE SET block = excluded.block",
+        )?;
+        for ((name, kind), block) in self.stats {
+            let pid: i64 = id.query_row([&name], |r| r.get(0))?;
+            let mut sum: Block = match read.query_row(params![pid, kind], |r| r.get::<_, String>(0)).optional()? {
+                Some(text) => parse_json(&text, "player statistics")?,
+                None => Block::default(),
+            };
+            sum += &block;
+            put.execute(params![pid, kind, json(&sum)])?;
+        }
+        Ok(())
+    }
+}
+
+/// A player's statistics per game kind, from the aggregates: one row per kind they played.
+pub(super) fn player_stats(conn: &Connection, name: &str) -> Result<BTreeMap<String, Block>> {
+    let mut st = conn.prepare_cached(
+        "SELECT ps.game, ps.block FROM player_stats ps JOIN players p ON p.id = ps.player_id
+         WHERE p.name = ?1 ORDER BY ps.game",
+    )?;
+    let rows = st
+        .query_map([name], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?
+        .collect::<std::result::Result<Vec<_>, _>>()?;
+    rows.into_iter().map(|(game, text)| Ok((game, parse_json(&text, "player statistics")?))).collect()
+}
+
+/// Migration 4: the aggregates' tables and columns, built from the rows already stored.
+pub(super) const MIGRATION_4: &str = "
+    ALTER TABLE players ADD COLUMN games INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE players ADD COLUMN folded TEXT NOT NULL DEFAULT '';
+    UPDATE players SET games = (SELECT COUNT(*) FROM seats s WHERE s.player_id = players.id);
+    CREATE INDEX players_games ON players(games DESC, name);
+    CREATE INDEX players_folded ON players(folded);
+    CREATE TABLE player_stats(
+        player_id INTEGER NOT NULL REFERENCES players(id),
+        game TEXT NOT NULL,
+        block TEXT NOT NULL,
+        PRIMARY KEY(player_id, game)
+    ) WITHOUT ROWID;";
+
+/// Migration 4's code: folds every name, and adds up every counted game's statistics (in chunks
+/// of 4096 games, so that memory stays flat).
+pub(super) fn build(conn: &Connection) -> Result<()> {
+    conn.execute_batch(MIGRATION_4)?;
+    let names: Vec<(i64, String)> = conn
+        .prepare("SELECT id, name FROM players")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<std::result::Result<_, _>>()?;
+    let mut fold = conn.prepare("UPDATE players SET folded = ?2 WHERE id = ?1")?;
+    for (id, name) in names {
+        fold.execute(params![id, fold_name(&name)])?;
+    }
+    let mut pending = Pending::default();
+    let mut n = 0u32;
+    super::counted_games(conn, &super::Filter::default(), |g| {
+        pending.counted(&g);
+        n += 1;
+        if n % 4096 == 0 {
+            std::mem::take(&mut pending).write(conn)?;
+        }
+        Ok(())
+    })?;
+    pending.write(conn)
+}
