@@ -166,8 +166,31 @@ pub struct GamePage {
     pub rows: Vec<GameRow>,
     /// Games matching the filter in all.
     pub total: u64,
+    /// The page the first row is on, counting pages of `per_page` from the newest game.
     pub page: u32,
     pub per_page: u32,
+    /// The place of the first row among the games matching the filter, newest first (1 for the
+    /// newest); 0 when the page is empty. The rows are `first..first + rows.len()` of `total`.
+    pub first: u64,
+    /// The cursor of the next older page ([`Cursor::After`] this game), when there are older games.
+    pub older: Option<i64>,
+    /// The cursor of the next newer page ([`Cursor::Before`] this game), when there are newer games.
+    pub newer: Option<i64>,
+}
+
+/// Where a page of the games list (newest first) starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cursor {
+    /// The newest games.
+    Newest,
+    /// The games just older than game `id` (an "older" link): read from the index, however deep.
+    After(i64),
+    /// The games just newer than game `id` (a "newer" link); the newest page when fewer than a
+    /// page's worth are newer.
+    Before(i64),
+    /// Page `n` (1-based) of pages of `per_page` (the links of earlier versions): the rows it
+    /// always held; past the last page, the last page.
+    Page(u32),
 }
 
 /// One seat of a stored game.
@@ -474,21 +497,78 @@ impl Archive {
         Ok(v)
     }
 
-    /// One page of the games matching `filter`, newest first. `page` is 1-based; `per_page` is
-    /// clamped to 1..=500.
+    /// One page of the games matching `filter`, newest first. `page` is 1-based (past the last
+    /// page: the last page); `per_page` is clamped to 1..=500. See [`Archive::games_page`].
     pub fn list_games(&self, filter: &Filter, page: u32, per_page: u32) -> Result<GamePage> {
+        self.games_page(filter, Cursor::Page(page), per_page)
+    }
+
+    /// One page of the games matching `filter`, newest first, starting at `cursor`; `per_page`
+    /// is clamped to 1..=500. The page says where it is among all the matching games (`first`,
+    /// `total`, `page`) and where the pages beside it start (`older`, `newer`). A cursor is read
+    /// from the index however deep it is; only [`Cursor::Page`] skips rows.
+    pub fn games_page(&self, filter: &Filter, cursor: Cursor, per_page: u32) -> Result<GamePage> {
+        use rusqlite::types::Value;
         let per_page = per_page.clamp(1, 500);
-        let page = page.max(1);
-        let (cond, mut values) = where_clause(filter);
-        let total: i64 = self
-            .conn
-            .prepare_cached(&format!("SELECT COUNT(*) FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE {cond}"))?
-            .query_row(rusqlite::params_from_iter(values.iter()), |r| r.get(0))?;
-        let offset = i64::from(page - 1) * i64::from(per_page);
-        values.push(rusqlite::types::Value::Integer(i64::from(per_page)));
-        values.push(rusqlite::types::Value::Integer(offset));
-        let rows = self.game_rows(&cond, &values)?;
-        Ok(GamePage { rows, total: total as u64, page, per_page })
+        let per = i64::from(per_page);
+        let (cond, values) = where_clause(filter);
+        let count = |extra: &str, bound: Option<i64>| -> Result<u64> {
+            let mut vals = values.clone();
+            vals.extend(bound.map(Value::Integer));
+            let n: i64 = self
+                .conn
+                .prepare_cached(&format!(
+                    "SELECT COUNT(*) FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE {cond}{extra}"
+                ))?
+                .query_row(rusqlite::params_from_iter(vals.iter()), |r| r.get(0))?;
+            Ok(n as u64)
+        };
+        let total = count("", None)?;
+        let page_of = |offset: u64| -> Result<Vec<GameRow>> {
+            let mut vals = values.clone();
+            vals.extend([Value::Integer(per), Value::Integer(offset as i64)]);
+            self.game_rows(&cond, "", false, &vals)
+        };
+        // Where the oldest page starts.
+        let oldest = total.saturating_sub(1) / u64::from(per_page) * u64::from(per_page);
+        let (rows, first) = match cursor {
+            Cursor::Page(n) => {
+                let offset = (u64::from(n.max(1) - 1) * u64::from(per_page)).min(oldest);
+                (page_of(offset)?, offset + 1)
+            }
+            Cursor::Newest => (page_of(0)?, 1),
+            Cursor::After(id) | Cursor::Before(id) => {
+                let newer = matches!(cursor, Cursor::Before(_));
+                let mut vals = values.clone();
+                vals.extend([Value::Integer(id), Value::Integer(per), Value::Integer(0)]);
+                let extra = if newer { " AND l.id > ?" } else { " AND l.id < ?" };
+                let mut rows = self.game_rows(&cond, extra, newer, &vals)?;
+                if newer {
+                    rows.reverse();
+                }
+                match rows.first() {
+                    // Fewer than a page newer: the newest page.
+                    _ if newer && rows.len() < per_page as usize => (page_of(0)?, 1),
+                    Some(r) => {
+                        let first = count(" AND l.id > ?", Some(r.id))? + 1;
+                        (rows, first)
+                    }
+                    // Nothing older (a cursor at the oldest game): the oldest page.
+                    None => (page_of(oldest)?, oldest + 1),
+                }
+            }
+        };
+        let first = if rows.is_empty() { 0 } else { first };
+        let last = first + rows.len() as u64;
+        Ok(GamePage {
+            older: rows.last().filter(|_| last <= total).map(|r| r.id),
+            newer: rows.first().filter(|_| first > 1).map(|r| r.id),
+            page: u32::try_from(first.max(1).div_ceil(u64::from(per_page))).unwrap_or(u32::MAX),
+            rows,
+            total,
+            per_page,
+            first,
+        })
     }
 
     /// Every game matching `filter`, newest first, read in one pass (the command line's list).
@@ -497,18 +577,26 @@ impl Archive {
         // SQLite reads a negative LIMIT as none: the same statement as a page of `list_games`.
         values.push(rusqlite::types::Value::Integer(-1));
         values.push(rusqlite::types::Value::Integer(0));
-        self.game_rows(&cond, &values)
+        self.game_rows(&cond, "", false, &values)
     }
 
-    /// The rows of the games list: `cond` from [`where_clause`], `values` its parameters and then
-    /// the LIMIT and OFFSET.
-    fn game_rows(&self, cond: &str, values: &[rusqlite::types::Value]) -> Result<Vec<GameRow>> {
+    /// The rows of the games list, newest first (oldest first when `ascending`): `cond` from
+    /// [`where_clause`] and `extra` (a constant fragment: the cursor's bound), `values` their
+    /// parameters and then the LIMIT and OFFSET.
+    fn game_rows(
+        &self,
+        cond: &str,
+        extra: &str,
+        ascending: bool,
+        values: &[rusqlite::types::Value],
+    ) -> Result<Vec<GameRow>> {
+        let order = if ascending { "ASC" } else { "DESC" };
         let mut st = self.conn.prepare_cached(&format!(
             "SELECT l.id, l.digest, l.game, l.ruleset, v.valid, v.fault_code, v.final_scores, v.rounds, l.added_at,
                     (SELECT group_concat(name, char(31)) FROM (SELECT p.name AS name FROM seats s
                         JOIN players p ON p.id = s.player_id WHERE s.log_id = l.id ORDER BY s.seat)), v.excerpt
-             FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE {cond}
-             ORDER BY l.id DESC LIMIT ? OFFSET ?"
+             FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE {cond}{extra}
+             ORDER BY l.id {order} LIMIT ? OFFSET ?"
         ))?;
         let rows = st
             .query_map(rusqlite::params_from_iter(values.iter()), |r| {

@@ -907,3 +907,43 @@ fn migration_4_builds_the_aggregates_from_the_stored_rows() {
     let folded: String = a.conn.query_row("SELECT folded FROM players WHERE name = 'Ann'", [], |r| r.get(0)).unwrap();
     assert_eq!(folded, "ann");
 }
+
+#[test]
+fn keyset_pages_walk_every_game_once_and_say_where_they_are() {
+    let (_d, a) = mixed_archive();
+    for filter in [Filter::default(), Filter { player: Some("Ann".into()), ..Filter::default() }] {
+        let all = a.all_games(&filter).unwrap();
+        assert!(all.len() > 6, "{}", all.len());
+        // Older, from the newest page: every game once, each page's place among all of them.
+        let mut seen: Vec<GameRow> = Vec::new();
+        let mut cursor = Cursor::Newest;
+        let mut firsts = Vec::new();
+        loop {
+            let page = a.games_page(&filter, cursor, 3).unwrap();
+            assert_eq!(page.total, all.len() as u64);
+            assert_eq!(page.first, seen.len() as u64 + 1);
+            assert_eq!(page.page as u64, seen.len() as u64 / 3 + 1);
+            assert_eq!(page.newer, (!seen.is_empty()).then(|| page.rows[0].id));
+            firsts.push(page.rows[0].id);
+            seen.extend(page.rows.iter().cloned());
+            match page.older {
+                Some(id) => cursor = Cursor::After(id),
+                None => break,
+            }
+        }
+        assert_eq!(seen, all);
+        // Newer from the third page is the second; from the second, the newest.
+        let third = a.games_page(&filter, Cursor::After(all[5].id), 3).unwrap();
+        assert_eq!(third.rows, all[6..all.len().min(9)]);
+        let second = a.games_page(&filter, Cursor::Before(third.newer.unwrap()), 3).unwrap();
+        assert_eq!((second.rows.as_slice(), second.first), (&all[3..6], 4));
+        let newest = a.games_page(&filter, Cursor::Before(all[2].id), 3).unwrap();
+        assert_eq!((newest.rows.as_slice(), newest.first, newest.newer), (&all[..3], 1, None));
+        // A page number past the end, or a cursor at the oldest game: the oldest page, as placed.
+        let oldest = a.list_games(&filter, 99, 3).unwrap();
+        assert_eq!(oldest.rows, all[(all.len() - 1) / 3 * 3..]);
+        assert_eq!((oldest.first, oldest.older), ((all.len() - 1) as u64 / 3 * 3 + 1, None));
+        assert_eq!(a.games_page(&filter, Cursor::After(all[all.len() - 1].id), 3).unwrap(), oldest);
+        assert_eq!(*firsts.last().unwrap(), oldest.rows[0].id);
+    }
+}
