@@ -952,6 +952,34 @@ async fn names_with_a_slash_work_everywhere() {
     assert_eq!(s, StatusCode::OK, "{b}");
     // A name that is not there is still a 404, with or without a slash.
     assert_eq!(get(&app, "/players/Ann%2FCy").await.0, StatusCode::NOT_FOUND);
+    // Paging links keep the name whole: more of its games, a page at a time.
+    let mut a = Archive::open(&f.config.db).unwrap();
+    let more: Vec<i64> = (0..4)
+        .map(|i| {
+            let p = prepare(&tzq_bytes(&format!("http/slash/{i}"), ["Dee", "Ann/Bo"], Encoding::Binary));
+            a.store(&p, None, Some("Cup 1/2"), Origin::CommandLine).unwrap().id
+        })
+        .collect();
+    drop(a);
+    let (_, b) = get(&app, "/games?player=Ann%2FBo&per_page=2").await;
+    assert!(b.contains("Games 1–2 of 5"), "{b}");
+    let next = link(&b, "next").expect("an older link");
+    assert!(next.contains("player=Ann%2FBo") && next.contains(&format!("after={}", more[2])), "{next}");
+    let (_, b) = get(&app, &next).await;
+    assert_eq!(listed(&b), [more[1], more[0]]);
+    assert!(b.contains("Games 3–4 of 5"), "{b}");
+    let prev = link(&b, "prev").expect("a newer link");
+    assert!(prev.contains("player=Ann%2FBo"), "{prev}");
+    assert_eq!(listed(&get(&app, &prev).await.1), [more[3], more[2]]);
+    let (_, b) = get(&app, "/games?tournament=Cup%201%2F2&per_page=2").await;
+    let next = link(&b, "next").expect("an older link");
+    assert!(next.contains("tournament=Cup%201%2F2"), "{next}");
+    assert!(get(&app, &next).await.1.contains("Games 3–4 of 5"));
+    // The player's page lists their latest games, and says they are all there.
+    let (_, b) = get(&app, "/players/Ann%2FBo").await;
+    assert!(b.contains("Games 1–5 of 5") && link(&b, "next").is_none(), "{b}");
+    let v = json(&get(&app, "/api/games?player=Ann%2FBo&per_page=2").await.1);
+    assert!(v["next"].as_str().unwrap().contains("player=Ann%2FBo&per_page=2&after="), "{v}");
 }
 
 /// The `href` of the link with `rel` in a page, decoded from HTML (`&amp;`).

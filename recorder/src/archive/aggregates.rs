@@ -4,8 +4,9 @@
 //! - `player_stats`: for each player and game kind, the analyzer's [`Block`] (counts and sums,
 //!   which add together) over the entries that count (`logs.counted`: valid, one per game, never
 //!   an excerpt), as JSON. The statistics of a player are these rows as they are.
-//! - `players.games`: the player's seats in every stored entry (what the players list shows and
-//!   orders by), and `players.folded`, the name case-folded, for search by prefix.
+//! - `players.games`: the stored entries the player sits in, counted or not (what the players
+//!   list shows and orders by, and the count of their games list), and `players.folded`, the
+//!   name case-folded, for search by prefix.
 //!
 //! A batch gathers what it adds in memory ([`Pending`]) and writes it once per player and game
 //! kind before its transaction commits: the aggregates change with the entries, never apart.
@@ -28,14 +29,15 @@ pub(super) fn fold_name(name: &str) -> String {
 pub(super) struct Pending {
     /// (player, game kind) -> the sums of the counted games the batch stored.
     stats: BTreeMap<(String, String), Block>,
-    /// Player -> seats in the entries the batch stored.
+    /// Player -> entries the batch stored with them.
     seats: BTreeMap<String, i64>,
 }
 
 impl Pending {
-    /// A new entry with these seats (counted or not).
+    /// A new entry with these seats (counted or not): one more game for each player at it.
     pub(super) fn entry(&mut self, seats: &[String]) {
-        for name in seats {
+        let players: std::collections::BTreeSet<&String> = seats.iter().collect();
+        for name in players {
             *self.seats.entry(name.clone()).or_default() += 1;
         }
     }
@@ -90,7 +92,7 @@ pub(super) fn player_stats(conn: &Connection, name: &str) -> Result<BTreeMap<Str
 pub(super) const MIGRATION_4: &str = "
     ALTER TABLE players ADD COLUMN games INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE players ADD COLUMN folded TEXT NOT NULL DEFAULT '';
-    UPDATE players SET games = (SELECT COUNT(*) FROM seats s WHERE s.player_id = players.id);
+    UPDATE players SET games = (SELECT COUNT(DISTINCT s.log_id) FROM seats s WHERE s.player_id = players.id);
     CREATE INDEX players_games ON players(games DESC, name);
     CREATE INDEX players_folded ON players(folded);
     CREATE TABLE player_stats(
