@@ -612,7 +612,7 @@ async fn players(state: web::Data<State>, q: web::Query<PlayersQuery>) -> Page {
     let rows = data::players(&state, q.into_inner()).await?;
     let mut b = format!(
         "<h1>Players</h1><form class=\"filters\" method=\"get\" action=\"/players\" role=\"search\">\
-         <label>Name contains<input name=\"q\" value=\"{}\"></label><button type=\"submit\">Search</button></form>",
+         <label>Name begins with<input name=\"q\" value=\"{}\"></label><button type=\"submit\">Search</button></form>",
         esc(&search)
     );
     if rows.is_empty() {

@@ -952,6 +952,16 @@ async fn names_with_a_slash_work_everywhere() {
     assert_eq!(s, StatusCode::OK, "{b}");
     // A name that is not there is still a 404, with or without a slash.
     assert_eq!(get(&app, "/players/Ann%2FCy").await.0, StatusCode::NOT_FOUND);
+    // Search finds it by the start of its name, in any case, and links to its page.
+    for q in ["ann%2F", "ANN%2FB", "Ann%2FBo"] {
+        let (s, b) = get(&app, &format!("/players?q={q}")).await;
+        assert_eq!(s, StatusCode::OK);
+        assert!(b.contains("href=\"/players/Ann%2FBo\"") && !b.contains(">Dee<"), "{q}: {b}");
+        let v = json(&get(&app, &format!("/api/players?q={q}")).await.1);
+        assert_eq!(v[0]["name"], "Ann/Bo", "{q}: {v}");
+        assert_eq!(v.as_array().unwrap().len(), 1, "{q}: {v}");
+    }
+    assert!(get(&app, "/players?q=nn%2F").await.1.contains("No players match"));
     // Paging links keep the name whole: more of its games, a page at a time.
     let mut a = Archive::open(&f.config.db).unwrap();
     let more: Vec<i64> = (0..4)

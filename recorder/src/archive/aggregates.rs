@@ -24,6 +24,23 @@ pub(super) fn fold_name(name: &str) -> String {
     name.chars().flat_map(char::to_uppercase).flat_map(char::to_lowercase).collect()
 }
 
+/// The least string above every string that begins with `prefix` (its last character that can
+/// be, one higher), so that the names beginning with `prefix` are the range `prefix..end` of the
+/// index (SQLite compares text as UTF-8 bytes, which orders as code points); `None` when there is
+/// none (no upper bound is needed).
+pub(super) fn prefix_end(prefix: &str) -> Option<String> {
+    let mut chars: Vec<char> = prefix.chars().collect();
+    while let Some(c) = chars.pop() {
+        // The next scalar value: surrogates are not characters.
+        let next = if c == '\u{D7FF}' { Some('\u{E000}') } else { char::from_u32(u32::from(c) + 1) };
+        if let Some(n) = next {
+            chars.push(n);
+            return Some(chars.into_iter().collect());
+        }
+    }
+    None
+}
+
 /// What a batch adds to the aggregates, written by [`Pending::write`].
 #[derive(Default)]
 pub(super) struct Pending {

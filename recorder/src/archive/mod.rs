@@ -768,18 +768,31 @@ impl Archive {
         Ok(row.map(|(b, f)| (b, if f == "binary" { StoredForm::Binary } else { StoredForm::Raw })))
     }
 
-    /// Players, most games first; `search` keeps names containing it (case-insensitive).
+    /// Players, most games first; `search` keeps the names that begin with it, compared
+    /// case-folded (Unicode: `é` finds `Émile`, `strasse` finds `Straße`), read from an index of
+    /// the folded names however many players there are.
     pub fn players(&self, search: Option<&str>, limit: u32, offset: u32) -> Result<Vec<PlayerRow>> {
-        let mut st = self.conn.prepare_cached(
-            "SELECT p.name, p.games FROM players p
-             WHERE ?1 IS NULL OR instr(lower(p.name), lower(?1)) > 0
-             ORDER BY p.games DESC, p.name LIMIT ?2 OFFSET ?3",
-        )?;
-        let v = st
-            .query_map(params![search, i64::from(limit), i64::from(offset)], |r| {
-                Ok(PlayerRow { name: r.get(0)?, games: r.get::<_, i64>(1)? as u64 })
-            })?
-            .collect::<std::result::Result<_, _>>()?;
+        use rusqlite::types::Value;
+        let row = |r: &rusqlite::Row<'_>| Ok(PlayerRow { name: r.get(0)?, games: r.get::<_, i64>(1)? as u64 });
+        let (limit, offset) = (i64::from(limit), i64::from(offset));
+        let v = match search.map(aggregates::fold_name) {
+            None => self
+                .conn
+                .prepare_cached("SELECT name, games FROM players ORDER BY games DESC, name LIMIT ?1 OFFSET ?2")?
+                .query_map(params![limit, offset], row)?
+                .collect::<std::result::Result<_, _>>()?,
+            Some(folded) => {
+                // Text sorts below every blob: an empty blob bounds a prefix that has no end.
+                let end = aggregates::prefix_end(&folded).map_or(Value::Blob(Vec::new()), Value::Text);
+                self.conn
+                    .prepare_cached(
+                        "SELECT name, games FROM players WHERE folded >= ?1 AND folded < ?2
+                         ORDER BY games DESC, name LIMIT ?3 OFFSET ?4",
+                    )?
+                    .query_map(params![folded, end, limit, offset], row)?
+                    .collect::<std::result::Result<_, _>>()?
+            }
+        };
         Ok(v)
     }
 

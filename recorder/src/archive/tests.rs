@@ -952,3 +952,43 @@ fn keyset_pages_walk_every_game_once_and_say_where_they_are() {
         assert_eq!(*firsts.last().unwrap(), oldest.rows[0].id);
     }
 }
+
+#[test]
+fn players_are_found_by_the_start_of_their_name_in_any_case() {
+    let (_d, mut a) = temp_archive();
+    let tables = [["Émile", "ÉLODIE"], ["Straße", "Strauss"], ["ΣΟΦΊΑ", "Ann/Bo"], ["émile b", "Kelvin"]];
+    for (i, seats) in tables.iter().enumerate() {
+        a.ingest_bytes(&tzq_bytes(&format!("search/{i}"), *seats, Encoding::Binary), None, None).unwrap();
+    }
+    let found = |q: &str| -> Vec<String> {
+        let mut v: Vec<String> = a.players(Some(q), 50, 0).unwrap().into_iter().map(|p| p.name).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(found("é"), ["ÉLODIE", "Émile", "émile b"]);
+    assert_eq!(found("ÉMILE"), ["Émile", "émile b"]);
+    assert_eq!(found("émile "), ["émile b"]);
+    // Full folding, not ASCII lower-casing: ß is ss, a final sigma is a sigma.
+    assert_eq!(found("STRASSE"), ["Straße"]);
+    assert_eq!(found("stra"), ["Strauss", "Straße"]);
+    assert_eq!(found("σοφία"), ["ΣΟΦΊΑ"]);
+    assert_eq!(found("\u{212A}el"), ["Kelvin"], "the Kelvin sign folds to k");
+    // A prefix, not a part of the name; "/" is a character like any other.
+    assert!(found("mile").is_empty());
+    assert_eq!(found("ann/"), ["Ann/Bo"]);
+    assert!(found("\u{10FFFF}").is_empty());
+    // The folded names' index serves it.
+    let plan: String = a
+        .conn
+        .query_row(
+            "EXPLAIN QUERY PLAN SELECT name, games FROM players WHERE folded >= 'a' AND folded < 'b'
+             ORDER BY games DESC, name",
+            [],
+            |r| r.get(3),
+        )
+        .unwrap();
+    assert!(plan.contains("players_folded"), "{plan}");
+    assert_eq!(super::aggregates::prefix_end("ab"), Some("ac".to_owned()));
+    assert_eq!(super::aggregates::prefix_end("a\u{D7FF}"), Some("a\u{E000}".to_owned()));
+    assert_eq!(super::aggregates::prefix_end("a\u{10FFFF}"), Some("b".to_owned()));
+}
