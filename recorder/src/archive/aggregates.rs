@@ -8,6 +8,9 @@
 //!   list shows and orders by, and the count of their games list), and `players.folded`, the
 //!   name case-folded, for search by prefix.
 //!
+//! - `tournaments.games`, `.valid`, `.counted` and `tournament_counted` (the tournament games its
+//!   standings count), kept by triggers as games, certificates and trusted keys come and go.
+//!
 //! A batch gathers what it adds in memory ([`Pending`]) and writes it once per player and game
 //! kind before its transaction commits: the aggregates change with the entries, never apart.
 
@@ -117,7 +120,70 @@ pub(super) const MIGRATION_4: &str = "
         game TEXT NOT NULL,
         block TEXT NOT NULL,
         PRIMARY KEY(player_id, game)
-    ) WITHOUT ROWID;";
+    ) WITHOUT ROWID;
+
+    -- Each tournament's entries, valid entries and the games its standings count, kept by the
+    -- triggers below as games, certificates and trusted keys are added (or keys taken away).
+    ALTER TABLE tournaments ADD COLUMN games INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE tournaments ADD COLUMN valid INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE tournaments ADD COLUMN counted INTEGER NOT NULL DEFAULT 0;
+    -- The tournament games that count in its standings: the entry counts for its game and a key
+    -- the tournament trusts certified it valid (`tournaments::COUNTS_IN_STANDINGS`).
+    CREATE TABLE tournament_counted(
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+        log_id INTEGER NOT NULL REFERENCES logs(id),
+        PRIMARY KEY(tournament_id, log_id)
+    ) WITHOUT ROWID;
+    INSERT INTO tournament_counted(tournament_id, log_id)
+        SELECT tg.tournament_id, tg.log_id FROM tournament_games tg
+        WHERE EXISTS (SELECT 1 FROM logs l WHERE l.id = tg.log_id AND l.counted = 1)
+          AND EXISTS (SELECT 1 FROM certificates c JOIN tournament_keys k ON k.signer = c.signer
+                      WHERE c.log_id = tg.log_id AND c.valid = 1 AND k.tournament_id = tg.tournament_id);
+    UPDATE tournaments SET
+        games = (SELECT COUNT(*) FROM tournament_games tg WHERE tg.tournament_id = tournaments.id),
+        valid = (SELECT COUNT(*) FROM tournament_games tg JOIN verdicts v ON v.log_id = tg.log_id
+                 WHERE tg.tournament_id = tournaments.id AND v.valid = 1),
+        counted = (SELECT COUNT(*) FROM tournament_counted tc WHERE tc.tournament_id = tournaments.id);
+    CREATE TRIGGER tournament_counted_add AFTER INSERT ON tournament_counted
+        BEGIN UPDATE tournaments SET counted = counted + 1 WHERE id = NEW.tournament_id; END;
+    CREATE TRIGGER tournament_counted_remove AFTER DELETE ON tournament_counted
+        BEGIN UPDATE tournaments SET counted = counted - 1 WHERE id = OLD.tournament_id; END;
+    -- A game added to a tournament (its verdict is stored before).
+    CREATE TRIGGER tournament_game_added AFTER INSERT ON tournament_games BEGIN
+        UPDATE tournaments SET games = games + 1,
+            valid = valid + COALESCE((SELECT valid FROM verdicts WHERE log_id = NEW.log_id), 0)
+            WHERE id = NEW.tournament_id;
+        INSERT OR IGNORE INTO tournament_counted(tournament_id, log_id)
+            SELECT NEW.tournament_id, NEW.log_id
+            WHERE EXISTS (SELECT 1 FROM logs l WHERE l.id = NEW.log_id AND l.counted = 1)
+              AND EXISTS (SELECT 1 FROM certificates c JOIN tournament_keys k ON k.signer = c.signer
+                          WHERE c.log_id = NEW.log_id AND c.valid = 1 AND k.tournament_id = NEW.tournament_id);
+    END;
+    -- A certificate that says valid, in every tournament of the entry that trusts its signer.
+    CREATE TRIGGER tournament_game_certified AFTER INSERT ON certificates WHEN NEW.valid = 1 BEGIN
+        INSERT OR IGNORE INTO tournament_counted(tournament_id, log_id)
+            SELECT tg.tournament_id, tg.log_id FROM tournament_games tg
+            JOIN tournament_keys k ON k.tournament_id = tg.tournament_id AND k.signer = NEW.signer
+            WHERE tg.log_id = NEW.log_id
+              AND EXISTS (SELECT 1 FROM logs l WHERE l.id = NEW.log_id AND l.counted = 1);
+    END;
+    -- A key trusted: the tournament's games it certified valid.
+    CREATE TRIGGER tournament_key_trusted AFTER INSERT ON tournament_keys BEGIN
+        INSERT OR IGNORE INTO tournament_counted(tournament_id, log_id)
+            SELECT tg.tournament_id, tg.log_id FROM tournament_games tg
+            WHERE tg.tournament_id = NEW.tournament_id
+              AND EXISTS (SELECT 1 FROM logs l WHERE l.id = tg.log_id AND l.counted = 1)
+              AND EXISTS (SELECT 1 FROM certificates c
+                          WHERE c.log_id = tg.log_id AND c.valid = 1 AND c.signer = NEW.signer);
+    END;
+    -- A key no longer trusted: the games no other key it trusts certified valid.
+    CREATE TRIGGER tournament_key_dropped AFTER DELETE ON tournament_keys BEGIN
+        DELETE FROM tournament_counted
+            WHERE tournament_id = OLD.tournament_id
+              AND NOT EXISTS (SELECT 1 FROM certificates c JOIN tournament_keys k ON k.signer = c.signer
+                              WHERE c.log_id = tournament_counted.log_id AND c.valid = 1
+                                AND k.tournament_id = OLD.tournament_id);
+    END;";
 
 /// Migration 4's code: folds every name, and adds up every counted game's statistics (in chunks
 /// of 4096 games, so that memory stays flat).

@@ -895,11 +895,18 @@ fn player_aggregates_equal_the_sums_of_every_game_that_counts() {
 fn migration_4_builds_the_aggregates_from_the_stored_rows() {
     let (d, a) = mixed_archive();
     let before = aggregated(&a);
+    let tournaments = a.tournaments().unwrap();
+    assert_eq!(tournaments, tournaments_recounted(&a));
     // The same rows as a schema-3 archive holds them: without what migration 4 adds.
     a.conn
         .execute_batch(
             "DROP TABLE player_stats; DROP INDEX players_games; DROP INDEX players_folded;
              ALTER TABLE players DROP COLUMN games; ALTER TABLE players DROP COLUMN folded;
+             DROP TRIGGER tournament_counted_add; DROP TRIGGER tournament_counted_remove;
+             DROP TRIGGER tournament_game_added; DROP TRIGGER tournament_game_certified;
+             DROP TRIGGER tournament_key_trusted; DROP TRIGGER tournament_key_dropped;
+             DROP TABLE tournament_counted; ALTER TABLE tournaments DROP COLUMN games;
+             ALTER TABLE tournaments DROP COLUMN valid; ALTER TABLE tournaments DROP COLUMN counted;
              PRAGMA user_version = 3;",
         )
         .unwrap();
@@ -908,6 +915,7 @@ fn migration_4_builds_the_aggregates_from_the_stored_rows() {
     assert_eq!(a.schema_version().unwrap(), 4);
     assert_eq!(aggregated(&a), before);
     assert_eq!(before.0, recomputed(&a));
+    assert_eq!(a.tournaments().unwrap(), tournaments);
     // Names are folded for search as a new store folds them.
     let folded: String = a.conn.query_row("SELECT folded FROM players WHERE name = 'Ann'", [], |r| r.get(0)).unwrap();
     assert_eq!(folded, "ann");
@@ -991,4 +999,84 @@ fn players_are_found_by_the_start_of_their_name_in_any_case() {
     assert_eq!(super::aggregates::prefix_end("ab"), Some("ac".to_owned()));
     assert_eq!(super::aggregates::prefix_end("a\u{D7FF}"), Some("a\u{E000}".to_owned()));
     assert_eq!(super::aggregates::prefix_end("a\u{10FFFF}"), Some("b".to_owned()));
+}
+
+/// Each tournament's counts as the standings' own condition gives them, from every row.
+fn tournaments_recounted(a: &Archive) -> Vec<TournamentRow> {
+    let mut st = a
+        .conn
+        .prepare(&format!(
+            "SELECT t.name, t.owner,
+                    (SELECT COUNT(*) FROM tournament_games tg WHERE tg.tournament_id = t.id),
+                    (SELECT COUNT(*) FROM tournament_games tg JOIN verdicts v ON v.log_id = tg.log_id
+                     WHERE tg.tournament_id = t.id AND v.valid = 1),
+                    (SELECT COUNT(*) FROM tournament_games tg WHERE tg.tournament_id = t.id AND {})
+             FROM tournaments t ORDER BY t.id DESC",
+            tournaments::COUNTS_IN_STANDINGS
+        ))
+        .unwrap();
+    st.query_map([], |r| {
+        Ok(TournamentRow {
+            name: r.get(0)?,
+            owner: r.get(1)?,
+            games: r.get::<_, i64>(2)? as u64,
+            valid: r.get::<_, i64>(3)? as u64,
+            counted: r.get::<_, i64>(4)? as u64,
+        })
+    })
+    .unwrap()
+    .collect::<std::result::Result<_, _>>()
+    .unwrap()
+}
+
+#[test]
+fn tournament_counts_follow_games_certificates_and_trusted_keys() {
+    let (_d, mut a) = mixed_archive();
+    let (one, two) = (key(11), key(12));
+    a.ensure_tournament("Trusting", None, &[one.verifying_key()]).unwrap();
+    let check = |a: &Archive, counted: &[(&str, u64)]| {
+        let rows = a.tournaments().unwrap();
+        assert_eq!(rows, tournaments_recounted(a));
+        for (name, n) in counted {
+            assert_eq!(rows.iter().find(|t| t.name == *name).map(|t| t.counted), Some(*n), "{name}: {rows:?}");
+        }
+    };
+    check(&a, &[("Cup", 0), ("Trusting", 0)]);
+    // Certified by a key the tournament trusts, by another, or twice; stored before or after.
+    let mut ids = Vec::new();
+    for i in 0..4 {
+        let p = prepare(&tzq_bytes(&format!("aggregates/t/{i}"), ["Ann", "Dee"], Encoding::Binary));
+        let st = a.store(&p, None, Some("Trusting"), Origin::CommandLine).unwrap();
+        a.add_certificate(st.id, &certify(&p, if i == 3 { &two } else { &one })).unwrap();
+        if i == 0 {
+            a.add_certificate(st.id, &certify(&p, &two)).unwrap();
+        }
+        ids.push((st.id, p));
+    }
+    check(&a, &[("Trusting", 3)]);
+    // An entry certified first and put in the tournament after (the same log given again).
+    let p = prepare(&tzq_bytes("aggregates/t/late", ["Bo", "Dee"], Encoding::Binary));
+    let st = a.store(&p, None, None, Origin::CommandLine).unwrap();
+    a.add_certificate(st.id, &certify(&p, &one)).unwrap();
+    check(&a, &[("Trusting", 3)]);
+    assert!(a.store(&p, None, Some("Trusting"), Origin::CommandLine).unwrap().added_to_tournament);
+    check(&a, &[("Trusting", 4)]);
+    // Forged copies and an invalid entry certified by a trusted key never count.
+    let [genuine, seedless, _] = genuine_and_copies("aggregates/t/forged");
+    for bytes in [&seedless, &genuine] {
+        let p = prepare(bytes);
+        let st = a.store(&p, None, Some("Trusting"), Origin::CommandLine).unwrap();
+        a.add_certificate(st.id, &certify(&p, &one)).unwrap();
+    }
+    check(&a, &[("Trusting", 5)]);
+    // Keys taken away and given: what they certified goes and comes back.
+    a.set_trusted_keys("Trusting", &[two.verifying_key()]).unwrap();
+    check(&a, &[("Trusting", 2)]);
+    a.set_trusted_keys("Trusting", &[]).unwrap();
+    check(&a, &[("Trusting", 0)]);
+    a.set_trusted_keys("Trusting", &[one.verifying_key(), two.verifying_key()]).unwrap();
+    check(&a, &[("Trusting", 6)]);
+    a.set_trusted_keys("Cup", &[one.verifying_key()]).unwrap();
+    check(&a, &[("Cup", 0), ("Trusting", 6)]);
+    assert_eq!(a.tournaments().unwrap().iter().find(|t| t.name == "Trusting").map(|t| t.games), Some(7));
 }
