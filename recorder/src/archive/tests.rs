@@ -895,8 +895,8 @@ fn player_aggregates_equal_the_sums_of_every_game_that_counts() {
 fn migration_4_builds_the_aggregates_from_the_stored_rows() {
     let (d, a) = mixed_archive();
     let before = aggregated(&a);
-    let tournaments = a.tournaments().unwrap();
-    assert_eq!(tournaments, tournaments_recounted(&a));
+    let (tournaments, recounted) = tournament_counts(&a);
+    assert_eq!(tournaments, recounted);
     // The same rows as a schema-3 archive holds them: without what migration 4 adds.
     a.conn
         .execute_batch(
@@ -915,7 +915,7 @@ fn migration_4_builds_the_aggregates_from_the_stored_rows() {
     assert_eq!(a.schema_version().unwrap(), 4);
     assert_eq!(aggregated(&a), before);
     assert_eq!(before.0, recomputed(&a));
-    assert_eq!(a.tournaments().unwrap(), tournaments);
+    assert_eq!(tournament_counts(&a), (tournaments.clone(), tournaments));
     // Names are folded for search as a new store folds them.
     let folded: String = a.conn.query_row("SELECT folded FROM players WHERE name = 'Ann'", [], |r| r.get(0)).unwrap();
     assert_eq!(folded, "ann");
@@ -1001,32 +1001,24 @@ fn players_are_found_by_the_start_of_their_name_in_any_case() {
     assert_eq!(super::aggregates::prefix_end("a\u{10FFFF}"), Some("b".to_owned()));
 }
 
-/// Each tournament's counts as the standings' own condition gives them, from every row.
-fn tournaments_recounted(a: &Archive) -> Vec<TournamentRow> {
-    let mut st = a
-        .conn
-        .prepare(&format!(
-            "SELECT t.name, t.owner,
-                    (SELECT COUNT(*) FROM tournament_games tg WHERE tg.tournament_id = t.id),
-                    (SELECT COUNT(*) FROM tournament_games tg JOIN verdicts v ON v.log_id = tg.log_id
-                     WHERE tg.tournament_id = t.id AND v.valid = 1),
-                    (SELECT COUNT(*) FROM tournament_games tg WHERE tg.tournament_id = t.id AND {})
-             FROM tournaments t ORDER BY t.id DESC",
-            tournaments::COUNTS_IN_STANDINGS
-        ))
-        .unwrap();
-    st.query_map([], |r| {
-        Ok(TournamentRow {
-            name: r.get(0)?,
-            owner: r.get(1)?,
-            games: r.get::<_, i64>(2)? as u64,
-            valid: r.get::<_, i64>(3)? as u64,
-            counted: r.get::<_, i64>(4)? as u64,
-        })
-    })
-    .unwrap()
-    .collect::<std::result::Result<_, _>>()
-    .unwrap()
+/// Each tournament's name, games, valid games and games its standings count: as kept, and as the
+/// standings' own condition counts them from every row.
+type Counts = Vec<(String, u64, u64, u64)>;
+
+fn tournament_counts(a: &Archive) -> (Counts, Counts) {
+    let kept = a.tournaments().unwrap().into_iter().map(|t| (t.name, t.games, t.valid, t.counted)).collect();
+    let sql = format!(
+        "SELECT t.name, (SELECT COUNT(*) FROM tournament_games tg WHERE tg.tournament_id = t.id),
+                (SELECT COUNT(*) FROM tournament_games tg JOIN verdicts v ON v.log_id = tg.log_id
+                 WHERE tg.tournament_id = t.id AND v.valid = 1),
+                (SELECT COUNT(*) FROM tournament_games tg WHERE tg.tournament_id = t.id AND {})
+         FROM tournaments t ORDER BY t.id DESC",
+        tournaments::COUNTS_IN_STANDINGS
+    );
+    let mut st = a.conn.prepare(&sql).unwrap();
+    let n = |r: &rusqlite::Row<'_>, i| r.get::<_, i64>(i).map(|v| v as u64);
+    let counted = st.query_map([], |r| Ok((r.get(0)?, n(r, 1)?, n(r, 2)?, n(r, 3)?))).unwrap();
+    (kept, counted.collect::<std::result::Result<_, _>>().unwrap())
 }
 
 #[test]
@@ -1035,10 +1027,10 @@ fn tournament_counts_follow_games_certificates_and_trusted_keys() {
     let (one, two) = (key(11), key(12));
     a.ensure_tournament("Trusting", None, &[one.verifying_key()]).unwrap();
     let check = |a: &Archive, counted: &[(&str, u64)]| {
-        let rows = a.tournaments().unwrap();
-        assert_eq!(rows, tournaments_recounted(a));
+        let (rows, recounted) = tournament_counts(a);
+        assert_eq!(rows, recounted);
         for (name, n) in counted {
-            assert_eq!(rows.iter().find(|t| t.name == *name).map(|t| t.counted), Some(*n), "{name}: {rows:?}");
+            assert_eq!(rows.iter().find(|t| t.0 == *name).map(|t| t.3), Some(*n), "{name}: {rows:?}");
         }
     };
     check(&a, &[("Cup", 0), ("Trusting", 0)]);
