@@ -310,22 +310,38 @@ fn parse_json<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> Result<
     serde_json::from_str(text).map_err(|e| ArchiveError::Corrupt(format!("{what}: {e}")))
 }
 
-/// The WHERE clause of a games query over `logs l JOIN verdicts v`, with its parameters in
-/// order. The SQL text is made only of the constant fragments below, one per filter present
-/// (so that SQLite can drive each query from the right index); every value is a bound
-/// parameter.
-fn where_clause(filter: &Filter) -> (String, Vec<rusqlite::types::Value>) {
+/// A games query: what it reads (`from`, where `l` is the logs and `v` their verdicts), the
+/// column that orders the games (`key`, equal to `l.id`), its condition and the condition's
+/// parameters in order. The SQL text is made only of the constant fragments below, one per
+/// filter present (so that SQLite can drive each query from the right index); every value is a
+/// bound parameter.
+struct GamesQuery {
+    from: &'static str,
+    key: &'static str,
+    cond: String,
+    values: Vec<rusqlite::types::Value>,
+}
+
+/// A player's games are read from their seats, in the order of the index of seats by player and
+/// game: a page of a player's games reads that page's rows, however many games they have (a
+/// player in two seats of a game: the first seat).
+const PLAYER_FROM: &str = "seats ps JOIN logs l ON l.id = ps.log_id JOIN verdicts v ON v.log_id = l.id";
+const PLAYER_COND: &str = "ps.player_id = (SELECT id FROM players WHERE name = ?)
+     AND ps.seat = (SELECT MIN(s2.seat) FROM seats s2 WHERE s2.log_id = ps.log_id AND s2.player_id = ps.player_id)";
+
+fn where_clause(filter: &Filter) -> GamesQuery {
     use rusqlite::types::Value;
     let mut parts: Vec<&str> = vec!["1 = 1"];
     let mut values: Vec<Value> = Vec::new();
+    let (mut from, mut key) = ("logs l JOIN verdicts v ON v.log_id = l.id", "l.id");
+    if let Some(p) = &filter.player {
+        (from, key) = (PLAYER_FROM, "ps.log_id");
+        parts.push(PLAYER_COND);
+        values.push(Value::Text(p.clone()));
+    }
     if let Some(g) = &filter.game {
         parts.push("l.game = ?");
         values.push(Value::Text(g.clone()));
-    }
-    if let Some(p) = &filter.player {
-        parts
-            .push("l.id IN (SELECT s.log_id FROM seats s WHERE s.player_id = (SELECT id FROM players WHERE name = ?))");
-        values.push(Value::Text(p.clone()));
     }
     if let Some(t) = &filter.tournament {
         parts.push(
@@ -342,7 +358,7 @@ fn where_clause(filter: &Filter) -> (String, Vec<rusqlite::types::Value>) {
         parts.push("l.added_at >= ?");
         values.push(Value::Integer(t));
     }
-    (parts.join(" AND "), values)
+    GamesQuery { from, key, cond: parts.join(" AND "), values }
 }
 
 impl Archive {
@@ -513,15 +529,16 @@ impl Archive {
         use rusqlite::types::Value;
         let per_page = per_page.clamp(1, 500);
         let per = i64::from(per_page);
-        let (cond, values) = where_clause(filter);
-        let count = |extra: &str, bound: Option<i64>| -> Result<u64> {
+        let q = where_clause(filter);
+        let (cond, values, key) = (&q.cond, &q.values, q.key);
+        // Games newer than `bound` (all of them without one).
+        let count = |bound: Option<i64>| -> Result<u64> {
             let mut vals = values.clone();
             vals.extend(bound.map(Value::Integer));
+            let newer = if bound.is_some() { format!(" AND {key} > ?") } else { String::new() };
             let n: i64 = self
                 .conn
-                .prepare_cached(&format!(
-                    "SELECT COUNT(*) FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE {cond}{extra}"
-                ))?
+                .prepare_cached(&format!("SELECT COUNT(*) FROM {} WHERE {cond}{newer}", q.from))?
                 .query_row(rusqlite::params_from_iter(vals.iter()), |r| r.get(0))?;
             Ok(n as u64)
         };
@@ -530,12 +547,12 @@ impl Archive {
             Filter { player: Some(name), game: None, tournament: None, valid: None, since: None } => {
                 self.player(name)?.map_or(0, |p| p.games)
             }
-            _ => count("", None)?,
+            _ => count(None)?,
         };
         let page_of = |offset: u64| -> Result<Vec<GameRow>> {
             let mut vals = values.clone();
             vals.extend([Value::Integer(per), Value::Integer(offset as i64)]);
-            self.game_rows(&cond, "", false, &vals)
+            self.game_rows(&q, false, false, &vals)
         };
         // Where the oldest page starts.
         let oldest = total.saturating_sub(1) / u64::from(per_page) * u64::from(per_page);
@@ -549,8 +566,7 @@ impl Archive {
                 let newer = matches!(cursor, Cursor::Before(_));
                 let mut vals = values.clone();
                 vals.extend([Value::Integer(id), Value::Integer(per), Value::Integer(0)]);
-                let extra = if newer { " AND l.id > ?" } else { " AND l.id < ?" };
-                let mut rows = self.game_rows(&cond, extra, newer, &vals)?;
+                let mut rows = self.game_rows(&q, true, newer, &vals)?;
                 if newer {
                     rows.reverse();
                 }
@@ -558,7 +574,7 @@ impl Archive {
                     // Fewer than a page newer: the newest page.
                     _ if newer && rows.len() < per_page as usize => (page_of(0)?, 1),
                     Some(r) => {
-                        let first = count(" AND l.id > ?", Some(r.id))? + 1;
+                        let first = count(Some(r.id))? + 1;
                         (rows, first)
                     }
                     // Nothing older (a cursor at the oldest game): the oldest page.
@@ -581,30 +597,33 @@ impl Archive {
 
     /// Every game matching `filter`, newest first, read in one pass (the command line's list).
     pub fn all_games(&self, filter: &Filter) -> Result<Vec<GameRow>> {
-        let (cond, mut values) = where_clause(filter);
+        let q = where_clause(filter);
         // SQLite reads a negative LIMIT as none: the same statement as a page of `list_games`.
+        let mut values = q.values.clone();
         values.push(rusqlite::types::Value::Integer(-1));
         values.push(rusqlite::types::Value::Integer(0));
-        self.game_rows(&cond, "", false, &values)
+        self.game_rows(&q, false, false, &values)
     }
 
-    /// The rows of the games list, newest first (oldest first when `ascending`): `cond` from
-    /// [`where_clause`] and `extra` (a constant fragment: the cursor's bound), `values` their
-    /// parameters and then the LIMIT and OFFSET.
+    /// The rows of the games list of `q`, newest first (oldest first when `ascending`), past a
+    /// cursor when `bounded` (newer than it when `ascending`, else older); `values` are the
+    /// condition's parameters, then the cursor's game when bounded, then the LIMIT and OFFSET.
     fn game_rows(
         &self,
-        cond: &str,
-        extra: &str,
+        q: &GamesQuery,
+        bounded: bool,
         ascending: bool,
         values: &[rusqlite::types::Value],
     ) -> Result<Vec<GameRow>> {
-        let order = if ascending { "ASC" } else { "DESC" };
+        let (order, bound) = if ascending { ("ASC", ">") } else { ("DESC", "<") };
+        let (from, key, cond) = (q.from, q.key, &q.cond);
+        let bound = if bounded { format!(" AND {key} {bound} ?") } else { String::new() };
         let mut st = self.conn.prepare_cached(&format!(
             "SELECT l.id, l.digest, l.game, l.ruleset, v.valid, v.fault_code, v.final_scores, v.rounds, l.added_at,
                     (SELECT group_concat(name, char(31)) FROM (SELECT p.name AS name FROM seats s
                         JOIN players p ON p.id = s.player_id WHERE s.log_id = l.id ORDER BY s.seat)), v.excerpt
-             FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE {cond}{extra}
-             ORDER BY l.id {order} LIMIT ? OFFSET ?"
+             FROM {from} WHERE {cond}{bound}
+             ORDER BY {key} {order} LIMIT ? OFFSET ?"
         ))?;
         let rows = st
             .query_map(rusqlite::params_from_iter(values.iter()), |r| {
@@ -909,12 +928,12 @@ fn rounds_of(conn: &Connection, id: i64) -> Result<Vec<RoundResult>> {
 /// Calls `f` with every game matching `filter` that counts (valid, and the one entry of its game
 /// that counts), oldest first, reading in chunks so that memory stays flat; answers how many.
 fn counted_games(conn: &Connection, filter: &Filter, mut f: impl FnMut(Played) -> Result<()>) -> Result<u64> {
-    let (cond, values) = where_clause(&Filter { valid: Some(true), ..filter.clone() });
+    let GamesQuery { from, key, cond, values } = where_clause(&Filter { valid: Some(true), ..filter.clone() });
     let mut after = 0i64;
     let mut count = 0u64;
     let mut ids = conn.prepare_cached(&format!(
-        "SELECT l.id, l.game FROM logs l JOIN verdicts v ON v.log_id = l.id
-         WHERE {cond} AND l.counted = 1 AND l.game IS NOT NULL AND l.id > ? ORDER BY l.id LIMIT 512"
+        "SELECT l.id, l.game FROM {from}
+         WHERE {cond} AND l.counted = 1 AND l.game IS NOT NULL AND {key} > ? ORDER BY {key} LIMIT 512"
     ))?;
     loop {
         let mut vals = values.clone();
