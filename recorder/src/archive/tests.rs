@@ -923,7 +923,10 @@ fn migration_4_builds_the_aggregates_from_the_stored_rows() {
 
 #[test]
 fn keyset_pages_walk_every_game_once_and_say_where_they_are() {
+    assert!(temp_archive().1.game_kinds().unwrap().is_empty());
     let (_d, a) = mixed_archive();
+    // The filter's menu: each kind once, in order.
+    assert_eq!(a.game_kinds().unwrap(), ["riichi", "tzq"]);
     for filter in [Filter::default(), Filter { player: Some("Ann".into()), ..Filter::default() }] {
         let all = a.all_games(&filter).unwrap();
         assert!(all.len() > 6, "{}", all.len());
