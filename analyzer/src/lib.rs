@@ -202,17 +202,20 @@ impl Analysis {
     /// always the whole table).
     pub(crate) fn of_game(g: &Played, only: Option<&str>) -> Analysis {
         let all: Vec<usize> = (0..g.players.len()).collect();
-        let mut a = Analysis { overall: Stats::of_game(g, &all), players: BTreeMap::new() };
+        Analysis { overall: Stats::of_game(g, &all), players: Analysis::players_of_game(g, only) }
+    }
+
+    /// One game's statistics for each player at its table (a player with several seats counts
+    /// them all), or for `only` that one: what [`Analysis::add_game`] adds to `players`. The
+    /// archive keeps these sums per player as games are stored.
+    pub fn players_of_game(g: &Played, only: Option<&str>) -> BTreeMap<String, Stats> {
         let mut by_name: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
         for (i, p) in g.players.iter().enumerate() {
             if only.is_none_or(|o| o == p) {
                 by_name.entry(p.as_str()).or_default().push(i);
             }
         }
-        for (name, seats) in by_name {
-            a.players.insert(name.to_owned(), Stats::of_game(g, &seats));
-        }
-        a
+        by_name.into_iter().map(|(name, seats)| (name.to_owned(), Stats::of_game(g, &seats))).collect()
     }
 
     pub(crate) fn merge(&mut self, other: &Analysis) {

@@ -1,15 +1,18 @@
 //! Measures the dashboard with a large archive (docs/web.md, "Performance").
 //!
-//! cargo run --release -p paifu-web --example bench_archive -- [GAMES] [DB] [CLIENTS] [REQUESTS]
+//! cargo run --release -p paifu-web --example bench_archive -- [GAMES] [DB] [CLIENTS] [REQUESTS] [STAR]
 //!
 //! Fills DB (default /tmp/paifu-bench.db) up to GAMES games (default 100000): 256 simulated TZQ
 //! games, each stored under many different seatings (200 players, 50 tournaments, 1 in 50
-//! truncated so that it is invalid), every one validated like a real ingest. Then serves it on
-//! 127.0.0.1 and times pages over HTTP: median and slowest of 20 requests each, one at a time.
-//! Last, the load test: the home page, a game page and a player page, each asked REQUESTS times
-//! (default 2000) by CLIENTS clients at once (default 20), each client on its own kept-alive
-//! connection: the 50th and 99th percentiles of the answer times, and how many answers were not
-//! 200 OK.
+//! truncated so that it is invalid), every one validated like a real ingest. With STAR (default
+//! 0), one player, "Star", sits in STAR of the games (every GAMES/STAR-th; `1000000 ... 50000`:
+//! a player with 50 000 games in an archive of a million). Then serves it on 127.0.0.1 and times
+//! pages over HTTP: median and slowest of 20 requests each (5 for the home, player and tournament
+//! pages), one at a time. Last, the load test: a player page (Star's when there is one), a game
+//! page and the home page, each asked REQUESTS times (default 2000; the home page, which counts
+//! every game, a tenth of that) by CLIENTS clients at once (default 20), each client on its own
+//! kept-alive connection: the 50th and 99th percentiles of the answer times, and how many answers
+//! were not 200 OK.
 
 use paifu_core::log::{self, Encoding};
 use paifu_recorder::archive::{prepare, Archive, Origin};
@@ -33,6 +36,9 @@ fn main() {
     let db = args.next().unwrap_or_else(|| "/tmp/paifu-bench.db".into());
     let clients: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(20).max(1);
     let requests: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(2000).max(1);
+    let star: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(0).min(games);
+    // Star sits in every `every`-th game.
+    let every = games.checked_div(star).unwrap_or(0);
     let mut archive = Archive::open(std::path::Path::new(&db)).expect("open the archive");
     let have = archive.summary().expect("summary").games as usize;
     if have < games {
@@ -51,6 +57,9 @@ fn main() {
                     let p1 = k % 200;
                     let p2 = (p1 + 1 + (k / 200) % 199) % 200;
                     l.header.seats = vec![format!("Player {p1:03}"), format!("Player {p2:03}")];
+                    if every > 0 && k % every == 0 {
+                        l.header.seats[0] = "Star".into();
+                    }
                     l.header.meta.insert("table".into(), k.to_string());
                     if k % 50 == 49 {
                         l.records.truncate(l.records.len() / 2);
@@ -65,7 +74,8 @@ fn main() {
                 println!("  {i} games stored ({:.0} per second)", (i - have) as f64 / t0.elapsed().as_secs_f64());
             }
         }
-        println!("ingested {} games in {:.1?}", games - have, t0.elapsed());
+        let secs = t0.elapsed().as_secs_f64();
+        println!("ingested {} games in {secs:.1} s ({:.0} per second)", games - have, (games - have) as f64 / secs);
     }
     let size = std::fs::metadata(&db).map(|m| m.len()).unwrap_or(0);
     println!("archive {db}: {} games, {:.1} MiB", archive.summary().expect("summary").games, size as f64 / 1048576.0);
@@ -90,10 +100,15 @@ fn main() {
         "/tournaments".to_owned(),
         "/tournaments/Cup%2017".to_owned(),
         "/players/Player%20042".to_owned(),
+        "/players/Star".to_owned(),
+        "/games?player=Star".to_owned(),
+        format!("/games?player=Star&after={mid}"),
+        format!("/games?after={mid}"),
+        "/players?q=play".to_owned(),
     ];
     println!("{:<42} {:>6} {:>10} {:>10} {:>9}", "page", "status", "median", "slowest", "bytes");
     for p in &pages {
-        let runs = if p.starts_with("/players/") || p.starts_with("/tournaments/") { 5 } else { 20 };
+        let runs = if p.starts_with("/players/") || p.starts_with("/tournaments/") || p == "/" { 5 } else { 20 };
         let mut times: Vec<Duration> = Vec::new();
         let mut last = (0, 0);
         for _ in 0..runs {
@@ -113,8 +128,11 @@ fn main() {
     }
     println!("\nload: {clients} clients at once, {requests} requests per page, kept-alive connections");
     println!("{:<42} {:>8} {:>10} {:>10} {:>8}", "page", "errors", "p50", "p99", "req/s");
-    for p in ["/".to_owned(), format!("/games/{mid}"), "/players/Player%20042".to_owned()] {
-        let (mut times, errors, wall) = load(server.addr, &p, clients, requests);
+    let player = if star > 0 { "/players/Star" } else { "/players/Player%20042" };
+    // The home page counts every game on each request: it gets a tenth of the requests.
+    for (p, n) in [(player.to_owned(), requests), (format!("/games/{mid}"), requests), ("/".to_owned(), requests / 10)]
+    {
+        let (mut times, errors, wall) = load(server.addr, &p, clients, n.max(1));
         times.sort();
         let pct = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)].as_secs_f64() * 1000.0;
         println!(

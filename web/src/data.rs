@@ -7,11 +7,11 @@ use crate::{brief, with_db, with_writer, State, WebError};
 use actix_multipart::Multipart;
 use actix_web::web;
 use futures_util::StreamExt as _;
-use paifu_analyzer::{metrics, Analysis, Distribution, Metric};
+use paifu_analyzer::{metrics, Distribution, Metric};
 use paifu_core::cert::{self, Certificate, CertificateBody, PublicKey};
 use paifu_recorder::archive::{
-    check_name, prepare, Filter, GameDetail, GamePage, NameKind, Origin, PlayerRow, Role, Standing, Stored, StoredForm,
-    Summary, TournamentInfo, TournamentRow,
+    check_name, prepare, Cursor, Filter, GameDetail, GamePage, NameKind, Origin, PlayerRow, Role, Standing, Stored,
+    StoredForm, Summary, TournamentInfo, TournamentRow,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -52,15 +52,58 @@ pub(crate) struct GamesQuery {
     pub tournament: Option<String>,
     /// `valid` or `invalid`.
     pub verdict: Option<String>,
+    /// Links of earlier versions: page n of `per_page` (past the last page, the last page).
     pub page: Option<u32>,
     pub per_page: Option<u32>,
+    /// The games older than this game (a page's "older" link); before `page`.
+    pub after: Option<String>,
+    /// The games newer than this game (a page's "newer" link); before `after` and `page`.
+    pub before: Option<String>,
 }
 
 fn nonempty(s: &Option<String>) -> Option<String> {
     s.as_ref().map(|x| x.trim().to_owned()).filter(|x| !x.is_empty())
 }
 
+/// A page link's game number.
+fn cursor_id(name: &str, v: &str) -> Result<i64, WebError> {
+    v.parse::<i64>().ok().filter(|i| *i > 0).ok_or_else(|| {
+        WebError::BadRequest(format!("{name} must be a game number (from a page's link), not {:?}", brief(v)))
+    })
+}
+
 impl GamesQuery {
+    /// Where the page starts: `before`, else `after`, else `page`, else the newest games.
+    pub(crate) fn cursor(&self) -> Result<Cursor, WebError> {
+        Ok(match (nonempty(&self.before), nonempty(&self.after), self.page) {
+            (Some(b), _, _) => Cursor::Before(cursor_id("before", &b)?),
+            (None, Some(a), _) => Cursor::After(cursor_id("after", &a)?),
+            (None, None, Some(p)) => Cursor::Page(p.clamp(1, 1_000_000)),
+            (None, None, None) => Cursor::Newest,
+        })
+    }
+
+    /// The link to the page at `cursor` (`after=ID` or `before=ID`) with the same filters and
+    /// page size, under `base` (`/games`, `/api/games`).
+    pub(crate) fn link(&self, base: &str, cursor: (&str, i64)) -> String {
+        let mut parts = vec![];
+        for (k, v) in [
+            ("game", &self.game),
+            ("player", &self.player),
+            ("tournament", &self.tournament),
+            ("verdict", &self.verdict),
+        ] {
+            if let Some(v) = nonempty(v) {
+                parts.push(format!("{k}={}", crate::html::url(&v)));
+            }
+        }
+        if let Some(n) = self.per_page.filter(|n| *n != PER_PAGE) {
+            parts.push(format!("per_page={n}"));
+        }
+        parts.push(format!("{}={}", cursor.0, cursor.1));
+        format!("{base}?{}", parts.join("&"))
+    }
+
     pub(crate) fn filter(&self) -> Result<Filter, WebError> {
         let valid = match nonempty(&self.verdict).as_deref() {
             None | Some("any") => None,
@@ -86,16 +129,27 @@ pub(crate) struct Games {
     pub games: GamePage,
     pub kinds: Vec<String>,
     pub pages: u64,
+    /// The API's link to the next older page, when there is one.
+    pub next: Option<String>,
+    /// The API's link to the next newer page, when there is one.
+    pub previous: Option<String>,
 }
 
 pub(crate) async fn games(state: &web::Data<State>, q: GamesQuery) -> Result<Games, WebError> {
     let filter = q.filter()?;
-    let page = q.page.unwrap_or(1).clamp(1, 1_000_000);
+    let cursor = q.cursor()?;
     let per_page = q.per_page.unwrap_or(PER_PAGE).clamp(1, 200);
     with_db(state, move |a| {
-        let games = a.list_games(&filter, page, per_page)?;
+        let games = a.games_page(&filter, cursor, per_page)?;
         let pages = games.total.div_ceil(u64::from(per_page)).max(1);
-        Ok(Games { filter, games, kinds: a.game_kinds()?, pages })
+        Ok(Games {
+            next: games.older.map(|id| q.link("/api/games", ("after", id))),
+            previous: games.newer.map(|id| q.link("/api/games", ("before", id))),
+            filter,
+            games,
+            kinds: a.game_kinds()?,
+            pages,
+        })
     })
     .await
 }
@@ -196,25 +250,18 @@ pub(crate) async fn player(state: &web::Data<State>, name: String) -> Result<Pla
     with_db(state, move |a| {
         let player = a.player(&name)?.ok_or_else(|| WebError::NotFound(format!("there is no player {name:?}")))?;
         let filter = Filter { player: Some(name.clone()), ..Filter::default() };
-        let mut analysis = Analysis::default();
-        a.for_each_game(&filter, |g| analysis.add_game(&g, Some(&name)))?;
-        let kinds = analysis
-            .players
-            .get(&name)
-            .map(|s| {
-                s.kinds
-                    .iter()
-                    .map(|(game, b)| KindStats {
-                        game: game.clone(),
-                        title: paifu_core::GameKind::from_name(game)
-                            .map_or_else(|| game.clone(), |k| k.title().to_owned()),
-                        metrics: metrics(game, b),
-                        placements: b.placements.clone(),
-                        distributions: paifu_analyzer::distributions(game, b),
-                    })
-                    .collect()
+        // The sums kept at ingest: a row per game kind, however many games the player has.
+        let kinds = a
+            .player_stats(&name)?
+            .iter()
+            .map(|(game, b)| KindStats {
+                game: game.clone(),
+                title: paifu_core::GameKind::from_name(game).map_or_else(|| game.clone(), |k| k.title().to_owned()),
+                metrics: metrics(game, b),
+                placements: b.placements.clone(),
+                distributions: paifu_analyzer::distributions(game, b),
             })
-            .unwrap_or_default();
+            .collect();
         Ok(PlayerPage { player, kinds, recent: a.list_games(&filter, 1, 20)? })
     })
     .await

@@ -255,29 +255,28 @@ async fn overview(state: web::Data<State>) -> Page {
     ok("Overview", "/", &b)
 }
 
-fn games_query_string(q: &GamesQuery, page: u32) -> String {
-    let mut parts = vec![];
-    for (k, v) in [("game", &q.game), ("player", &q.player), ("tournament", &q.tournament), ("verdict", &q.verdict)] {
-        if let Some(v) = v.as_deref().filter(|v| !v.is_empty()) {
-            parts.push(format!("{k}={}", url(v)));
+/// The links to the pages beside a page of games, and where it is: "Games 51–100 of 1234".
+fn pager(base: &str, g: &GamePage, pages: u64, q: &GamesQuery) -> String {
+    let prev = match g.newer {
+        Some(id) => {
+            format!("<a class=\"button\" rel=\"prev\" href=\"{}\">← Newer</a>", esc(&q.link(base, ("before", id))))
         }
-    }
-    parts.push(format!("page={page}"));
-    parts.join("&")
-}
-
-fn pager(base: &str, page: u32, pages: u64, q: &GamesQuery) -> String {
-    let prev = if page > 1 {
-        format!("<a class=\"button\" rel=\"prev\" href=\"{base}?{}\">← Newer</a>", games_query_string(q, page - 1))
-    } else {
-        "<span class=\"button off\" aria-disabled=\"true\">← Newer</span>".into()
+        None => "<span class=\"button off\" aria-disabled=\"true\">← Newer</span>".into(),
     };
-    let next = if u64::from(page) < pages {
-        format!("<a class=\"button\" rel=\"next\" href=\"{base}?{}\">Older →</a>", games_query_string(q, page + 1))
-    } else {
-        "<span class=\"button off\" aria-disabled=\"true\">Older →</span>".into()
+    let next = match g.older {
+        Some(id) => {
+            format!("<a class=\"button\" rel=\"next\" href=\"{}\">Older →</a>", esc(&q.link(base, ("after", id))))
+        }
+        None => "<span class=\"button off\" aria-disabled=\"true\">Older →</span>".into(),
     };
-    format!("<nav class=\"pager\" aria-label=\"Pages\">{prev}<span>Page {page} of {pages}</span>{next}</nav>")
+    let place = match g.rows.len() as u64 {
+        0 => String::new(),
+        n => format!("Games {}–{} of {} · ", g.first, g.first + n - 1, g.total),
+    };
+    format!(
+        "<nav class=\"pager\" aria-label=\"Pages\">{prev}<span>{place}Page {} of {pages}</span>{next}</nav>",
+        g.page
+    )
 }
 
 async fn games(state: web::Data<State>, q: web::Query<GamesQuery>) -> Page {
@@ -307,7 +306,7 @@ async fn games(state: web::Data<State>, q: web::Query<GamesQuery>) -> Page {
         }
     );
     b.push_str(&games_table(&g.games.rows));
-    b.push_str(&pager("/games", g.games.page, g.pages, &q));
+    b.push_str(&pager("/games", &g.games, g.pages, &q));
     ok("Games", "/games", &b)
 }
 
@@ -506,7 +505,7 @@ async fn players(state: web::Data<State>, q: web::Query<PlayersQuery>) -> Page {
     let rows = data::players(&state, q.into_inner()).await?;
     let mut b = format!(
         "<h1>Players</h1><form class=\"filters\" method=\"get\" action=\"/players\" role=\"search\">\
-         <label>Name contains<input name=\"q\" value=\"{}\"></label><button type=\"submit\">Search</button></form>",
+         <label>Name begins with<input name=\"q\" value=\"{}\"></label><button type=\"submit\">Search</button></form>",
         esc(&search)
     );
     if rows.is_empty() {
@@ -567,6 +566,10 @@ async fn player(state: web::Data<State>, name: web::Path<String>) -> Page {
     }
     b.push_str("<h2>Latest games</h2>");
     b.push_str(&games_table(&p.recent.rows));
+    // The rest of their games, a page at a time from where this list stops.
+    let q =
+        GamesQuery { player: Some(p.player.name.clone()), per_page: Some(p.recent.per_page), ..GamesQuery::default() };
+    b.push_str(&pager("/games", &p.recent, p.recent.total.div_ceil(u64::from(p.recent.per_page)).max(1), &q));
     ok(&name, "/players", &b)
 }
 

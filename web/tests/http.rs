@@ -957,6 +957,109 @@ async fn names_with_a_slash_work_everywhere() {
     assert_eq!(s, StatusCode::OK, "{b}");
     // A name that is not there is still a 404, with or without a slash.
     assert_eq!(get(&app, "/players/Ann%2FCy").await.0, StatusCode::NOT_FOUND);
+    // Search finds it by the start of its name, in any case, and links to its page.
+    for q in ["ann%2F", "ANN%2FB", "Ann%2FBo"] {
+        let (s, b) = get(&app, &format!("/players?q={q}")).await;
+        assert_eq!(s, StatusCode::OK);
+        assert!(b.contains("href=\"/players/Ann%2FBo\"") && !b.contains(">Dee<"), "{q}: {b}");
+        let v = json(&get(&app, &format!("/api/players?q={q}")).await.1);
+        assert_eq!(v[0]["name"], "Ann/Bo", "{q}: {v}");
+        assert_eq!(v.as_array().unwrap().len(), 1, "{q}: {v}");
+    }
+    assert!(get(&app, "/players?q=nn%2F").await.1.contains("No players match"));
+    // Paging links keep the name whole: more of its games, a page at a time.
+    let mut a = Archive::open(&f.config.db).unwrap();
+    let more: Vec<i64> = (0..4)
+        .map(|i| {
+            let p = prepare(&tzq_bytes(&format!("http/slash/{i}"), ["Dee", "Ann/Bo"], Encoding::Binary));
+            a.store(&p, None, Some("Cup 1/2"), Origin::CommandLine).unwrap().id
+        })
+        .collect();
+    drop(a);
+    let (_, b) = get(&app, "/games?player=Ann%2FBo&per_page=2").await;
+    assert!(b.contains("Games 1–2 of 5"), "{b}");
+    let next = link(&b, "next").expect("an older link");
+    assert!(next.contains("player=Ann%2FBo") && next.contains(&format!("after={}", more[2])), "{next}");
+    let (_, b) = get(&app, &next).await;
+    assert_eq!(listed(&b), [more[1], more[0]]);
+    assert!(b.contains("Games 3–4 of 5"), "{b}");
+    let prev = link(&b, "prev").expect("a newer link");
+    assert!(prev.contains("player=Ann%2FBo"), "{prev}");
+    assert_eq!(listed(&get(&app, &prev).await.1), [more[3], more[2]]);
+    let (_, b) = get(&app, "/games?tournament=Cup%201%2F2&per_page=2").await;
+    let next = link(&b, "next").expect("an older link");
+    assert!(next.contains("tournament=Cup%201%2F2"), "{next}");
+    assert!(get(&app, &next).await.1.contains("Games 3–4 of 5"));
+    // The player's page lists their latest games, and says they are all there.
+    let (_, b) = get(&app, "/players/Ann%2FBo").await;
+    assert!(b.contains("Games 1–5 of 5") && link(&b, "next").is_none(), "{b}");
+    let v = json(&get(&app, "/api/games?player=Ann%2FBo&per_page=2").await.1);
+    assert!(v["next"].as_str().unwrap().contains("player=Ann%2FBo&per_page=2&after="), "{v}");
+}
+
+/// The `href` of the link with `rel` in a page, decoded from HTML (`&amp;`).
+fn link(b: &str, rel: &str) -> Option<String> {
+    let at = b.find(&format!("rel=\"{rel}\" href=\""))? + rel.len() + 13;
+    Some(b[at..at + b[at..].find('"')?].replace("&amp;", "&"))
+}
+
+/// The game numbers a games page lists, in order.
+fn listed(b: &str) -> Vec<i64> {
+    b.split("<tr><td><a href=\"/games/").skip(1).filter_map(|s| s.split('"').next()?.parse().ok()).collect()
+}
+
+#[actix_web::test]
+async fn pages_of_games_agree_with_the_count() {
+    // Issue 16: `/games?page=31` said "1500 games match" over "No games match." and "Page 31 of 30".
+    let f = fixture();
+    let app = app!(f);
+    let (s, b) = get(&app, "/games?per_page=3&page=4").await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(b.contains("8 games match") && !b.contains("No games match"), "{b}");
+    assert!(
+        b.contains("Page 3 of 3") && b.contains("Games 7–8 of 8"),
+        "an old link past the end shows the last page: {b}"
+    );
+    assert_eq!(listed(&b).len(), 2);
+    // Following "older" from the first page visits every game once, newest first, and the
+    // counts shown agree with the rows on each page; "newer" walks back the same pages.
+    let mut seen: Vec<i64> = Vec::new();
+    let mut pages: Vec<Vec<i64>> = Vec::new();
+    let mut next = Some("/games?per_page=3".to_owned());
+    while let Some(uri) = next {
+        let (s, b) = get(&app, &uri).await;
+        assert_eq!(s, StatusCode::OK, "{uri}: {b}");
+        let rows = listed(&b);
+        let from = seen.len() + 1;
+        assert!(b.contains(&format!("Games {from}–{} of 8", from + rows.len() - 1)), "{uri}: {b}");
+        seen.extend(&rows);
+        pages.push(rows);
+        next = link(&b, "next");
+        if let Some(n) = &next {
+            assert!(n.contains("after=") && !n.split(['?', '&']).any(|p| p.starts_with("page=")), "{n}");
+        }
+    }
+    assert_eq!(seen.len(), 8);
+    assert!(seen.windows(2).all(|w| w[0] > w[1]), "{seen:?}");
+    let (_, b) = get(&app, &format!("/games?per_page=3&after={}", pages[1][2])).await;
+    let back = link(&b, "prev").expect("a newer link");
+    assert!(back.contains("before="), "{back}");
+    assert_eq!(listed(&get(&app, &back).await.1), pages[1]);
+    // The API gives the same pages, with its links.
+    let (_, b) = get(&app, "/api/games?per_page=3").await;
+    let v = json(&b);
+    assert_eq!(v["games"]["total"], 8);
+    assert_eq!(v["games"]["first"], 1);
+    assert!(v["previous"].is_null(), "{b}");
+    let next = v["next"].as_str().expect("a next link").to_owned();
+    assert!(next.starts_with("/api/games?") && next.contains(&format!("after={}", pages[0][2])), "{next}");
+    let v = json(&get(&app, &next).await.1);
+    let ids: Vec<i64> = v["games"]["rows"].as_array().unwrap().iter().map(|r| r["id"].as_i64().unwrap()).collect();
+    assert_eq!(ids, pages[1]);
+    assert_eq!(v["games"]["first"], 4);
+    // A cursor that is not a game number is a bad request, said so.
+    let (s, b) = get(&app, "/games?after=soon").await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{b}");
 }
 
 #[actix_web::test]

@@ -95,6 +95,9 @@ const MIGRATIONS: &[Migration] = &[
         // games. An excerpt never counts (`logs.counted` 0): not in statistics, not in standings.
         "ALTER TABLE verdicts ADD COLUMN excerpt TEXT;",
     ),
+    // 4: aggregates kept at ingest (issue 16): each player's statistics per game kind over the
+    // entries that count, each player's seat count and case-folded name.
+    Migration::Code(aggregates_from_rows),
 ];
 
 /// The schema version this Paifu writes.
@@ -204,6 +207,11 @@ fn identity_and_credentials(tx: &Transaction<'_>) -> Result<()> {
     drop((next, copy));
     tx.execute_batch(MIGRATION_2_AFTER)?;
     Ok(())
+}
+
+/// Migration 4: see `aggregates` (the tables, then every counted game added up).
+fn aggregates_from_rows(tx: &Transaction<'_>) -> Result<()> {
+    super::aggregates::build(tx)
 }
 
 /// Applies the migrations the database lacks.

@@ -796,3 +796,282 @@ fn standings_are_kept_per_game_and_riichi_counts_uma_and_oka() {
     a.conn.execute("UPDATE rounds SET facts = 'not json'", []).unwrap();
     assert!(matches!(a.standings("Mixed"), Err(ArchiveError::Corrupt(m)) if m.contains("round facts")));
 }
+
+/// Each player's statistics per game kind.
+type PlayerStats = BTreeMap<String, BTreeMap<String, paifu_analyzer::Block>>;
+
+/// Every player's statistics as the analyzer adds them up from every game that counts: what the
+/// aggregates kept at ingest must equal.
+fn recomputed(a: &Archive) -> PlayerStats {
+    let mut analysis = paifu_analyzer::Analysis::default();
+    a.for_each_game(&Filter::default(), |g| analysis.add_game(&g, None)).unwrap();
+    analysis.players.into_iter().map(|(name, s)| (name, s.kinds)).collect()
+}
+
+/// The aggregates as stored: each player's rows, and their game counts beside a count of their
+/// entries.
+fn aggregated(a: &Archive) -> (PlayerStats, Vec<(String, i64, i64)>) {
+    let names: Vec<(String, i64, i64)> = a
+        .conn
+        .prepare(
+            "SELECT p.name, p.games, (SELECT COUNT(DISTINCT s.log_id) FROM seats s WHERE s.player_id = p.id)
+             FROM players p",
+        )
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<std::result::Result<_, _>>()
+        .unwrap();
+    let stats =
+        names.iter().map(|(n, _, _)| (n.clone(), a.player_stats(n).unwrap())).filter(|(_, s)| !s.is_empty()).collect();
+    (stats, names)
+}
+
+/// A real Tenhou game (../shared/real-logs, read in place), whole or only its rounds `cut`.
+fn real_tenhou(cut: Option<std::ops::Range<usize>>) -> Vec<u8> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/real-logs/tenhou/2010081709gm-00a9-0000-fe3371ad.json");
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    if let Some(r) = cut {
+        v["log"] = serde_json::Value::Array(v["log"].as_array().unwrap()[r].to_vec());
+    }
+    let text = v.to_string();
+    let imp = crate::import::import_text("tenhou", &text, text.as_bytes()).unwrap();
+    paifu_core::log::encode(&imp.log, Encoding::Binary)
+}
+
+/// An archive after a mixed ingest: valid games (one with a player in both seats), an invalid
+/// one, the same logs again, forged copies stored before the genuine game, a second valid entry
+/// of a game, a real riichi game and an excerpt cut out of it, some in one batch.
+fn mixed_archive() -> (tempfile::TempDir, Archive) {
+    let (d, mut a) = temp_archive();
+    let [genuine, seedless, wrong_seed] = genuine_and_copies("aggregates/forged");
+    a.ingest_bytes(&seedless, None, None).unwrap();
+    a.ingest_bytes(&wrong_seed, None, Some("Cup")).unwrap();
+    assert!(a.ingest_bytes(&genuine, None, Some("Cup")).unwrap().counted);
+    let mut batch: Vec<Prepared> = (0..6)
+        .map(|i| {
+            let seats = [["Ann", "Bo"], ["Bo", "Cy"], ["Cy", "Ann"]][i % 3];
+            prepare(&tzq_bytes(&format!("aggregates/{i}"), seats, Encoding::Binary))
+        })
+        .collect();
+    let mut truncated = tzq_log("aggregates/bad", ["Ann", "Cy"]);
+    truncated.records.truncate(5);
+    batch.push(prepare(&paifu_core::log::encode(&truncated, Encoding::Binary)));
+    batch.push(prepare(&tzq_bytes("aggregates/self", ["Ann", "Ann"], Encoding::Binary)));
+    batch.push(batch[0].clone());
+    let stored = a.store_batch(&batch, &[], Some("Cup"), Origin::CommandLine).unwrap();
+    assert_eq!(stored.iter().filter(|s| s.new && s.valid).count(), 7);
+    assert!(!stored[8].new && !stored[6].valid);
+    a.ingest_bytes(&tzq_bytes("aggregates/0", ["Ann", "Bo"], Encoding::JsonLines), None, None).unwrap();
+    let mut uncommitted = tzq_log("aggregates/0", ["Ann", "Bo"]);
+    uncommitted.header.commitment = None;
+    let second = a.ingest_bytes(&paifu_core::log::encode(&uncommitted, Encoding::Binary), None, None).unwrap();
+    assert!(second.valid && !second.counted);
+    assert!(a.ingest_bytes(&real_tenhou(None), None, None).unwrap().counted);
+    let excerpt = a.ingest_bytes(&real_tenhou(Some(11..13)), None, None).unwrap();
+    assert!(excerpt.valid && !excerpt.counted);
+    (d, a)
+}
+
+#[test]
+fn player_aggregates_equal_the_sums_of_every_game_that_counts() {
+    let (_d, a) = mixed_archive();
+    let (stats, seats) = aggregated(&a);
+    assert_eq!(stats, recomputed(&a));
+    // Not trivially: Ann has 6 TZQ games that count (one in both seats), the real game's players
+    // one riichi game (the excerpt of it does not count), and the invalid game adds nothing.
+    let ann = &stats["Ann"]["tzq"];
+    assert_eq!((ann.games, ann.seat_games), (6, 7));
+    let riichi: Vec<u64> = stats.values().filter_map(|k| k.get("riichi")).map(|b| b.games).collect();
+    assert_eq!(riichi, [1, 1, 1, 1]);
+    // Every stored entry a player sits in is one of their games, counted or not (the players
+    // list shows these): Ann sits in 10 entries, in 11 seats.
+    assert!(seats.iter().all(|(_, kept, counted)| kept == counted && *kept > 0), "{seats:?}");
+    assert_eq!(seats.iter().find(|s| s.0 == "Ann").map(|s| s.1), Some(10));
+}
+
+#[test]
+fn migration_4_builds_the_aggregates_from_the_stored_rows() {
+    let (d, a) = mixed_archive();
+    let before = aggregated(&a);
+    let (tournaments, recounted) = tournament_counts(&a);
+    assert_eq!(tournaments, recounted);
+    // The same rows as a schema-3 archive holds them: without what migration 4 adds.
+    a.conn
+        .execute_batch(
+            "DROP TABLE player_stats; DROP INDEX players_games; DROP INDEX players_folded;
+             ALTER TABLE players DROP COLUMN games; ALTER TABLE players DROP COLUMN folded;
+             DROP TRIGGER tournament_counted_add; DROP TRIGGER tournament_counted_remove;
+             DROP TRIGGER tournament_game_added; DROP TRIGGER tournament_game_certified;
+             DROP TRIGGER tournament_key_trusted; DROP TRIGGER tournament_key_dropped;
+             DROP TABLE tournament_counted; ALTER TABLE tournaments DROP COLUMN games;
+             ALTER TABLE tournaments DROP COLUMN valid; ALTER TABLE tournaments DROP COLUMN counted;
+             PRAGMA user_version = 3;",
+        )
+        .unwrap();
+    drop(a);
+    let a = Archive::open(&d.path().join("test.db")).unwrap();
+    assert_eq!(a.schema_version().unwrap(), 4);
+    assert_eq!(aggregated(&a), before);
+    assert_eq!(before.0, recomputed(&a));
+    assert_eq!(tournament_counts(&a), (tournaments.clone(), tournaments));
+    // Names are folded for search as a new store folds them.
+    let folded: String = a.conn.query_row("SELECT folded FROM players WHERE name = 'Ann'", [], |r| r.get(0)).unwrap();
+    assert_eq!(folded, "ann");
+}
+
+#[test]
+fn keyset_pages_walk_every_game_once_and_say_where_they_are() {
+    assert!(temp_archive().1.game_kinds().unwrap().is_empty());
+    let (_d, a) = mixed_archive();
+    // The filter's menu: each kind once, in order.
+    assert_eq!(a.game_kinds().unwrap(), ["riichi", "tzq"]);
+    for filter in [Filter::default(), Filter { player: Some("Ann".into()), ..Filter::default() }] {
+        let all = a.all_games(&filter).unwrap();
+        assert!(all.len() > 6, "{}", all.len());
+        // Older, from the newest page: every game once, each page's place among all of them.
+        let mut seen: Vec<GameRow> = Vec::new();
+        let mut cursor = Cursor::Newest;
+        let mut firsts = Vec::new();
+        loop {
+            let page = a.games_page(&filter, cursor, 3).unwrap();
+            assert_eq!(page.total, all.len() as u64);
+            assert_eq!(page.first, seen.len() as u64 + 1);
+            assert_eq!(page.page as u64, seen.len() as u64 / 3 + 1);
+            assert_eq!(page.newer, (!seen.is_empty()).then(|| page.rows[0].id));
+            firsts.push(page.rows[0].id);
+            seen.extend(page.rows.iter().cloned());
+            match page.older {
+                Some(id) => cursor = Cursor::After(id),
+                None => break,
+            }
+        }
+        assert_eq!(seen, all);
+        // Newer from the third page is the second; from the second, the newest.
+        let third = a.games_page(&filter, Cursor::After(all[5].id), 3).unwrap();
+        assert_eq!(third.rows, all[6..all.len().min(9)]);
+        let second = a.games_page(&filter, Cursor::Before(third.newer.unwrap()), 3).unwrap();
+        assert_eq!((second.rows.as_slice(), second.first), (&all[3..6], 4));
+        let newest = a.games_page(&filter, Cursor::Before(all[2].id), 3).unwrap();
+        assert_eq!((newest.rows.as_slice(), newest.first, newest.newer), (&all[..3], 1, None));
+        // A page number past the end, or a cursor at the oldest game: the oldest page, as placed.
+        let oldest = a.list_games(&filter, 99, 3).unwrap();
+        assert_eq!(oldest.rows, all[(all.len() - 1) / 3 * 3..]);
+        assert_eq!((oldest.first, oldest.older), ((all.len() - 1) as u64 / 3 * 3 + 1, None));
+        assert_eq!(a.games_page(&filter, Cursor::After(all[all.len() - 1].id), 3).unwrap(), oldest);
+        assert_eq!(*firsts.last().unwrap(), oldest.rows[0].id);
+    }
+}
+
+#[test]
+fn players_are_found_by_the_start_of_their_name_in_any_case() {
+    let (_d, mut a) = temp_archive();
+    let tables = [["Émile", "ÉLODIE"], ["Straße", "Strauss"], ["ΣΟΦΊΑ", "Ann/Bo"], ["émile b", "Kelvin"]];
+    for (i, seats) in tables.iter().enumerate() {
+        a.ingest_bytes(&tzq_bytes(&format!("search/{i}"), *seats, Encoding::Binary), None, None).unwrap();
+    }
+    let found = |q: &str| -> Vec<String> {
+        let mut v: Vec<String> = a.players(Some(q), 50, 0).unwrap().into_iter().map(|p| p.name).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(found("é"), ["ÉLODIE", "Émile", "émile b"]);
+    assert_eq!(found("ÉMILE"), ["Émile", "émile b"]);
+    assert_eq!(found("émile "), ["émile b"]);
+    // Full folding, not ASCII lower-casing: ß is ss, a final sigma is a sigma.
+    assert_eq!(found("STRASSE"), ["Straße"]);
+    assert_eq!(found("stra"), ["Strauss", "Straße"]);
+    assert_eq!(found("σοφία"), ["ΣΟΦΊΑ"]);
+    assert_eq!(found("\u{212A}el"), ["Kelvin"], "the Kelvin sign folds to k");
+    // A prefix, not a part of the name; "/" is a character like any other.
+    assert!(found("mile").is_empty());
+    assert_eq!(found("ann/"), ["Ann/Bo"]);
+    assert!(found("\u{10FFFF}").is_empty());
+    // The folded names' index serves it.
+    let plan: String = a
+        .conn
+        .query_row(
+            "EXPLAIN QUERY PLAN SELECT name, games FROM players WHERE folded >= 'a' AND folded < 'b'
+             ORDER BY games DESC, name",
+            [],
+            |r| r.get(3),
+        )
+        .unwrap();
+    assert!(plan.contains("players_folded"), "{plan}");
+    assert_eq!(super::aggregates::prefix_end("ab"), Some("ac".to_owned()));
+    assert_eq!(super::aggregates::prefix_end("a\u{D7FF}"), Some("a\u{E000}".to_owned()));
+    assert_eq!(super::aggregates::prefix_end("a\u{10FFFF}"), Some("b".to_owned()));
+}
+
+/// Each tournament's name, games, valid games and games its standings count: as kept, and as the
+/// standings' own condition counts them from every row.
+type Counts = Vec<(String, u64, u64, u64)>;
+
+fn tournament_counts(a: &Archive) -> (Counts, Counts) {
+    let kept = a.tournaments().unwrap().into_iter().map(|t| (t.name, t.games, t.valid, t.counted)).collect();
+    let sql = format!(
+        "SELECT t.name, (SELECT COUNT(*) FROM tournament_games tg WHERE tg.tournament_id = t.id),
+                (SELECT COUNT(*) FROM tournament_games tg JOIN verdicts v ON v.log_id = tg.log_id
+                 WHERE tg.tournament_id = t.id AND v.valid = 1),
+                (SELECT COUNT(*) FROM tournament_games tg WHERE tg.tournament_id = t.id AND {})
+         FROM tournaments t ORDER BY t.id DESC",
+        tournaments::COUNTS_IN_STANDINGS
+    );
+    let mut st = a.conn.prepare(&sql).unwrap();
+    let n = |r: &rusqlite::Row<'_>, i| r.get::<_, i64>(i).map(|v| v as u64);
+    let counted = st.query_map([], |r| Ok((r.get(0)?, n(r, 1)?, n(r, 2)?, n(r, 3)?))).unwrap();
+    (kept, counted.collect::<std::result::Result<_, _>>().unwrap())
+}
+
+#[test]
+fn tournament_counts_follow_games_certificates_and_trusted_keys() {
+    let (_d, mut a) = mixed_archive();
+    let (one, two) = (key(11), key(12));
+    a.ensure_tournament("Trusting", None, &[one.verifying_key()]).unwrap();
+    let check = |a: &Archive, counted: &[(&str, u64)]| {
+        let (rows, recounted) = tournament_counts(a);
+        assert_eq!(rows, recounted);
+        for (name, n) in counted {
+            assert_eq!(rows.iter().find(|t| t.0 == *name).map(|t| t.3), Some(*n), "{name}: {rows:?}");
+        }
+    };
+    check(&a, &[("Cup", 0), ("Trusting", 0)]);
+    // Certified by a key the tournament trusts, by another, or twice; stored before or after.
+    let mut ids = Vec::new();
+    for i in 0..4 {
+        let p = prepare(&tzq_bytes(&format!("aggregates/t/{i}"), ["Ann", "Dee"], Encoding::Binary));
+        let st = a.store(&p, None, Some("Trusting"), Origin::CommandLine).unwrap();
+        a.add_certificate(st.id, &certify(&p, if i == 3 { &two } else { &one })).unwrap();
+        if i == 0 {
+            a.add_certificate(st.id, &certify(&p, &two)).unwrap();
+        }
+        ids.push((st.id, p));
+    }
+    check(&a, &[("Trusting", 3)]);
+    // An entry certified first and put in the tournament after (the same log given again).
+    let p = prepare(&tzq_bytes("aggregates/t/late", ["Bo", "Dee"], Encoding::Binary));
+    let st = a.store(&p, None, None, Origin::CommandLine).unwrap();
+    a.add_certificate(st.id, &certify(&p, &one)).unwrap();
+    check(&a, &[("Trusting", 3)]);
+    assert!(a.store(&p, None, Some("Trusting"), Origin::CommandLine).unwrap().added_to_tournament);
+    check(&a, &[("Trusting", 4)]);
+    // Forged copies and an invalid entry certified by a trusted key never count.
+    let [genuine, seedless, _] = genuine_and_copies("aggregates/t/forged");
+    for bytes in [&seedless, &genuine] {
+        let p = prepare(bytes);
+        let st = a.store(&p, None, Some("Trusting"), Origin::CommandLine).unwrap();
+        a.add_certificate(st.id, &certify(&p, &one)).unwrap();
+    }
+    check(&a, &[("Trusting", 5)]);
+    // Keys taken away and given: what they certified goes and comes back.
+    a.set_trusted_keys("Trusting", &[two.verifying_key()]).unwrap();
+    check(&a, &[("Trusting", 2)]);
+    a.set_trusted_keys("Trusting", &[]).unwrap();
+    check(&a, &[("Trusting", 0)]);
+    a.set_trusted_keys("Trusting", &[one.verifying_key(), two.verifying_key()]).unwrap();
+    check(&a, &[("Trusting", 6)]);
+    a.set_trusted_keys("Cup", &[one.verifying_key()]).unwrap();
+    check(&a, &[("Cup", 0), ("Trusting", 6)]);
+    assert_eq!(a.tournaments().unwrap().iter().find(|t| t.name == "Trusting").map(|t| t.games), Some(7));
+}
