@@ -39,7 +39,7 @@ pub(crate) fn analysis(archive: &Archive, db: &Path, filter: &Filter) -> Result<
 
 /// The error of filters that chose no game (exit status 2 for every command): it names the
 /// archive and the filters, and for a player the archive does not know, the players whose names
-/// contain the one given, ignoring case.
+/// begin with the one given, in any case (the archive's search, docs/web.md "Search").
 pub(crate) fn no_match(archive: &Archive, db: &Path, filter: &Filter) -> Error {
     let mut given = Vec::new();
     if let Some(g) = &filter.game {
