@@ -129,11 +129,19 @@ impl Archive {
                 })
             })?
             .collect::<std::result::Result<_, _>>()?;
+        // Every trusted certificate of the tournament's entries in one pass, oldest first.
         let mut certs = self.conn.prepare_cached(
-            "SELECT c.json FROM certificates c JOIN tournaments t ON t.name = ?2
+            "SELECT c.log_id, c.signer, c.json FROM tournaments t
+             JOIN tournament_games tg ON tg.tournament_id = t.id
+             JOIN certificates c ON c.log_id = tg.log_id
              JOIN tournament_keys k ON k.tournament_id = t.id AND k.signer = c.signer
-             WHERE c.log_id = ?1 ORDER BY c.id",
+             WHERE t.name = ?1 ORDER BY c.id",
         )?;
+        let mut by_entry: std::collections::HashMap<i64, Vec<(String, String)>> = std::collections::HashMap::new();
+        let mut rows = certs.query([name])?;
+        while let Some(r) = rows.next()? {
+            by_entry.entry(r.get(0)?).or_default().push((r.get(1)?, r.get(2)?));
+        }
         let mut games = Vec::with_capacity(lines.len());
         for line in lines {
             let Line { id, identity, digest, digest_kind, game, ruleset, fault, excerpt, seats, .. } = line;
@@ -145,19 +153,15 @@ impl Archive {
             };
             let final_scores: Option<Vec<i64>> =
                 line.final_scores.as_deref().map(|s| super::parse_json(s, "final scores")).transpose()?;
-            let texts: Vec<String> =
-                certs.query_map(rusqlite::params![id, name], |r| r.get(0))?.collect::<std::result::Result<_, _>>()?;
-            let certificates = texts
-                .iter()
-                .map(|t| {
-                    let blake3 = super::identity_of(t.as_bytes());
-                    let signer = paifu_core::cert::Certificate::from_json(t)
-                        .map_err(|e| ArchiveError::Corrupt(format!("certificate of entry {id}: {e}")))?
-                        .certificate
-                        .signer;
-                    Ok(ManifestCertificate { file: certificate_file_name(&file, &blake3), blake3, signer })
-                })
-                .collect::<Result<Vec<_>>>()?;
+            let stored = by_entry.remove(&id).unwrap_or_default();
+            let mut certificates = Vec::with_capacity(stored.len());
+            let mut texts = Vec::with_capacity(stored.len());
+            for (signer, text) in stored {
+                let blake3 = super::identity_of(text.as_bytes());
+                let signer = parse_digest(&signer, "certificates.signer")?;
+                certificates.push(ManifestCertificate { file: certificate_file_name(&file, &blake3), blake3, signer });
+                texts.push(text);
+            }
             let entry = ManifestGame {
                 file,
                 blake3,
