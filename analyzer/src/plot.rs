@@ -24,7 +24,8 @@ const PALETTE: [RGBColor; 8] = [
     RGBColor(23, 190, 207),
 ];
 
-fn escape(s: &str) -> String {
+/// Text for SVG or HTML, in element content or a double-quoted attribute.
+pub(crate) fn escape(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 

@@ -3,14 +3,10 @@
 //! report publishes (docs/report.md).
 
 use crate::csv_field;
-use crate::plot;
+use crate::plot::{self, escape as esc};
 use paifu_core::manifest::{ManifestBody, ManifestGame, StandingLine};
 use std::collections::BTreeMap;
 use std::fmt::Write;
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
-}
 
 /// `placement_sum / games` to two decimals, for reading (ranks compare the exact fractions).
 fn average(l: &StandingLine) -> String {

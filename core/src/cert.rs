@@ -254,6 +254,18 @@ fn cert_source(h: &Header) -> Option<CertSource> {
     h.source.as_ref().map(|s| CertSource { format: s.format.clone(), digest: s.digest })
 }
 
+/// Checks an ed25519 signature (128 hex digits) over a digest, strictly, refusing weak keys:
+/// the one check certificates and tournament manifests share.
+pub(crate) fn check_ed25519(key: &VerifyingKey, digest: &Digest, signature: &str) -> Result<(), CertError> {
+    let mut sig = [0u8; 64];
+    hex::decode_to_slice(signature, &mut sig)
+        .map_err(|_| CertError::Malformed("the signature is not 128 hex digits".into()))?;
+    if key.is_weak() {
+        return Err(CertError::WeakKey);
+    }
+    key.verify_strict(&digest.0, &Signature::from_bytes(&sig)).map_err(|_| CertError::BadSignature)
+}
+
 /// Signs a body.
 pub fn sign(body: CertificateBody, key: &SigningKey) -> Certificate {
     let sig = key.sign(&body.signing_digest().0);
@@ -270,14 +282,7 @@ impl Certificate {
                 given: hex::encode(key.to_bytes()),
             });
         }
-        let mut sig = [0u8; 64];
-        hex::decode_to_slice(&self.signature, &mut sig)
-            .map_err(|_| CertError::Malformed("the signature is not 128 hex digits".into()))?;
-        if key.is_weak() {
-            return Err(CertError::WeakKey);
-        }
-        key.verify_strict(&self.certificate.signing_digest().0, &Signature::from_bytes(&sig))
-            .map_err(|_| CertError::BadSignature)
+        check_ed25519(key, &self.certificate.signing_digest(), &self.signature)
     }
 
     /// Full check against a log's fresh report: signature, digest, and the verdict and scores.

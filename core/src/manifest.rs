@@ -11,9 +11,10 @@
 //! `derive_key("paifu 2026-11 manifest v1", postcard(body))`, the root and the standings
 //! included.
 
+use crate::cert::{check_ed25519, CertError};
 use crate::digest::{context, Digest};
 use crate::replay::{Report, Verdict};
-use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
+use ed25519_dalek::{Signer, SigningKey, VerifyingKey};
 use serde::{Deserialize, Serialize};
 
 /// The version of the manifest format this Paifu writes.
@@ -245,14 +246,10 @@ impl Manifest {
         if m.signer.0 != key.to_bytes() {
             return Err(ManifestError::WrongSigner { signer: m.signer.to_hex(), given: hex::encode(key.to_bytes()) });
         }
-        let mut sig = [0u8; 64];
-        hex::decode_to_slice(&self.signature, &mut sig)
-            .map_err(|_| ManifestError::Malformed("the signature is not 128 hex digits".into()))?;
-        if key.is_weak() {
-            return Err(ManifestError::BadSignature);
-        }
-        key.verify_strict(&m.signing_digest().0, &Signature::from_bytes(&sig))
-            .map_err(|_| ManifestError::BadSignature)?;
+        check_ed25519(key, &m.signing_digest(), &self.signature).map_err(|e| match e {
+            CertError::Malformed(why) => ManifestError::Malformed(why),
+            _ => ManifestError::BadSignature,
+        })?;
         if let Some(w) = m.games.windows(2).find(|w| w[0].file >= w[1].file) {
             return Err(ManifestError::Order(format!("{} before {}", w[0].file, w[1].file)));
         }

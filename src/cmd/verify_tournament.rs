@@ -9,9 +9,8 @@ use crate::output::{outln, printable, progress_of};
 use clap::Args;
 use paifu_core::cert::{Certificate, PublicKey};
 use paifu_core::manifest::{Manifest, ManifestGame};
-use paifu_recorder::archive::{identity_of, Archive, ArchiveError};
+use paifu_recorder::archive::{identity_of, prepare, Archive, ArchiveError, Origin};
 use paifu_recorder::files::{read_log_bytes, read_small_text, read_text_limited};
-use paifu_recorder::import::source::validate_bytes;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -125,14 +124,17 @@ pub fn run(a: TournamentArgs) -> Result {
             problems.push(format!("changed: {file}: its blake3 is {blake3}, the manifest lists {}", g.blake3));
             continue;
         }
-        let stored = match again.ingest_bytes(&bytes, Some(&g.file), Some(&m.tournament)) {
+        // One replay serves both: the entry stored as `paifu ingest` stores it, and the report
+        // its certificates are checked against.
+        let prepared = prepare(&bytes);
+        let stored = match again.store(&prepared, Some(&g.file), Some(&m.tournament), Origin::CommandLine) {
             Ok(s) => s,
             Err(e) => {
                 problems.push(format!("changed: {file}: cannot be read as a log any more: {e}"));
                 continue;
             }
         };
-        let report = validate_bytes(&bytes);
+        let report = prepared.report();
         let mut certs_ok = true;
         for c in &g.certificates {
             let cfile = printable(&c.file);
