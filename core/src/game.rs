@@ -252,6 +252,15 @@ pub trait Game: Clone + Sized {
     /// the seats to act; the rest is the game's own.
     fn view(&self) -> Self::View;
 
+    /// What a player at `seat` knows of the position at the table, as the same typed view:
+    /// its own concealed tiles (cards, pieces) and its draw, and everything public (discards,
+    /// melds, revealed indicators, the board, scores, how many tiles are left and how many each
+    /// other seat holds); other seats' concealed tiles, the wall, unrevealed indicators, the
+    /// stack's hidden pieces and anything derived from the seed are left out. A seat that does
+    /// not exist sees only what is public. Each game says what its seats see in
+    /// docs/rules/GAME.md ("What a seat sees").
+    fn seat_view(&self, seat: Seat) -> Self::View;
+
     /// Whether the game is over.
     fn is_over(&self) -> bool {
         self.to_act().is_empty()

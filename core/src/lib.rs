@@ -19,6 +19,8 @@ pub mod mcr;
 mod random;
 pub mod replay;
 pub mod riichi;
+#[cfg(test)]
+mod seat_views;
 pub mod tayu;
 pub mod tzq;
 

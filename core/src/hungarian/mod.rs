@@ -132,6 +132,10 @@ impl Game for Hungarian {
     fn view(&self) -> View {
         self.make_view()
     }
+
+    fn seat_view(&self, seat: Seat) -> View {
+        self.make_seat_view(seat)
+    }
 }
 
 impl Hungarian {

@@ -1,6 +1,7 @@
 //! What a viewer is shown of a Hungarian position: the seating, the wall and its break, every
 //! hand with its laid-out sets and flowers, the discards, the claim window, and the last hand's
-//! settlement; every tile as its notation.
+//! settlement; every tile as its notation. A seat's view (`Game::seat_view`) leaves out the
+//! other seats' concealed tiles and draws.
 
 use super::engine::{Hungarian, Phase, Settled, Shown};
 use crate::mahjong::{Flower, Meld, MeldKind, Tile};
@@ -40,6 +41,9 @@ pub struct View {
     /// The last hand's end, with every player's score and payment.
     pub last: Option<SettlementView>,
     pub over: bool,
+    /// Whose view it is: none for the full view, every tile visible.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seen_by: Option<Seat>,
 }
 
 /// How the players sat down.
@@ -91,6 +95,9 @@ pub struct PlayerView {
     #[serde_as(as = "Vec<DisplayFromStr>")]
     pub flowers: Vec<Flower>,
     pub discards: Vec<DiscardView>,
+    /// In another seat's view: how many concealed tiles the seat holds (`hand` is then empty).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hidden: Option<usize>,
 }
 
 /// A laid-out set.
@@ -233,6 +240,7 @@ impl Hungarian {
                     melds: p.melds.iter().map(MeldView::from).collect(),
                     flowers: p.flowers.clone(),
                     discards: p.discards.iter().map(|d| DiscardView { tile: d.tile, called: d.claimed }).collect(),
+                    hidden: None,
                 }
             })
             .collect();
@@ -266,7 +274,28 @@ impl Hungarian {
             players,
             last: self.last.as_deref().map(SettlementView::from),
             over: matches!(self.phase, Phase::Over),
+            seen_by: None,
         }
+    }
+
+    /// What `seat` sees: its own concealed tiles and draw; of the others, how many concealed
+    /// tiles each holds (their sets are laid out, a concealed kong too: seed "A Kongot mindig
+    /// ki kell rakni"); in a claim window, whether it is asked itself (who else may claim
+    /// depends on hidden hands); everything else as the full view shows it, the last hand's
+    /// end with every hand, as every hand is scored at the table.
+    pub(super) fn make_seat_view(&self, seat: Seat) -> View {
+        let mut v = self.make_view();
+        v.seen_by = Some(seat);
+        for p in v.players.iter_mut().filter(|p| p.seat != seat) {
+            p.hidden = Some(p.hand.len());
+            p.hand.clear();
+        }
+        match &self.phase {
+            Phase::Turn { chair, .. } if self.seat_of(*chair) != seat => v.drawn = None,
+            Phase::Claims { .. } => v.to_act.retain(|&s| s == seat),
+            _ => {}
+        }
+        v
     }
 
     /// The whole state as text, every hand visible.
@@ -304,5 +333,85 @@ impl Hungarian {
             o.push_str(&format!("last hand: {}\n", r.summary));
         }
         o
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hungarian::Rules;
+    use crate::mahjong::Piece;
+    use crate::seat_views::check;
+    use crate::{Seed, Stream};
+
+    /// The position with one concealed tile of a seat other than `seat` swapped with a tile of
+    /// the live wall (of another kind when one is found, so that the full view changes).
+    fn swap_with_wall(g: &Hungarian, seat: Seat, stream: &mut Stream) -> Option<Hungarian> {
+        let others: Vec<Seat> = (0..4).filter(|&s| s != seat).collect();
+        let chair = usize::from(g.chair_of(others[stream.below(3) as usize]));
+        let kinds: Vec<usize> = (0..34).filter(|&k| g.hand.players[chair].hand[k] > 0).collect();
+        let left = g.hand.wall.left();
+        if kinds.is_empty() || left == 0 {
+            return None;
+        }
+        let mut p = g.clone();
+        let k = kinds[stream.below(kinds.len() as u64) as usize];
+        let start = stream.below(left as u64) as usize;
+        for j in (0..left).map(|j| (start + j) % left) {
+            match p.hand.wall.swap_live(j, Piece::Tile(Tile::kind_tile(k)))? {
+                Piece::Tile(w) if w.kind() != k => {
+                    p.hand.players[chair].hand[k] -= 1;
+                    p.hand.players[chair].hand[w.kind()] += 1;
+                    break;
+                }
+                back => {
+                    p.hand.wall.swap_live(j, back);
+                }
+            }
+        }
+        Some(p)
+    }
+
+    #[test]
+    fn a_seat_sees_its_hand_and_the_table_and_only_how_many_tiles_the_others_hold() {
+        let start = |seed: &Seed| Hungarian::new(Rules::default(), 4, Some(seed)).unwrap();
+        let seen = check(start, 2, 1500, swap_with_wall, |full, mine, seat| {
+            let me = usize::from(seat);
+            assert_eq!((full.seen_by, mine.seen_by), (None, Some(seat)));
+            for (s, (a, b)) in full.players.iter().zip(&mine.players).enumerate() {
+                if s == me {
+                    assert_eq!((&b.hand, b.hidden), (&a.hand, None));
+                } else {
+                    assert!(b.hand.is_empty(), "seat {s} in seat {seat}'s view: {b:?}");
+                    assert_eq!(b.hidden, Some(a.hand.len()));
+                }
+                assert_eq!(
+                    (b.seat, b.wind, b.score, &b.melds, &b.flowers, &b.discards),
+                    (a.seat, a.wind, a.score, &a.melds, &a.flowers, &a.discards)
+                );
+            }
+            assert_eq!(mine.drawn, if full.claim.is_none() && full.to_act == [seat] { full.drawn } else { None });
+            let asked: Vec<Seat> = full.to_act.iter().copied().filter(|&s| s == seat).collect();
+            assert_eq!(mine.to_act, if full.claim.is_some() { asked } else { full.to_act.clone() });
+            assert_eq!(
+                (mine.round, &mine.scores, mine.hand, mine.prevailing, mine.east, &mine.seating, &mine.wall_break),
+                (full.round, &full.scores, full.hand, full.prevailing, full.east, &full.seating, &full.wall_break)
+            );
+            assert_eq!(
+                (mine.wall, mine.loose_drawn, &mine.claim, &mine.last, mine.over),
+                (full.wall, full.loose_drawn, &full.claim, &full.last, full.over)
+            );
+        });
+        assert!(seen.positions > 2000, "{seen:?}");
+        assert!(seen.differed * 10 > seen.perturbed * 9, "{seen:?}");
+    }
+
+    #[test]
+    fn a_seat_that_does_not_exist_sees_no_concealed_tile() {
+        let g = Hungarian::new(Rules::default(), 4, Some(&Seed::from_text("nobody"))).unwrap();
+        let v = g.seat_view(9);
+        assert!(v.players.iter().all(|p| p.hand.is_empty() && p.hidden.is_some_and(|n| n >= 13)));
+        assert_eq!(v.seen_by, Some(9));
+        assert!(g.view().players.iter().all(|p| p.hand.len() >= 13 && p.hidden.is_none()));
     }
 }

@@ -183,6 +183,16 @@ impl<T: Copy> Wall<T> {
     pub(crate) fn replaced(&self) -> usize {
         self.back
     }
+
+    /// Puts `t` where the `k`-th tile still to draw from the front lies and answers the tile
+    /// that lay there (none beyond the live wall): tests change what nobody has seen.
+    #[cfg(test)]
+    pub(crate) fn swap_live(&mut self, k: usize, t: T) -> Option<T> {
+        if k >= self.left() {
+            return None;
+        }
+        self.tiles.get_mut(self.front + k).map(|x| std::mem::replace(x, t))
+    }
 }
 
 #[cfg(test)]

@@ -103,7 +103,7 @@ pub struct Mcr {
     pub(super) at: [Seat; 4],
     pub(super) scores: [i64; 4],
     pub(super) results: Vec<RoundResult>,
-    wall: Wall<Piece>,
+    pub(super) wall: Wall<Piece>,
     /// Per-seat walls: the draws each seat has made.
     seat_draws: [u8; 4],
     pub(super) players: [Player; 4],

@@ -105,6 +105,10 @@ impl Game for Mcr {
     fn view(&self) -> View {
         self.make_view()
     }
+
+    fn seat_view(&self, seat: Seat) -> View {
+        self.make_seat_view(seat)
+    }
 }
 
 impl Mcr {

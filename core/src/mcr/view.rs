@@ -1,5 +1,6 @@
 //! What a viewer is shown of an MCR position: every hand, meld, flower and discard, the wall,
-//! the claim window, and the last win with its fan.
+//! the claim window, and the last win with its fan. A seat's view (`Game::seat_view`) leaves
+//! out the other seats' concealed tiles, draws and concealed kongs' tiles.
 
 use super::engine::{Mcr, Phase};
 use crate::mahjong::{Flower, Meld, MeldKind, Tile};
@@ -32,6 +33,9 @@ pub struct View {
     /// The last hand won, with its fan.
     pub last_win: Option<WinView>,
     pub over: bool,
+    /// Whose view it is: none for the full view, every tile visible.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seen_by: Option<Seat>,
 }
 
 /// The tile a claim window is open on.
@@ -62,6 +66,10 @@ pub struct PlayerView {
     pub flowers: Vec<Flower>,
     #[serde_as(as = "Vec<DisplayFromStr>")]
     pub discards: Vec<Tile>,
+    /// In another seat's view: how many concealed tiles the seat holds (`hand` is then empty,
+    /// and its concealed kongs, laid face down, show no tiles).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hidden: Option<usize>,
 }
 
 /// A meld as shown: `chi`, `pon`, `minkan`, `ankan` or `kakan` (the meld notation's names).
@@ -147,6 +155,7 @@ impl Mcr {
                         melds: p.melds.iter().map(MeldView::from).collect(),
                         flowers: p.flowers.clone(),
                         discards: p.river.clone(),
+                        hidden: None,
                     }
                 })
                 .collect(),
@@ -158,6 +167,114 @@ impl Mcr {
                 fans: w.score.fans().map(|(f, n)| FanView { name: f.name(), fan: f.value(), count: n }).collect(),
             }),
             over: self.is_over(),
+            seen_by: None,
         }
+    }
+
+    /// What `seat` sees: its own concealed tiles and draw; of the others, how many concealed
+    /// tiles each holds, and their concealed kongs face down (the kind of meld, no tiles); in a
+    /// claim window, whether it is asked itself (who else may claim depends on hidden hands);
+    /// everything else as the full view shows it.
+    pub(super) fn make_seat_view(&self, seat: Seat) -> View {
+        let mut v = self.make_view();
+        v.seen_by = Some(seat);
+        for p in v.players.iter_mut().filter(|p| p.seat != seat) {
+            p.hidden = Some(p.hand.len());
+            p.hand.clear();
+            for m in p.melds.iter_mut().filter(|m| m.kind == MeldKind::ConcealedKong) {
+                m.tiles.clear();
+            }
+        }
+        match &self.phase {
+            Phase::Turn { seat: on_turn, .. } if *on_turn != seat => v.drawn = None,
+            Phase::Claims { .. } | Phase::Rob { .. } => v.to_act.retain(|&s| s == seat),
+            _ => {}
+        }
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mahjong::Piece;
+    use crate::mcr::Rules;
+    use crate::seat_views::check;
+    use crate::{Seed, Stream};
+
+    /// The position with one concealed tile of a seat other than `seat` swapped with a tile of
+    /// the live wall (of another kind when one is found, so that the full view changes).
+    fn swap_with_wall(g: &Mcr, seat: Seat, stream: &mut Stream) -> Option<Mcr> {
+        let others: Vec<usize> = (0..4).filter(|&s| s != usize::from(seat)).collect();
+        let o = others[stream.below(3) as usize];
+        let left = g.wall.left();
+        if g.players[o].hand.is_empty() || left == 0 {
+            return None;
+        }
+        let mut p = g.clone();
+        let i = stream.below(p.players[o].hand.len() as u64) as usize;
+        let mine = p.players[o].hand[i];
+        let start = stream.below(left as u64) as usize;
+        for k in (0..left).map(|j| (start + j) % left) {
+            match p.wall.swap_live(k, Piece::Tile(mine))? {
+                Piece::Tile(w) if w.kind() != mine.kind() => {
+                    p.players[o].hand[i] = w;
+                    break;
+                }
+                back => {
+                    p.wall.swap_live(k, back);
+                }
+            }
+        }
+        p.players[o].hand.sort();
+        Some(p)
+    }
+
+    #[test]
+    fn a_seat_sees_its_hand_and_the_table_and_only_how_many_tiles_the_others_hold() {
+        let start = |seed: &Seed| Mcr::new(Rules::default(), 4, Some(seed)).unwrap();
+        let seen = check(start, 3, 1500, swap_with_wall, |full, mine, seat| {
+            let me = usize::from(seat);
+            assert_eq!((full.seen_by, mine.seen_by), (None, Some(seat)));
+            for (s, (a, b)) in full.players.iter().zip(&mine.players).enumerate() {
+                if s == me {
+                    assert_eq!((&b.hand, &b.melds, b.hidden), (&a.hand, &a.melds, None));
+                } else {
+                    assert!(b.hand.is_empty(), "seat {s} in seat {seat}'s view: {b:?}");
+                    assert_eq!(b.hidden, Some(a.hand.len()));
+                    assert_eq!(a.melds.len(), b.melds.len());
+                    for (x, y) in a.melds.iter().zip(&b.melds) {
+                        if x.kind == MeldKind::ConcealedKong {
+                            assert!(y.tiles.is_empty() && y.kind == x.kind);
+                        } else {
+                            assert_eq!(x, y);
+                        }
+                    }
+                }
+                assert_eq!(
+                    (b.seat, b.wind, b.score, &b.flowers, &b.discards),
+                    (a.seat, a.wind, a.score, &a.flowers, &a.discards)
+                );
+            }
+            assert_eq!(mine.drawn, if full.claim.is_none() && full.to_act == [seat] { full.drawn } else { None });
+            let asked: Vec<Seat> = full.to_act.iter().copied().filter(|&s| s == seat).collect();
+            assert_eq!(mine.to_act, if full.claim.is_some() { asked } else { full.to_act.clone() });
+            assert_eq!(
+                (mine.round, &mine.scores, mine.hand, mine.hands, mine.round_wind, mine.dealer, mine.wall, mine.dice),
+                (full.round, &full.scores, full.hand, full.hands, full.round_wind, full.dealer, full.wall, full.dice)
+            );
+            assert_eq!((&mine.claim, &mine.last_win, mine.over), (&full.claim, &full.last_win, full.over));
+        });
+        assert!(seen.positions > 3000, "{seen:?}");
+        assert!(seen.differed * 10 > seen.perturbed * 9, "{seen:?}");
+    }
+
+    #[test]
+    fn a_seat_that_does_not_exist_sees_no_concealed_tile() {
+        let g = Mcr::new(Rules::default(), 4, Some(&Seed::from_text("nobody"))).unwrap();
+        let v = g.seat_view(9);
+        assert!(v.players.iter().all(|p| p.hand.is_empty() && p.hidden.is_some_and(|n| n >= 13)));
+        assert_eq!((v.drawn, v.seen_by), (None, Some(9)));
+        assert!(g.view().drawn.is_some() && g.seat_view(g.dealer()).drawn.is_some());
     }
 }

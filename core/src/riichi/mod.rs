@@ -115,6 +115,10 @@ impl Game for Riichi {
         self.make_view()
     }
 
+    fn seat_view(&self, seat: Seat) -> View {
+        self.make_seat_view(seat)
+    }
+
     /// Ties are broken by seat order (the seat nearer the first dealer ranks higher).
     fn placements(&self) -> Vec<u32> {
         let mut places = vec![0; 4];

@@ -1,6 +1,7 @@
 //! What a viewer is shown of a riichi position: every hand, meld and river, the wall, the dora
 //! indicators, the claim window; every tile as its notation (`5m`, `0p` for a red five). The
-//! typed [`View`] (`Game::view`) and the text of `Game::render`.
+//! typed [`View`] (`Game::view`), a seat's view of it (`Game::seat_view`: the other seats'
+//! concealed tiles, draws and furiten left out) and the text of `Game::render`.
 
 use super::engine::{Phase, Riichi, WINDS};
 use super::facts::Abort;
@@ -40,6 +41,9 @@ pub struct View {
     /// hand-end screen.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hand_end: Option<HandEnd>,
+    /// Whose view it is: none for the full view, every tile visible.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seen_by: Option<Seat>,
 }
 
 /// The end of a hand, as the engine settled it: how it ended, who paid whom, the new scores.
@@ -217,6 +221,10 @@ pub struct PlayerView {
     pub discards: Vec<DiscardView>,
     pub riichi: bool,
     pub furiten: bool,
+    /// In another seat's view: how many concealed tiles the seat holds (`hand` is then empty,
+    /// `furiten` false: neither is known at the table).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hidden: Option<usize>,
 }
 
 /// A meld as shown.
@@ -330,6 +338,7 @@ impl Riichi {
                         .collect(),
                     riichi: p.riichi,
                     furiten: p.furiten(),
+                    hidden: None,
                 }
             })
             .collect();
@@ -355,6 +364,103 @@ impl Riichi {
             players,
             over: matches!(self.phase, Phase::Over),
             hand_end: self.last_end.as_deref().cloned(),
+            seen_by: None,
         }
+    }
+
+    /// What `seat` sees: its own concealed tiles, draw and furiten; of the others, how many
+    /// concealed tiles each holds; in a claim window, whether it is asked itself (who else may
+    /// claim depends on hidden hands); everything else as the full view shows it (melds, closed
+    /// kans included, rivers, revealed indicators, the hand's end as the table reveals it).
+    pub(crate) fn make_seat_view(&self, seat: Seat) -> View {
+        let mut v = self.make_view();
+        v.seen_by = Some(seat);
+        for p in v.players.iter_mut().filter(|p| p.seat != seat) {
+            p.hidden = Some(p.hand.len());
+            p.hand.clear();
+            p.furiten = false;
+        }
+        match &self.phase {
+            Phase::Turn { seat: on_turn, .. } if *on_turn != seat => v.drawn = None,
+            Phase::Claims { .. } => v.to_act.retain(|&s| s == seat),
+            _ => {}
+        }
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::riichi::Rules;
+    use crate::seat_views::check;
+    use crate::{Game, Seed, Stream};
+
+    /// The position with one concealed tile of a seat other than `seat` swapped with a tile of
+    /// the live wall (of another kind when one is found, so that the full view changes).
+    pub(crate) fn swap_with_wall(g: &Riichi, seat: Seat, stream: &mut Stream) -> Option<Riichi> {
+        let others: Vec<usize> = (0..4).filter(|&s| s != usize::from(seat)).collect();
+        let o = others[stream.below(3) as usize];
+        let mut hand = g.players[o].hand().to_vec();
+        let left = g.table.wall.left();
+        if hand.is_empty() || left == 0 {
+            return None;
+        }
+        let i = stream.below(hand.len() as u64) as usize;
+        let mut p = g.clone();
+        let start = stream.below(left as u64) as usize;
+        for k in (0..left).map(|j| (start + j) % left) {
+            let w = p.table.wall.swap_live(k, hand[i])?;
+            if w.kind() != hand[i].kind() {
+                hand[i] = w;
+                break;
+            }
+            p.table.wall.swap_live(k, w);
+        }
+        p.players[o].set_hand(&hand);
+        Some(p)
+    }
+
+    #[test]
+    fn a_seat_sees_its_hand_and_the_table_and_only_how_many_tiles_the_others_hold() {
+        let start = |seed: &Seed| Riichi::new(Rules::default(), 4, Some(seed)).unwrap();
+        let seen = check(start, 2, 1500, swap_with_wall, |full, mine, seat| {
+            let me = usize::from(seat);
+            assert_eq!((full.seen_by, mine.seen_by), (None, Some(seat)));
+            for (s, (a, b)) in full.players.iter().zip(&mine.players).enumerate() {
+                if s == me {
+                    assert_eq!((&b.hand, b.furiten, b.hidden), (&a.hand, a.furiten, None));
+                } else {
+                    assert!(b.hand.is_empty() && !b.furiten, "seat {s} in seat {seat}'s view: {b:?}");
+                    assert_eq!(b.hidden, Some(a.hand.len()));
+                }
+                assert_eq!(
+                    (b.seat, b.wind, b.score, &b.melds, &b.discards, b.riichi),
+                    (a.seat, a.wind, a.score, &a.melds, &a.discards, a.riichi)
+                );
+            }
+            assert_eq!(mine.drawn, if full.claim.is_none() && full.to_act == [seat] { full.drawn } else { None });
+            let asked: Vec<Seat> = full.to_act.iter().copied().filter(|&s| s == seat).collect();
+            assert_eq!(mine.to_act, if full.claim.is_some() { asked } else { full.to_act.clone() });
+            assert_eq!(
+                (mine.round, &mine.scores, &mine.hand, mine.round_wind, mine.dealer, mine.honba, mine.riichi_sticks),
+                (full.round, &full.scores, &full.hand, full.round_wind, full.dealer, full.honba, full.riichi_sticks)
+            );
+            assert_eq!(
+                (mine.wall, &mine.dora_indicators, mine.dice, &mine.claim, mine.over, &mine.hand_end),
+                (full.wall, &full.dora_indicators, full.dice, &full.claim, full.over, &full.hand_end)
+            );
+        });
+        assert!(seen.positions > 2000, "{seen:?}");
+        assert!(seen.differed * 10 > seen.perturbed * 9, "{seen:?}");
+    }
+
+    #[test]
+    fn a_seat_that_does_not_exist_sees_no_concealed_tile() {
+        let g = Riichi::new(Rules::default(), 4, Some(&Seed::from_text("nobody"))).unwrap();
+        let v = g.seat_view(9);
+        assert!(v.players.iter().all(|p| p.hand.is_empty() && p.hidden.is_some_and(|n| n >= 13)));
+        assert_eq!((v.drawn, v.seen_by), (None, Some(9)));
+        assert!(g.view().drawn.is_some() && g.seat_view(g.dealer()).drawn.is_some());
     }
 }

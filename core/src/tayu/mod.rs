@@ -928,6 +928,10 @@ impl Game for Tayu {
     fn view(&self) -> View {
         self.make_view()
     }
+
+    fn seat_view(&self, seat: Seat) -> View {
+        self.make_seat_view(seat)
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! What a viewer is shown of a Ta Yü position: the board with every piece and channel end, the
-//! coasts' mouths and points, the stack, the pieces held, the bidding.
+//! coasts' mouths and points, the stack, the pieces held, the bidding. A seat's view
+//! (`Game::seat_view`) leaves out the piece another seat has drawn and not yet placed.
 
 use super::board::Mouth;
 use super::pieces::{Dir, Exit, Pattern};
@@ -33,8 +34,11 @@ pub struct View {
     pub bids: Vec<Bid>,
     pub flood: Option<Flood>,
     pub over: bool,
-    /// The engine's text render of the position.
+    /// The engine's text render of the position (a seat's view: the status and the board).
     pub text: String,
+    /// Whose view it is: none for the full view, every piece visible.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seen_by: Option<Seat>,
 }
 
 /// The board's shape.
@@ -122,6 +126,9 @@ pub struct SeatView {
     pub flood: bool,
     #[serde_as(as = "Vec<DisplayFromStr>")]
     pub held: Vec<Pattern>,
+    /// In another seat's view: how many pieces the seat holds unseen (`held` is then empty).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hidden: Option<usize>,
 }
 
 /// A seat's bid (none: it passed).
@@ -205,12 +212,128 @@ impl Tayu {
                     side: self.coasts.get(s).copied().flatten().map(|side| side.code()),
                     flood: self.flood.is_some_and(|(f, _)| usize::from(f) == s),
                     held: self.held.get(s).cloned().unwrap_or_default(),
+                    hidden: None,
                 })
                 .collect(),
             bids: self.bids.iter().map(|&(seat, bid)| Bid { seat, bid }).collect(),
             flood: self.flood.map(|(seat, bid)| Flood { seat, bid, stopped: self.flood_out }),
             over: self.phase == Phase::Over,
             text: self.render(),
+            seen_by: None,
         }
+    }
+
+    /// What `seat` sees: everything but the piece another seat has drawn and not yet placed
+    /// (the stack shows only its columns' heights and the marks on their tops in every view).
+    /// With the face-up variant every held piece lies face up, and at the game's end the piece
+    /// that cannot be placed is shown (seed: "megmutatja azt ellenfelének"), so nothing is held
+    /// unseen then.
+    pub(super) fn make_seat_view(&self, seat: Seat) -> View {
+        let mut v = self.make_view();
+        v.seen_by = Some(seat);
+        if !self.rules.face_up && self.phase != Phase::Over {
+            for (s, sv) in v.seats.iter_mut().enumerate() {
+                if s != usize::from(seat) && !sv.held.is_empty() {
+                    sv.hidden = Some(sv.held.len());
+                    sv.held.clear();
+                }
+            }
+            if let Phase::Place { turn } = self.phase {
+                if turn != seat {
+                    v.status = format!("seat {turn} to place the piece it drew");
+                }
+            }
+        }
+        v.text = format!("Ta Yü, {} players: {}\n{}", self.seats, v.status, self.board.draw());
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::seat_views::check;
+    use crate::tayu::Rules;
+    use crate::{Seed, Stream};
+
+    /// The positions of the stack's pieces under the columns' tops.
+    fn under_tops(g: &Tayu) -> Vec<(usize, usize)> {
+        g.stack.iter().enumerate().flat_map(|(c, col)| (0..col.len().saturating_sub(1)).map(move |i| (c, i))).collect()
+    }
+
+    /// The position with two pieces under the stack's tops swapped, and the piece another seat
+    /// than `seat` holds unseen swapped with a third (none when no other seat holds one).
+    fn swap_hidden(g: &Tayu, seat: Seat, stream: &mut Stream) -> Option<Tayu> {
+        let o = (0..g.seats).find(|&s| s != usize::from(seat) && !g.held[s].is_empty())?;
+        let under = under_tops(g);
+        let held = g.held[o][0];
+        let differ: Vec<&(usize, usize)> = under.iter().filter(|&&(c, i)| g.stack[c][i] != held).collect();
+        if g.rules.face_up || g.phase == Phase::Over || differ.is_empty() || under.len() < 2 {
+            return None;
+        }
+        let mut p = g.clone();
+        let &(c, i) = differ[stream.below(differ.len() as u64) as usize];
+        p.held[o][0] = std::mem::replace(&mut p.stack[c][i], held);
+        let (a, b) =
+            (under[stream.below(under.len() as u64) as usize], under[stream.below(under.len() as u64) as usize]);
+        let x = p.stack[a.0][a.1];
+        p.stack[a.0][a.1] = std::mem::replace(&mut p.stack[b.0][b.1], x);
+        Some(p)
+    }
+
+    fn views_of(rules: Rules, seats: usize, games: usize) -> crate::seat_views::Seen {
+        let start = |seed: &Seed| Tayu::new(rules.clone(), seats, Some(seed)).unwrap();
+        check(start, games, 600, swap_hidden, |full, mine, seat| {
+            assert_eq!((full.seen_by, mine.seen_by), (None, Some(seat)));
+            let shown = rules.face_up || full.over;
+            for (s, (a, b)) in full.seats.iter().zip(&mine.seats).enumerate() {
+                if s == usize::from(seat) || shown || a.held.is_empty() {
+                    assert_eq!((&b.held, b.hidden), (&a.held, None));
+                } else {
+                    assert!(b.held.is_empty(), "seat {s} in seat {seat}'s view: {b:?}");
+                    assert_eq!(b.hidden, Some(a.held.len()));
+                    for p in &a.held {
+                        let p = p.to_string();
+                        assert!(!mine.status.contains(&p) && !mine.text.contains(&p), "{p} in {}", mine.text);
+                    }
+                }
+                assert_eq!((b.side, b.flood), (a.side, a.flood));
+            }
+            if shown || full.seats.iter().enumerate().all(|(s, a)| s == usize::from(seat) || a.held.is_empty()) {
+                assert_eq!(mine.status, full.status);
+            }
+            assert!(mine.text.contains(&mine.status));
+            assert_eq!(
+                (mine.round, &mine.scores, &mine.to_act, &mine.board, &mine.pieces, &mine.open_ends, &mine.coasts),
+                (full.round, &full.scores, &full.to_act, &full.board, &full.pieces, &full.open_ends, &full.coasts)
+            );
+            assert_eq!(
+                (&mine.stack, &mine.drawable, &mine.set_aside, &mine.bids, &mine.flood, mine.over),
+                (&full.stack, &full.drawable, &full.set_aside, &full.bids, &full.flood, full.over)
+            );
+        })
+    }
+
+    #[test]
+    fn a_seat_sees_the_board_and_the_stack_tops_but_not_a_piece_another_seat_drew() {
+        for seats in 2..=4 {
+            let seen = views_of(Rules::default(), seats, 3);
+            assert!(seen.positions > 300, "{seats} seats: {seen:?}");
+            assert!(seen.perturbed * 4 > seen.positions && seen.differed == seen.perturbed, "{seats} seats: {seen:?}");
+        }
+    }
+
+    #[test]
+    fn with_the_face_up_variant_every_held_piece_is_seen() {
+        let rules = Rules { face_up: true, ..Rules::default() };
+        let seen = views_of(rules.clone(), 2, 3);
+        assert!(seen.positions > 300 && seen.perturbed == 0, "{seen:?}");
+        let mut g = Tayu::new(rules, 2, Some(&Seed::from_text("face up"))).unwrap();
+        while g.held.iter().any(Vec::is_empty) {
+            let s = g.to_act().iter().next().unwrap();
+            let a = g.legal_actions(s)[0].clone();
+            g.play_mut(s, &a).unwrap();
+        }
+        assert!(g.seat_view(0).seats[1].held.len() == 1 && g.seat_view(1).seats[0].held.len() == 1);
     }
 }

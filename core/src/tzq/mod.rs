@@ -810,6 +810,10 @@ impl Game for Tzq {
         self.make_view()
     }
 
+    fn seat_view(&self, seat: Seat) -> View {
+        self.make_seat_view(seat)
+    }
+
     fn render(&self) -> String {
         let mut o = String::new();
         let total = if self.rules.target > 0 {
