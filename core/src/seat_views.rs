@@ -69,3 +69,9 @@ where
     }
     seen
 }
+
+/// A seat other than `seat` at a table of `seats`, chosen by `stream`.
+pub(crate) fn other_seat(seat: Seat, seats: usize, stream: &mut Stream) -> Seat {
+    let others: Vec<Seat> = (0..seats as Seat).filter(|&s| s != seat).collect();
+    others[stream.below(others.len() as u64) as usize]
+}

@@ -341,34 +341,26 @@ mod tests {
     use super::*;
     use crate::hungarian::Rules;
     use crate::mahjong::Piece;
-    use crate::seat_views::check;
+    use crate::seat_views::{check, other_seat};
     use crate::{Seed, Stream};
 
     /// The position with one concealed tile of a seat other than `seat` swapped with a tile of
     /// the live wall (of another kind when one is found, so that the full view changes).
     fn swap_with_wall(g: &Hungarian, seat: Seat, stream: &mut Stream) -> Option<Hungarian> {
-        let others: Vec<Seat> = (0..4).filter(|&s| s != seat).collect();
-        let chair = usize::from(g.chair_of(others[stream.below(3) as usize]));
+        let chair = usize::from(g.chair_of(other_seat(seat, 4, stream)));
         let kinds: Vec<usize> = (0..34).filter(|&k| g.hand.players[chair].hand[k] > 0).collect();
-        let left = g.hand.wall.left();
-        if kinds.is_empty() || left == 0 {
+        if kinds.is_empty() || g.hand.wall.left() == 0 {
             return None;
         }
         let mut p = g.clone();
         let k = kinds[stream.below(kinds.len() as u64) as usize];
-        let start = stream.below(left as u64) as usize;
-        for j in (0..left).map(|j| (start + j) % left) {
-            match p.hand.wall.swap_live(j, Piece::Tile(Tile::kind_tile(k)))? {
-                Piece::Tile(w) if w.kind() != k => {
-                    p.hand.players[chair].hand[k] -= 1;
-                    p.hand.players[chair].hand[w.kind()] += 1;
-                    break;
-                }
-                back => {
-                    p.hand.wall.swap_live(j, back);
-                }
-            }
-        }
+        let start = stream.below(g.hand.wall.left() as u64) as usize;
+        let other_kind = |w| matches!(w, Piece::Tile(w) if w.kind() != k);
+        let Piece::Tile(w) = p.hand.wall.swap_live(start, Piece::Tile(Tile::kind_tile(k)), other_kind)? else {
+            return None;
+        };
+        p.hand.players[chair].hand[k] -= 1;
+        p.hand.players[chair].hand[w.kind()] += 1;
         Some(p)
     }
 

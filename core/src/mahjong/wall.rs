@@ -184,14 +184,16 @@ impl<T: Copy> Wall<T> {
         self.back
     }
 
-    /// Puts `t` where the `k`-th tile still to draw from the front lies and answers the tile
-    /// that lay there (none beyond the live wall): tests change what nobody has seen.
+    /// Puts `t` in the place of a tile still to draw, the first from the `start`-th on (round
+    /// the live wall) for which `pick` holds, and answers that tile (none: no such tile, nothing
+    /// changed): tests change what nobody has seen.
     #[cfg(test)]
-    pub(crate) fn swap_live(&mut self, k: usize, t: T) -> Option<T> {
-        if k >= self.left() {
-            return None;
-        }
-        self.tiles.get_mut(self.front + k).map(|x| std::mem::replace(x, t))
+    pub(crate) fn swap_live(&mut self, start: usize, t: T, pick: impl Fn(T) -> bool) -> Option<T> {
+        let left = self.left();
+        let at = (0..left)
+            .map(|j| self.front + (start + j) % left)
+            .find(|&i| self.tiles.get(i).is_some_and(|&x| pick(x)))?;
+        Some(std::mem::replace(&mut self.tiles[at], t))
     }
 }
 

@@ -199,33 +199,23 @@ mod tests {
     use super::*;
     use crate::mahjong::Piece;
     use crate::mcr::Rules;
-    use crate::seat_views::check;
+    use crate::seat_views::{check, other_seat};
     use crate::{Seed, Stream};
 
     /// The position with one concealed tile of a seat other than `seat` swapped with a tile of
     /// the live wall (of another kind when one is found, so that the full view changes).
     fn swap_with_wall(g: &Mcr, seat: Seat, stream: &mut Stream) -> Option<Mcr> {
-        let others: Vec<usize> = (0..4).filter(|&s| s != usize::from(seat)).collect();
-        let o = others[stream.below(3) as usize];
-        let left = g.wall.left();
-        if g.players[o].hand.is_empty() || left == 0 {
+        let o = usize::from(other_seat(seat, 4, stream));
+        if g.players[o].hand.is_empty() || g.wall.left() == 0 {
             return None;
         }
         let mut p = g.clone();
         let i = stream.below(p.players[o].hand.len() as u64) as usize;
+        let start = stream.below(g.wall.left() as u64) as usize;
         let mine = p.players[o].hand[i];
-        let start = stream.below(left as u64) as usize;
-        for k in (0..left).map(|j| (start + j) % left) {
-            match p.wall.swap_live(k, Piece::Tile(mine))? {
-                Piece::Tile(w) if w.kind() != mine.kind() => {
-                    p.players[o].hand[i] = w;
-                    break;
-                }
-                back => {
-                    p.wall.swap_live(k, back);
-                }
-            }
-        }
+        let other_kind = |w| matches!(w, Piece::Tile(w) if w.kind() != mine.kind());
+        let Piece::Tile(w) = p.wall.swap_live(start, Piece::Tile(mine), other_kind)? else { return None };
+        p.players[o].hand[i] = w;
         p.players[o].hand.sort();
         Some(p)
     }

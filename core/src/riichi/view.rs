@@ -393,30 +393,22 @@ impl Riichi {
 mod tests {
     use super::*;
     use crate::riichi::Rules;
-    use crate::seat_views::check;
+    use crate::seat_views::{check, other_seat};
     use crate::{Game, Seed, Stream};
 
     /// The position with one concealed tile of a seat other than `seat` swapped with a tile of
     /// the live wall (of another kind when one is found, so that the full view changes).
-    pub(crate) fn swap_with_wall(g: &Riichi, seat: Seat, stream: &mut Stream) -> Option<Riichi> {
-        let others: Vec<usize> = (0..4).filter(|&s| s != usize::from(seat)).collect();
-        let o = others[stream.below(3) as usize];
+    fn swap_with_wall(g: &Riichi, seat: Seat, stream: &mut Stream) -> Option<Riichi> {
+        let o = usize::from(other_seat(seat, 4, stream));
         let mut hand = g.players[o].hand().to_vec();
-        let left = g.table.wall.left();
-        if hand.is_empty() || left == 0 {
+        if hand.is_empty() || g.table.wall.left() == 0 {
             return None;
         }
         let i = stream.below(hand.len() as u64) as usize;
         let mut p = g.clone();
-        let start = stream.below(left as u64) as usize;
-        for k in (0..left).map(|j| (start + j) % left) {
-            let w = p.table.wall.swap_live(k, hand[i])?;
-            if w.kind() != hand[i].kind() {
-                hand[i] = w;
-                break;
-            }
-            p.table.wall.swap_live(k, w);
-        }
+        let start = stream.below(g.table.wall.left() as u64) as usize;
+        let kind = hand[i].kind();
+        hand[i] = p.table.wall.swap_live(start, hand[i], |w| w.kind() != kind)?;
         p.players[o].set_hand(&hand);
         Some(p)
     }
