@@ -617,3 +617,158 @@ fn mjai_app_reference_bots_play_whole_games_with_every_answer_legal() {
     // The games used the protocol's answers beyond the discard.
     assert!(total.riichi > 0 && total.calls > 0 && total.wins > 0, "{total:?}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// The events against `paifu export mjai`
+
+/// An event as both sides write it: the fields the protocol and the exporter share, a hand's
+/// tiles sorted.
+fn comparable(e: &Value) -> Value {
+    let mut out = serde_json::Map::new();
+    for k in [
+        "type",
+        "actor",
+        "target",
+        "pai",
+        "consumed",
+        "tsumogiri",
+        "dora_marker",
+        "bakaze",
+        "kyoku",
+        "honba",
+        "kyotaku",
+        "oya",
+        "scores",
+        "deltas",
+        "ura_markers",
+    ] {
+        if let Some(v) = e.get(k) {
+            out.insert(k.into(), v.clone());
+        }
+    }
+    if let Some(hands) = e.get("tehais").and_then(Value::as_array) {
+        let sorted: Vec<Value> = hands
+            .iter()
+            .map(|h| {
+                let mut h: Vec<String> =
+                    h.as_array().into_iter().flatten().filter_map(|t| t.as_str().map(str::to_owned)).collect();
+                h.sort();
+                json!(h)
+            })
+            .collect();
+        out.insert("tehais".into(), json!(sorted));
+    }
+    if e["type"] == "reach_accepted" {
+        out.remove("scores");
+    }
+    Value::Object(out)
+}
+
+#[test]
+fn the_events_are_those_paifu_export_mjai_writes_with_the_others_tiles_hidden() {
+    use crate::bots::riichi::Greedy;
+    use crate::Bot;
+    let mut kans = 0;
+    for n in 1..=4 {
+        let seed = Seed::from_text(&format!("mjai export {n}"));
+        let rules = Riichi::rules("tenhou", &Options::new()).expect("rules");
+        let mut bots: Vec<Box<dyn Bot<Riichi>>> = (0..4u8)
+            .map(|s| -> Box<dyn Bot<Riichi>> {
+                if s % 2 == 0 {
+                    Box::new(Greedy)
+                } else {
+                    crate::bots::random(&seed.child(&format!("bot {s}")))
+                }
+            })
+            .collect();
+        let log =
+            crate::play_game::<Riichi>("tenhou", rules.clone(), seed, &mut bots, Default::default()).expect("a game");
+        let exported: Vec<Value> = crate::import::mjai::export(&log)
+            .expect("the export")
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("JSON"))
+            .filter(|e: &Value| e["type"] != "start_game" && e["type"] != "end_game")
+            .collect();
+        kans += exported.iter().filter(|e| matches!(e["type"].as_str(), Some("ankan" | "kakan" | "daiminkan"))).count();
+        let mut g = Riichi::new(rules, 4, Some(&seed)).expect("the game");
+        let mut ps: Vec<Mjai> = (0..4).map(Mjai::new).collect();
+        begin_all(&g, &mut ps);
+        let mut told: Vec<Vec<Value>> = (0..4).map(|i| events(&ps[i].ask(&g, i as Seat))).collect();
+        for r in &log.records {
+            g.play_mut(r.seat, &r.action).expect("the log replays");
+            for (i, p) in ps.iter_mut().enumerate() {
+                p.observe(r.seat, &r.action, &g);
+                for l in p.notices() {
+                    told[i].extend(events(&l));
+                }
+                told[i].extend(events(&p.ask(&g, i as Seat)));
+            }
+        }
+        for (i, ev) in told.iter().enumerate() {
+            let mut seen = Mjai::new(i as Seat);
+            let want: Vec<Value> = exported
+                .iter()
+                .map(|e| {
+                    seen.push(e.clone());
+                    comparable(&seen.pending.pop().expect("pushed"))
+                })
+                .collect();
+            let got: Vec<Value> = ev.iter().map(comparable).collect();
+            // The export shows a kan's new indicator right after the kan; the protocol when the
+            // engine shows it (Tenhou's rule, as mjai.app's engine: a closed kan's at once, an
+            // open or added kan's after the next discard). The same indicators, each hand.
+            let (got, got_dora) = apart_dora(got);
+            let (want, want_dora) = apart_dora(want);
+            assert_eq!(got_dora, want_dora, "seed {n}, seat {i}");
+            for (j, (a, b)) in got.iter().zip(&want).enumerate() {
+                assert_eq!(
+                    a,
+                    b,
+                    "seed {n}, seat {i}, event {j}: told (left), exported (right); before: {:?}",
+                    &got[j.saturating_sub(4)..j]
+                );
+            }
+            assert_eq!(got.len(), want.len(), "seed {n}, seat {i}");
+            dora_when_the_engine_shows_it(ev);
+        }
+    }
+    assert!(kans > 0, "the games have kans");
+}
+
+/// The events without `dora`, and the indicators each hand showed by `dora`.
+fn apart_dora(events: Vec<Value>) -> (Vec<Value>, Vec<Vec<Value>>) {
+    let mut dora: Vec<Vec<Value>> = Vec::new();
+    let mut rest = Vec::new();
+    for e in events {
+        if e["type"] == "start_kyoku" {
+            dora.push(Vec::new());
+        }
+        if e["type"] == "dora" {
+            if let Some(d) = dora.last_mut() {
+                d.push(e["dora_marker"].clone());
+            }
+        } else {
+            rest.push(e);
+        }
+    }
+    (rest, dora)
+}
+
+/// A closed kan's indicator comes before the replacement draw; an open or added kan's after the
+/// kan's seat's next discard (when the hand goes on that far).
+fn dora_when_the_engine_shows_it(events: &[Value]) {
+    for (j, e) in events.iter().enumerate() {
+        let kind = e["type"].as_str().unwrap_or("");
+        if !matches!(kind, "ankan" | "kakan" | "daiminkan") {
+            continue;
+        }
+        let next: Vec<&str> =
+            events[j + 1..].iter().filter_map(|e| e["type"].as_str()).take_while(|t| *t != "end_kyoku").collect();
+        if kind == "ankan" {
+            assert_eq!(next.first(), Some(&"dora"), "{e}: {next:?}");
+        } else if let Some(d) = next.iter().position(|t| *t == "dahai") {
+            assert_eq!(next.get(d + 1), Some(&"dora"), "{e}: {next:?}");
+            assert!(!next[..d].contains(&"dora"), "{e}: {next:?}");
+        }
+    }
+}
