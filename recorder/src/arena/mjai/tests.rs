@@ -355,6 +355,43 @@ fn reach_asks_again_with_the_reach_event_then_reads_the_riichi_discard() {
 }
 
 #[test]
+fn the_reader_never_panics_on_mangled_answers() {
+    // Every prefix of some answers, and each with one byte replaced, on the seat's turn and in a
+    // claim window: read as something or refused, never a panic.
+    let (g, mut ps) = at_first_turn("mjai answers");
+    let mut windowed = game("mjai claims");
+    while windowed.claim_window().is_none() {
+        let s = windowed.to_act().iter().next().expect("the game goes on");
+        let a = windowed.legal_actions(s)[0];
+        windowed.play_mut(s, &a).expect("legal");
+    }
+    let answers = [
+        r#"{"type":"dahai","actor":0,"pai":"5mr","tsumogiri":false}"#,
+        r#"{"type":"chi","actor":1,"target":0,"pai":"3m","consumed":["4m","5m"]}"#,
+        r#"{"type":"ankan","actor":0,"consumed":["E","E","E","E"]}"#,
+        r#"{"type":"hora","actor":0,"target":0,"pai":"C"}"#,
+        r#"{"type":"kakan","actor":0,"pai":"5pr","consumed":["5p","5p","5p"]}"#,
+    ];
+    let mut read = 0;
+    for (pos, seat) in [(&g, 0u8), (&windowed, windowed.to_act().iter().next().expect("a seat"))] {
+        let p = &mut ps[usize::from(seat)];
+        for a in answers {
+            for cut in 0..=a.len() {
+                let _ = p.read(pos, seat, &a[..cut]);
+                for c in ["\"", "9", "-", "[", "\u{00e9}", "}"] {
+                    let mut b = a.as_bytes()[..cut].to_vec();
+                    b.extend_from_slice(c.as_bytes());
+                    b.extend_from_slice(&a.as_bytes()[(cut + 1).min(a.len())..]);
+                    let _ = p.read(pos, seat, &String::from_utf8_lossy(&b));
+                    read += 1;
+                }
+            }
+        }
+    }
+    assert!(read > 1000);
+}
+
+#[test]
 fn reach_when_riichi_is_not_legal_is_refused() {
     let (g, mut ps) = at_first_turn("mjai answers");
     let riichi = g.legal_actions(0).iter().any(|a| matches!(a, Action::Discard { riichi: true, .. }));
@@ -581,7 +618,7 @@ fn play_bots(seed: &str, classes: [&str; 4], dir: &Path) -> (Riichi, Played) {
         let path = dir.join(format!("seat-{s}.stderr"));
         let err = std::fs::read_to_string(&path).expect("the stderr file");
         assert!(
-            !err.contains("Exception"),
+            !reports_exception(&err),
             "seed {seed:?}: the bot at seat {s} ({}) reports an exception about the events it was sent:\n{}",
             class,
             err.lines().filter(|l| !l.contains("| INFO")).take(40).collect::<Vec<_>>().join("\n")
@@ -589,6 +626,28 @@ fn play_bots(seed: &str, classes: [&str; 4], dir: &Path) -> (Riichi, Played) {
     }
     played.hands = g.results().len();
     (g, played)
+}
+
+/// Whether a bot's standard error holds the report the mjai `Bot` writes when the events it was
+/// sent confuse it (`Exception: ...`).
+fn reports_exception(stderr: &str) -> bool {
+    stderr.contains("Exception")
+}
+
+#[test]
+fn a_reference_bot_sent_events_that_confuse_it_reports_an_exception() {
+    // The check the games rely on can fail: a draw before any hand began.
+    let dir = tempfile::tempdir().expect("a folder");
+    let path = dir.path().join("seat-0.stderr");
+    let err = std::fs::File::create(&path).expect("a stderr file");
+    let mut bot = BotProcess::spawn(&bot_command("RulebaseBot"), 0, Stdio::from(err)).expect("the bot starts");
+    bot.send(r#"[{"type":"start_game","names":["a","b","c","d"],"id":0}]"#).expect("sent");
+    assert_eq!(bot.answer(Duration::from_secs(60)).expect("an answer"), r#"{"type":"none"}"#);
+    bot.send(r#"[{"type":"tsumo","actor":0,"pai":"1m"}]"#).expect("sent");
+    assert_eq!(bot.answer(Duration::from_secs(60)).expect("an answer"), r#"{"type":"none"}"#);
+    drop(bot);
+    let text = std::fs::read_to_string(&path).expect("the stderr file");
+    assert!(reports_exception(&text), "{text}");
 }
 
 #[test]
