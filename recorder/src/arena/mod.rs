@@ -3,5 +3,6 @@
 //! ([`journal`]). The match seed is fixed as `paifu_core::fair` specifies (docs/protocol.md).
 
 pub mod journal;
+pub mod mjai;
 pub mod process;
 pub mod protocol;

@@ -3,9 +3,9 @@
 //! positions are mapped back to the mjai lines. Any riichi log is written as full-information
 //! mjai (write.rs).
 
-mod read;
+pub(crate) mod read;
 mod to_record;
-mod write;
+pub(crate) mod write;
 
 pub use write::export;
 use write::export_as;

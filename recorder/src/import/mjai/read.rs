@@ -31,6 +31,14 @@ impl Pai {
         }
     }
 
+    /// Paifu's tile (`None` for a hidden one).
+    pub(crate) fn tile(self) -> Option<paifu_core::mahjong::Tile> {
+        match self {
+            Pai::Known(..) => self.notation().parse().ok(),
+            Pai::Hidden => None,
+        }
+    }
+
     pub(crate) fn parse(s: &str) -> Option<Pai> {
         let honours = ["E", "S", "W", "N", "P", "F", "C"];
         if s == "?" {
@@ -385,6 +393,14 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
         "end_game" => Event::EndGame { scores: o.ints("scores")? },
         other => return Err(o.err(format!("unknown event type {other:?}"))),
     })
+}
+
+/// One event given as a JSON object (a bot's answer in the arena); the error's message says what
+/// is wrong with it.
+pub(crate) fn one_event(m: &Map<String, Value>) -> Result<Event, ImportError> {
+    let kind =
+        m.get("type").and_then(Value::as_str).ok_or_else(|| ImportError::new("", "an mjai event has a \"type\""))?;
+    event(&Obj { line: 1, kind: kind.to_owned(), m })
 }
 
 /// The round a `start_kyoku` starts, as players name it (`East 2, 1 honba`).

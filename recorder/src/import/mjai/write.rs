@@ -15,7 +15,7 @@ use paifu_core::Seat;
 use serde_json::{json, Value};
 
 /// mjai notation of a tile: `5m`, `5mr` (red five), `E` ... `C`.
-fn pai(t: Tile) -> String {
+pub(crate) fn pai(t: Tile) -> String {
     let c = record::Tile::from_paifu(t).0;
     match c {
         51 => "5mr".into(),
@@ -30,11 +30,12 @@ fn pai6(t: record::Tile) -> String {
     pai(t.to_paifu())
 }
 
-fn pais(ts: &[Tile]) -> Vec<String> {
+pub(crate) fn pais(ts: &[Tile]) -> Vec<String> {
     ts.iter().map(|t| pai(*t)).collect()
 }
 
-fn reason(name: &str) -> &'static str {
+/// mjai's `ryukyoku` reason for a draw named as Tenhou names it (`九種九牌`, `流局`).
+pub(crate) fn reason(name: &str) -> &'static str {
     match name {
         "九種九牌" => "kyushukyuhai",
         "四風連打" => "suufonrenda",

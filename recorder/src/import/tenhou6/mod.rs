@@ -21,7 +21,7 @@ mod write;
 
 pub use read::parse;
 pub use write::export;
-pub(crate) use write::{export_as, Style};
+pub(crate) use write::{abort_name, export_as, Style};
 
 use super::embedded::{self, first_difference, mismatch};
 use super::to_log::{self, Imported};

@@ -18,7 +18,7 @@ use paifu_core::log::Log;
 use paifu_core::mahjong::Tile;
 use paifu_core::riichi::{Action, Limit, Payment, Riichi, Score, Yaku};
 use paifu_core::Game;
-use paifu_core::Seat;
+use paifu_core::{RoundResult, Seat};
 use serde_json::{json, Value};
 
 /// Tenhou's code of a tile.
@@ -246,14 +246,7 @@ pub(crate) fn export_as(log: &Log<Action>, style: Style) -> Result<String, Expor
                 }
                 Value::Array(out)
             } else {
-                let abort = res.facts.iter().find_map(|f| f.key.strip_prefix("abort:")).map(|k| match k {
-                    "nine_terminals" => "九種九牌",
-                    "four_winds" => "四風連打",
-                    "four_riichi" => "四家立直",
-                    "four_kans" => "四槓散了",
-                    _ => "三家和了",
-                });
-                match abort {
+                match abort_name(&res) {
                     Some(name) => json!([name]),
                     None => {
                         let nagashi = res.facts.iter().any(|f| f.key == "nagashi_mangan");
@@ -467,6 +460,17 @@ fn call_string(letter: char, caller: Seat, from: Seat, called: Tile, own: &[Tile
         }
     }
     out
+}
+
+/// Tenhou's name of the abortive draw a round result records (`九種九牌`), if it records one.
+pub(crate) fn abort_name(res: &RoundResult) -> Option<&'static str> {
+    res.facts.iter().find_map(|f| f.key.strip_prefix("abort:")).map(|k| match k {
+        "nine_terminals" => "九種九牌",
+        "four_winds" => "四風連打",
+        "four_riichi" => "四家立直",
+        "four_kans" => "四槓散了",
+        _ => "三家和了",
+    })
 }
 
 #[cfg(test)]
