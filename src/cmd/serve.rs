@@ -16,9 +16,14 @@ Reading needs nothing. Writing needs a token (paifu token create): send it as Au
 in with it at /login. Uploads are refused past --max-upload bytes, other request bodies past --max-form bytes. Use \
 the same --key every time: tournaments trust keys, and certificates by a key made for one run are not renewed.
 
+Games in progress (paifu arena --db) are at /live and /api/live, each followed move by move at /live/ID. For public \
+viewing, --live-delay SECS shows only the moves played at least SECS ago (and says how many are held back), so that \
+no one watching can tell a player what the others hold while the hand is still being played. The seed is never shown.
+
 Example:
   paifu token create --db club.db --name alice --role organiser
-  paifu serve --db club.db --addr 127.0.0.1:8080 --key referee.key"
+  paifu serve --db club.db --addr 127.0.0.1:8080 --key referee.key
+  paifu serve --db arena.db --addr 0.0.0.0:8080 --live-delay 300   # a public view, five minutes behind"
 )]
 /// Serve the web dashboard over the archive.
 ///
@@ -44,6 +49,10 @@ pub struct ServeArgs {
     /// Send the session cookie over HTTPS only (when a proxy serves the dashboard over HTTPS).
     #[arg(long)]
     pub secure_cookies: bool,
+    /// Show games in progress this many seconds behind: moves played since are held back
+    /// (0 shows every move at once; for public viewing, say 300).
+    #[arg(long, value_name = "SECS", default_value_t = 0)]
+    pub live_delay: u64,
 }
 
 /// Serves the dashboard on `addr` (port 0 picks a free one), printing its address, until the
@@ -63,6 +72,7 @@ pub fn run(a: ServeArgs) -> Result {
     config.max_upload = a.max_upload;
     config.max_form = a.max_form;
     config.secure_cookies = a.secure_cookies;
+    config.live_delay_secs = a.live_delay;
     if let Some(path) = &a.key {
         let (key, created) = read_or_create_key(path)?;
         if created {

@@ -368,3 +368,45 @@ async fn riichi_viewer_in_chromium() {
     c.close().await.unwrap();
     server.stop();
 }
+
+/// A game in progress followed in the browser: its page moves on by itself as records come in
+/// (the polling script), and says so once the game has ended.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_live_game_follows_its_moves_in_chromium() {
+    use paifu_core::log::{header_line, record_line};
+    if !browser_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("live.db");
+    let log = tzq_log("e2e/live", ["Akiko", "Bruno"]);
+    let mut a = Archive::open(&db).unwrap();
+    let id = a.live_begin("arena/game-0001", &header_line(&log.header), 0).unwrap();
+    let play = |a: &mut Archive, upto: usize| {
+        for (i, r) in log.records[..upto].iter().enumerate() {
+            a.live_record(id, i as u32, &record_line(r), 1).unwrap();
+        }
+    };
+    play(&mut a, 3);
+    let server = paifu_web::spawn(paifu_web::Config::new(&db), "127.0.0.1:0").expect("the server starts");
+    let driver = start_driver();
+    let c = connect(&driver).await;
+    c.goto(&format!("{}/live", server.url())).await.unwrap();
+    wait_text(&c, "h1", |t| t == "Games in progress").await;
+    c.find(Locator::Css(&format!("a[href='/live/{id}']"))).await.unwrap().click().await.unwrap();
+    wait_text(&c, "#step", |t| t == "3").await;
+    // Two moves played: the page shows them without being asked (it polls every 3 s).
+    play(&mut a, 5);
+    wait_text(&c, "#step", |t| t == "5").await;
+    wait_text(&c, "#moves", |t| t == "5").await;
+    // The keys still step back through the game so far.
+    press(&c, Key::Home).await;
+    wait_text(&c, "#step", |t| t == "0").await;
+    // Back at the latest position; the game ends: its page says so.
+    c.goto(&format!("{}/live/{id}", server.url())).await.unwrap();
+    wait_text(&c, "#step", |t| t == "5").await;
+    a.live_end(id).unwrap();
+    wait_text(&c, "main", |t| t.contains("it has ended")).await;
+    c.close().await.unwrap();
+    server.stop();
+}

@@ -97,6 +97,7 @@ code{overflow-wrap:anywhere}
 pub(crate) const NAV: &[(&str, &str)] = &[
     ("/", "Overview"),
     ("/games", "Games"),
+    ("/live", "Live"),
     ("/players", "Players"),
     ("/tournaments", "Tournaments"),
     ("/upload", "Upload"),

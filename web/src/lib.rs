@@ -13,6 +13,7 @@ mod auth;
 mod data;
 mod hand_end;
 mod html;
+mod live;
 mod pages;
 mod table;
 mod tiles;
@@ -49,6 +50,9 @@ pub struct Config {
     /// Mark the session cookie `Secure` (sent over HTTPS only): set it when a proxy serves the
     /// dashboard over HTTPS.
     pub secure_cookies: bool,
+    /// Games in progress are shown as they were this many seconds ago: records played since
+    /// are held back (0: none; for public viewing, say 300).
+    pub live_delay_secs: u64,
 }
 
 impl Config {
@@ -59,6 +63,7 @@ impl Config {
             max_upload: DEFAULT_MAX_UPLOAD,
             max_form: DEFAULT_MAX_FORM,
             secure_cookies: false,
+            live_delay_secs: 0,
         }
     }
 }
@@ -129,6 +134,7 @@ pub struct State {
     max_upload: usize,
     max_form: usize,
     secure_cookies: bool,
+    live_delay_secs: u64,
 }
 
 impl State {
@@ -153,6 +159,7 @@ impl State {
             max_upload: config.max_upload.max(1),
             max_form: config.max_form.max(1),
             secure_cookies: config.secure_cookies,
+            live_delay_secs: config.live_delay_secs,
         })
     }
 }
@@ -187,6 +194,7 @@ impl From<ArchiveError> for WebError {
             ArchiveError::Refused { refusal, .. } => WebError::Unprocessable(brief(&refusal.to_string())),
             ArchiveError::Name(n) => WebError::Unprocessable(n.to_string()),
             ArchiveError::NoTournament(t) => WebError::NotFound(format!("there is no tournament {}", brief(&t))),
+            ArchiveError::NoLiveGame(_) => WebError::NotFound(e.to_string()),
             e => WebError::Internal(e.to_string()),
         }
     }
@@ -357,6 +365,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.app_data(web::QueryConfig::default().error_handler(query_error))
         .configure(pages::routes)
         .configure(api::routes)
+        .configure(live::routes)
         .default_service(web::to(not_found));
 }
 
@@ -365,8 +374,10 @@ pub fn state(config: Config) -> Result<web::Data<State>, ServeError> {
     Ok(web::Data::new(State::new(config)?))
 }
 
-/// Everything is served by this server; the only scripts and styles are inline.
+/// Everything is served by this server; the only scripts and styles are inline, and the only
+/// request a script makes is to this server (a live game's page asking for new moves).
 const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src 'self' data:; \
+                   connect-src 'self'; \
                    form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /// Binds the server to `addr` (port 0 picks a free port) and answers it with the address it is

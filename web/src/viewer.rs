@@ -121,7 +121,8 @@ fn round_name(view: &View, round: u32) -> String {
     }
 }
 
-fn replay_to<G: Registered>(bytes: &[u8], want: Option<usize>, own: Option<Seat>) -> Result<Step, Fault> {
+/// `live`: the log is a game in progress, so ending before the game does is no fault.
+fn replay_to<G: Registered>(bytes: &[u8], want: Option<usize>, own: Option<Seat>, live: bool) -> Result<Step, Fault> {
     let (log, pos) = log::decode::<G::Action>(bytes)?;
     let names = log.header.seats.clone();
     let mut state: G = replay::setup::<G>(&log.header)?;
@@ -159,7 +160,7 @@ fn replay_to<G: Registered>(bytes: &[u8], want: Option<usize>, own: Option<Seat>
             shown = Some((i + 1, view_with(&state, &names), state.round(), ended));
         }
     }
-    if fault.is_none() && !state.is_over() && state.excerpt().is_none() {
+    if fault.is_none() && !state.is_over() && state.excerpt().is_none() && !live {
         fault = Some(replay::truncated(&state, steps));
     }
     // An invalid log stops early: its last step is the faulty record's. A log that opens
@@ -174,7 +175,7 @@ fn replay_to<G: Registered>(bytes: &[u8], want: Option<usize>, own: Option<Seat>
         Some((_, v, r, e)) => (v, r, e),
         None if step == reached => (view_with(&state, &names), state.round(), vec![]),
         // The step asked for lies past the fault: replay to the one shown.
-        None => return replay_to::<G>(bytes, Some(step), own),
+        None => return replay_to::<G>(bytes, Some(step), own, live),
     };
     let last = step.checked_sub(1).and_then(|i| log.records.get(i)).map(|r| LastAction {
         seat: r.seat,
@@ -201,15 +202,25 @@ fn replay_to<G: Registered>(bytes: &[u8], want: Option<usize>, own: Option<Seat>
 /// step, the first, or the faulty record's for an invalid log. `own` is the seat whose
 /// decisions the viewer steps through.
 pub(crate) fn step(bytes: &[u8], step: Option<usize>, own: Option<Seat>) -> Result<Step, Fault> {
-    struct Replay<'a>(&'a [u8], Option<usize>, Option<Seat>);
+    replay(bytes, step, own, false)
+}
+
+/// [`step`] for the log so far of a game in progress: it ends before the game does, which is
+/// no fault.
+pub(crate) fn live_step(bytes: &[u8], step: Option<usize>, own: Option<Seat>) -> Result<Step, Fault> {
+    replay(bytes, step, own, true)
+}
+
+fn replay(bytes: &[u8], step: Option<usize>, own: Option<Seat>, live: bool) -> Result<Step, Fault> {
+    struct Replay<'a>(&'a [u8], Option<usize>, Option<Seat>, bool);
     impl Visitor for Replay<'_> {
         type Output = Result<Step, Fault>;
         fn visit<G: Registered>(self) -> Self::Output {
-            replay_to::<G>(self.0, self.1, self.2)
+            replay_to::<G>(self.0, self.1, self.2, self.3)
         }
     }
     let header = log::read_header(bytes)?;
-    games::by_name(&header.game, Replay(bytes, step, own))?
+    games::by_name(&header.game, Replay(bytes, step, own, live))?
 }
 
 #[cfg(test)]

@@ -47,7 +47,7 @@ pub(crate) fn parse_step(s: Option<&str>) -> Result<Option<usize>, WebError> {
 
 /// The viewer's keys: ← → a step, Shift+← → or PageUp PageDown or [ ] a hand, ↑ ↓ the chosen
 /// seat's decisions, Home End the ends; the slider goes to its step when let go.
-const VIEWER_JS: &str = r#"
+pub(crate) const VIEWER_JS: &str = r#"
 document.addEventListener('keydown',function(e){
   if(e.altKey||e.ctrlKey||e.metaKey)return;
   var t=e.target&&e.target.tagName;if(t==='INPUT'||t==='SELECT'||t==='TEXTAREA')return;
@@ -162,10 +162,22 @@ fn fault_html(f: &paifu_core::Fault, step: usize, steps: usize) -> String {
 /// The viewer's page: its stepping, the move that led here, the fault, the hand's end and the
 /// position.
 fn viewer_body(id: i64, s: &crate::viewer::Step, own: Option<Seat>, seats: &[String]) -> String {
+    let heading = format!("<h1><a href=\"/games/{id}\">Game #{id}</a>: move by move</h1>");
+    steps_body(&format!("/games/{id}/view"), &heading, s, own, seats)
+}
+
+/// The viewer's page at `base` (its steps are `base?step=N`) under `heading`.
+pub(crate) fn steps_body(
+    base: &str,
+    heading: &str,
+    s: &crate::viewer::Step,
+    own: Option<Seat>,
+    seats: &[String],
+) -> String {
     let seat_q = own.map(|o| format!("&amp;seat={o}")).unwrap_or_default();
     let link = |idn: &str, label: &str, to: Option<usize>, rel: &str| match to {
         Some(t) => {
-            format!("<a class=\"button\" id=\"{idn}\" {rel} href=\"/games/{id}/view?step={t}{seat_q}\">{label}</a>")
+            format!("<a class=\"button\" id=\"{idn}\" {rel} href=\"{base}?step={t}{seat_q}\">{label}</a>")
         }
         None => format!("<span class=\"button off\" id=\"{idn}\" aria-disabled=\"true\">{label}</span>"),
     };
@@ -183,14 +195,14 @@ fn viewer_body(id: i64, s: &crate::viewer::Step, own: Option<Seat>, seats: &[Str
     }
     let hidden_seat = own.map(|o| format!("<input type=\"hidden\" name=\"seat\" value=\"{o}\">")).unwrap_or_default();
     let mut b = format!(
-        "<h1><a href=\"/games/{id}\">Game #{id}</a>: move by move</h1>\
+        "{heading}\
          <nav class=\"viewer-nav\" aria-label=\"Steps\">{}{}<span id=\"pos\" aria-live=\"polite\">Step <b id=\"step\">{}</b> of {}</span>{}{}\
-         {}{}{}{}<form method=\"get\" action=\"/games/{id}/view\"><label class=\"skip\" for=\"round\">Jump to a round</label>\
+         {}{}{}{}<form method=\"get\" action=\"{base}\"><label class=\"skip\" for=\"round\">Jump to a round</label>\
          <select id=\"round\" name=\"step\" aria-label=\"Jump to a round\">{rounds}</select>{hidden_seat} <button type=\"submit\">Go</button></form></nav>\
-         <div class=\"viewer-forms\"><form method=\"get\" action=\"/games/{id}/view\" class=\"slider\"><label for=\"slider\">Step \
+         <div class=\"viewer-forms\"><form method=\"get\" action=\"{base}\" class=\"slider\"><label for=\"slider\">Step \
          <output id=\"slider-at\" for=\"slider\">{}</output></label><input type=\"range\" id=\"slider\" name=\"step\" min=\"0\" max=\"{}\" value=\"{}\">\
          {hidden_seat}<button type=\"submit\">Go</button></form>\
-         <form method=\"get\" action=\"/games/{id}/view\"><input type=\"hidden\" name=\"step\" value=\"{}\"><label class=\"skip\" for=\"seat\">Follow a seat</label>\
+         <form method=\"get\" action=\"{base}\"><input type=\"hidden\" name=\"step\" value=\"{}\"><label class=\"skip\" for=\"seat\">Follow a seat</label>\
          <select id=\"seat\" name=\"seat\" aria-label=\"Follow a seat\">{seat_options}</select> <button type=\"submit\">Follow</button></form></div>\
          <p class=\"k\" id=\"keys\">Keys: ← previous, → next step (passes on a claim are skipped); Shift+← Shift+→, PageUp PageDown or [ ] \
          previous or next hand; ↑ ↓ the followed seat's previous or next decision; Home first, End last.</p>",

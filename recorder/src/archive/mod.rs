@@ -17,6 +17,7 @@
 //! Every query binds its inputs as parameters; no SQL text is ever built from input.
 
 mod aggregates;
+mod live;
 mod names;
 mod prepare;
 mod publish;
@@ -24,6 +25,7 @@ mod schema;
 mod tokens;
 mod tournaments;
 
+pub use live::{LiveGame, LiveRefusal};
 pub use names::{check_name, NameError, NameKind, MAX_NAME_CHARS};
 pub use prepare::{identity_of, prepare, DigestKind, Prepared, Refusal, StoredForm};
 pub use publish::{log_file_name, Published, PublishedGame};
@@ -58,6 +60,11 @@ pub enum ArchiveError {
     Randomness(String),
     #[error("there is no tournament {0:?}")]
     NoTournament(String),
+    /// A game in progress's key or line is refused (see [`LiveRefusal`]).
+    #[error(transparent)]
+    Live(#[from] LiveRefusal),
+    #[error("there is no game in progress numbered {0}: it ended, or never began")]
+    NoLiveGame(i64),
     #[error("the database stayed busy (another writer held it) through {tries} tries over {seconds} s")]
     Busy { tries: u32, seconds: u64 },
 }

@@ -98,6 +98,30 @@ const MIGRATIONS: &[Migration] = &[
     // 4: aggregates kept at ingest (issue 16): each player's statistics per game kind over the
     // entries that count, each player's seat count and case-folded name.
     Migration::Code(aggregates_from_rows),
+    Migration::Sql(
+        // 5: games in progress (issue 17): each its header line (never with the seed, which is
+        // kept apart for the server's replay), and its record lines with the time each was
+        // played (ms since the Unix epoch). Numbers are never reused (AUTOINCREMENT), so a link
+        // to a game that ended never shows another. Live rows are deleted when the game ends.
+        "CREATE TABLE live_games(
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        key TEXT NOT NULL UNIQUE,
+        game TEXT NOT NULL,
+        ruleset TEXT NOT NULL,
+        seats TEXT NOT NULL,
+        header TEXT NOT NULL,
+        seed TEXT,
+        started_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+    );
+    CREATE TABLE live_records(
+        game_id INTEGER NOT NULL REFERENCES live_games(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        line TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        PRIMARY KEY(game_id, seq)
+    ) WITHOUT ROWID;",
+    ),
 ];
 
 /// The schema version this Paifu writes.
