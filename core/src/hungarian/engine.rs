@@ -116,6 +116,8 @@ pub struct Hungarian {
     pub(super) last: Option<Box<Settled>>,
     pub(super) hand: Hand,
     pub(super) phase: Phase,
+    /// Forfeits, host incidents owed a safe action, the hand's incidents (core/src/incident.rs).
+    pub(super) incidents: crate::incident::Incidents,
 }
 
 fn data(e: DataError) -> SetupError {
@@ -145,6 +147,7 @@ impl Hungarian {
                 fresh: false,
             },
             phase: Phase::Over,
+            incidents: Default::default(),
         };
         g.deal();
         Ok(g)
