@@ -901,7 +901,7 @@ impl Game for Tayu {
     }
 
     fn legal_actions(&self, seat: Seat) -> Vec<Action> {
-        self.incidents.narrow(seat, self.legal_moves(seat), |legal| safe_among(legal))
+        self.incidents.narrow(seat, self.legal_moves(seat), safe_among)
     }
 
     /// A pass in the bidding (bid 1 for the seat that opens it and may not pass), else the

@@ -48,6 +48,10 @@ use crate::{RoundResult, Seat, SeatSet, SetupError};
 
 pub(crate) use super::rules::WINDS;
 
+// The claim window holds the seats' answers, actions that carry an incident's inline detail
+// (core/src/incident/mod.rs): large, but a phase is one per game and boxing it costs an
+// allocation per discard.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub(crate) enum Phase {
     /// `seat` holds 14 tiles (counting kans as 3) and must act: `drawn` is the tile just drawn
