@@ -179,16 +179,34 @@ pub(crate) fn report_json(file: &Path, r: &Report) -> serde_json::Value {
         v["excerpt"] = serde_json::json!({"first": e.first, "last": e.last, "verdict": e.to_string()});
         v["scores_after"] = serde_json::to_value(r.verdict.outcome().map(|o| &o.final_scores)).unwrap_or_default();
     }
+    if let Some(o) = r.verdict.outcome().filter(|o| !o.incidents.is_empty()) {
+        v["incidents"] = serde_json::to_value(&o.incidents).unwrap_or_default();
+    }
     if let Some(f) = r.verdict.fault() {
         v["error"] = serde_json::to_value(f).unwrap_or_default();
     }
     v
 }
 
+/// A valid log's incidents, on its verdict line: `; incidents: #5 seat 1 timeout (no answer), ...`
+/// (empty when there are none).
+fn incidents_text(r: &Report) -> String {
+    let Some(o) = r.verdict.outcome().filter(|o| !o.incidents.is_empty()) else { return String::new() };
+    let each: Vec<String> = o
+        .incidents
+        .iter()
+        .map(|i| match i.detail.as_str() {
+            "" => format!("#{} seat {} {}", i.index, i.seat, i.kind),
+            d => format!("#{} seat {} {} ({})", i.index, i.seat, i.kind, printable(d)),
+        })
+        .collect();
+    format!("; {} incident{}: {}", each.len(), if each.len() == 1 { "" } else { "s" }, each.join(", "))
+}
+
 /// One log's verdict as a line of text.
 pub(crate) fn report_line(file: &Path, r: &Report) -> String {
     let computed = r.header.as_ref().and_then(|h| h.meta.get(COMPUTED_KEY)).filter(|_| r.verdict.is_valid());
-    let line = verdict_line(file, r);
+    let line = verdict_line(file, r) + &incidents_text(r);
     match computed {
         Some(c) => format!("{line}; computed, not claimed: {}", printable(c)),
         None => line,

@@ -46,6 +46,17 @@ pub struct CertSource {
     pub digest: Digest,
 }
 
+/// An incident of the certified log (core/src/incident/mod.rs): the record, the seat, the kind
+/// (`timeout`, ..., `false_win`) and the detail (empty when there is none).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CertIncident {
+    pub index: u64,
+    pub seat: u8,
+    pub kind: String,
+    pub detail: String,
+}
+
 /// What a certificate states.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -79,6 +90,10 @@ pub struct CertificateBody {
     /// Version 2: the Paifu version that judged the game (absent in version 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paifu_version: Option<String>,
+    /// Version 2: the incidents of a valid log, in record order. Absent when there are none,
+    /// so that every certificate of a log without incidents keeps its bytes and its signature.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub incidents: Vec<CertIncident>,
 }
 
 /// The digest a certificate names for a header's options: blake3 in key-derivation mode with
@@ -122,6 +137,14 @@ struct SignedV2<'a> {
     options_digest: &'a Option<Digest>,
     source: &'a Option<CertSource>,
     paifu_version: &'a Option<String>,
+}
+
+/// A version 2 body with incidents: the version 2 fields, then the incidents (a body without
+/// incidents is signed as [`SignedV2`] alone, as before incidents existed).
+#[derive(Serialize)]
+struct SignedV2Incidents<'a> {
+    v2: SignedV2<'a>,
+    incidents: &'a [CertIncident],
 }
 
 /// Why a certificate does not verify.
@@ -169,13 +192,18 @@ impl CertificateBody {
         let bytes = if self.version == 1 {
             postcard::to_stdvec(&v1)
         } else {
-            postcard::to_stdvec(&SignedV2 {
+            let v2 = SignedV2 {
                 v1,
                 ruleset: &self.ruleset,
                 options_digest: &self.options_digest,
                 source: &self.source,
                 paifu_version: &self.paifu_version,
-            })
+            };
+            if self.incidents.is_empty() {
+                postcard::to_stdvec(&v2)
+            } else {
+                postcard::to_stdvec(&SignedV2Incidents { v2, incidents: &self.incidents })
+            }
         };
         Digest::derive(context::CERTIFICATE, &[&bytes.unwrap_or_default()])
     }
@@ -185,6 +213,21 @@ impl CertificateBody {
     pub fn from_report(report: &Report, issued_at: String, signer: &VerifyingKey) -> Option<CertificateBody> {
         let digest = report.digest?;
         let header = report.header.as_ref()?;
+        let incidents = report
+            .verdict
+            .outcome()
+            .map(|o| {
+                o.incidents
+                    .iter()
+                    .map(|i| CertIncident {
+                        index: i.index as u64,
+                        seat: i.seat,
+                        kind: i.kind.name().to_owned(),
+                        detail: i.detail.clone(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
         let (verdict, fault, final_scores) = match &report.verdict {
             // An excerpt is never "valid" (a whole game's word) and has no final standings: its
             // verdict names the rounds it covers, signed as every verdict is (so a verifier of
@@ -218,6 +261,7 @@ impl CertificateBody {
             options_digest: Some(options_digest(&header.options)),
             source: cert_source(header),
             paifu_version: Some(PAIFU_VERSION.to_owned()),
+            incidents,
         })
     }
 
@@ -226,11 +270,13 @@ impl CertificateBody {
     fn check_layout(&self) -> Result<(), CertError> {
         let v2 = [self.ruleset.is_some(), self.options_digest.is_some(), self.paifu_version.is_some()];
         match self.version {
-            1 if v2.contains(&true) || self.source.is_some() => Err(CertError::Malformed(
-                "a version 1 certificate has no ruleset, options_digest, source or paifu_version (its signature \
-                 does not cover them)"
-                    .into(),
-            )),
+            1 if v2.contains(&true) || self.source.is_some() || !self.incidents.is_empty() => {
+                Err(CertError::Malformed(
+                    "a version 1 certificate has no ruleset, options_digest, source, paifu_version or incidents (its \
+                     signature does not cover them)"
+                        .into(),
+                ))
+            }
             1 => Ok(()),
             CERT_VERSION if v2.contains(&false) => Err(CertError::Malformed(format!(
                 "a version {CERT_VERSION} certificate names its ruleset, options_digest and paifu_version"
@@ -339,6 +385,22 @@ impl Certificate {
             .as_ref()
             .and_then(|_| CertificateBody::from_report(report, String::new(), key))
             .ok_or_else(|| CertError::Malformed("the log has no header".into()))?;
+        if fresh.incidents != self.certificate.incidents {
+            let list = |l: &[CertIncident]| {
+                let v: Vec<String> =
+                    l.iter().map(|i| format!("record {} seat {} {}", i.index, i.seat, i.kind)).collect();
+                if v.is_empty() {
+                    "none".to_owned()
+                } else {
+                    v.join(", ")
+                }
+            };
+            return Err(CertError::Differs {
+                field: "incidents",
+                certified: list(&self.certificate.incidents),
+                actual: list(&fresh.incidents),
+            });
+        }
         if fresh.verdict != self.certificate.verdict
             || fresh.final_scores != self.certificate.final_scores
             || fresh.fault.as_ref().map(|f| (&f.code, f.index))
@@ -429,6 +491,7 @@ mod tests {
             options_digest: Some(options_digest(&Options::new())),
             source: Some(CertSource { format: "tenhou6".into(), digest: Digest([2; 32]) }),
             paifu_version: Some(PAIFU_VERSION.into()),
+            incidents: Vec::new(),
         }
     }
 
@@ -440,6 +503,7 @@ mod tests {
             options_digest: None,
             source: None,
             paifu_version: None,
+            incidents: Vec::new(),
             ..body(signer)
         }
     }
@@ -484,6 +548,54 @@ mod tests {
             edit(&mut changed.certificate);
             assert_eq!(changed.check_signature(&k.verifying_key()), Err(CertError::BadSignature), "{what}");
         }
+    }
+
+    #[test]
+    fn incidents_are_signed_and_a_body_without_them_signs_as_before() {
+        let k = secret_from_bytes([9; 32]);
+        let plain = body(&k.verifying_key());
+        // Without incidents the signed bytes are version 2's as they were before incidents.
+        let before = SignedV2 {
+            v1: SignedV1 {
+                version: plain.version,
+                game: &plain.game,
+                seats: &plain.seats,
+                log_digest: &plain.log_digest,
+                verdict: &plain.verdict,
+                fault: &plain.fault,
+                final_scores: &plain.final_scores,
+                engine: &plain.engine,
+                issued_at: &plain.issued_at,
+                signer: &plain.signer,
+            },
+            ruleset: &plain.ruleset,
+            options_digest: &plain.options_digest,
+            source: &plain.source,
+            paifu_version: &plain.paifu_version,
+        };
+        let bytes = postcard::to_stdvec(&before).unwrap();
+        assert_eq!(plain.signing_digest(), Digest::derive(context::CERTIFICATE, &[&bytes]));
+        assert!(!sign(plain.clone(), &k).to_json().contains("incidents"));
+        let incident = CertIncident { index: 7, seat: 1, kind: "timeout".into(), detail: "no answer".into() };
+        let c = sign(CertificateBody { incidents: vec![incident.clone()], ..plain }, &k);
+        assert_eq!(c.check_signature(&k.verifying_key()), Ok(()));
+        assert!(c.to_json().contains("\"kind\": \"timeout\""));
+        assert_eq!(Certificate::from_json(&c.to_json()).unwrap(), c);
+        type Edit = (&'static str, fn(&mut CertificateBody));
+        let edits: [Edit; 3] = [
+            ("removed", |b| b.incidents.clear()),
+            ("kind", |b| b.incidents[0].kind = "budget".into()),
+            ("added", |b| b.incidents.push(b.incidents[0].clone())),
+        ];
+        for (what, edit) in edits {
+            let mut changed = c.clone();
+            edit(&mut changed.certificate);
+            assert_eq!(changed.check_signature(&k.verifying_key()), Err(CertError::BadSignature), "{what}");
+        }
+        // A version 1 certificate cannot carry them.
+        let mut v1 = sign(body_v1(&k.verifying_key()), &k);
+        v1.certificate.incidents.push(incident);
+        assert!(matches!(v1.check_signature(&k.verifying_key()), Err(CertError::Malformed(_))));
     }
 
     #[test]

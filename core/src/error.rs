@@ -44,6 +44,9 @@ pub enum ErrorCode {
     SourceMismatch,
     /// A declared win is worth less than the rules' minimum (MCR: 8 fan without flowers).
     BelowMinimum,
+    /// A seat that must play its safe action (after a host incident of it, or once it has
+    /// forfeited) played something else.
+    NotSafeAction,
 }
 
 impl ErrorCode {
@@ -66,6 +69,7 @@ impl ErrorCode {
             ErrorCode::SourceDigestMismatch => "source_digest_mismatch",
             ErrorCode::SourceMismatch => "source_mismatch",
             ErrorCode::BelowMinimum => "below_minimum",
+            ErrorCode::NotSafeAction => "not_safe_action",
         }
     }
 }

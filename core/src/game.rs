@@ -10,6 +10,7 @@
 //! multi-round matches with a score change per round; and boards (Ta Yü), which are just state.
 
 use crate::error::{ErrorCode, Violation};
+use crate::incident::{IncidentKind, Incidents};
 use crate::log::{Action, Options};
 use crate::random::Seed;
 use serde::Serialize;
@@ -210,8 +211,17 @@ pub trait Game: Clone + Sized {
     /// Seats that owe a decision now. Empty exactly when the game is over.
     fn to_act(&self) -> SeatSet;
 
-    /// Every legal action of `seat` now (empty if it does not owe a decision).
+    /// Every legal action of `seat` now (empty if it does not owe a decision). Incidents are
+    /// never listed (a bot is not offered them); a seat that must play its safe action (after
+    /// a host incident of it, or once it forfeited) is offered only that.
     fn legal_actions(&self, seat: Seat) -> Vec<Self::Action>;
+
+    /// The action a host plays for `seat` when its answer is missing or unusable, and that a
+    /// forfeited seat plays at each of its decisions: in the mahjong games the drawn tile
+    /// discarded (after a call, the first legal discard) and a claim passed; each game's rules
+    /// page says its own. Always one of `legal_actions(seat)`; `None` when the seat owes no
+    /// decision (or only a chance record of an imported game).
+    fn safe_action(&self, seat: Seat) -> Option<Self::Action>;
 
     /// Checks an action of a seat that owes a decision, without changing anything. Callers
     /// that do not know whether the seat owes a decision use [`Game::validate`].
@@ -274,7 +284,9 @@ pub trait Game: Clone + Sized {
     }
 
     /// Checks any seat's action: that the seat exists and owes a decision, then `check`.
-    /// Accepts exactly the actions `legal_actions(seat)` lists.
+    /// Accepts exactly the actions `legal_actions(seat)` lists, and besides them incidents
+    /// (`incident KIND`, [`crate::Incident`]) of a seat that owes a decision, when the kind
+    /// applies to the game and the moment.
     fn validate(&self, seat: Seat, action: &Self::Action) -> Result<(), Violation> {
         if usize::from(seat) >= self.seat_count() {
             return Err(Violation::new(
@@ -336,4 +348,22 @@ impl fmt::Display for Excerpt {
 /// Places from scores: 1 + the number of seats with a strictly higher score (ties share).
 pub fn placements_by_score(scores: &[i64]) -> Vec<u32> {
     scores.iter().map(|s| 1 + scores.iter().filter(|o| *o > s).count() as u32).collect()
+}
+
+/// Ends a round's incidents: when `results` holds a result past the first `before` (an action
+/// just ended a round), its facts get one per incident of the round (`key` makes the game's
+/// fact key of a kind) and its deltas the round's penalty payments (which the engine added to
+/// the scores when it charged them).
+pub(crate) fn close_round<K: FactKey>(
+    results: &mut [RoundResult],
+    before: usize,
+    incidents: &mut Incidents,
+    key: fn(IncidentKind) -> K,
+) {
+    let Some(result) = results.get_mut(before) else { return };
+    result.facts.extend(incidents.take_round().into_iter().map(|(seat, kind)| Fact::seat(seat, key(kind), 1)));
+    let penalty = incidents.take_penalty();
+    for (d, p) in result.deltas.iter_mut().zip(&penalty) {
+        *d = d.saturating_add(*p);
+    }
 }

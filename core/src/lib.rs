@@ -12,6 +12,7 @@ pub mod fair;
 mod game;
 pub mod games;
 pub mod hungarian;
+mod incident;
 pub mod log;
 pub mod mahjong;
 pub mod manifest;
@@ -31,6 +32,7 @@ pub use error::{ErrorCode, Fault, Violation};
 pub use game::{
     placements_by_score, Excerpt, Fact, FactKey, Game, GameKind, PlayError, RoundResult, Seat, SeatSet, SetupError,
 };
+pub use incident::{Detail, Incident, IncidentError, IncidentKind, MAX_DETAIL};
 pub use random::{Seed, Stream};
 
 /// The engine name and version written into logs and certificates.

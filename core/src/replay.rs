@@ -4,7 +4,7 @@ use crate::digest::Digest;
 use crate::error::{ErrorCode, Fault};
 use crate::games::{self, Registered, Visitor};
 use crate::log::{self, Header, Log, Positions, Record};
-use crate::{Game, GameKind, RoundResult};
+use crate::{Game, GameKind, Incident, RoundResult, Seat};
 use serde::Serialize;
 
 /// What a valid log computes to.
@@ -22,6 +22,32 @@ pub struct Outcome {
     /// scores after its last round, not a game's final standings.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub excerpt: Option<crate::Excerpt>,
+    /// The log's incidents (core/src/incident/mod.rs), in record order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub incidents: Vec<IncidentAt>,
+}
+
+/// An incident of a log: its record, its seat, and the incident.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct IncidentAt {
+    /// The record's index (0-based).
+    pub index: usize,
+    pub seat: Seat,
+    pub kind: crate::IncidentKind,
+    /// The detail, empty when there is none.
+    pub detail: String,
+}
+
+impl IncidentAt {
+    /// The incident of record `index`, if its action is one.
+    fn of<A: log::Action>(index: usize, rec: &Record<A>) -> Option<IncidentAt> {
+        rec.action.incident().map(|i: &Incident| IncidentAt {
+            index,
+            seat: rec.seat,
+            kind: i.kind,
+            detail: i.detail.as_str().to_owned(),
+        })
+    }
 }
 
 /// A valid game as statistics read it: who sat where, and what its replay computed. The archive
@@ -137,7 +163,10 @@ pub fn validate_log<G: Game>(log: &Log<G::Action>, pos: &Positions) -> Verdict {
 /// [`validate_log`] of the log with this header and these records.
 fn verdict<G: Game>(header: &Header, records: &[Record<G::Action>], pos: &Positions) -> Verdict {
     match replay_records::<G>(header, records, pos, None) {
-        Ok((state, _)) => concluded(state, records.len()),
+        Ok((state, _)) => {
+            let incidents = records.iter().enumerate().filter_map(|(i, r)| IncidentAt::of(i, r)).collect();
+            concluded(state, records.len(), incidents)
+        }
         Err(f) => Verdict::Invalid(f),
     }
 }
@@ -146,14 +175,14 @@ fn verdict<G: Game>(header: &Header, records: &[Record<G::Action>], pos: &Positi
 /// with the results and final scores, once the game is over; truncated before. An excerpt
 /// ([`Game::excerpt`]) is valid at the end of any round it played, with the rounds it covers
 /// and no placements.
-fn concluded<G: Game>(state: G, records: usize) -> Verdict {
+fn concluded<G: Game>(state: G, records: usize, incidents: Vec<IncidentAt>) -> Verdict {
     let excerpt = state.excerpt();
     if !state.is_over() && excerpt.is_none() {
         return Verdict::Invalid(truncated(&state, records));
     }
     let final_scores = state.scores();
     let placements = if excerpt.is_some() { Vec::new() } else { state.placements() };
-    Verdict::Valid(Outcome { rounds: state.into_results(), final_scores, placements, excerpt })
+    Verdict::Valid(Outcome { rounds: state.into_results(), final_scores, placements, excerpt, incidents })
 }
 
 /// Applies record `i` to `state` with every check the validator makes: the sequence number, the
@@ -280,7 +309,9 @@ fn replay_records<G: Game>(
 /// rest), from one pass over the file.
 fn validate_opened<G: Game>(opened: &log::Opened<'_>) -> (Option<Digest>, usize, Verdict) {
     let mut state: Result<G, Fault> = setup(opened.header());
+    let mut incidents = Vec::new();
     let read = opened.each_record_with_digest::<G::Action>(|i, rec, pos| {
+        incidents.extend(IncidentAt::of(i, rec));
         // After the first fault the records are only read (and chained).
         let stepped = match &mut state {
             Ok(s) => step(s, i, rec, pos),
@@ -295,7 +326,7 @@ fn validate_opened<G: Game>(opened: &log::Opened<'_>) -> (Option<Digest>, usize,
         Ok((n, digest)) => {
             let verdict = match state {
                 Err(f) => Verdict::Invalid(f),
-                Ok(s) => concluded(s, n),
+                Ok(s) => concluded(s, n, incidents),
             };
             (Some(digest), n, verdict)
         }

@@ -19,6 +19,9 @@ use std::path::{Path, PathBuf};
 ./paifu.db): lists the games the filters choose (number, game, verdict, players), newest first, or shows \
 game N with --id N.
 
+Incidents (a bot's timeout, illegal answer, garbage or exit, a forfeit, a referee's rule incident:
+docs/protocol.md) are marked with `!` where they happen and listed at the end.
+
 Examples:
   paifu show logs/tzq-0001.paifu.jsonl --at 12
   paifu show --player Aiko --since 2025-05-01
@@ -102,7 +105,7 @@ fn show_typed<G: Registered>(name: &str, bytes: &[u8], at: Option<usize>) -> Res
             ended_at = true;
         }
         if at.is_none() {
-            out.push_str(&format!("\n#{i} seat {}: {}\n", rec.seat, rec.action));
+            out.push_str(&format!("\n#{i} seat {}: {}\n", rec.seat, record_text(&rec.action)));
             for r in &state.results()[before..] {
                 out.push_str(&format!("== round {} ends: {} (score changes {:?})\n", r.round, r.summary, r.deltas));
             }
@@ -112,6 +115,9 @@ fn show_typed<G: Registered>(name: &str, bytes: &[u8], at: Option<usize>) -> Res
     if let (Some(n), None, false) = (at, &fault, ended_at) {
         out.push_str(&format!("\nAfter record #{n} (seat {}: {}):\n", log.records[n].seat, log.records[n].action));
         out.push_str(&state.render());
+    }
+    if at.is_none() {
+        out.push_str(&incident_summary(&log.records));
     }
     let excerpt = state.excerpt().filter(|_| at.is_none());
     if at.is_none() && fault.is_none() && !state.is_over() && excerpt.is_none() {
@@ -128,6 +134,38 @@ fn show_typed<G: Registered>(name: &str, bytes: &[u8], at: Option<usize>) -> Res
         outln!("\nFinal scores: {:?}", state.scores())?;
     }
     Ok(Status::Fine)
+}
+
+/// A record's action as `show` prints it: an incident marked with `!` (its detail, free text,
+/// made printable).
+fn record_text<A: log::Action>(action: &A) -> String {
+    match action.incident() {
+        Some(_) => format!("! {}", printable(&action.to_string())),
+        None => action.to_string(),
+    }
+}
+
+/// The incidents of a log, counted by kind and listed (empty when there are none).
+fn incident_summary<A: log::Action>(records: &[log::Record<A>]) -> String {
+    let incidents: Vec<(usize, u8, &paifu_core::Incident)> =
+        records.iter().enumerate().filter_map(|(i, r)| r.action.incident().map(|inc| (i, r.seat, inc))).collect();
+    if incidents.is_empty() {
+        return String::new();
+    }
+    let mut kinds: Vec<(paifu_core::IncidentKind, usize)> = Vec::new();
+    for (_, _, inc) in &incidents {
+        match kinds.iter_mut().find(|(k, _)| *k == inc.kind) {
+            Some((_, n)) => *n += 1,
+            None => kinds.push((inc.kind, 1)),
+        }
+    }
+    kinds.sort();
+    let counts: Vec<String> = kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
+    let mut out = format!("\nIncidents: {} ({})\n", incidents.len(), counts.join(", "));
+    for (i, seat, inc) in incidents {
+        out.push_str(&format!("  ! #{i} seat {seat}: {}\n", printable(&inc.to_string())));
+    }
+    out
 }
 
 /// Shows one log's bytes; `name` says where they came from in messages.
@@ -227,5 +265,25 @@ mod tests {
         assert_eq!(game_line(&valid), "#7      ?       valid");
         let excerpt = GameRow { excerpt: Some("excerpt: round East 2-0 of an unknown game".into()), ..valid };
         assert_eq!(game_line(&excerpt), "#7      ?       excerpt");
+    }
+
+    #[test]
+    fn incidents_are_marked_and_summed_up() {
+        use paifu_core::tzq::Action;
+        let rec =
+            |seq: u32, seat: u8, a: &str| log::Record { seq, seat, action: a.parse::<Action>().unwrap(), claim: None };
+        let records = [
+            rec(0, 0, "draw"),
+            rec(1, 1, "incident timeout: no answer within 5000 ms"),
+            rec(2, 1, "draw"),
+            rec(3, 0, "incident forfeit"),
+            rec(4, 1, "incident timeout"),
+        ];
+        assert_eq!(record_text(&records[0].action), "draw");
+        assert_eq!(record_text(&records[1].action), "! incident timeout: no answer within 5000 ms");
+        let summary = incident_summary(&records);
+        assert!(summary.contains("Incidents: 3 (2 timeout, 1 forfeit)"), "{summary}");
+        assert!(summary.contains("  ! #3 seat 0: incident forfeit\n"), "{summary}");
+        assert_eq!(incident_summary(&records[..1]), "");
     }
 }

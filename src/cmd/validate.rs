@@ -15,7 +15,10 @@ pub struct ValidateArgs {
     /// Log files, or folders to search for *.paifu.jsonl and *.paifu files.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
-    /// Print one JSON object per log instead of a line of text.
+    /// Print one JSON object per log instead of a line of text. A valid log's incidents (a
+    /// bot's timeout, illegal answer, garbage or exit, a forfeit, a referee's rule incident:
+    /// docs/protocol.md) follow its line ("; 2 incidents: #5 seat 1 timeout (no answer), ...")
+    /// or are its object's "incidents" (record index, seat, kind, detail).
     #[arg(long)]
     pub json: bool,
     /// Read an imported riichi game that stops early (truncated) as an excerpt of an unknown

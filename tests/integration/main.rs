@@ -7,6 +7,7 @@ mod conformance;
 mod fixtures;
 mod hungarian;
 mod import;
+mod incidents;
 mod log_format;
 mod mcr;
 mod mcr_import;

@@ -405,6 +405,7 @@ fn every_real_hand_end_agrees_with_its_round_result() {
                 HandEndKind::AbortiveDraw { abort } => {
                     assert!(r.facts.iter().any(|f| f.key == format!("abort:{}", abort.name())), "{}", r.summary);
                 }
+                HandEndKind::Chombo { seat } => panic!("an imported game has no chombo (seat {seat}): {}", r.summary),
             }
         }
     }

@@ -86,6 +86,7 @@ pub(crate) fn hand_end_html(h: &HandEnd, names: &[String]) -> String {
             .join("; "),
         HandEndKind::ExhaustiveDraw { .. } => "Exhaustive draw".to_owned(),
         HandEndKind::AbortiveDraw { abort } => format!("Abortive draw: {}", abort_label(*abort)),
+        HandEndKind::Chombo { seat } => format!("Chombo by {}: the hand is annulled and dealt again", who(*seat)),
     };
     let _ = write!(
         o,
@@ -150,7 +151,7 @@ pub(crate) fn hand_end_html(h: &HandEnd, names: &[String]) -> String {
                 let _ = write!(o, "<p>{} (seat {s}): nagashi mangan.</p>", esc(&who(s)));
             }
         }
-        HandEndKind::AbortiveDraw { .. } => {}
+        HandEndKind::AbortiveDraw { .. } | HandEndKind::Chombo { .. } => {}
     }
     if !h.dora_indicators.is_empty() {
         let _ = write!(o, "<p>Dora indicators {}", strip(&h.dora_indicators, &[], None, "dora indicators"));

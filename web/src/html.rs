@@ -79,6 +79,7 @@ svg.table{width:100%;max-width:760px;height:auto;display:block;margin:8px 0}svg.
 .viewer-forms label{flex-direction:row;gap:4px;align-items:center}#slider{width:min(420px,60vw)}
 .hand-end{background:#fff;border:2px solid #2e6b4f;border-radius:8px;padding:8px 12px;margin:8px 0}.hand-end h2{margin-top:.2em}
 tr.faulty td{background:#fff1f0}
+code.incident{color:#a8071a;font-weight:bold}
 .seats{display:grid;grid-template-columns:repeat(auto-fit,minmax(280px,1fr));gap:10px}
 .seat{background:#fff;border:1px solid #ccc;border-radius:8px;padding:8px 10px}
 .seat.act{border:2px solid #f2a900;box-shadow:0 0 0 2px #fde9a8}

@@ -225,9 +225,15 @@ pub(crate) fn steps_body(
     let _ = write!(b, "<p><b>{}</b>. ", esc(&round_name));
     match &s.last {
         Some(l) => {
+            // An incident (docs/protocol.md) is marked: a class, a `!` and a tooltip.
+            let (class, mark) = if l.action.starts_with("incident ") {
+                (" class=\"incident\" title=\"An incident, recorded by the host or a referee\"", "! ")
+            } else {
+                ("", "")
+            };
             let _ = write!(
                 b,
-                "Last move: <b>{}</b> (seat {}) <code id=\"action\">{}</code>",
+                "Last move: <b>{}</b> (seat {}) <code id=\"action\"{class}>{mark}{}</code>",
                 esc(&l.player),
                 l.seat,
                 esc(&l.action)
@@ -312,6 +318,25 @@ mod tests {
         assert_eq!(q(None, Some("")).seat().unwrap(), None);
         let e = q(None, Some("east")).seat().unwrap_err().to_string();
         assert!(e.contains("seat must be a seat number, not \"east\""), "{e}");
+    }
+
+    #[test]
+    fn an_incident_is_marked_where_it_is_the_last_move() {
+        use paifu_core::log::{Action as _, Record};
+        let mut log = paifu_recorder::samples::tzq_log("incident view", ["Ann", "Bo"]);
+        let seat = log.records[0].seat;
+        let incident = paifu_core::Incident::new(paifu_core::IncidentKind::Timeout, "no answer").unwrap();
+        log.records
+            .insert(0, Record { seq: 0, seat, action: paifu_core::tzq::Action::from_incident(incident), claim: None });
+        for (i, r) in log.records.iter_mut().enumerate() {
+            r.seq = i as u32;
+        }
+        let bytes = encode(&log, Encoding::Binary);
+        let names = ["Ann".to_owned(), "Bo".to_owned()];
+        let page = viewer_body(1, &crate::viewer::step(&bytes, Some(1), None).unwrap(), None, &names);
+        assert!(page.contains("<code id=\"action\" class=\"incident\" title=\"An incident, recorded by the host or a referee\">! incident timeout: no answer</code>"), "{page}");
+        let page = viewer_body(1, &crate::viewer::step(&bytes, Some(2), None).unwrap(), None, &names);
+        assert!(page.contains("<code id=\"action\">") && !page.contains("class=\"incident\""), "{page}");
     }
 
     #[test]

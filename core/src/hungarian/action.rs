@@ -28,6 +28,9 @@ pub enum Action {
     AddedKong(#[serde(deserialize_with = "plain")] Tile),
     Mahjong,
     Pass,
+    /// An incident (`incident KIND[: DETAIL]`, core/src/incident.rs), last so that older logs keep
+    /// their bytes.
+    Incident(crate::Incident),
 }
 
 /// A tile of the Hungarian set: the binary form refuses a red five's byte as any other byte out
@@ -63,7 +66,7 @@ impl Action {
     pub fn tile(self) -> Option<Tile> {
         match self {
             Action::Discard(t) | Action::ConcealedKong(t) | Action::AddedKong(t) | Action::Chow(t, _) => Some(t),
-            Action::Pong | Action::Kong | Action::Mahjong | Action::Pass => None,
+            Action::Pong | Action::Kong | Action::Mahjong | Action::Pass | Action::Incident(_) => None,
         }
     }
 }
@@ -73,6 +76,17 @@ impl Action {
 // binary reader, not rewritten).
 impl crate::log::Action for Action {
     const CANONICAL_UNLESS_OVERLONG: bool = true;
+
+    fn incident(&self) -> Option<&crate::Incident> {
+        match self {
+            Action::Incident(i) => Some(i),
+            _ => None,
+        }
+    }
+
+    fn from_incident(incident: crate::Incident) -> Action {
+        Action::Incident(incident)
+    }
 }
 
 impl fmt::Display for Action {
@@ -86,6 +100,7 @@ impl fmt::Display for Action {
             Action::AddedKong(t) => write!(f, "add {t}"),
             Action::Mahjong => f.write_str("mahjong"),
             Action::Pass => f.write_str("pass"),
+            Action::Incident(i) => write!(f, "{i}"),
         }
     }
 }
@@ -93,6 +108,9 @@ impl fmt::Display for Action {
 impl FromStr for Action {
     type Err = NotationError;
     fn from_str(s: &str) -> Result<Action, NotationError> {
+        if let Some(i) = crate::Incident::parse_notation(s)? {
+            return Ok(Action::Incident(i));
+        }
         let tile = |x: &str| -> Result<Tile, NotationError> {
             let t: Tile = x.parse()?;
             if t.is_aka() {
@@ -127,7 +145,18 @@ mod tests {
 
     #[test]
     fn notation_round_trips_in_both_encodings() {
-        for s in ["discard 5m", "chow 4m 6m", "pong", "kong", "kong 7z", "add 1s", "mahjong", "pass"] {
+        for s in [
+            "discard 5m",
+            "chow 4m 6m",
+            "pong",
+            "kong",
+            "kong 7z",
+            "add 1s",
+            "mahjong",
+            "pass",
+            "incident exited",
+            "incident forfeit: budget",
+        ] {
             let a: Action = s.parse().unwrap();
             assert_eq!(a.to_string(), s);
             let bytes = postcard::to_allocvec(&a).unwrap();

@@ -40,6 +40,10 @@ impl Default for Player {
 }
 
 /// Who owes what.
+// The claim window holds the seats' answers, actions that carry an incident's inline detail
+// (core/src/incident/mod.rs): large, but a phase is one per game and boxing it costs an
+// allocation per discard.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub(super) enum Phase {
     /// A player on turn: it has drawn (`drawn`, from the wall or a loose tile), or holds the
@@ -116,6 +120,8 @@ pub struct Hungarian {
     pub(super) last: Option<Box<Settled>>,
     pub(super) hand: Hand,
     pub(super) phase: Phase,
+    /// Forfeits, host incidents owed a safe action, the hand's incidents (core/src/incident.rs).
+    pub(super) incidents: crate::incident::Incidents,
 }
 
 fn data(e: DataError) -> SetupError {
@@ -145,6 +151,7 @@ impl Hungarian {
                 fresh: false,
             },
             phase: Phase::Over,
+            incidents: Default::default(),
         };
         g.deal();
         Ok(g)

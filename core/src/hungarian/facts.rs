@@ -8,6 +8,9 @@ use std::borrow::Cow;
 /// A Hungarian fact key: what a fact counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FactKind {
+    /// Seat: an incident of this kind was recorded for it in the round (1): `incident:timeout`,
+    /// ..., `incident:forfeit`, and the game's rule incident by its name.
+    Incident(crate::IncidentKind),
     /// Seat: won the hand (1).
     Win,
     /// Seat: won on its own draw (1).
@@ -74,6 +77,7 @@ impl FactKind {
 impl FactKey for FactKind {
     fn key(&self) -> Cow<'static, str> {
         match self {
+            FactKind::Incident(k) => Cow::Borrowed(k.fact_key()),
             FactKind::Line(l) => Cow::Owned(format!("line:{}", l.name())),
             FactKind::Doubling(d) => Cow::Owned(format!("doubling:{}", d.name())),
             FactKind::Limit(l) => Cow::Owned(format!("limit:{}", l.name())),
@@ -84,6 +88,9 @@ impl FactKey for FactKind {
     }
 
     fn parse(text: &str) -> Option<FactKind> {
+        if let Some(k) = crate::IncidentKind::from_fact_key("hungarian", text) {
+            return Some(FactKind::Incident(k));
+        }
         let wind = |w: &str| WINDS.iter().position(|x| *x == w).map(|i| i as u8);
         if let Some(n) = text.strip_prefix("line:") {
             return Line::ALL.into_iter().find(|l| l.name() == n).map(FactKind::Line);

@@ -38,9 +38,11 @@ pub use view::{
 };
 
 use crate::error::{ErrorCode, Violation};
+use crate::game::close_round;
+use crate::log::Action as _;
 use crate::log::Options;
 use crate::random::Seed;
-use crate::{Game, GameKind, RoundResult, Seat, SeatSet, SetupError};
+use crate::{placements_by_score, Game, GameKind, RoundResult, Seat, SeatSet, SetupError};
 
 impl Game for Hungarian {
     type Action = Action;
@@ -82,10 +84,20 @@ impl Game for Hungarian {
         if seat > 3 || !self.to_act_set().contains(seat) {
             return Vec::new();
         }
-        self.legal(self.chair_of(seat))
+        self.incidents.narrow(seat, self.legal(self.chair_of(seat)), |legal| self.safe_of(seat, legal))
+    }
+
+    fn safe_action(&self, seat: Seat) -> Option<Action> {
+        if seat > 3 || !self.to_act_set().contains(seat) {
+            return None;
+        }
+        self.safe_of(seat, &self.legal(self.chair_of(seat)))
     }
 
     fn check(&self, seat: Seat, action: &Action) -> Result<(), Violation> {
+        if self.incidents.screen("hungarian", seat, action.incident(), action, || self.safe_action(seat))? {
+            return Ok(());
+        }
         self.check_action(seat, action)
     }
 
@@ -106,7 +118,22 @@ impl Game for Hungarian {
     }
 
     fn apply(&mut self, seat: Seat, action: &Action) {
-        self.apply_action(seat, action)
+        let before = self.results.len();
+        match action {
+            Action::Incident(i) => {
+                self.incidents.record(seat, i);
+            }
+            _ => {
+                self.incidents.acted(seat);
+                self.apply_action(seat, action);
+            }
+        }
+        close_round(&mut self.results, before, &mut self.incidents, FactKind::Incident);
+    }
+
+    /// By score; a seat that forfeited after every other.
+    fn placements(&self) -> Vec<u32> {
+        self.incidents.places(placements_by_score(&self.scores()))
     }
 
     fn round(&self) -> u32 {
@@ -139,6 +166,19 @@ impl Game for Hungarian {
 }
 
 impl Hungarian {
+    /// The safe action among `legal`: the drawn tile discarded (after a claim, the first legal
+    /// discard), a claim passed.
+    fn safe_of(&self, _seat: Seat, legal: &[Action]) -> Option<Action> {
+        let want = match &self.phase {
+            engine::Phase::Turn { drawn, .. } => drawn.map(Action::Discard),
+            engine::Phase::Claims { .. } => Some(Action::Pass),
+            engine::Phase::Over => return None,
+        };
+        want.filter(|w| legal.contains(w))
+            .or_else(|| legal.iter().find(|a| matches!(a, Action::Discard(_))).copied())
+            .or_else(|| legal.first().copied())
+    }
+
     pub fn rules_in_force(&self) -> &Rules {
         &self.rules
     }

@@ -299,7 +299,7 @@ impl Hungarian {
                 let heavenly = self.hand.fresh && chair == self.east;
                 self.win(chair, None, tile.unwrap_or(Tile::kind_tile(0)), heavenly);
             }
-            Action::Pass | Action::Pong | Action::Kong | Action::Chow(..) => {}
+            Action::Pass | Action::Pong | Action::Kong | Action::Chow(..) | Action::Incident(_) => {}
         }
     }
 

@@ -21,6 +21,7 @@ pub(crate) mod plain;
 
 use crate::digest::{context, Digest};
 use crate::error::{ErrorCode, Fault};
+use crate::incident::{Incident, IncidentError};
 use crate::random::Seed;
 use blake3::hazmat::ContextKey;
 use serde::de::DeserializeOwned;
@@ -54,6 +55,18 @@ pub trait Action:
     /// a `char` (postcard reads the first character of a longer string), a float, or `flatten`.
     /// The default, `false`, keeps the full check: encode again and compare.
     const CANONICAL_UNLESS_OVERLONG: bool = false;
+
+    /// The incident this action records, when it is the game's `Incident` variant.
+    fn incident(&self) -> Option<&Incident>;
+
+    /// The game's action recording `incident` (its `Incident` variant).
+    fn from_incident(incident: Incident) -> Self;
+}
+
+impl From<IncidentError> for NotationError {
+    fn from(e: IncidentError) -> NotationError {
+        NotationError(e.to_string())
+    }
 }
 
 /// An action string that is not valid notation.

@@ -29,6 +29,9 @@ pub enum Action {
     Pass,
     Deal([Tile; 13]),
     Draw(Piece),
+    /// An incident (`incident KIND[: DETAIL]`, core/src/incident.rs), last so that older logs keep
+    /// their bytes.
+    Incident(crate::Incident),
 }
 
 impl Action {
@@ -53,6 +56,17 @@ impl Action {
 // checked, not reordered when read).
 impl crate::log::Action for Action {
     const CANONICAL_UNLESS_OVERLONG: bool = true;
+
+    fn incident(&self) -> Option<&crate::Incident> {
+        match self {
+            Action::Incident(i) => Some(i),
+            _ => None,
+        }
+    }
+
+    fn from_incident(incident: crate::Incident) -> Action {
+        Action::Incident(incident)
+    }
 }
 
 impl fmt::Display for Action {
@@ -68,6 +82,7 @@ impl fmt::Display for Action {
             Action::Pass => f.write_str("pass"),
             Action::Deal(tiles) => write!(f, "deal {}", tiles_text(tiles)),
             Action::Draw(p) => write!(f, "draw {p}"),
+            Action::Incident(i) => write!(f, "{i}"),
         }
     }
 }
@@ -84,6 +99,9 @@ fn tile(s: &str) -> Result<Tile, NotationError> {
 impl FromStr for Action {
     type Err = NotationError;
     fn from_str(s: &str) -> Result<Action, NotationError> {
+        if let Some(i) = crate::Incident::parse_notation(s)? {
+            return Ok(Action::Incident(i));
+        }
         let w: Vec<&str> = s.split_whitespace().collect();
         Ok(match w.as_slice() {
             ["discard", x] => Action::Discard(tile(x)?),
@@ -137,6 +155,8 @@ mod tests {
         "deal 1234567899m123z",
         "draw 3s",
         "draw 7f",
+        "incident illegal: answered \"discard 9z\"",
+        "incident false_win",
     ];
 
     #[test]

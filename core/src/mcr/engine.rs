@@ -113,6 +113,8 @@ pub struct Mcr {
     /// Imported games: how many of each piece (by code) have been dealt or drawn this hand.
     seen: [u8; 45],
     turns: u32,
+    /// Forfeits, host incidents owed a safe action, the hand's incidents (core/src/incident.rs).
+    pub(super) incidents: crate::incident::Incidents,
 }
 
 fn tiles_of(n: usize) -> Vec<Piece> {
@@ -140,6 +142,7 @@ impl Mcr {
             dice: [0; 4],
             seen: [0; 45],
             turns: 0,
+            incidents: Default::default(),
         };
         g.start_hand();
         Ok(g)

@@ -7,6 +7,9 @@ use std::borrow::Cow;
 /// An MCR fact key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FactKind {
+    /// Seat: an incident of this kind was recorded for it in the round (1): `incident:timeout`,
+    /// ..., `incident:forfeit`, and the game's rule incident by its name.
+    Incident(crate::IncidentKind),
     /// Seat: won the hand (1).
     Win,
     /// Seat: the winning hand's fan, flowers included.
@@ -32,6 +35,7 @@ pub enum FactKind {
 impl FactKey for FactKind {
     fn key(&self) -> Cow<'static, str> {
         Cow::Borrowed(match self {
+            FactKind::Incident(k) => k.fact_key(),
             FactKind::Win => "win",
             FactKind::Fan => "fan",
             FactKind::SelfDrawn => "self_drawn",
@@ -46,6 +50,9 @@ impl FactKey for FactKind {
     }
 
     fn parse(text: &str) -> Option<FactKind> {
+        if let Some(k) = crate::IncidentKind::from_fact_key("mcr", text) {
+            return Some(FactKind::Incident(k));
+        }
         Some(match text {
             "win" => FactKind::Win,
             "fan" => FactKind::Fan,

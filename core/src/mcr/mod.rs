@@ -32,9 +32,11 @@ pub use score_line::score_line;
 pub use view::{ClaimView, FanView, MeldView, PlayerView, View, WinView};
 
 use crate::error::Violation;
+use crate::game::close_round;
+use crate::log::Action as _;
 use crate::log::Options;
 use crate::random::Seed;
-use crate::{Game, GameKind, RoundResult, Seat, SeatSet, SetupError};
+use crate::{placements_by_score, Game, GameKind, RoundResult, Seat, SeatSet, SetupError};
 
 impl Game for Mcr {
     type Action = Action;
@@ -71,15 +73,41 @@ impl Game for Mcr {
         if !self.to_act_set().contains(seat) {
             return Vec::new();
         }
-        self.legal(seat)
+        self.incidents.narrow(seat, self.legal(seat), |legal| self.safe_of(seat, legal))
+    }
+
+    fn safe_action(&self, seat: Seat) -> Option<Action> {
+        if !self.to_act_set().contains(seat) {
+            return None;
+        }
+        self.safe_of(seat, &self.legal(seat))
     }
 
     fn check(&self, seat: Seat, action: &Action) -> Result<(), Violation> {
+        if self.incidents.screen("mcr", seat, action.incident(), action, || self.safe_action(seat))? {
+            return self.check_false_win(seat, action);
+        }
         self.check_action(seat, action)
     }
 
     fn apply(&mut self, seat: Seat, action: &Action) {
-        self.apply_action(seat, action)
+        let before = self.results.len();
+        match action {
+            Action::Incident(i) => {
+                self.incidents.record(seat, i);
+                self.false_win(seat, i);
+            }
+            _ => {
+                self.incidents.acted(seat);
+                self.apply_action(seat, action);
+            }
+        }
+        close_round(&mut self.results, before, &mut self.incidents, FactKind::Incident);
+    }
+
+    /// By score; a seat that forfeited after every other.
+    fn placements(&self) -> Vec<u32> {
+        self.incidents.places(placements_by_score(&self.scores()))
     }
 
     fn round(&self) -> u32 {
@@ -112,6 +140,38 @@ impl Game for Mcr {
 }
 
 impl Mcr {
+    /// The safe action among `legal`: the drawn tile discarded (after a claim, the first legal
+    /// discard), a claim or a robbing passed; none while a chance record is due.
+    fn safe_of(&self, _seat: Seat, legal: &[Action]) -> Option<Action> {
+        let want = match &self.phase {
+            engine::Phase::Turn { drawn, .. } => drawn.map(Action::Discard),
+            engine::Phase::Claims { .. } | engine::Phase::Rob { .. } => Some(Action::Pass),
+            engine::Phase::Deal { .. } | engine::Phase::Draw { .. } | engine::Phase::Over => return None,
+        };
+        want.filter(|w| legal.contains(w))
+            .or_else(|| legal.iter().find(|a| matches!(a, Action::Discard(_))).copied())
+            .or_else(|| legal.first().copied())
+    }
+
+    /// A false declaration of a win may be recorded at any decision the seat owes.
+    fn check_false_win(&self, _seat: Seat, _action: &Action) -> Result<(), Violation> {
+        Ok(())
+    }
+
+    /// A false declaration of a win: the seat pays each other player the rules' penalty
+    /// (`false_win`, 10 by default), and play goes on as if nothing had been declared.
+    fn false_win(&mut self, seat: Seat, incident: &crate::Incident) {
+        if incident.kind != crate::IncidentKind::FalseWin {
+            return;
+        }
+        let p = self.rules.false_win;
+        let deltas: [i64; 4] = std::array::from_fn(|s| if s == usize::from(seat) { -3 * p } else { p });
+        for (score, d) in self.scores.iter_mut().zip(deltas) {
+            *score += d;
+        }
+        self.incidents.charge(&deltas);
+    }
+
     pub fn rules_in_force(&self) -> &Rules {
         &self.rules
     }

@@ -26,11 +26,21 @@ pub struct Rules {
     /// The prevalent wind of the first hand, 0 East .. 3 North (0 for a match; records of a
     /// single hand of another round set it).
     pub prevalent_wind: u8,
+    /// The points a player who falsely declares a win (诈和, `incident false_win`) pays each
+    /// other player; play goes on (docs/rules/mcr.md, "Incidents"). 0: recorded, no payment.
+    pub false_win: i64,
 }
 
 impl Default for Rules {
     fn default() -> Self {
-        Rules { flowers: true, hands: 16, wall: WallKind::Shared, score: ScoreRules::default(), prevalent_wind: 0 }
+        Rules {
+            flowers: true,
+            hands: 16,
+            wall: WallKind::Shared,
+            score: ScoreRules::default(),
+            prevalent_wind: 0,
+            false_win: 10,
+        }
     }
 }
 
@@ -61,6 +71,7 @@ impl Rules {
             wall: WallKind::PerSeat,
             score: ScoreRules { concealed_and_melded_kong: 5 },
             prevalent_wind: 0,
+            false_win: 10,
         }
     }
 
@@ -102,9 +113,16 @@ impl Rules {
                 }
                 self.prevalent_wind = n as u8;
             }
+            "false_win" => {
+                let n = v.as_int(KIND, key)?;
+                if !(0..=1000).contains(&n) {
+                    return Err(SetupError(format!("mcr option false_win takes 0 to 1000 points, not {n}")));
+                }
+                self.false_win = n;
+            }
             other => {
                 return Err(SetupError(format!(
-                    "mcr has no option {other:?}; its options: flowers, hands, wall, concealed_and_melded_kong, prevalent_wind"
+                    "mcr has no option {other:?}; its options: flowers, hands, wall, concealed_and_melded_kong, prevalent_wind, false_win"
                 )))
             }
         }
@@ -133,6 +151,9 @@ impl Rules {
         if self.prevalent_wind != d.prevalent_wind {
             o.insert("prevalent_wind".into(), OptValue::Int(i64::from(self.prevalent_wind)));
         }
+        if self.false_win != d.false_win {
+            o.insert("false_win".into(), OptValue::Int(self.false_win));
+        }
         o
     }
 }
@@ -154,6 +175,9 @@ mod tests {
         let south = Rules { prevalent_wind: 1, ..Rules::botzone() };
         assert_eq!(Rules::from_options("standard", &south.to_options()).unwrap(), south);
         assert!(bad("wall", OptValue::Text("round".into())).contains("per_seat"));
+        assert!(bad("false_win", OptValue::Int(-1)).contains("0 to 1000"));
+        let lenient = Rules { false_win: 0, ..Rules::default() };
+        assert_eq!(Rules::from_options("standard", &lenient.to_options()).unwrap(), lenient);
         assert!(bad("flowers", OptValue::Int(1)).contains("true or false"));
         assert!(bad("riichi", OptValue::Bool(true)).contains("no option \"riichi\""));
         assert!(Rules::from_options("hk", &Options::new()).unwrap_err().0.contains("no ruleset"));

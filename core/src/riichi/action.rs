@@ -23,7 +23,11 @@ use std::str::FromStr;
 /// `ura 4s` (the next ura indicator). These are illegal in seeded games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Action {
-    Discard { tile: Tile, drawn: bool, riichi: bool },
+    Discard {
+        tile: Tile,
+        drawn: bool,
+        riichi: bool,
+    },
     Chi(Tile, Tile),
     Pon(Tile, Tile),
     Minkan(Tile),
@@ -37,6 +41,9 @@ pub enum Action {
     Draw(Tile),
     Dora(Tile),
     Ura(Tile),
+    /// An incident (`incident KIND[: DETAIL]`, core/src/incident.rs), last so that older logs keep
+    /// their bytes.
+    Incident(crate::Incident),
 }
 
 impl Action {
@@ -84,6 +91,17 @@ fn order(a: Tile, b: Tile) -> (Tile, Tile) {
 // `actions_encode_without_maps_chars_or_floats` checks every variant.
 impl crate::log::Action for Action {
     const CANONICAL_UNLESS_OVERLONG: bool = true;
+
+    fn incident(&self) -> Option<&crate::Incident> {
+        match self {
+            Action::Incident(i) => Some(i),
+            _ => None,
+        }
+    }
+
+    fn from_incident(incident: crate::Incident) -> Action {
+        Action::Incident(incident)
+    }
 }
 
 impl fmt::Display for Action {
@@ -108,6 +126,7 @@ impl fmt::Display for Action {
             Action::Draw(t) => write!(f, "draw {t}"),
             Action::Dora(t) => write!(f, "dora {t}"),
             Action::Ura(t) => write!(f, "ura {t}"),
+            Action::Incident(i) => write!(f, "{i}"),
         }
     }
 }
@@ -115,6 +134,9 @@ impl fmt::Display for Action {
 impl FromStr for Action {
     type Err = NotationError;
     fn from_str(s: &str) -> Result<Action, NotationError> {
+        if let Some(i) = crate::Incident::parse_notation(s)? {
+            return Ok(Action::Incident(i));
+        }
         let w: Vec<&str> = s.split_whitespace().collect();
         let t = |x: &str| x.parse::<Tile>();
         Ok(match w.as_slice() {
@@ -174,6 +196,8 @@ pub(crate) const NOTATION_EXAMPLES: &[&str] = &[
     "draw 0s",
     "dora 7z",
     "ura 1m",
+    "incident timeout",
+    "incident chombo: ron without a yaku",
 ];
 
 #[cfg(test)]

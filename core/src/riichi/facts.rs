@@ -7,6 +7,9 @@ use std::borrow::Cow;
 /// A riichi fact key: what a fact counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FactKind {
+    /// Seat: an incident of this kind was recorded for it in the round (1): `incident:timeout`,
+    /// ..., `incident:forfeit`, and the game's rule incident by its name.
+    Incident(crate::IncidentKind),
     /// Seat: won the hand (1).
     Win,
     /// Seat: won by self-draw (1).
@@ -103,6 +106,7 @@ impl FactKind {
 impl FactKey for FactKind {
     fn key(&self) -> Cow<'static, str> {
         match self {
+            FactKind::Incident(k) => Cow::Borrowed(k.fact_key()),
             FactKind::Yaku(y) => {
                 let mut key = String::with_capacity(5 + y.name().len());
                 key.push_str("yaku:");
@@ -115,6 +119,9 @@ impl FactKey for FactKind {
     }
 
     fn parse(text: &str) -> Option<FactKind> {
+        if let Some(k) = crate::IncidentKind::from_fact_key("riichi", text) {
+            return Some(FactKind::Incident(k));
+        }
         if let Some(name) = text.strip_prefix("yaku:") {
             return Yaku::ALL.into_iter().find(|y| y.name() == name).map(FactKind::Yaku);
         }

@@ -26,7 +26,7 @@ pub use action::Action;
 pub(crate) use action::NOTATION_EXAMPLES;
 pub use engine::{Riichi, River};
 pub use facts::{Abort, FactKind};
-pub use rules::{ExcerptStart, Renhou, Rules};
+pub use rules::{Chombo, ExcerptStart, Renhou, Rules};
 pub use score::{score, Limit, Payment, Score, ScoreError, Situation, WinHand, Yaku};
 pub use score_line::score_line;
 pub use setup::{SeatSetup, Setup, SetupPhase};
@@ -35,6 +35,8 @@ pub use view::{
 };
 
 use crate::error::Violation;
+use crate::game::close_round;
+use crate::log::Action as _;
 use crate::log::Options;
 use crate::mahjong::{Meld, Tile};
 use crate::random::Seed;
@@ -80,17 +82,42 @@ impl Game for Riichi {
         if !self.to_act_set().contains(seat) {
             return Vec::new();
         }
-        self.legal(seat)
+        self.incidents.narrow(seat, self.legal(seat), |legal| self.safe_of(seat, legal))
+    }
+
+    fn safe_action(&self, seat: Seat) -> Option<Action> {
+        if !self.to_act_set().contains(seat) {
+            return None;
+        }
+        self.safe_of(seat, &self.legal(seat))
     }
 
     fn check(&self, seat: Seat, action: &Action) -> Result<(), Violation> {
+        if self.incidents.screen("riichi", seat, action.incident(), action, || self.safe_action(seat))? {
+            return match action.incident() {
+                Some(i) if i.kind == crate::IncidentKind::Chombo => self.check_chombo(seat),
+                _ => Ok(()),
+            };
+        }
         self.check_action(seat, action)
     }
 
     fn apply(&mut self, seat: Seat, action: &Action) {
-        self.apply_action(seat, action)
+        let before = self.results.len();
+        match action {
+            Action::Incident(i) => {
+                self.incidents.record(seat, i);
+                if i.kind == crate::IncidentKind::Chombo {
+                    self.chombo(seat);
+                }
+            }
+            _ => {
+                self.incidents.acted(seat);
+                self.apply_action(seat, action);
+            }
+        }
+        close_round(&mut self.results, before, &mut self.incidents, FactKind::Incident);
     }
-
     fn round(&self) -> u32 {
         self.results.len() as u32 + u32::from(!self.is_over_now())
     }
@@ -120,16 +147,31 @@ impl Game for Riichi {
     }
 
     /// Ties are broken by seat order (the seat nearer the first dealer ranks higher).
+    /// A seat that forfeited is placed after every other.
     fn placements(&self) -> Vec<u32> {
         let mut places = vec![0; 4];
         for (place, seat) in self.ranking().into_iter().enumerate() {
             places[seat] = place as u32 + 1;
         }
-        places
+        self.incidents.places(places)
     }
 }
 
 impl Riichi {
+    /// The safe action among `legal`: the drawn tile discarded (tsumogiri; after a call, the
+    /// first legal discard), a claim passed; none while a chance record of an imported game is
+    /// due.
+    fn safe_of(&self, _seat: Seat, legal: &[Action]) -> Option<Action> {
+        let want = match &self.phase {
+            Phase::Turn { drawn, .. } => drawn.map(Action::tsumogiri),
+            Phase::Claims { .. } => Some(Action::Pass),
+            Phase::Deal { .. } | Phase::Draw { .. } | Phase::Over => return None,
+        };
+        want.filter(|w| legal.contains(w))
+            .or_else(|| legal.iter().find(|a| matches!(a, Action::Discard { riichi: false, .. })).copied())
+            .or_else(|| legal.first().copied())
+    }
+
     fn is_over_now(&self) -> bool {
         self.to_act_set().is_empty()
     }

@@ -22,6 +22,26 @@ impl Renhou {
     }
 }
 
+/// What a chombo (`incident chombo`) costs the offender; either way the hand is annulled and
+/// dealt again (docs/rules/riichi.md, "Incidents").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Chombo {
+    /// A reverse mangan: a non-dealer pays 4000 to the dealer and 2000 to each other player, the
+    /// dealer 4000 to each.
+    Mangan,
+    /// Recorded, no payment.
+    Off,
+}
+
+impl Chombo {
+    pub fn name(self) -> &'static str {
+        match self {
+            Chombo::Mangan => "mangan",
+            Chombo::Off => "none",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rules {
     /// Red fives: 0, 3 (one each of 0m 0p 0s) or 4 (two 0p).
@@ -61,6 +81,8 @@ pub struct Rules {
     /// Naki-pinfu: an open hand with no fu beyond the base counts 30 fu (off: 20).
     pub naki_pinfu_30: bool,
     pub renhou: Renhou,
+    /// The chombo penalty.
+    pub chombo: Chombo,
     /// Liability (pao) for big three dragons / big four winds.
     pub pao_daisangen: bool,
     pub pao_daisuushii: bool,
@@ -142,6 +164,7 @@ impl Default for Rules {
             rinshan_pao: false,
             naki_pinfu_30: true,
             renhou: Renhou::Off,
+            chombo: Chombo::Mangan,
             pao_daisangen: true,
             pao_daisuushii: true,
             double_ron: true,
@@ -184,6 +207,7 @@ pub(crate) const OPTIONS: &[&str] = &[
     "rinshan_pao",
     "naki_pinfu_30",
     "renhou",
+    "chombo",
     "pao_daisangen",
     "pao_daisuushii",
     "double_ron",
@@ -284,6 +308,13 @@ impl Rules {
                     OptValue::Text(t) if t == "mangan" => Renhou::Mangan,
                     OptValue::Text(t) if t == "yakuman" => Renhou::Yakuman,
                     other => return Err(bad(key, "\"off\", \"mangan\" or \"yakuman\"", other)),
+                }
+            }
+            "chombo" => {
+                self.chombo = match value {
+                    OptValue::Text(t) if t == "mangan" => Chombo::Mangan,
+                    OptValue::Text(t) if t == "none" => Chombo::Off,
+                    other => return Err(bad(key, "\"mangan\" or \"none\"", other)),
                 }
             }
             "pao_daisangen" => self.pao_daisangen = flag(value)?,
@@ -419,6 +450,11 @@ impl Rules {
         o.insert("start_points".into(), OptValue::Int(self.start_points));
         o.insert("return_points".into(), OptValue::Int(self.return_points));
         o.insert("renhou".into(), OptValue::Text(self.renhou.name().into()));
+        // Written only when it differs from the default, so that the headers of earlier logs
+        // (imported ones are re-derived and compared) stay as they were.
+        if self.chombo != Chombo::Mangan {
+            o.insert("chombo".into(), OptValue::Text(self.chombo.name().into()));
+        }
         o.insert("uma".into(), OptValue::Text(self.uma.iter().map(|u| u.to_string()).collect::<Vec<_>>().join(",")));
         if let Some(e) = &self.excerpt {
             o.extend(e.to_options());

@@ -279,6 +279,8 @@ impl Riichi {
             imported: Imported::default(),
             last_hand: None,
             last_end: None,
+            incidents: Default::default(),
+            chombos: 0,
         };
         for p in g.players.iter_mut() {
             p.update_waits();

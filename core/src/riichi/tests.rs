@@ -954,6 +954,7 @@ fn every_hand_end_agrees_with_its_round_result() {
                 HandEndKind::AbortiveDraw { abort } => {
                     assert!(has_fact(r, &format!("abort:{}", abort.name())), "{}", r.summary);
                 }
+                HandEndKind::Chombo { seat } => assert_eq!(fact(*seat, "chombo"), Some(1), "{}", r.summary),
             }
         }
     }

@@ -80,6 +80,8 @@ pub enum HandEndKind {
     ExhaustiveDraw { tenpai: Vec<ShownHand>, nagashi: Vec<Seat> },
     /// An abortive draw (`nine_terminals`, `four_winds`, `four_riichi`, `four_kans`, `triple_ron`).
     AbortiveDraw { abort: Abort },
+    /// A chombo annulled the hand (`incident chombo`); it is dealt again.
+    Chombo { seat: Seat },
 }
 
 /// One win at a hand's end.
@@ -172,6 +174,7 @@ impl std::fmt::Display for HandEnd {
                 }
             }
             HandEndKind::AbortiveDraw { abort } => writeln!(f, "Abortive draw: {}", abort.name())?,
+            HandEndKind::Chombo { seat } => writeln!(f, "Chombo by seat {seat}: the hand is annulled and dealt again")?,
         }
         write!(f, "Dora indicators: {}", tiles_text(&self.dora_indicators))?;
         if !self.ura_indicators.is_empty() {

@@ -7,6 +7,9 @@ use std::borrow::Cow;
 /// game; `Mouths` is both (a seat's mouths on its coasts, and all mouths on the board).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FactKind {
+    /// Seat: an incident of this kind was recorded for it in the round (1): `incident:timeout`,
+    /// ..., `incident:forfeit`, and the game's rule incident by its name.
+    Incident(crate::IncidentKind),
     /// Seat: its final score.
     Score,
     /// Seat: mouths on its coasts; table: all mouths.
@@ -62,10 +65,16 @@ impl FactKind {
 
 impl FactKey for FactKind {
     fn key(&self) -> Cow<'static, str> {
+        if let FactKind::Incident(k) = self {
+            return Cow::Borrowed(k.fact_key());
+        }
         Cow::Borrowed(FactKind::ALL.iter().find(|(k, _)| k == self).map_or("", |(_, t)| t))
     }
 
     fn parse(text: &str) -> Option<FactKind> {
+        if let Some(k) = crate::IncidentKind::from_fact_key("tayu", text) {
+            return Some(FactKind::Incident(k));
+        }
         FactKind::ALL.iter().find(|(_, t)| *t == text).map(|(k, _)| *k)
     }
 }

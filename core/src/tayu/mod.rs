@@ -18,9 +18,12 @@ use pieces::{bag, board_spec, COLUMN_HEIGHT, STACK_COLUMNS};
 pub use view::{Bid, BoardView, CoastView, Flood, MouthView, PerCoast, PieceView, SeatView, StackColumn, View};
 
 use crate::error::{ErrorCode, Violation};
+use crate::game::close_round;
+use crate::incident::Incidents;
+use crate::log::Action as _;
 use crate::log::{NotationError, OptValue, Options};
 use crate::random::Seed;
-use crate::{Fact, Game, GameKind, RoundResult, Seat, SeatSet, SetupError};
+use crate::{placements_by_score, Fact, Game, GameKind, IncidentKind, RoundResult, Seat, SeatSet, SetupError};
 use serde::{Deserialize, Serialize};
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
@@ -83,6 +86,9 @@ pub enum Action {
     Draw(u8),
     /// Place one of the pieces the seat holds.
     Place(Placement),
+    /// An incident (`incident KIND[: DETAIL]`, core/src/incident.rs), last so that older logs keep
+    /// their bytes.
+    Incident(crate::Incident),
 }
 
 // Made of pattern bytes that refuse codes outside their range, a bid, and enums, structs and fixed arrays of them; nothing on reading sorts or
@@ -90,6 +96,17 @@ pub enum Action {
 // `actions_encode_without_maps_chars_or_floats` checks every variant.
 impl crate::log::Action for Action {
     const CANONICAL_UNLESS_OVERLONG: bool = true;
+
+    fn incident(&self) -> Option<&crate::Incident> {
+        match self {
+            Action::Incident(i) => Some(i),
+            _ => None,
+        }
+    }
+
+    fn from_incident(incident: crate::Incident) -> Action {
+        Action::Incident(incident)
+    }
 }
 
 impl fmt::Display for Action {
@@ -100,6 +117,7 @@ impl fmt::Display for Action {
             Action::Choose(s) => write!(f, "choose {}", s.code()),
             Action::Draw(c) => write!(f, "draw {c}"),
             Action::Place(p) => write!(f, "place {p}"),
+            Action::Incident(i) => write!(f, "{i}"),
         }
     }
 }
@@ -107,6 +125,9 @@ impl fmt::Display for Action {
 impl FromStr for Action {
     type Err = NotationError;
     fn from_str(s: &str) -> Result<Action, NotationError> {
+        if let Some(i) = crate::Incident::parse_notation(s)? {
+            return Ok(Action::Incident(i));
+        }
         let w: Vec<&str> = s.split_whitespace().collect();
         let usage = || {
             NotationError(format!(
@@ -227,6 +248,7 @@ pub struct Tayu {
     placed_by: Vec<Seat>,
     end: Option<End>,
     results: Vec<RoundResult>,
+    incidents: Incidents,
 }
 
 /// An unchecked position, for tests and tools: build one by hand, then [`Tayu::from_setup`]
@@ -288,6 +310,7 @@ impl Tayu {
             placed_by: Vec::new(),
             end: None,
             results: Vec::new(),
+            incidents: Incidents::default(),
         })
     }
 
@@ -617,68 +640,38 @@ fn seat_list<T: fmt::Display>(v: &[T]) -> String {
     v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" or ")
 }
 
-impl Game for Tayu {
-    type Action = Action;
-    type Rules = Rules;
-    type View = View;
-    type Fact = FactKind;
-    const KIND: GameKind = GameKind::Tayu;
-    const SEATS: std::ops::RangeInclusive<usize> = 2..=4;
+impl Tayu {
+    /// Four players: a player who talked about the moves with its partner may be recorded
+    /// (`incident talk`) while it holds the piece it drew and owes its placement.
+    fn check_talk(&self, seat: Seat) -> Result<(), Violation> {
+        if self.seats != 4 {
+            return Err(Violation::illegal(format!(
+                "talk is a rule of the four-player game (two teams); this game has {} players",
+                self.seats
+            )));
+        }
+        match self.phase {
+            Phase::Place { turn } if turn == seat && !self.held[usize::from(seat)].is_empty() => Ok(()),
+            _ => Err(Violation::illegal(format!(
+                "talk is recorded while the player who talked holds its drawn piece, before placing it; seat {seat} owes no placement now"
+            ))),
+        }
+    }
 
-    fn rules(ruleset: &str, options: &Options) -> Result<Rules, SetupError> {
-        let mut r = Rules::named(ruleset)
-            .ok_or_else(|| SetupError(format!("unknown tayu ruleset {ruleset:?}; known: {}", RULESETS.join(", "))))?;
-        for (k, v) in options {
-            match k.as_str() {
-                "face_up" => r.face_up = v.as_bool(GameKind::Tayu, k)?,
-                "set_aside" => r.set_aside = v.as_bool(GameKind::Tayu, k)?,
-                other => {
-                    return Err(SetupError(format!("unknown tayu option {other:?}; known: face_up, set_aside")));
-                }
+    /// The talk rule (seed 002, line 113): the player loses its turn and hands the piece it drew
+    /// to the next player, of the other team, who places it as on a normal turn; that placement
+    /// is the receiver's turn, and the player after it draws next.
+    fn talk(&mut self, seat: Seat) {
+        let next = self.next_player(seat);
+        if let Some(piece) = self.held.get_mut(usize::from(seat)).and_then(Vec::pop) {
+            if let Some(h) = self.held.get_mut(usize::from(next)) {
+                h.push(piece);
             }
         }
-        Ok(r)
+        self.phase = Phase::Place { turn: next };
     }
 
-    fn options(rules: &Rules) -> Options {
-        let mut o = Options::new();
-        o.insert("face_up".into(), OptValue::Bool(rules.face_up));
-        o.insert("set_aside".into(), OptValue::Bool(rules.set_aside));
-        o
-    }
-
-    fn new(rules: Rules, seats: usize, seed: Option<&Seed>) -> Result<Tayu, SetupError> {
-        let Some(seed) = seed else {
-            return Err(SetupError("Ta Yü logs are replayed from their seed; this one has none".into()));
-        };
-        let mut g = Tayu::empty(rules, seats)?;
-        let mut all = bag().map_err(|e| SetupError(e.to_string()))?;
-        seed.stream("tayu/stack").shuffle(&mut all);
-        g.stack = all.chunks(usize::from(COLUMN_HEIGHT)).map(<[Pattern]>::to_vec).collect();
-        if seats == 3 {
-            g.opener = seed.stream("tayu/bidding").below(3) as Seat;
-            g.start_pick = seed.stream("tayu/start").below(2) as usize;
-            g.phase = Phase::Bidding { turn: g.opener, low: None, passed: SeatSet::EMPTY };
-        } else {
-            g.starter = seed.stream("tayu/start").below(seats as u64) as Seat;
-            g.phase = if g.rules.face_up {
-                Phase::Opening { turn: g.starter, left: seats as u8 }
-            } else {
-                Phase::Draw { turn: g.starter }
-            };
-        }
-        Ok(g)
-    }
-
-    fn seat_count(&self) -> usize {
-        self.seats
-    }
-
-    fn to_act(&self) -> SeatSet {
-        self.turn().map_or(SeatSet::EMPTY, SeatSet::single)
-    }
-
-    fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+    fn legal_moves(&self, seat: Seat) -> Vec<Action> {
         if self.turn() != Some(seat) {
             return Vec::new();
         }
@@ -703,7 +696,7 @@ impl Game for Tayu {
         }
     }
 
-    fn check(&self, seat: Seat, action: &Action) -> Result<(), Violation> {
+    fn check_move(&self, seat: Seat, action: &Action) -> Result<(), Violation> {
         match self.turn() {
             None => return Err(Violation::new(ErrorCode::NotYourTurn, "the game is over")),
             Some(t) if t != seat => {
@@ -757,7 +750,7 @@ impl Game for Tayu {
         }
     }
 
-    fn apply(&mut self, seat: Seat, action: &Action) {
+    fn apply_move(&mut self, seat: Seat, action: &Action) {
         let s = usize::from(seat);
         match (self.phase, action) {
             (Phase::Bidding { low, mut passed, .. }, a) => {
@@ -838,6 +831,117 @@ impl Game for Tayu {
             }
             _ => {}
         }
+    }
+}
+
+/// The safe action among the legal ones: a pass when there is one, else the first.
+fn safe_among(legal: &[Action]) -> Option<Action> {
+    legal.iter().find(|a| **a == Action::Pass).or(legal.first()).cloned()
+}
+
+impl Game for Tayu {
+    type Action = Action;
+    type Rules = Rules;
+    type View = View;
+    type Fact = FactKind;
+    const KIND: GameKind = GameKind::Tayu;
+    const SEATS: std::ops::RangeInclusive<usize> = 2..=4;
+
+    fn rules(ruleset: &str, options: &Options) -> Result<Rules, SetupError> {
+        let mut r = Rules::named(ruleset)
+            .ok_or_else(|| SetupError(format!("unknown tayu ruleset {ruleset:?}; known: {}", RULESETS.join(", "))))?;
+        for (k, v) in options {
+            match k.as_str() {
+                "face_up" => r.face_up = v.as_bool(GameKind::Tayu, k)?,
+                "set_aside" => r.set_aside = v.as_bool(GameKind::Tayu, k)?,
+                other => {
+                    return Err(SetupError(format!("unknown tayu option {other:?}; known: face_up, set_aside")));
+                }
+            }
+        }
+        Ok(r)
+    }
+
+    fn options(rules: &Rules) -> Options {
+        let mut o = Options::new();
+        o.insert("face_up".into(), OptValue::Bool(rules.face_up));
+        o.insert("set_aside".into(), OptValue::Bool(rules.set_aside));
+        o
+    }
+
+    fn new(rules: Rules, seats: usize, seed: Option<&Seed>) -> Result<Tayu, SetupError> {
+        let Some(seed) = seed else {
+            return Err(SetupError("Ta Yü logs are replayed from their seed; this one has none".into()));
+        };
+        let mut g = Tayu::empty(rules, seats)?;
+        let mut all = bag().map_err(|e| SetupError(e.to_string()))?;
+        seed.stream("tayu/stack").shuffle(&mut all);
+        g.stack = all.chunks(usize::from(COLUMN_HEIGHT)).map(<[Pattern]>::to_vec).collect();
+        if seats == 3 {
+            g.opener = seed.stream("tayu/bidding").below(3) as Seat;
+            g.start_pick = seed.stream("tayu/start").below(2) as usize;
+            g.phase = Phase::Bidding { turn: g.opener, low: None, passed: SeatSet::EMPTY };
+        } else {
+            g.starter = seed.stream("tayu/start").below(seats as u64) as Seat;
+            g.phase = if g.rules.face_up {
+                Phase::Opening { turn: g.starter, left: seats as u8 }
+            } else {
+                Phase::Draw { turn: g.starter }
+            };
+        }
+        Ok(g)
+    }
+
+    fn seat_count(&self) -> usize {
+        self.seats
+    }
+
+    fn to_act(&self) -> SeatSet {
+        self.turn().map_or(SeatSet::EMPTY, SeatSet::single)
+    }
+
+    fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+        self.incidents.narrow(seat, self.legal_moves(seat), safe_among)
+    }
+
+    /// A pass in the bidding (bid 1 for the seat that opens it and may not pass), else the
+    /// first legal action: `choose ns`, the first column that may be drawn, the first legal
+    /// placement (patterns in order, then squares and sides as the board lists them). A piece
+    /// that must be set aside is set aside by the draw itself.
+    fn safe_action(&self, seat: Seat) -> Option<Action> {
+        safe_among(&self.legal_moves(seat))
+    }
+
+    fn check(&self, seat: Seat, action: &Action) -> Result<(), Violation> {
+        if self.incidents.screen("tayu", seat, action.incident(), action, || self.safe_action(seat))? {
+            return match action.incident() {
+                Some(i) if i.kind == IncidentKind::Talk => self.check_talk(seat),
+                _ => Ok(()),
+            };
+        }
+        self.check_move(seat, action)
+    }
+
+    fn apply(&mut self, seat: Seat, action: &Action) {
+        let before = self.results.len();
+        match action {
+            Action::Incident(i) => {
+                self.incidents.record(seat, i);
+                if i.kind == IncidentKind::Talk {
+                    self.talk(seat);
+                }
+            }
+            _ => {
+                self.incidents.acted(seat);
+                self.apply_move(seat, action);
+            }
+        }
+        close_round(&mut self.results, before, &mut self.incidents, FactKind::Incident);
+    }
+
+    /// By score; a seat that forfeited after every other.
+    fn placements(&self) -> Vec<u32> {
+        self.incidents.places(placements_by_score(&self.scores()))
     }
 
     fn round(&self) -> u32 {

@@ -7,6 +7,9 @@ use std::borrow::Cow;
 /// A TZQ fact key: what a fact counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FactKind {
+    /// Seat: an incident of this kind was recorded for it in the round (1): `incident:timeout`,
+    /// ..., `incident:forfeit`, and the game's rule incident by its name.
+    Incident(crate::IncidentKind),
     /// Seat: won the round (1).
     Win,
     /// Seat: the winning hand's points.
@@ -28,6 +31,7 @@ pub enum FactKind {
 impl FactKey for FactKind {
     fn key(&self) -> Cow<'static, str> {
         Cow::Borrowed(match self {
+            FactKind::Incident(k) => k.fact_key(),
             FactKind::Win => "win",
             FactKind::Points => "points",
             FactKind::WinByPong => "win_by_pong",
@@ -40,6 +44,9 @@ impl FactKey for FactKind {
     }
 
     fn parse(text: &str) -> Option<FactKind> {
+        if let Some(k) = crate::IncidentKind::from_fact_key("tzq", text) {
+            return Some(FactKind::Incident(k));
+        }
         Some(match text {
             "win" => FactKind::Win,
             "points" => FactKind::Points,

@@ -11,9 +11,12 @@ pub use scoring::{score, Category, Score};
 pub use view::{SeatView, View};
 
 use crate::error::Violation;
+use crate::game::close_round;
+use crate::incident::Incidents;
+use crate::log::Action as _;
 use crate::log::{NotationError, OptValue, Options};
 use crate::random::Seed;
-use crate::{Fact, Game, GameKind, RoundResult, Seat, SeatSet, SetupError};
+use crate::{placements_by_score, Fact, Game, GameKind, RoundResult, Seat, SeatSet, SetupError};
 use serde::{Deserialize, Serialize};
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
@@ -34,6 +37,9 @@ pub enum Action {
     /// Instead of drawing: lay a set of two hand cards and one card the opponent discarded on
     /// their last turn, keep one as a scoring card.
     Chow { hand: [Card; 2], take: Card, keep: Card },
+    /// An incident (`incident KIND[: DETAIL]`, core/src/incident.rs), last so that older logs keep
+    /// their bytes.
+    Incident(crate::Incident),
 }
 
 /// The binary form as read, before its order is checked.
@@ -43,6 +49,7 @@ enum ActionRepr {
     Discard(Card),
     Pong { cards: [Card; 3], keep: Card },
     Chow { hand: [Card; 2], take: Card, keep: Card },
+    Incident(crate::Incident),
 }
 
 /// A set whose cards are not in ascending order (the only form logs hold).
@@ -58,6 +65,7 @@ impl TryFrom<ActionRepr> for Action {
             ActionRepr::Discard(c) => Action::Discard(c),
             ActionRepr::Pong { cards, keep } => Action::Pong { cards, keep },
             ActionRepr::Chow { hand, take, keep } => Action::Chow { hand, take, keep },
+            ActionRepr::Incident(i) => Action::Incident(i),
         };
         if a.is_canonical() {
             Ok(a)
@@ -95,6 +103,17 @@ impl Action {
 // `actions_encode_without_maps_chars_or_floats` checks every variant.
 impl crate::log::Action for Action {
     const CANONICAL_UNLESS_OVERLONG: bool = true;
+
+    fn incident(&self) -> Option<&crate::Incident> {
+        match self {
+            Action::Incident(i) => Some(i),
+            _ => None,
+        }
+    }
+
+    fn from_incident(incident: crate::Incident) -> Action {
+        Action::Incident(incident)
+    }
 }
 
 impl fmt::Display for Action {
@@ -104,6 +123,7 @@ impl fmt::Display for Action {
             Action::Discard(c) => write!(f, "discard {c}"),
             Action::Pong { cards: [a, b, c], keep } => write!(f, "pong {a} {b} {c} keep {keep}"),
             Action::Chow { hand: [a, b], take, keep } => write!(f, "chow {a} {b} take {take} keep {keep}"),
+            Action::Incident(i) => write!(f, "{i}"),
         }
     }
 }
@@ -111,6 +131,9 @@ impl fmt::Display for Action {
 impl FromStr for Action {
     type Err = NotationError;
     fn from_str(s: &str) -> Result<Action, NotationError> {
+        if let Some(i) = crate::Incident::parse_notation(s)? {
+            return Ok(Action::Incident(i));
+        }
         let w: Vec<&str> = s.split_whitespace().collect();
         let card = |t: &str| t.parse::<Card>();
         let usage = || {
@@ -201,6 +224,7 @@ pub struct Tzq {
     reshuffles: u32,
     /// Turns played this round.
     turns: u32,
+    incidents: Incidents,
 }
 
 fn is_set(cards: [Card; 3]) -> bool {
@@ -330,6 +354,7 @@ impl Tzq {
             phase: setup.drawn.map_or(Phase::Start, Phase::Drawn),
             reshuffles: 0,
             turns: 0,
+            incidents: Incidents::default(),
         })
     }
 
@@ -544,6 +569,178 @@ impl Tzq {
     }
 }
 
+impl Tzq {
+    /// The safe action among `legal` (docs/rules/tzq.md).
+    fn safe_of(&self, legal: &[Action]) -> Option<Action> {
+        let want = match self.phase {
+            Phase::Start => Some(Action::Draw),
+            Phase::Drawn(c) => Some(Action::Discard(c)),
+            Phase::Over => None,
+        };
+        want.filter(|w| legal.contains(w))
+            .or_else(|| legal.iter().find(|a| matches!(a, Action::Discard(_))).cloned())
+            .or_else(|| legal.first().cloned())
+    }
+
+    fn legal_moves(&self, seat: Seat) -> Vec<Action> {
+        let mut out = Vec::new();
+        if !self.to_act().contains(seat) {
+            return out;
+        }
+        let hand = &self.hands[usize::from(seat)];
+        let push = |a: Action, out: &mut Vec<Action>| {
+            if !out.contains(&a) {
+                out.push(a);
+            }
+        };
+        match self.phase {
+            Phase::Over => {}
+            Phase::Start => {
+                if !self.pile.is_empty() {
+                    out.push(Action::Draw);
+                }
+                for &take in self.chowable.iter().filter(|c| !c.is_sparrow()) {
+                    for i in 0..hand.len() {
+                        for j in i + 1..hand.len() {
+                            let set = [hand[i], hand[j], take];
+                            for keep in set {
+                                if self.check_set(seat, set, keep, false).is_ok() {
+                                    push(Action::chow([hand[i], hand[j]], take, keep), &mut out);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            Phase::Drawn(_) => {
+                for &c in hand {
+                    push(Action::Discard(c), &mut out);
+                }
+                for i in 0..hand.len() {
+                    for j in i + 1..hand.len() {
+                        for k in j + 1..hand.len() {
+                            let set = [hand[i], hand[j], hand[k]];
+                            for keep in set {
+                                if self.check_set(seat, set, keep, true).is_ok() {
+                                    push(Action::pong(set, keep), &mut out);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn check_move(&self, seat: Seat, action: &Action) -> Result<(), Violation> {
+        if !self.to_act().contains(seat) {
+            return Err(Violation::new(
+                crate::ErrorCode::NotYourTurn,
+                format!("seat {seat} does not owe a decision now"),
+            ));
+        }
+        if !action.is_canonical() {
+            return Err(Violation::illegal(format!("{action}: the cards of a set are written in ascending order")));
+        }
+        let hand = &self.hands[usize::from(seat & 1)];
+        match (self.phase, action) {
+            (Phase::Over, _) => Err(Violation::illegal("the match is over")),
+            (Phase::Start, Action::Draw) => {
+                if self.pile.is_empty() {
+                    Err(Violation::illegal(format!("seat {seat} draws, but the draw pile is empty")))
+                } else {
+                    Ok(())
+                }
+            }
+            (Phase::Start, Action::Chow { hand: h, take, keep }) => {
+                if take.is_sparrow() {
+                    return Err(Violation::illegal(format!(
+                        "seat {seat} takes a discarded Sparrow; a discarded Sparrow can never be taken"
+                    )));
+                }
+                if !self.chowable.contains(take) {
+                    let last = if self.chowable.is_empty() {
+                        "nothing on the last turn".to_owned()
+                    } else {
+                        set_text(&self.chowable)
+                    };
+                    return Err(Violation::illegal(format!(
+                        "seat {seat} chows {take}, which is not one of the cards the opponent discarded on their last turn ({last})"
+                    )));
+                }
+                if !holds(hand, h) {
+                    return Err(Violation::illegal(format!(
+                        "seat {seat} lays {} from the hand, but holds {}",
+                        set_text(h),
+                        set_text(hand)
+                    )));
+                }
+                self.check_set(seat, [h[0], h[1], *take], *keep, false)
+            }
+            (Phase::Start, other) => {
+                Err(Violation::illegal(format!("seat {seat} must first draw or chow; {other} needs a drawn card")))
+            }
+            (Phase::Drawn(_), Action::Discard(c)) => {
+                if hand.contains(c) {
+                    Ok(())
+                } else {
+                    Err(Violation::illegal(format!("seat {seat} discards {c}, but holds {}", set_text(hand))))
+                }
+            }
+            (Phase::Drawn(_), Action::Pong { cards, keep }) => {
+                if !holds(hand, cards) {
+                    return Err(Violation::illegal(format!(
+                        "seat {seat} lays {} from the hand, but holds {}",
+                        set_text(cards),
+                        set_text(hand)
+                    )));
+                }
+                self.check_set(seat, *cards, *keep, true)
+            }
+            (Phase::Drawn(_), Action::Draw) => Err(Violation::illegal(format!("seat {seat} draws twice in one turn"))),
+            (Phase::Drawn(_), Action::Chow { .. }) => Err(Violation::illegal(format!(
+                "seat {seat} chows after drawing; a turn is one action: draw then discard, draw then Pong, or Chow"
+            ))),
+            (_, Action::Incident(i)) => Err(Violation::illegal(format!("{i} is checked apart from the moves"))),
+        }
+    }
+
+    fn apply_move(&mut self, seat: Seat, action: &Action) {
+        let s = usize::from(seat & 1);
+        match action {
+            Action::Draw => {
+                if let Some(c) = self.pile.pop() {
+                    self.hands[s].push(c);
+                    self.phase = Phase::Drawn(c);
+                }
+                if self.pile.is_empty() && !self.rules.drawn_on_exhaustion {
+                    self.reshuffle(0);
+                }
+            }
+            Action::Discard(c) => {
+                take_all(&mut self.hands[s], &[*c]);
+                self.discards.push(*c);
+                self.chowable = vec![*c];
+                self.end_turn();
+            }
+            Action::Pong { cards, keep } => {
+                take_all(&mut self.hands[s], cards);
+                self.lay_set(seat, *cards, *keep, true);
+            }
+            Action::Chow { hand, take, keep } => {
+                take_all(&mut self.hands[s], hand);
+                if let Some(i) = self.discards.iter().rposition(|c| c == take) {
+                    self.discards.remove(i);
+                }
+                self.chowable.clear();
+                self.lay_set(seat, [hand[0], hand[1], *take], *keep, false);
+            }
+            Action::Incident(_) => {}
+        }
+    }
+}
+
 impl Game for Tzq {
     type Action = Action;
     type Rules = Rules;
@@ -618,6 +815,7 @@ impl Game for Tzq {
             phase: Phase::Start,
             reshuffles: 0,
             turns: 0,
+            incidents: Incidents::default(),
         };
         g.start_round();
         Ok(g)
@@ -635,159 +833,37 @@ impl Game for Tzq {
     }
 
     fn legal_actions(&self, seat: Seat) -> Vec<Action> {
-        let mut out = Vec::new();
-        if !self.to_act().contains(seat) {
-            return out;
-        }
-        let hand = &self.hands[usize::from(seat)];
-        let push = |a: Action, out: &mut Vec<Action>| {
-            if !out.contains(&a) {
-                out.push(a);
-            }
-        };
-        match self.phase {
-            Phase::Over => {}
-            Phase::Start => {
-                if !self.pile.is_empty() {
-                    out.push(Action::Draw);
-                }
-                for &take in self.chowable.iter().filter(|c| !c.is_sparrow()) {
-                    for i in 0..hand.len() {
-                        for j in i + 1..hand.len() {
-                            let set = [hand[i], hand[j], take];
-                            for keep in set {
-                                if self.check_set(seat, set, keep, false).is_ok() {
-                                    push(Action::chow([hand[i], hand[j]], take, keep), &mut out);
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            Phase::Drawn(_) => {
-                for &c in hand {
-                    push(Action::Discard(c), &mut out);
-                }
-                for i in 0..hand.len() {
-                    for j in i + 1..hand.len() {
-                        for k in j + 1..hand.len() {
-                            let set = [hand[i], hand[j], hand[k]];
-                            for keep in set {
-                                if self.check_set(seat, set, keep, true).is_ok() {
-                                    push(Action::pong(set, keep), &mut out);
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        out
+        self.incidents.narrow(seat, self.legal_moves(seat), |legal| self.safe_of(legal))
+    }
+
+    /// The drawn card discarded; at the start of a turn, the draw (the first chow when the pile
+    /// is empty).
+    fn safe_action(&self, seat: Seat) -> Option<Action> {
+        self.safe_of(&self.legal_moves(seat))
     }
 
     fn check(&self, seat: Seat, action: &Action) -> Result<(), Violation> {
-        if !self.to_act().contains(seat) {
-            return Err(Violation::new(
-                crate::ErrorCode::NotYourTurn,
-                format!("seat {seat} does not owe a decision now"),
-            ));
+        if self.incidents.screen("tzq", seat, action.incident(), action, || self.safe_action(seat))? {
+            return Ok(());
         }
-        if !action.is_canonical() {
-            return Err(Violation::illegal(format!("{action}: the cards of a set are written in ascending order")));
-        }
-        let hand = &self.hands[usize::from(seat & 1)];
-        match (self.phase, action) {
-            (Phase::Over, _) => Err(Violation::illegal("the match is over")),
-            (Phase::Start, Action::Draw) => {
-                if self.pile.is_empty() {
-                    Err(Violation::illegal(format!("seat {seat} draws, but the draw pile is empty")))
-                } else {
-                    Ok(())
-                }
-            }
-            (Phase::Start, Action::Chow { hand: h, take, keep }) => {
-                if take.is_sparrow() {
-                    return Err(Violation::illegal(format!(
-                        "seat {seat} takes a discarded Sparrow; a discarded Sparrow can never be taken"
-                    )));
-                }
-                if !self.chowable.contains(take) {
-                    let last = if self.chowable.is_empty() {
-                        "nothing on the last turn".to_owned()
-                    } else {
-                        set_text(&self.chowable)
-                    };
-                    return Err(Violation::illegal(format!(
-                        "seat {seat} chows {take}, which is not one of the cards the opponent discarded on their last turn ({last})"
-                    )));
-                }
-                if !holds(hand, h) {
-                    return Err(Violation::illegal(format!(
-                        "seat {seat} lays {} from the hand, but holds {}",
-                        set_text(h),
-                        set_text(hand)
-                    )));
-                }
-                self.check_set(seat, [h[0], h[1], *take], *keep, false)
-            }
-            (Phase::Start, other) => {
-                Err(Violation::illegal(format!("seat {seat} must first draw or chow; {other} needs a drawn card")))
-            }
-            (Phase::Drawn(_), Action::Discard(c)) => {
-                if hand.contains(c) {
-                    Ok(())
-                } else {
-                    Err(Violation::illegal(format!("seat {seat} discards {c}, but holds {}", set_text(hand))))
-                }
-            }
-            (Phase::Drawn(_), Action::Pong { cards, keep }) => {
-                if !holds(hand, cards) {
-                    return Err(Violation::illegal(format!(
-                        "seat {seat} lays {} from the hand, but holds {}",
-                        set_text(cards),
-                        set_text(hand)
-                    )));
-                }
-                self.check_set(seat, *cards, *keep, true)
-            }
-            (Phase::Drawn(_), Action::Draw) => Err(Violation::illegal(format!("seat {seat} draws twice in one turn"))),
-            (Phase::Drawn(_), Action::Chow { .. }) => Err(Violation::illegal(format!(
-                "seat {seat} chows after drawing; a turn is one action: draw then discard, draw then Pong, or Chow"
-            ))),
-        }
+        self.check_move(seat, action)
     }
 
     fn apply(&mut self, seat: Seat, action: &Action) {
-        let s = usize::from(seat & 1);
+        let before = self.results.len();
         match action {
-            Action::Draw => {
-                if let Some(c) = self.pile.pop() {
-                    self.hands[s].push(c);
-                    self.phase = Phase::Drawn(c);
-                }
-                if self.pile.is_empty() && !self.rules.drawn_on_exhaustion {
-                    self.reshuffle(0);
-                }
-            }
-            Action::Discard(c) => {
-                take_all(&mut self.hands[s], &[*c]);
-                self.discards.push(*c);
-                self.chowable = vec![*c];
-                self.end_turn();
-            }
-            Action::Pong { cards, keep } => {
-                take_all(&mut self.hands[s], cards);
-                self.lay_set(seat, *cards, *keep, true);
-            }
-            Action::Chow { hand, take, keep } => {
-                take_all(&mut self.hands[s], hand);
-                if let Some(i) = self.discards.iter().rposition(|c| c == take) {
-                    self.discards.remove(i);
-                }
-                self.chowable.clear();
-                self.lay_set(seat, [hand[0], hand[1], *take], *keep, false);
+            Action::Incident(i) => self.incidents.record(seat, i),
+            _ => {
+                self.incidents.acted(seat);
+                self.apply_move(seat, action);
             }
         }
+        close_round(&mut self.results, before, &mut self.incidents, FactKind::Incident);
+    }
+
+    /// By score; a seat that forfeited after the other.
+    fn placements(&self) -> Vec<u32> {
+        self.incidents.places(placements_by_score(&self.scores()))
     }
 
     fn round(&self) -> u32 {

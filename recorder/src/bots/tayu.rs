@@ -76,6 +76,8 @@ impl Bot<Tayu> for Greedy {
                 }
             }
             Action::Choose(_) => Action::Choose(Side::NorthSouth),
+            // Never offered (legal_actions lists no incident).
+            Action::Incident(_) => first,
             Action::Draw(_) => legal
                 .iter()
                 .find(|a| matches!(a, Action::Draw(c) if game.column_marked(usize::from(*c)) == Some(true)))

@@ -21,6 +21,7 @@
 //! `riichi/setup.rs`.
 
 mod abortive;
+mod chombo;
 mod claims;
 mod furiten;
 mod imported;
@@ -47,6 +48,10 @@ use crate::{RoundResult, Seat, SeatSet, SetupError};
 
 pub(crate) use super::rules::WINDS;
 
+// The claim window holds the seats' answers, actions that carry an incident's inline detail
+// (core/src/incident/mod.rs): large, but a phase is one per game and boxing it costs an
+// allocation per discard.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub(crate) enum Phase {
     /// `seat` holds 14 tiles (counting kans as 3) and must act: `drawn` is the tile just drawn
@@ -100,6 +105,11 @@ pub struct Riichi {
     pub(crate) last_hand: Option<(u8, u8, u32)>,
     /// How the last hand that ended ended, for the view (shared: a clone of the match is cheap).
     pub(crate) last_end: Option<std::sync::Arc<crate::riichi::HandEnd>>,
+    /// Forfeits, host incidents owed a safe action, the hand's incidents (core/src/incident.rs).
+    pub(crate) incidents: crate::incident::Incidents,
+    /// Chombos so far in the match: each deal after the n-th is drawn from streams labelled
+    /// with `/chombo/n` (none before the first, so games without one deal as they always did).
+    pub(crate) chombos: u32,
 }
 
 /// The hand being played, besides its seats: the wall and its indicators, and the counters the
@@ -166,6 +176,8 @@ impl Riichi {
             imported: Imported::default(),
             last_hand: None,
             last_end: None,
+            incidents: Default::default(),
+            chombos: 0,
         };
         g.start_round();
         Ok(g)

@@ -40,6 +40,9 @@ impl Riichi {
     fn stream_label(&self, what: &str) -> String {
         let mut label = String::with_capacity(what.len() + 16);
         let _ = write!(label, "{what}{}/{}", self.hand_name(), self.honba);
+        if self.chombos > 0 {
+            let _ = write!(label, "/chombo/{}", self.chombos);
+        }
         label
     }
 

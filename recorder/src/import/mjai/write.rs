@@ -108,6 +108,12 @@ pub(crate) fn export_as(log: &Log<Action>, style: Style) -> Result<String, Expor
                 deals += 1;
             }
             Action::Dora(_) | Action::Ura(_) | Action::Pass | Action::Tsumo | Action::Ron | Action::Kyuushu => {}
+            Action::Incident(inc) => {
+                return Err(ExportError::Refused {
+                    index: i,
+                    message: format!("{inc}: mjai has no form for incidents"),
+                })
+            }
             Action::Draw(t) => out.push(json!({"type": "tsumo", "actor": s, "pai": pai(t)})),
             Action::Discard { tile, drawn, riichi } => {
                 if riichi {

@@ -111,6 +111,12 @@ pub(crate) fn export_as(log: &Log<Action>, style: Style) -> Result<String, Expor
                 r.dora.push(code(t));
             }
             Action::Ura(t) => r.ura.push(code(t)),
+            Action::Incident(inc) => {
+                return Err(ExportError::Refused {
+                    index: i,
+                    message: format!("{inc}: tenhou.net/6 has no form for incidents"),
+                })
+            }
             Action::Discard { tile, drawn, riichi } => {
                 let c = if drawn { 60 } else { code(tile) };
                 r.discards[su].push(if riichi { json!(format!("r{c}")) } else { json!(c) });
