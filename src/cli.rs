@@ -1,8 +1,8 @@
 //! The command line: `paifu COMMAND ...`, and which command runs.
 
 use crate::cmd::{
-    convert, demo, digest, export, import, ingest, keygen, plot, report, score, serve, show, sign, simulate, stats,
-    token, tournament, validate, verify,
+    arena, bot, convert, demo, digest, export, import, ingest, keygen, plot, report, score, serve, show, sign,
+    simulate, stats, token, tournament, validate, verify,
 };
 use crate::error::Result;
 use clap::{Parser, Subcommand};
@@ -87,6 +87,10 @@ pub enum Command {
     Report(report::ReportArgs),
     /// Export riichi logs as tenhou.net/6 JSON or mjai: one log file, or games from the archive.
     Export(export::ExportArgs),
+    /// Host a match between bot programs: deal, check every answer, record each game as played.
+    Arena(arena::ArenaArgs),
+    /// A bot program for paifu arena: Paifu's line protocol on standard input and output.
+    Bot(bot::BotArgs),
 }
 
 impl Command {
@@ -110,6 +114,8 @@ impl Command {
             Command::Token(a) => token::run(a),
             Command::Tournament(a) => tournament::run(a),
             Command::Import(a) => import::run(a),
+            Command::Arena(a) => arena::run(a),
+            Command::Bot(a) => bot::run(a),
             Command::Export(a) => export::run(a),
             Command::Report(a) => report::run(a),
         }

@@ -85,6 +85,9 @@ pub enum Error {
     /// A game between bots could not be played.
     #[error("{game}: {source}")]
     Play { game: String, source: SimError },
+    /// A match between bot programs could not go on.
+    #[error(transparent)]
+    Arena(#[from] paifu_recorder::arena::matches::MatchError),
     /// The dashboard could not be served.
     #[error(transparent)]
     Serve(#[from] paifu_web::ServeError),

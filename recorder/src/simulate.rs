@@ -53,14 +53,22 @@ pub fn play_game<G: Game>(
             action: action.to_string(),
             why: v.message,
         })?;
-        let mut claim = None;
-        if let Some(r) = game.results()[before..].last() {
-            claim = Some(Claim { round: Some(r.deltas.clone()), final_scores: None });
-        }
-        if game.is_over() {
-            claim.get_or_insert_with(Claim::default).final_scores = Some(game.scores());
-        }
+        let claim = claim_after(&game, before);
         records.push(Record { seq: records.len() as u32, seat, action, claim });
     }
     Ok(Log { header, records })
+}
+
+/// The claim a scorekeeper writes on the record just played, `before` being how many round
+/// results there were before it: the round's score changes when it ended a round, and the final
+/// scores when it ended the game.
+pub(crate) fn claim_after<G: Game>(game: &G, before: usize) -> Option<Claim> {
+    let mut claim = None;
+    if let Some(r) = game.results().get(before..).and_then(<[_]>::last) {
+        claim = Some(Claim { round: Some(r.deltas.clone()), final_scores: None });
+    }
+    if game.is_over() {
+        claim.get_or_insert_with(Claim::default).final_scores = Some(game.scores());
+    }
+    claim
 }

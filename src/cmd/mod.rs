@@ -1,6 +1,8 @@
 //! One module per command: its arguments and its `run`, which answers how it ended
 //! ([`Status`](crate::error::Status)) or why it could not ([`Error`](crate::error::Error)).
 
+pub mod arena;
+pub mod bot;
 pub mod convert;
 pub mod demo;
 pub mod digest;

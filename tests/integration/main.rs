@@ -1,6 +1,7 @@
 //! Paifu's integration tests: one binary, a module per area (ripgrep style).
 
 mod architecture;
+mod arena;
 mod cli;
 mod cli_archive;
 mod conformance;

@@ -22,6 +22,8 @@ pub enum JournalError {
 pub struct Journal {
     path: PathBuf,
     file: File,
+    /// Whether each line is synced to the disk (the default) or only written to the system.
+    sync: bool,
 }
 
 impl Journal {
@@ -38,7 +40,7 @@ impl Journal {
                 JournalError::Io { path: path.to_owned(), source }
             }
         })?;
-        let mut j = Journal { path: path.to_owned(), file };
+        let mut j = Journal { path: path.to_owned(), file, sync: true };
         j.write_line(&header_line(header))?;
         Ok(j)
     }
@@ -49,7 +51,8 @@ impl Journal {
     }
 
     fn write_line(&mut self, line: &str) -> Result<(), JournalError> {
-        let r = self.file.write_all(line.as_bytes()).and_then(|()| self.file.sync_data());
+        let sync = self.sync;
+        let r = self.file.write_all(line.as_bytes()).and_then(|()| if sync { self.file.sync_data() } else { Ok(()) });
         r.map_err(self.io())
     }
 
@@ -72,7 +75,14 @@ impl Journal {
         if text.lines().next().is_none_or(|l| l.trim().is_empty()) {
             return Err(JournalError::NoHeader(path.to_owned()));
         }
-        Ok((Journal { path: path.to_owned(), file }, text))
+        Ok((Journal { path: path.to_owned(), file, sync: true }, text))
+    }
+
+    /// Whether each record is synced to the disk before `append` returns (the default) or only
+    /// handed to the operating system: a host killed mid-game loses nothing either way; without
+    /// sync, a power cut may lose the last records.
+    pub fn set_sync(&mut self, sync: bool) {
+        self.sync = sync;
     }
 
     /// Where it is written.

@@ -187,6 +187,10 @@ impl Mjai {
                 let name = g.results().last().and_then(abort_name).unwrap_or("流局");
                 self.push(json!({"type": "ryukyoku", "reason": reason(name), "deltas": deltas(end, None)}));
             }
+            // mjai has no chombo: the hand ends as a draw with the penalty's payments.
+            HandEndKind::Chombo { .. } => {
+                self.push(json!({"type": "ryukyoku", "deltas": deltas(end, None)}));
+            }
         }
         self.push(json!({"type": "end_kyoku"}));
     }

@@ -1,8 +1,13 @@
-//! Hosting matches between programs (issue 17, in progress): bots as child processes
-//! ([`process`]) spoken to in a [`protocol`], each game's log written as it is played
-//! ([`journal`]). The match seed is fixed as `paifu_core::fair` specifies (docs/protocol.md).
+//! Hosting matches between programs (`paifu arena`, docs/protocol.md): bots as child processes
+//! ([`process`]) spoken to in a [`protocol`] (Paifu's own, [`paifu_line`], or mjai.app's,
+//! [`mjai`]), one game played by the [`host`], each record journaled as it is played
+//! ([`journal`]), a match of games with rotated seats and its folder ([`matches`]). The match
+//! seed is fixed as `paifu_core::fair` specifies.
 
+pub mod host;
 pub mod journal;
+pub mod matches;
 pub mod mjai;
+pub mod paifu_line;
 pub mod process;
 pub mod protocol;

@@ -148,7 +148,7 @@ impl BotProcess {
     fn exit_status(&mut self) -> String {
         for _ in 0..50 {
             match self.child.try_wait() {
-                Ok(Some(s)) => return format!("exit status {s}"),
+                Ok(Some(s)) => return s.to_string(),
                 Ok(None) => std::thread::sleep(Duration::from_millis(2)),
                 Err(e) => return format!("its status is unknown: {e}"),
             }

@@ -6,9 +6,11 @@ pub mod riichi;
 pub mod tayu;
 pub mod tzq;
 
+use crate::arena::paifu_line::PaifuLine;
+use crate::arena::protocol::{Protocol, ProtocolKind};
 use crate::bot::{Bot, RandomBot};
 use paifu_core::games::Registered;
-use paifu_core::{Game, GameKind, Seed};
+use paifu_core::{Game, GameKind, Seat, Seed};
 
 /// A game's bots by name: every game has `random`; games add their own.
 pub trait Bots: Registered {
@@ -16,6 +18,14 @@ pub trait Bots: Registered {
     const BOTS: &'static [&'static str];
     /// A bot by name, seeded.
     fn bot(name: &str, seed: &Seed) -> Option<Box<dyn Bot<Self>>>;
+    /// The protocol `kind` for this game's bot programs (docs/protocol.md); `None` where the
+    /// game cannot be played in it. Every game speaks Paifu's own line protocol.
+    fn protocol(kind: ProtocolKind, _seat: Seat) -> Option<Box<dyn Protocol<Self>>> {
+        match kind {
+            ProtocolKind::Paifu => Some(Box::new(PaifuLine::new())),
+            ProtocolKind::Mjai => None,
+        }
+    }
 }
 
 pub(crate) fn random<G: Game>(seed: &Seed) -> Box<dyn Bot<G>> {

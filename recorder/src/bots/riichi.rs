@@ -1,6 +1,9 @@
 //! Riichi bots: `greedy` and `random`.
 
 use super::Bots;
+use crate::arena::mjai::Mjai;
+use crate::arena::paifu_line::PaifuLine;
+use crate::arena::protocol::{Protocol, ProtocolKind};
 use crate::bot::Bot;
 use paifu_core::mahjong::hand::shanten;
 use paifu_core::mahjong::{counts_of, Tile};
@@ -15,6 +18,12 @@ impl Bots for Riichi {
             "greedy" => Some(Box::new(Greedy)),
             _ => None,
         }
+    }
+    fn protocol(kind: ProtocolKind, seat: Seat) -> Option<Box<dyn Protocol<Riichi>>> {
+        Some(match kind {
+            ProtocolKind::Paifu => Box::new(PaifuLine::new()),
+            ProtocolKind::Mjai => Box::new(Mjai::new(seat)),
+        })
     }
 }
 
@@ -68,14 +77,34 @@ impl Bot<Riichi> for Greedy {
     }
 
     fn act(&mut self, game: &Riichi, seat: Seat) -> Action {
-        let legal = game.legal_actions(seat);
+        let seen = Seen {
+            hand: game.hand(seat),
+            melds: game.melds(seat).len(),
+            open: game.melds(seat).iter().any(|m| m.is_open()),
+            value: &|t| is_value_honor(game, seat, t),
+        };
+        greedy_choice(&game.legal_actions(seat), &seen)
+    }
+}
+
+/// What the greedy bot looks at: the seat's concealed tiles (the drawn one among them), how
+/// many melds it has and whether any is open, and which honours are worth a pon.
+pub struct Seen<'a> {
+    pub hand: &'a [Tile],
+    pub melds: usize,
+    pub open: bool,
+    pub value: &'a dyn Fn(Tile) -> bool,
+}
+
+/// The greedy bot's choice among `legal` (not empty), from what its seat sees.
+pub fn greedy_choice(legal: &[Action], seen: &Seen<'_>) -> Action {
+    {
+        let (hand, melds) = (seen.hand, seen.melds);
         for win in [Action::Tsumo, Action::Ron] {
             if legal.contains(&win) {
                 return win;
             }
         }
-        let hand = game.hand(seat);
-        let melds = game.melds(seat).len();
         let is_turn = legal.iter().any(|a| matches!(a, Action::Discard { .. }));
         if is_turn {
             if legal.contains(&Action::Kyuushu) && shanten_of(hand, melds) >= 4 {
@@ -83,7 +112,7 @@ impl Bot<Riichi> for Greedy {
             }
             // Best plain discard.
             let mut best: Option<(i8, i32, Action)> = None;
-            for a in &legal {
+            for a in legal {
                 let Action::Discard { tile, riichi: false, .. } = *a else { continue };
                 let mut rest = hand.to_vec();
                 if let Some(i) = rest.iter().position(|&x| x == tile) {
@@ -105,9 +134,9 @@ impl Bot<Riichi> for Greedy {
         }
         // A claim window.
         let now = shanten_of(hand, melds);
-        let open = game.melds(seat).iter().any(|m| m.is_open());
+        let open = seen.open;
         let mut best: Option<(i8, Action)> = None;
-        for a in &legal {
+        for a in legal {
             let (used, tile): (Vec<Tile>, Option<Tile>) = match *a {
                 Action::Pon(x, y) => (vec![x, y], Some(x)),
                 Action::Chi(x, y) => (vec![x, y], None),
@@ -128,7 +157,7 @@ impl Bot<Riichi> for Greedy {
                 })
                 .min()
                 .unwrap_or(8);
-            let value = tile.is_some_and(|t| is_value_honor(game, seat, t));
+            let value = tile.is_some_and(seen.value);
             if (value || open) && after < now && best.as_ref().is_none_or(|b| after < b.0) {
                 best = Some((after, *a));
             }

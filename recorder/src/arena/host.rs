@@ -1,0 +1,363 @@
+//! Playing one game between bot programs: every answer checked as it arrives, the policy
+//! applied when an answer is missing or unusable, every record handed to a sink (the journal,
+//! the archive's live rows) before play goes on.
+//!
+//! The host asks the seats that owe a decision one at a time, in seat order, as the simulator
+//! does: a claim window's seats answer in turn, and the engine resolves priority once all have.
+
+use super::process::{BotFault, BotProcess};
+use super::protocol::{Answer, Protocol, Table};
+use crate::simulate::claim_after;
+use paifu_core::log::{Action, Header, Log, Record};
+use paifu_core::{Game, Seat};
+use std::time::{Duration, Instant};
+
+/// What the host does when a seat's answer is missing or unusable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// The seat's safe action is played for it (the drawn tile discarded, a claim passed), the
+    /// incident recorded before it; the bot is asked again at its next decision (unless it
+    /// ended).
+    SafeAction,
+    /// The seat forfeits: a `forfeit` incident is recorded, the bot is stopped, and the seat's
+    /// safe action is played for every decision it still owes.
+    Forfeit,
+}
+
+/// Time limits for a seat's bot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// For one decision.
+    pub decision: Duration,
+    /// For all of one game's decisions together.
+    pub game: Duration,
+}
+
+/// Why a seat's answer could not be used, as its incident names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Miss {
+    /// No answer within the time for one decision.
+    Timeout(u128),
+    /// The game's time budget ran out.
+    Budget(u128),
+    /// An answer that is no legal action now (or cannot be read as one).
+    Illegal(String),
+    /// Output that is not a line of text.
+    Garbage(String),
+    /// The bot ended.
+    Exited(String),
+}
+
+impl Miss {
+    /// The incident's kind, as the log writes it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Miss::Timeout(_) => "timeout",
+            Miss::Budget(_) => "budget",
+            Miss::Illegal(_) => "illegal",
+            Miss::Garbage(_) => "garbage",
+            Miss::Exited(_) => "exited",
+        }
+    }
+
+    /// What happened, in words, for the incident's detail.
+    pub fn detail(&self) -> String {
+        match self {
+            Miss::Timeout(ms) => format!("no answer within {ms} ms"),
+            Miss::Budget(ms) => format!("the game's time budget of {ms} ms is spent"),
+            Miss::Illegal(why) | Miss::Garbage(why) | Miss::Exited(why) => why.clone(),
+        }
+    }
+}
+
+/// A game could not be hosted to its end.
+#[derive(Debug, thiserror::Error)]
+pub enum HostError {
+    #[error("the game could not be set up: {0}")]
+    Setup(String),
+    #[error("seat {0} owes a decision but has no legal action")]
+    NoLegalAction(Seat),
+    #[error("seat {seat} has no safe action at this point; the host cannot play for it")]
+    NoSafeAction { seat: Seat },
+    #[error("the host could not record {action}: {why}")]
+    Unrecordable { action: String, why: String },
+    #[error("record {index} of the journal does not replay: {why}")]
+    Replay { index: usize, why: String },
+    #[error("the game did not end within {0} records")]
+    TooLong(usize),
+    #[error("{0}")]
+    Sink(String),
+}
+
+/// Where each record goes as soon as it is made (before anything else happens).
+pub trait Sink<A> {
+    fn record(&mut self, record: &Record<A>) -> Result<(), HostError>;
+}
+
+impl<A, F: FnMut(&Record<A>) -> Result<(), HostError>> Sink<A> for F {
+    fn record(&mut self, record: &Record<A>) -> Result<(), HostError> {
+        self(record)
+    }
+}
+
+/// One seat's player: a bot program and the protocol spoken to it.
+pub struct Player<G: Game> {
+    bot: BotProcess,
+    protocol: Box<dyn Protocol<G>>,
+    /// Time the bot has used on this game's decisions.
+    spent: Duration,
+    /// Why the bot is no longer asked (it ended, or printed garbage), if it is not.
+    gone: Option<String>,
+    forfeited: bool,
+    /// Lines sent that the bot has not answered yet. Every line gets one answer, so the answer
+    /// to the last line sent is the `owed`-th line still to come: the ones before it are late
+    /// answers to earlier lines, read and dropped, never taken for the answer to a later one.
+    owed: usize,
+}
+
+impl<G: Game> Player<G> {
+    pub fn new(bot: BotProcess, protocol: Box<dyn Protocol<G>>) -> Player<G> {
+        Player { bot, protocol, spent: Duration::ZERO, gone: None, forfeited: false, owed: 0 }
+    }
+
+    /// Sends one line and waits up to `deadline` for its answer, dropping late answers to
+    /// earlier lines on the way.
+    fn exchange(&mut self, line: &str, deadline: Duration) -> Result<String, BotFault> {
+        self.bot.send(line)?;
+        self.owed += 1;
+        let start = Instant::now();
+        loop {
+            let text = self.bot.answer(deadline.saturating_sub(start.elapsed()))?;
+            self.owed -= 1;
+            if self.owed == 0 {
+                return Ok(text);
+            }
+        }
+    }
+
+    /// Sends lines whose answers are read and ignored (a start, a notice, an end): a bot that
+    /// does not answer within `wait` is not waited for longer, and its late answer is dropped
+    /// before the next question.
+    fn tell(&mut self, lines: Vec<String>, wait: Duration) {
+        for line in lines {
+            if self.gone.is_some() {
+                return;
+            }
+            match self.exchange(&line, wait) {
+                Ok(_) | Err(BotFault::Timeout(_)) => {}
+                Err(e) => self.gone = Some(e.to_string()),
+            }
+        }
+    }
+}
+
+/// What a hosted game cost: the time spent waiting for the bots' answers and the rest.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Timing {
+    /// Wall time of the whole game, from the first start message to the last end message.
+    pub total: Duration,
+    /// Time spent waiting for the bots (their thinking and the pipes).
+    pub waiting: Duration,
+    /// Time spent recording: each record written to the sink (the journal, synced to the disk,
+    /// and the archive's live rows) before play goes on.
+    pub recording: Duration,
+    /// Decisions the bots were asked for.
+    pub decisions: u64,
+    /// Records played.
+    pub records: u64,
+}
+
+impl Timing {
+    pub fn add(&mut self, other: &Timing) {
+        self.total += other.total;
+        self.waiting += other.waiting;
+        self.recording += other.recording;
+        self.decisions += other.decisions;
+        self.records += other.records;
+    }
+}
+
+/// The longest game the host plays before calling it off (as the simulator).
+const MAX_RECORDS: usize = 2_000_000;
+
+/// One game to host.
+pub struct Hosted<'a, G: Game> {
+    /// The game's header as the log will carry it (seed revealed once the game is over).
+    pub header: Header,
+    pub state: G,
+    /// Records played before (from a journal, when resuming): replayed, shown to the bots,
+    /// not sent to the sink again.
+    pub replay: Vec<Record<G::Action>>,
+    pub players: &'a mut [Player<G>],
+    pub limits: Limits,
+    pub policy: Policy,
+    /// The game's number in the match (1-based).
+    pub number: u32,
+}
+
+/// The incident record's action: `incident KIND: DETAIL` in the game's notation.
+fn incident<A: Action>(kind: &str, detail: &str) -> Result<A, HostError> {
+    let mut detail: String = detail.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    if detail.chars().count() > 200 {
+        detail = detail.chars().take(197).collect::<String>() + "...";
+    }
+    let text = if detail.trim().is_empty() { format!("incident {kind}") } else { format!("incident {kind}: {detail}") };
+    text.parse::<A>().map_err(|e| HostError::Unrecordable { action: text.clone(), why: e.to_string() })
+}
+
+impl<G: Game> Hosted<'_, G> {
+    /// Plays the game to its end. Answers the whole log (header with the seed as given, every
+    /// record) and what it cost.
+    pub fn play(mut self, sink: &mut dyn Sink<G::Action>) -> Result<(Log<G::Action>, Timing), HostError> {
+        let started = Instant::now();
+        let mut timing = Timing::default();
+        let wait = self.limits.decision;
+        let names = self.header.seats.clone();
+        for (seat, p) in self.players.iter_mut().enumerate() {
+            let table = Table {
+                game: &self.header.game,
+                ruleset: &self.header.ruleset,
+                options: &self.header.options,
+                names: &names,
+                seat: seat as Seat,
+                number: self.number,
+            };
+            let lines = p.protocol.begin(&table, &self.state);
+            p.tell(lines, wait);
+        }
+        let mut records: Vec<Record<G::Action>> = Vec::new();
+        for (index, r) in std::mem::take(&mut self.replay).into_iter().enumerate() {
+            self.state.play_mut(r.seat, &r.action).map_err(|v| HostError::Replay { index, why: v.message })?;
+            self.show(r.seat, &r.action);
+            records.push(r);
+        }
+        while !self.state.is_over() {
+            if records.len() >= MAX_RECORDS {
+                return Err(HostError::TooLong(MAX_RECORDS));
+            }
+            let Some(seat) = self.state.to_act().iter().next() else { break };
+            if self.state.legal_actions(seat).is_empty() {
+                return Err(HostError::NoLegalAction(seat));
+            }
+            for action in self.decide(seat, &mut timing)? {
+                let before = self.state.results().len();
+                self.state
+                    .play_mut(seat, &action)
+                    .map_err(|v| HostError::Unrecordable { action: action.to_string(), why: v.message })?;
+                let record =
+                    Record { seq: records.len() as u32, seat, action, claim: claim_after(&self.state, before) };
+                let clock = Instant::now();
+                sink.record(&record)?;
+                timing.recording += clock.elapsed();
+                timing.records += 1;
+                self.show(seat, &record.action);
+                records.push(record);
+            }
+        }
+        for p in self.players.iter_mut() {
+            let lines = p.protocol.end(&self.state);
+            p.tell(lines, wait);
+            p.bot.stop();
+        }
+        timing.total = started.elapsed();
+        Ok((Log { header: self.header, records }, timing))
+    }
+
+    /// Shows every seat's protocol the action just played, and sends the notices it makes.
+    fn show(&mut self, seat: Seat, action: &G::Action) {
+        let wait = self.limits.decision;
+        for p in self.players.iter_mut() {
+            p.protocol.observe(seat, action, &self.state);
+            let notices = p.protocol.notices();
+            p.tell(notices, wait);
+        }
+    }
+
+    /// The records a decision of `seat` comes to: its bot's action, or an incident and the
+    /// seat's safe action.
+    fn decide(&mut self, seat: Seat, timing: &mut Timing) -> Result<Vec<G::Action>, HostError> {
+        let safe = |state: &G| state.safe_action(seat).ok_or(HostError::NoSafeAction { seat });
+        let p = &mut self.players[usize::from(seat)];
+        if p.forfeited {
+            return Ok(vec![safe(&self.state)?]);
+        }
+        let miss = match &p.gone {
+            Some(_) => Miss::Exited("the bot ended earlier".into()),
+            None => match ask(p, &self.state, seat, self.limits, timing) {
+                Ok(action) => return Ok(vec![action]),
+                Err(miss) => miss,
+            },
+        };
+        if matches!(miss, Miss::Exited(_) | Miss::Garbage(_)) && p.gone.is_none() {
+            p.gone = Some(miss.detail());
+        }
+        let first = match self.policy {
+            Policy::SafeAction => incident(miss.kind(), &miss.detail())?,
+            Policy::Forfeit => {
+                p.forfeited = true;
+                p.bot.stop();
+                p.gone.get_or_insert_with(|| "it forfeited".into());
+                incident("forfeit", &format!("{}: {}", miss.kind(), miss.detail()))?
+            }
+        };
+        // The safe action is the one of the position after the incident, which changes nothing
+        // for host incidents but may for a forfeit.
+        let mut after = self.state.clone();
+        after
+            .play_mut(seat, &first)
+            .map_err(|v| HostError::Unrecordable { action: first.to_string(), why: v.message })?;
+        Ok(vec![first, safe(&after)?])
+    }
+}
+
+/// Asks `p`'s bot for `seat`'s decision and checks it against the legal set.
+fn ask<G: Game>(
+    p: &mut Player<G>,
+    state: &G,
+    seat: Seat,
+    limits: Limits,
+    timing: &mut Timing,
+) -> Result<G::Action, Miss> {
+    timing.decisions += 1;
+    let mut waited = Duration::ZERO;
+    let mut result = Err(Miss::Illegal("the protocol asked again more than four times for one decision".into()));
+    // One decision may take more than one exchange (mjai's reach, then its discard), all on
+    // one clock: the bot's time is the time the host waits for it.
+    for _ in 0..4 {
+        let budget_left = limits.game.saturating_sub(p.spent + waited);
+        let decision_left = limits.decision.saturating_sub(waited);
+        let by_budget = budget_left < decision_left;
+        let deadline = budget_left.min(decision_left);
+        if deadline.is_zero() {
+            result = Err(if by_budget {
+                Miss::Budget(limits.game.as_millis())
+            } else {
+                Miss::Timeout(limits.decision.as_millis())
+            });
+            break;
+        }
+        let line = p.protocol.ask(state, seat);
+        let clock = Instant::now();
+        let answer = p.exchange(&line, deadline);
+        waited += clock.elapsed();
+        result = match answer {
+            Ok(text) => match p.protocol.read(state, seat, &text) {
+                Answer::Action(a) => match state.validate(seat, &a) {
+                    Ok(()) if a.incident().is_none() => Ok(a),
+                    Ok(()) => Err(Miss::Illegal(format!("answered {text:?}: a bot cannot record an incident"))),
+                    Err(v) => Err(Miss::Illegal(format!("answered {a}: {}", v.message))),
+                },
+                Answer::Again => continue,
+                Answer::Unreadable(why) => Err(Miss::Illegal(why)),
+            },
+            Err(BotFault::Timeout(_)) if by_budget => Err(Miss::Budget(limits.game.as_millis())),
+            Err(BotFault::Timeout(ms)) => Err(Miss::Timeout(ms)),
+            Err(BotFault::Garbage(why)) => Err(Miss::Garbage(format!("it answered {why}"))),
+            Err(e) => Err(Miss::Exited(e.to_string())),
+        };
+        break;
+    }
+    p.spent += waited;
+    timing.waiting += waited;
+    result
+}

@@ -1,0 +1,388 @@
+//! `paifu arena`: host a match between bot programs, record each game as it is played.
+
+use crate::archive::open;
+use crate::cmd::ingest::{ingest_files, prepare_tournament};
+use crate::cmd::keygen::read_key;
+use crate::cmd::simulate::parse_options;
+use crate::error::{Error, Result, Status};
+use crate::output::{outln, progress, Progress};
+use clap::Args;
+use paifu_core::cert::SecretKey;
+use paifu_core::fair::{self, Contribution};
+use paifu_core::log::{header_line, record_line, Action, Header, Record};
+use paifu_core::{Digest, Seed};
+use paifu_recorder::archive::Archive;
+use paifu_recorder::arena::host::Timing;
+use paifu_recorder::arena::matches::{self, Folder, MatchSummary, Plan, Watch};
+use paifu_recorder::bots::{self, Bots};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+const AFTER_HELP: &str = "\
+Each bot is a program started once per game with its seat ({seat} in the command becomes 0-3). \
+It reads one line per message on its standard input and answers each with one line (docs/protocol.md):
+  paifu (every game): {\"type\":\"ask\",\"view\":…,\"legal\":[…],…} in, one of the legal actions out;
+  mjai (riichi): mjai.app's protocol, so that bots written for mjai.app run unchanged.
+Seats rotate each game, so over a multiple of the seat count every bot sits at every seat equally.
+
+Every answer is checked as it arrives. A bot that answers too late (--timeout-ms per decision,
+--budget-ms per game), illegally, with garbage, or that ends: with --policy safe (the default)
+the host records the incident and plays the seat's safe action (the drawn tile discarded, a
+claim passed); with --policy forfeit the seat forfeits and is played safely to the end.
+
+The match folder holds each game's journal as it is played (live/), each finished log with its
+seed revealed, and arena.seed, the host's secret until the match is over. A host killed
+mid-game resumes with --resume DIR: every unfinished game continues from its journal, the bots
+restarted and told the game so far; the result is the game an uninterrupted run plays.
+
+Examples:
+  paifu arena riichi --bot 'paifu bot riichi' --games 8 --out match/
+  paifu arena riichi --protocol mjai --games 4 --out mjai-match/ \\
+      --bot 'python3 -c \"from mjai.bot.rulebase import RulebaseBot; RulebaseBot(player_id={seat}).start()\"'
+  paifu arena tzq --bot './mine {seat}' --bot 'paifu bot tzq --strategy random' --games 10 --out duel/ \\
+      --db paifu.db --tournament \"Bot cup\" --key referee.key
+  paifu arena --resume match/";
+
+#[derive(Args, Debug)]
+#[command(after_help = AFTER_HELP)]
+pub struct ArenaArgs {
+    /// The game: tzq, riichi, mcr, hungarian, tayu (not with --resume).
+    #[arg(required_unless_present = "resume")]
+    pub game: Option<String>,
+    /// A bot's command, once per seat (or once for every seat); {seat} becomes its seat number.
+    #[arg(long = "bot", value_name = "CMD")]
+    pub bots: Vec<String>,
+    /// The bots' names in the logs, one per --bot (default: "bot 1", "bot 2", ...).
+    #[arg(long = "name", value_name = "NAME")]
+    pub names: Vec<String>,
+    /// How many games.
+    #[arg(long, default_value_t = 4)]
+    pub games: u32,
+    /// The match folder (created; must not hold a match already).
+    #[arg(long, short, required_unless_present = "resume")]
+    pub out: Option<PathBuf>,
+    /// Resume the match in this folder (after the host was stopped or killed).
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["game", "out", "seed_from"])]
+    pub resume: Option<PathBuf>,
+    /// The protocol the bots speak: paifu (every game) or mjai (riichi).
+    #[arg(long, default_value = "paifu")]
+    pub protocol: String,
+    /// The ruleset, as for paifu simulate.
+    #[arg(long, default_value = "standard")]
+    pub ruleset: String,
+    /// A rules option, KEY=VALUE (repeatable).
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
+    /// The time a bot has for one decision, in milliseconds.
+    #[arg(long, default_value_t = 5_000)]
+    pub timeout_ms: u64,
+    /// The time a bot has for all its decisions in one game, in milliseconds.
+    #[arg(long, default_value_t = 600_000)]
+    pub budget_ms: u64,
+    /// What happens when an answer is late, illegal or garbage, or the bot ends: safe (its safe
+    /// action is played, the incident recorded) or forfeit (the seat forfeits the game).
+    #[arg(long, default_value = "safe")]
+    pub policy: String,
+    /// Fix the seed from the parties' committed contributions: a JSON file
+    /// {"commitments": {NAME: HEX, ...}, "contributions": {NAME: HEX, ...}} (docs/protocol.md,
+    /// "Fair randomness"). Without it the host draws the seed from the system's random source.
+    #[arg(long, value_name = "FILE")]
+    pub seed_from: Option<PathBuf>,
+    /// Hand each record to the operating system without waiting for the disk: a killed host
+    /// still loses nothing, a power cut may lose the last records (default: synced, fdatasync).
+    #[arg(long)]
+    pub no_sync: bool,
+    /// Store each finished game in this archive, and show the games in progress to its dashboard.
+    #[arg(long)]
+    pub db: Option<PathBuf>,
+    /// With --db: the tournament the games go into (made if missing, trusting --key).
+    #[arg(long, requires = "db")]
+    pub tournament: Option<String>,
+    /// With --db: sign a certificate for each finished game with this private key.
+    #[arg(long, requires = "db")]
+    pub key: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// The seed file of `--seed-from`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeedFile {
+    commitments: BTreeMap<String, Digest>,
+    contributions: BTreeMap<String, String>,
+}
+
+/// The match seed and the digest of its commitments, from `--seed-from`.
+fn fair_seed(path: &Path) -> Result<(Seed, Digest)> {
+    let text = std::fs::read_to_string(path).map_err(Error::io(path))?;
+    let file: SeedFile = serde_json::from_str(&text)
+        .map_err(|e| Error::Unreadable { what: path.display().to_string(), message: e.to_string() })?;
+    let mut reveals = BTreeMap::new();
+    for (name, hex) in &file.contributions {
+        let d: Digest = hex.parse().map_err(|e| Error::Unreadable {
+            what: format!("{}: contribution of {name:?}", path.display()),
+            message: format!("{e}"),
+        })?;
+        reveals.insert(name.clone(), Contribution::from(d.0));
+    }
+    let seed = fair::seed_of(&file.commitments, &reveals)
+        .map_err(|e| Error::Unreadable { what: path.display().to_string(), message: e.to_string() })?;
+    Ok((seed, fair::commitments_digest(&file.commitments)))
+}
+
+/// A seed from the system's random source.
+fn drawn_seed() -> Result<Seed> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).map_err(|e| Error::Usage(format!("no random source for the match seed: {e}")))?;
+    Ok(Seed(bytes))
+}
+
+/// The new match's plan from the arguments.
+fn plan_of(a: &ArenaArgs, game: &str, commitments: Option<Digest>) -> Result<Plan> {
+    if a.bots.is_empty() {
+        return Err(Error::Usage("give each seat's bot with --bot CMD (or one --bot for every seat)".into()));
+    }
+    let kind = paifu_core::games::engine_kind(game).map_err(|f| Error::Usage(f.message))?;
+    let seats = if a.bots.len() == 1 { seats_for_one(kind) } else { a.bots.len() };
+    let bots: Vec<String> = if a.bots.len() == 1 { vec![a.bots[0].clone(); seats] } else { a.bots.clone() };
+    if !a.names.is_empty() && a.names.len() != bots.len() {
+        return Err(Error::Usage(format!(
+            "{} --name for {} bots: give one name per bot, or none",
+            a.names.len(),
+            bots.len()
+        )));
+    }
+    let names =
+        if a.names.is_empty() { (1..=bots.len()).map(|i| format!("bot {i}")).collect() } else { a.names.clone() };
+    if a.games == 0 {
+        return Err(Error::Usage("--games 0: a match has at least one game".into()));
+    }
+    Ok(Plan {
+        game: kind.name().to_owned(),
+        ruleset: a.ruleset.clone(),
+        options: parse_options(&a.options)?,
+        bots,
+        names,
+        protocol: a.protocol.clone(),
+        games: a.games,
+        decision_ms: a.timeout_ms,
+        game_ms: a.budget_ms,
+        policy: a.policy.clone(),
+        commitments,
+        sync: !a.no_sync,
+    })
+}
+
+/// The seats one --bot fills: four where the game seats four, else its largest table.
+fn seats_for_one(kind: paifu_core::GameKind) -> usize {
+    struct S;
+    impl bots::Visitor for S {
+        type Output = std::ops::RangeInclusive<usize>;
+        fn visit<G: Bots>(self) -> Self::Output {
+            G::SEATS
+        }
+    }
+    let range = bots::visit(kind, S).unwrap_or(2..=2);
+    if range.contains(&4) {
+        4
+    } else {
+        *range.end()
+    }
+}
+
+/// The archive side of a match: games in progress shown live (each record in the archive's
+/// live rows as it is played), finished games stored with their certificates.
+struct Stored<'a> {
+    archive: Archive,
+    db: PathBuf,
+    /// The match folder, which names its games in the live rows (`match/game-0003`).
+    root: String,
+    tournament: Option<String>,
+    key: Option<SecretKey>,
+    progress: &'a Progress,
+    /// Each game's live row.
+    live: BTreeMap<u32, i64>,
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
+
+impl Stored<'_> {
+    fn failed(&self) -> impl Fn(paifu_recorder::archive::ArchiveError) -> String + '_ {
+        |e| format!("{}: {e}", self.db.display())
+    }
+}
+
+impl<A: Action> Watch<A> for Stored<'_> {
+    fn begin(&mut self, number: u32, header: &Header, records: &[Record<A>]) -> std::result::Result<(), String> {
+        let key = format!("{}/{}", self.root, matches::game_key(number));
+        let at = now_ms();
+        let id = self.archive.live_begin(&key, header_line(header).trim_end(), at).map_err(self.failed())?;
+        for r in records {
+            self.archive.live_record(id, r.seq, record_line(r).trim_end(), at).map_err(self.failed())?;
+        }
+        self.live.insert(number, id);
+        Ok(())
+    }
+    fn record(&mut self, number: u32, r: &Record<A>) -> std::result::Result<(), String> {
+        let Some(&id) = self.live.get(&number) else { return Ok(()) };
+        self.archive.live_record(id, r.seq, record_line(r).trim_end(), now_ms()).map_err(self.failed())
+    }
+    fn finished(&mut self, number: u32, path: &Path, _timing: &Timing) -> std::result::Result<(), String> {
+        let hidden = Progress::hidden();
+        let s =
+            ingest_files(&mut self.archive, &[path.to_owned()], self.tournament.as_deref(), self.key.as_ref(), &hidden)
+                .map_err(self.failed())?;
+        if let Some(why) = s.invalid.first().or(s.refused.first()).or(s.unreadable.first()) {
+            return Err(format!("the finished game did not store as valid: {why}"));
+        }
+        if let Some(id) = self.live.remove(&number) {
+            self.archive.live_end(id).map_err(self.failed())?;
+        }
+        self.progress.inc(1);
+        Ok(())
+    }
+}
+
+/// Progress only.
+struct Counted<'a>(&'a Progress);
+
+impl<A> Watch<A> for Counted<'_> {
+    fn begin(&mut self, _: u32, _: &Header, _: &[Record<A>]) -> std::result::Result<(), String> {
+        Ok(())
+    }
+    fn record(&mut self, _: u32, _: &Record<A>) -> std::result::Result<(), String> {
+        Ok(())
+    }
+    fn finished(&mut self, _: u32, _: &Path, _: &Timing) -> std::result::Result<(), String> {
+        self.0.inc(1);
+        Ok(())
+    }
+}
+
+/// The watcher the arguments ask for.
+enum Watcher<'a> {
+    Count(Counted<'a>),
+    Store(Stored<'a>),
+}
+
+impl<A: Action> Watch<A> for Watcher<'_> {
+    fn begin(&mut self, n: u32, h: &Header, r: &[Record<A>]) -> std::result::Result<(), String> {
+        match self {
+            Watcher::Count(w) => Watch::<A>::begin(w, n, h, r),
+            Watcher::Store(w) => Watch::<A>::begin(w, n, h, r),
+        }
+    }
+    fn record(&mut self, n: u32, r: &Record<A>) -> std::result::Result<(), String> {
+        match self {
+            Watcher::Count(w) => Watch::<A>::record(w, n, r),
+            Watcher::Store(w) => Watch::<A>::record(w, n, r),
+        }
+    }
+    fn finished(&mut self, n: u32, p: &Path, t: &Timing) -> std::result::Result<(), String> {
+        match self {
+            Watcher::Count(w) => Watch::<A>::finished(w, n, p, t),
+            Watcher::Store(w) => Watch::<A>::finished(w, n, p, t),
+        }
+    }
+}
+
+struct RunMatch<'a> {
+    folder: &'a Folder,
+    plan: &'a Plan,
+    seed: &'a Seed,
+    watch: Watcher<'a>,
+}
+
+impl bots::Visitor for RunMatch<'_> {
+    type Output = std::result::Result<MatchSummary, matches::MatchError>;
+    fn visit<G: Bots>(mut self) -> Self::Output {
+        matches::run::<G>(self.folder, self.plan, self.seed, G::protocol, &mut self.watch)
+    }
+}
+
+fn play(folder: &Folder, plan: &Plan, seed: &Seed, watch: Watcher<'_>) -> Result<MatchSummary> {
+    let r = bots::by_name(&plan.game, RunMatch { folder, plan, seed, watch }).map_err(|f| Error::Usage(f.message))?;
+    r.map_err(Error::Arena)
+}
+
+/// `paifu arena`: 0 every game played to its end and recorded, 2 the match could not go on.
+pub fn run(a: ArenaArgs) -> Result {
+    let (folder, plan, seed) = match &a.resume {
+        Some(dir) => {
+            let folder = Folder { root: dir.clone() };
+            let (plan, seed) = folder.open()?;
+            (folder, plan, seed)
+        }
+        None => {
+            let game = a.game.as_deref().unwrap_or_default();
+            let out = a.out.clone().unwrap_or_default();
+            let (seed, commitments) = match &a.seed_from {
+                Some(p) => {
+                    let (s, c) = fair_seed(p)?;
+                    (s, Some(c))
+                }
+                None => (drawn_seed()?, None),
+            };
+            let plan = plan_of(&a, game, commitments)?;
+            plan.protocol_kind()?;
+            plan.policy_kind()?;
+            let folder = Folder { root: out };
+            folder.create(&plan, &seed)?;
+            if let Some(c) = commitments {
+                outln!("seed commitments: {c} (the match seed is made from every party's contribution)")?;
+            }
+            (folder, plan, seed)
+        }
+    };
+    let pb = progress(u64::from(plan.games), "{msg} {bar:40} {pos}/{len} games ({eta} left)", "playing", a.quiet);
+    let summary = match &a.db {
+        Some(db) => {
+            let key = a.key.as_deref().map(read_key).transpose()?;
+            let mut archive = open(db)?;
+            if let Some(t) = &a.tournament {
+                prepare_tournament(&mut archive, db, t, key.as_ref())?;
+            }
+            let root = folder.root.display().to_string();
+            let w = Stored {
+                archive,
+                db: db.clone(),
+                root,
+                tournament: a.tournament.clone(),
+                key,
+                progress: &pb,
+                live: BTreeMap::new(),
+            };
+            play(&folder, &plan, &seed, Watcher::Store(w))?
+        }
+        None => play(&folder, &plan, &seed, Watcher::Count(Counted(&pb)))?,
+    };
+    pb.finish();
+    let t = summary.timing;
+    let secs = t.total.as_secs_f64();
+    outln!(
+        "{}: {} games played ({} resumed), {} finished before",
+        folder.root.display(),
+        summary.played,
+        summary.resumed,
+        summary.skipped
+    )?;
+    if summary.played > 0 && secs > 0.0 {
+        let share = |d: std::time::Duration| 100.0 * d.as_secs_f64() / secs;
+        outln!(
+            "{:.2} games/s, {} decisions asked, {} records; of the time: bots {:.1}%, recording {:.1}% (the journal{}), \
+             the host's own work {:.1}%",
+            f64::from(summary.played) / secs,
+            t.decisions,
+            t.records,
+            share(t.waiting),
+            share(t.recording),
+            if plan.sync { " synced per record" } else { "" },
+            (100.0 - share(t.waiting) - share(t.recording)).max(0.0)
+        )?;
+    }
+    Ok(Status::Fine)
+}
