@@ -303,3 +303,126 @@ fn finished_games_go_into_the_archive_with_their_certificates() {
         "both games count, certified by the key it trusts: {line}"
     );
 }
+
+/// The PYTHONPATH under which `python3` imports the `mjai` package (mjai.app's reference bots):
+/// none when it is installed, else a folder under the target folder it is installed into.
+fn mjai_path() -> Option<std::path::PathBuf> {
+    let imports = |path: Option<&Path>| {
+        let mut c = Command::new("python3");
+        c.args(["-c", "import mjai.bot.rulebase, mjai.bot.riichibot"]).stdout(Stdio::null()).stderr(Stdio::null());
+        if let Some(p) = path {
+            c.env("PYTHONPATH", p);
+        }
+        c.status().is_ok_and(|s| s.success())
+    };
+    if imports(None) {
+        return None;
+    }
+    let dir = Path::new(env!("CARGO_BIN_EXE_paifu")).ancestors().nth(2).expect("the target folder").join("pydeps");
+    if !imports(Some(&dir)) {
+        let o = Command::new("python3")
+            .args(["-m", "pip", "install", "--quiet", "--target"])
+            .arg(&dir)
+            .arg("mjai==0.2.1")
+            .output();
+        assert!(
+            o.as_ref().is_ok_and(|o| o.status.success()) && imports(Some(&dir)),
+            "the Python package mjai is needed (python3 -m pip install mjai==0.2.1): {o:?}"
+        );
+    }
+    Some(dir)
+}
+
+#[test]
+fn mjai_app_reference_bots_play_whole_games_under_the_host() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let seeds = seed_file(p);
+    let env = mjai_path().map(|d| format!("env PYTHONPATH={} ", d.display())).unwrap_or_default();
+    let bot = |class: &str, module: &str| {
+        format!("{env}python3 -c 'from mjai.bot.{module} import {class}; {class}(player_id={{seat}}).start()'")
+    };
+    let bots = [
+        bot("RulebaseBot", "rulebase"),
+        bot("RiichiBot", "riichibot"),
+        bot("RulebaseBot", "rulebase"),
+        bot("RiichiBot", "riichibot"),
+    ];
+    let mut args =
+        vec!["arena", "riichi", "--protocol", "mjai", "--games", "2", "--out", "m", "--seed-from", &seeds, "-q"];
+    for b in &bots {
+        args.extend(["--bot", b.as_str()]);
+    }
+    let o = paifu(&args, p);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    for n in 1..=2 {
+        let name = format!("m/game-000{n}.paifu.jsonl");
+        validates(p, &name);
+        let log = riichi_log(&p.join(&name));
+        assert!(incidents(&log).is_empty(), "every answer was in time and legal: {:?}", incidents(&log));
+        let game = replayed(&log);
+        assert!(game.is_over() && game.results().len() >= 4, "a whole game of {} hands", game.results().len());
+    }
+    for e in std::fs::read_dir(p.join("m/bots")).unwrap() {
+        let text = std::fs::read_to_string(e.unwrap().path()).unwrap();
+        assert!(!text.contains("Exception"), "a bot found the events it was sent wrong: {text}");
+    }
+}
+
+#[test]
+fn a_game_in_progress_is_shown_live_from_the_archive_until_it_is_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let seeds = seed_file(p);
+    let bot = builtin("riichi", "first");
+    let mut host = Command::new(env!("CARGO_BIN_EXE_paifu"))
+        .args([
+            "arena",
+            "riichi",
+            "--bot",
+            &bot,
+            "--games",
+            "1",
+            "--out",
+            "m",
+            "--seed-from",
+            &seeds,
+            "--db",
+            "a.db",
+            "-q",
+        ])
+        .current_dir(p)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let journal = p.join("m/live/game-0001.paifu.jsonl");
+    let start = Instant::now();
+    while std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 100 {
+        assert!(start.elapsed() < Duration::from_secs(120), "the host never wrote 100 records");
+        assert!(host.try_wait().unwrap().is_none(), "the host ended before it was killed");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    host.kill().unwrap();
+    host.wait().unwrap();
+    let journaled = std::fs::read_to_string(&journal).unwrap().lines().count() as u64 - 1;
+    let a = paifu_recorder::archive::Archive::open(&p.join("a.db")).unwrap();
+    let live = a.live_games(None).unwrap();
+    assert_eq!(live.len(), 1, "{live:?}");
+    assert_eq!(live[0].key, "m/game-0001");
+    assert!(
+        live[0].records >= journaled.saturating_sub(1) && live[0].records <= journaled,
+        "{live:?}: {journaled} journaled"
+    );
+    let (text, _) = a.live_log(live[0].id, None).unwrap().unwrap();
+    let seed = std::fs::read_to_string(p.join("m/arena.seed")).unwrap();
+    let game_seed = seed.trim().parse::<paifu_core::Seed>().unwrap().child("game/1");
+    assert!(!text.contains(&game_seed.to_hex()), "a live game never shows its seed");
+    drop(a);
+
+    let o = paifu(&["arena", "--resume", "m", "--db", "a.db", "-q"], p);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let a = paifu_recorder::archive::Archive::open(&p.join("a.db")).unwrap();
+    assert!(a.live_games(None).unwrap().is_empty(), "a stored game is no longer in progress");
+    assert_eq!(a.summary().unwrap().valid, 1);
+}
