@@ -266,26 +266,26 @@ impl<A> Watch<A> for Counted<'_> {
 /// The watcher the arguments ask for.
 enum Watcher<'a> {
     Count(Counted<'a>),
-    Store(Stored<'a>),
+    Store(Box<Stored<'a>>),
 }
 
 impl<A: Action> Watch<A> for Watcher<'_> {
     fn begin(&mut self, n: u32, h: &Header, r: &[Record<A>]) -> std::result::Result<(), String> {
         match self {
             Watcher::Count(w) => Watch::<A>::begin(w, n, h, r),
-            Watcher::Store(w) => Watch::<A>::begin(w, n, h, r),
+            Watcher::Store(w) => Watch::<A>::begin(&mut **w, n, h, r),
         }
     }
     fn record(&mut self, n: u32, r: &Record<A>) -> std::result::Result<(), String> {
         match self {
             Watcher::Count(w) => Watch::<A>::record(w, n, r),
-            Watcher::Store(w) => Watch::<A>::record(w, n, r),
+            Watcher::Store(w) => Watch::<A>::record(&mut **w, n, r),
         }
     }
     fn finished(&mut self, n: u32, p: &Path, t: &Timing) -> std::result::Result<(), String> {
         match self {
             Watcher::Count(w) => Watch::<A>::finished(w, n, p, t),
-            Watcher::Store(w) => Watch::<A>::finished(w, n, p, t),
+            Watcher::Store(w) => Watch::<A>::finished(&mut **w, n, p, t),
         }
     }
 }
@@ -356,7 +356,7 @@ pub fn run(a: ArenaArgs) -> Result {
                 progress: &pb,
                 live: BTreeMap::new(),
             };
-            play(&folder, &plan, &seed, Watcher::Store(w))?
+            play(&folder, &plan, &seed, Watcher::Store(Box::new(w)))?
         }
         None => play(&folder, &plan, &seed, Watcher::Count(Counted(&pb)))?,
     };
