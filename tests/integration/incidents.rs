@@ -6,10 +6,15 @@ use paifu_core::tzq::{Action, Tzq};
 use paifu_core::{Game, Incident, IncidentKind};
 use std::fs;
 
-/// A TZQ game replayed with a host incident before seat 1's third decision (then its safe
-/// action), and seat 0 forfeiting at its fifth: every later decision of seat 0 is its safe action.
+/// A TZQ game between greedy bots with a host incident at seat 1's first decision from its third
+/// on with a choice (then its safe action), and seat 0 forfeiting at its fifth: every later decision of seat 0 is its safe
+/// action.
 fn game_with_incidents() -> Log<Action> {
+    use paifu_recorder::bots::Bots;
     let played = tzq_game("incidents", ["greedy", "greedy"]);
+    let seed = paifu_core::Seed::from_text("incidents");
+    let mut bots: Vec<Box<dyn paifu_recorder::Bot<Tzq>>> =
+        (0..2).map(|i| Tzq::bot("greedy", &seed.child(&format!("bot/{i}"))).unwrap()).collect();
     let mut game: Tzq = paifu_core::replay::setup(&played.header).unwrap();
     let mut records: Vec<Record<Action>> = Vec::new();
     let mut push = |game: &mut Tzq, seat: u8, action: Action| {
@@ -23,13 +28,14 @@ fn game_with_incidents() -> Log<Action> {
         records.push(Record { seq: records.len() as u32, seat, action, claim });
     };
     let mut decisions = [0; 2];
-    let mut original = played.records.iter();
-    while !game.is_over() {
+    let mut host_done = false;
+    while !game.is_over() && decisions[0] + decisions[1] < 20_000 {
         let seat = game.to_act().iter().next().unwrap();
         decisions[usize::from(seat)] += 1;
         let safe = game.safe_action(seat).unwrap();
         let incident = |kind, detail: &str| Action::from_incident(Incident::new(kind, detail).unwrap());
-        if seat == 1 && decisions[1] == 3 {
+        if seat == 1 && !host_done && decisions[1] >= 3 && game.legal_actions(1).len() > 1 {
+            host_done = true;
             push(&mut game, 1, incident(IncidentKind::Illegal, "answered \"discard 9z\""));
             push(&mut game, 1, safe);
         } else if seat == 0 && decisions[0] == 5 {
@@ -38,12 +44,11 @@ fn game_with_incidents() -> Log<Action> {
         } else if seat == 0 && decisions[0] > 5 {
             push(&mut game, 0, safe);
         } else {
-            // Seat 1 plays as the bots did while it can; then its first legal action.
-            let next = original.next().map(|r| r.action.clone()).filter(|a| game.validate(seat, a).is_ok());
-            let action = next.unwrap_or_else(|| game.legal_actions(seat)[0].clone());
+            let action = bots[usize::from(seat)].act(&game, seat);
             push(&mut game, seat, action);
         }
     }
+    assert!(game.is_over(), "the game ends");
     Log { header: played.header, records }
 }
 

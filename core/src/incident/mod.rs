@@ -253,6 +253,24 @@ impl fmt::Display for Incident {
     }
 }
 
+/// The two methods of `log::Action` for an action enum whose `Incident(Incident)` variant records
+/// incidents (every engine's last variant): written once, expanded in each engine's impl.
+macro_rules! incident_variant {
+    () => {
+        fn incident(&self) -> Option<&crate::Incident> {
+            match self {
+                Self::Incident(i) => Some(i),
+                _ => None,
+            }
+        }
+
+        fn from_incident(incident: crate::Incident) -> Self {
+            Self::Incident(incident)
+        }
+    };
+}
+pub(crate) use incident_variant;
+
 /// What an engine keeps about incidents: the forfeited seats, the seats whose next record must
 /// be their safe action (after a host incident), and the incidents of the round being played
 /// (statistic facts once it ends). Every engine embeds one and routes incidents through it.

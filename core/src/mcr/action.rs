@@ -57,16 +57,7 @@ impl Action {
 impl crate::log::Action for Action {
     const CANONICAL_UNLESS_OVERLONG: bool = true;
 
-    fn incident(&self) -> Option<&crate::Incident> {
-        match self {
-            Action::Incident(i) => Some(i),
-            _ => None,
-        }
-    }
-
-    fn from_incident(incident: crate::Incident) -> Action {
-        Action::Incident(incident)
-    }
+    crate::incident::incident_variant!();
 }
 
 impl fmt::Display for Action {
