@@ -8,6 +8,7 @@ mod conformance;
 mod fixtures;
 mod hungarian;
 mod import;
+mod import_mjlog_seed;
 mod incidents;
 mod log_format;
 mod mcr;

@@ -117,10 +117,12 @@ pub(crate) fn check_log(log: &Log<Action>, pos: &Positions) -> Option<Fault> {
         Ok(imp) => imp,
         // A Tenhou record whose own seed does not make its deals (mjlog/wall.rs).
         Err(e) if mjlog::is_wall_mismatch(&e) => {
+            let what = e.message.strip_prefix("wall_mismatch: ").unwrap_or(&e.message).to_owned();
+            let e = ImportError { message: what, ..e };
             return Some(Fault::new(
                 ErrorCode::WallMismatch,
-                format!("the source the log embeds ({}): {e}", src.format),
-            ))
+                format!("the source the log embeds ({}) is not what its own seed deals: {e}", src.format),
+            ));
         }
         Err(e) => {
             return Some(Fault::new(
