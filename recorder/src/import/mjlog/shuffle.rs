@@ -114,9 +114,8 @@ pub(crate) struct Wall {
 impl Wall {
     fn from_rnd(rnd: &[u32; RND_WORDS]) -> Wall {
         let mut tiles: [u8; TILES] = std::array::from_fn(|i| i as u8);
-        for i in 0..TILES - 1 {
-            let j = i + (rnd[i] as usize) % (TILES - i);
-            tiles.swap(i, j);
+        for (i, r) in rnd.iter().take(TILES - 1).enumerate() {
+            tiles.swap(i, i + (*r as usize) % (TILES - i));
         }
         Wall { tiles, dice: [(rnd[135] % 6) as u8, (rnd[136] % 6) as u8] }
     }

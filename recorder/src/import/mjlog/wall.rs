@@ -444,9 +444,9 @@ mod tests {
     fn a_record_without_the_seed_is_not_checked_and_a_damaged_seed_is_refused() {
         let w = walls(1);
         let round = full_round(&w[0]);
-        assert_eq!(checked(&record("", &[round.clone()]), false), Ok(false));
-        assert_eq!(checked(&record("mt19937ar-sha512-n288,0123", &[round.clone()]), false), Ok(false));
-        let no_tag = record(VALIDATION_SEED, &[round.clone()])
+        assert_eq!(checked(&record("", std::slice::from_ref(&round)), false), Ok(false));
+        assert_eq!(checked(&record("mt19937ar-sha512-n288,0123", std::slice::from_ref(&round)), false), Ok(false));
+        let no_tag = record(VALIDATION_SEED, std::slice::from_ref(&round))
             .replace(&format!("<SHUFFLE seed=\"{VALIDATION_SEED}\" ref=\"\"/>"), "");
         assert_eq!(checked(&no_tag, false), Ok(false));
         let e = checked(&record("mt19937ar-sha512-n288-base64,AAAA", &[round]), false).unwrap_err();
