@@ -447,15 +447,7 @@ pub fn run(a: ArenaArgs) -> Result {
                 prepare_tournament(&mut archive, db, t, key.as_ref())?;
             }
             let root = plan.label.clone().unwrap_or_else(|| folder.root.display().to_string());
-            let w = Stored {
-                archive,
-                db: db.clone(),
-                root,
-                tournament,
-                key,
-                progress: &pb,
-                live: BTreeMap::new(),
-            };
+            let w = Stored { archive, db: db.clone(), root, tournament, key, progress: &pb, live: BTreeMap::new() };
             play(&folder, &plan, &seed, Watcher::Store(Box::new(w)), sandbox.as_ref())?
         }
         None => play(&folder, &plan, &seed, Watcher::Count(Counted(&pb)), sandbox.as_ref())?,

@@ -46,13 +46,8 @@ struct Run {
 /// Runs `paifu ARGS` in `dir`, watching its peak memory: killed past `deadline` or `limit_mb`.
 fn host(args: &[&str], dir: &Path, deadline: Duration, limit_mb: u64) -> Run {
     let start = Instant::now();
-    let mut child = Command::new(PAIFU)
-        .args(args)
-        .current_dir(dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child =
+        Command::new(PAIFU).args(args).current_dir(dir).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
     let mut err = child.stderr.take().unwrap();
     let reader = std::thread::spawn(move || {
         let mut s = String::new();
@@ -109,10 +104,7 @@ fn validates(dir: &Path, log: &str) {
 
 /// The incidents of seat `seat` in a log, by kind.
 fn incidents_of<A: std::fmt::Display>(records: &[Record<A>], seat: u8, kind: &str) -> usize {
-    records
-        .iter()
-        .filter(|r| r.seat == seat && r.action.to_string().starts_with(&format!("incident {kind}")))
-        .count()
+    records.iter().filter(|r| r.seat == seat && r.action.to_string().starts_with(&format!("incident {kind}"))).count()
 }
 
 /// A bot that looks for the match seed everywhere a process of the host's user could, then
@@ -159,7 +151,12 @@ fn a_sandboxed_bot_finds_neither_the_seed_nor_the_match_folder() {
     std::fs::write(p.join("where"), p.join("m").display().to_string()).unwrap();
     let spy = script(p, "spy.py", &format!("{SPY}{PLAY_FIRST}"), "where");
     let bot = builtin("tzq", "random");
-    let run = host(&["arena", "tzq", "--bot", &spy, "--bot", &bot, "--games", "1", "--out", "m", "-q"], p, Duration::from_secs(120), 400);
+    let run = host(
+        &["arena", "tzq", "--bot", &spy, "--bot", &bot, "--games", "1", "--out", "m", "-q"],
+        p,
+        Duration::from_secs(120),
+        400,
+    );
     run.assert_finished("a spying bot");
     let seed = std::fs::read_to_string(p.join("m/arena.seed")).unwrap();
     use std::os::unix::fs::PermissionsExt;
@@ -198,7 +195,12 @@ except Exception as e:
         &port.to_string(),
     );
     let bot = builtin("tzq", "random");
-    let run = host(&["arena", "tzq", "--bot", &net, "--bot", &bot, "--games", "1", "--out", "m", "-q"], p, Duration::from_secs(120), 400);
+    let run = host(
+        &["arena", "tzq", "--bot", &net, "--bot", &bot, "--games", "1", "--out", "m", "-q"],
+        p,
+        Duration::from_secs(120),
+        400,
+    );
     run.assert_finished("a bot reaching out");
     let said = std::fs::read_to_string(p.join("m/bots/game-0001-seat-0.stderr")).unwrap();
     assert!(said.contains("net: failed"), "the bot connected to the host's port: {said}");
@@ -228,6 +230,18 @@ fn without_bubblewrap_the_match_is_refused_and_no_sandbox_is_said_in_the_log() {
     validates(p, "n/game-0001.paifu.jsonl");
     let o = paifu(&["show", "n/game-0001.paifu.jsonl"], p);
     assert!(stdout(&o).contains("unsandboxed"), "paifu show shows the header's meta: {}", stdout(&o));
+    // The dashboard's game page and the tournament report say so too.
+    assert_eq!(paifu(&["keygen", "-o", "ref"], p).status.code(), Some(0));
+    let o = paifu(&["ingest", "n/game-0001.paifu.jsonl", "--db", "a.db", "--tournament", "Open"], p);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = paifu(&["report", "--tournament", "Open", "--db", "a.db", "-o", "r", "--key", "ref.key", "-q"], p);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let html = std::fs::read_to_string(p.join("r/index.html")).unwrap();
+    assert!(html.contains("sandbox: none: the bots ran unsandboxed"), "{html}");
+    let server = paifu_web::spawn(paifu_web::Config::new(p.join("a.db")), "127.0.0.1:0").unwrap();
+    let (status, page) = get(&server.addr.to_string(), "/games/1");
+    assert_eq!(status, 200, "{page}");
+    assert!(page.contains("<dt>Sandbox</dt><dd>none: the bots ran unsandboxed"), "{page}");
 }
 
 #[test]
@@ -258,7 +272,21 @@ print("processes: %d started" % len(started), file=sys.stderr, flush=True)
     );
     let bot = builtin("tzq", "random");
     let run = host(
-        &["arena", "tzq", "--bot", &greedy, "--bot", &bot, "--games", "1", "--out", "m", "--bot-memory-mb", "1024", "-q"],
+        &[
+            "arena",
+            "tzq",
+            "--bot",
+            &greedy,
+            "--bot",
+            &bot,
+            "--games",
+            "1",
+            "--out",
+            "m",
+            "--bot-memory-mb",
+            "1024",
+            "-q",
+        ],
         p,
         Duration::from_secs(120),
         400,
@@ -292,7 +320,22 @@ fn a_bot_that_never_reads_its_input_cannot_stop_the_match() {
     let deaf = script(p, "deaf.py", "import time\ntime.sleep(100000)\n", "");
     let bot = builtin("tzq", "random");
     let run = host(
-        &["arena", "tzq", "--bot", &deaf, "--bot", &bot, "--games", "1", "--timeout-ms", "100", "--out", "m", "--no-sync", "-q"],
+        &[
+            "arena",
+            "tzq",
+            "--bot",
+            &deaf,
+            "--bot",
+            &bot,
+            "--games",
+            "1",
+            "--timeout-ms",
+            "100",
+            "--out",
+            "m",
+            "--no-sync",
+            "-q",
+        ],
         p,
         Duration::from_secs(180),
         200,
@@ -316,7 +359,22 @@ fn a_bot_that_floods_its_output_leaves_the_host_under_200_mb() {
     );
     let bot = builtin("tzq", "random");
     let run = host(
-        &["arena", "tzq", "--bot", &flood, "--bot", &bot, "--games", "1", "--timeout-ms", "100", "--out", "m", "--no-sync", "-q"],
+        &[
+            "arena",
+            "tzq",
+            "--bot",
+            &flood,
+            "--bot",
+            &bot,
+            "--games",
+            "1",
+            "--timeout-ms",
+            "100",
+            "--out",
+            "m",
+            "--no-sync",
+            "-q",
+        ],
         p,
         Duration::from_secs(180),
         200,
@@ -342,7 +400,12 @@ fn a_bot_flooding_its_standard_error_is_kept_to_the_cap() {
         "",
     );
     let bot = builtin("tzq", "random");
-    let run = host(&["arena", "tzq", "--bot", &noisy, "--bot", &bot, "--games", "1", "--out", "m", "-q"], p, Duration::from_secs(120), 200);
+    let run = host(
+        &["arena", "tzq", "--bot", &noisy, "--bot", &bot, "--games", "1", "--out", "m", "-q"],
+        p,
+        Duration::from_secs(120),
+        200,
+    );
     run.assert_finished("a noisy bot");
     assert!(run.peak_kb < 200 * 1024, "the host reached {} kB", run.peak_kb);
     let kept = std::fs::read(p.join("m/bots/game-0001-seat-0.stderr")).unwrap();
@@ -375,7 +438,12 @@ print("children started", file=sys.stderr, flush=True)
         &marker,
     );
     let bot = builtin("tzq", "random");
-    let run = host(&["arena", "tzq", "--bot", &leaver, "--bot", &bot, "--games", "1", "--out", "m", "-q"], p, Duration::from_secs(120), 200);
+    let run = host(
+        &["arena", "tzq", "--bot", &leaver, "--bot", &bot, "--games", "1", "--out", "m", "-q"],
+        p,
+        Duration::from_secs(120),
+        200,
+    );
     run.assert_finished("a bot leaving processes behind");
     let err = p.join("m/bots/game-0001-seat-0.stderr");
     assert!(std::fs::read_to_string(&err).unwrap().contains("children started"));
@@ -449,7 +517,8 @@ fn passes_of_other_seats_are_never_told_to_a_bot() {
     }
     let o = paifu(&args, p);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let log: Log<paifu_core::riichi::Action> = decode(&std::fs::read(p.join("m/game-0001.paifu.jsonl")).unwrap()).unwrap().0;
+    let log: Log<paifu_core::riichi::Action> =
+        decode(&std::fs::read(p.join("m/game-0001.paifu.jsonl")).unwrap()).unwrap().0;
     let passed = log.records.iter().filter(|r| r.seat != 0 && r.action.to_string() == "pass").count();
     assert!(passed > 0, "the other seats passed in the game");
     let said = std::fs::read_to_string(p.join("m/bots/game-0001-seat-0.stderr")).unwrap();
@@ -457,7 +526,8 @@ fn passes_of_other_seats_are_never_told_to_a_bot() {
 
     // mjai: nothing but the table's events either.
     let counter = script(p, "mjai_counter.py", MJAI_COUNTER, "{seat}");
-    let args = ["arena", "riichi", "--protocol", "mjai", "--bot", &counter, "--games", "1", "--out", "j", "--no-sync", "-q"];
+    let args =
+        ["arena", "riichi", "--protocol", "mjai", "--bot", &counter, "--games", "1", "--out", "j", "--no-sync", "-q"];
     let o = paifu(&args, p);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     for s in 0..4 {
@@ -556,7 +626,12 @@ fn a_tzq_match_between_first_choice_bots_ends() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path();
     let first = builtin("tzq", "first");
-    let run = host(&["arena", "tzq", "--bot", &first, "--games", "1", "--out", "m", "--no-sync", "-q"], p, Duration::from_secs(120), 200);
+    let run = host(
+        &["arena", "tzq", "--bot", &first, "--games", "1", "--out", "m", "--no-sync", "-q"],
+        p,
+        Duration::from_secs(120),
+        200,
+    );
     run.assert_finished("strategy first");
     validates(p, "m/game-0001.paifu.jsonl");
     let o = paifu(&["show", "m/game-0001.paifu.jsonl"], p);
@@ -594,7 +669,7 @@ fn a_game_at_its_length_bound_is_over_and_a_record_past_it_is_refused() {
     let o = paifu(&["validate", "--json", "long.paifu.jsonl"], p);
     assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
     let v: serde_json::Value = serde_json::from_str(stdout(&o).lines().next().unwrap()).unwrap();
-    let fault = &v["fault"];
+    let fault = &v["error"];
     assert_eq!(fault["code"], ErrorCode::AfterGameEnd.as_str(), "{v}");
     assert_eq!(fault["index"], bound, "{v}");
 }

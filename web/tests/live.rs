@@ -246,8 +246,8 @@ async fn bad_live_requests_are_clear() {
 fn riichi_lines() -> (String, Vec<String>) {
     use paifu_core::log::Record;
     use paifu_core::riichi::{Action, Riichi};
-    let log = paifu_recorder::samples::game_log::<Riichi>("standard", "live-web/passes", &["Ann", "Bo", "Cy", "Di"])
-        .unwrap();
+    let log =
+        paifu_recorder::samples::game_log::<Riichi>("standard", "live-web/passes", &["Ann", "Bo", "Cy", "Di"]).unwrap();
     let mut h = log.header.clone();
     h.seed = None;
     let timeout = |seat| Record {

@@ -95,7 +95,11 @@ impl Game for Riichi {
 
     /// A pass on a claim, and a host incident in a claim window.
     fn hidden_from_others(&self, _seat: Seat, action: &Action) -> bool {
-        crate::game::hidden_in_window(matches!(self.phase, Phase::Claims { .. }), action, matches!(action, Action::Pass))
+        crate::game::hidden_in_window(
+            matches!(self.phase, Phase::Claims { .. }),
+            action,
+            matches!(action, Action::Pass),
+        )
     }
 
     fn check(&self, seat: Seat, action: &Action) -> Result<(), Violation> {

@@ -548,11 +548,7 @@ impl Tzq {
             } else {
                 "the round is drawn: the draw pile ran out".to_owned()
             };
-            self.end_round(
-                vec![0, 0],
-                why,
-                vec![Fact::table(FactKind::Drawn, 1)],
-            );
+            self.end_round(vec![0, 0], why, vec![Fact::table(FactKind::Drawn, 1)]);
             return;
         }
         self.turn = 1 - self.turn;

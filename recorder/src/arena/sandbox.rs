@@ -99,7 +99,8 @@ pub struct Sandbox {
 }
 
 /// System folders a hidden folder must never cover.
-const SYSTEM: [&str; 11] = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/dev", "/proc", "/sys"];
+const SYSTEM: [&str; 11] =
+    ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/dev", "/proc", "/sys"];
 
 /// Folders hidden from every bot: homes, temporary folders, `/run` (sockets), mounted media.
 const ALWAYS_HIDDEN: [&str; 8] = ["/tmp", "/var/tmp", "/run", "/home", "/root", "/mnt", "/media", "/srv"];
@@ -164,9 +165,8 @@ impl Sandbox {
     pub fn new(secrets: Secrets, limits: Rlimits, cwd: &Path, own: Option<PathBuf>) -> Result<Sandbox, SandboxError> {
         let path_env = std::env::var("PATH").unwrap_or_default();
         let bwrap = find_on(&path_env, "bwrap").ok_or(SandboxError::Missing("bwrap"))?;
-        let prlimit = find_on(&path_env, "prlimit").ok_or_else(|| {
-            SandboxError::Broken("`prlimit` (Debian package util-linux) is not on the PATH".into())
-        })?;
+        let prlimit = find_on(&path_env, "prlimit")
+            .ok_or_else(|| SandboxError::Broken("`prlimit` (Debian package util-linux) is not on the PATH".into()))?;
         let setpriv = if rustix::process::getuid().is_root() {
             Some(find_on(&path_env, "setpriv").ok_or_else(|| {
                 SandboxError::Broken("`setpriv` (Debian package util-linux) is not on the PATH".into())
