@@ -17,7 +17,7 @@ fn builtin(game: &str, strategy: &str) -> String {
 }
 
 /// A seed file of two parties with fixed contributions, and the match seed they make.
-fn seed_file(p: &Path) -> String {
+pub(crate) fn seed_file(p: &Path) -> String {
     let parties = [("organiser", [7u8; 32]), ("alice", [9u8; 32])];
     let commitments: serde_json::Map<String, serde_json::Value> =
         parties.iter().map(|(n, v)| (n.to_string(), fair::commit(n, v).to_string().into())).collect();

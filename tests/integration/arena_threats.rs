@@ -511,7 +511,21 @@ fn passes_of_other_seats_are_never_told_to_a_bot() {
     let p = dir.path();
     let counter = script(p, "counter.py", PASS_COUNTER, "");
     let greedy = builtin("riichi", "greedy");
-    let mut args = vec!["arena", "riichi", "--bot", &counter, "--games", "1", "--out", "m", "--no-sync", "-q"];
+    let seeds = crate::arena::seed_file(p);
+    let mut args = vec![
+        "arena",
+        "riichi",
+        "--bot",
+        &counter,
+        "--games",
+        "1",
+        "--out",
+        "m",
+        "--no-sync",
+        "--seed-from",
+        &seeds,
+        "-q",
+    ];
     for _ in 0..3 {
         args.extend(["--bot", &greedy]);
     }
@@ -569,19 +583,25 @@ fn a_live_poll_mid_game_shows_no_pass_and_the_default_delay_holds_moves_back() {
     let p = dir.path();
     let greedy = builtin("riichi", "greedy");
     let mut host = Command::new(PAIFU)
-        .args(["arena", "riichi", "--bot", &greedy, "--games", "1", "--out", "m", "--db", "a.db", "-q"])
+        .args(["arena", "riichi", "--bot", &greedy, "--games", "8", "--out", "m", "--db", "a.db", "-q"])
         .current_dir(p)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    // Mid-game: the journal holds 400 records, a good many passes among them; the host is
-    // killed there, its live rows as a poll would find them.
-    let journal = p.join("m/live/game-0001.paifu.jsonl");
+    // Mid-game: a game's journal holds 100 records, passes among them; the host is killed there,
+    // its live rows as a poll would find them.
+    let live = p.join("m/live");
+    let under_way = || {
+        std::fs::read_dir(&live).into_iter().flatten().flatten().any(|e| {
+            let text = std::fs::read_to_string(e.path()).unwrap_or_default();
+            text.lines().count() > 100 && text.matches("\"action\":\"pass\"").count() >= 3
+        })
+    };
     let start = Instant::now();
-    while std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 400 {
-        assert!(start.elapsed() < Duration::from_secs(120), "the host never wrote 400 records");
-        assert!(host.try_wait().unwrap().is_none(), "the game ended before it was polled");
+    while !under_way() {
+        assert!(start.elapsed() < Duration::from_secs(300), "no game under way with passes");
+        assert!(host.try_wait().unwrap().is_none(), "the match ended before it was polled");
         std::thread::sleep(Duration::from_millis(5));
     }
     host.kill().unwrap();
