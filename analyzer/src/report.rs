@@ -85,9 +85,16 @@ pub enum Replay {
 /// How each standings table with points counts them, by (game, ruleset): each distinct setting.
 pub type Terms = BTreeMap<(String, String), Vec<String>>;
 
-/// The report's page. `replay` holds each game's link, in the order of `m.games`; `logs` is the
-/// folder of logs relative to the page (`games`); `terms` how tables with points count them.
-pub fn tournament_html(m: &ManifestBody, replay: &[Replay], logs: &str, terms: &Terms) -> String {
+/// The report's page. `replay` holds each game's link, in the order of `m.games`, and `notes` what
+/// its log's header says that a reader must know (a match whose bots ran unsandboxed); `logs` is
+/// the folder of logs relative to the page (`games`); `terms` how tables with points count them.
+pub fn tournament_html(
+    m: &ManifestBody,
+    replay: &[Replay],
+    notes: &[Option<String>],
+    logs: &str,
+    terms: &Terms,
+) -> String {
     let mut tables: BTreeMap<(&str, &str), Vec<&StandingLine>> = BTreeMap::new();
     for l in &m.standings {
         tables.entry((l.game.as_str(), l.ruleset.as_str())).or_default().push(l);
@@ -164,7 +171,7 @@ pub fn tournament_html(m: &ManifestBody, replay: &[Replay], logs: &str, terms: &
         "<h2>Games</h2>\n<table><thead><tr><th>Game</th><th>Players</th><th>Verdict</th><th>Counted</th>\
          <th>Log (blake3)</th><th>Certificates</th><th>Replay</th></tr></thead><tbody>\n",
     );
-    for (g, r) in m.games.iter().zip(replay) {
+    for (i, (g, r)) in m.games.iter().zip(replay).enumerate() {
         let certs: Vec<String> = g
             .certificates
             .iter()
@@ -186,7 +193,10 @@ pub fn tournament_html(m: &ManifestBody, replay: &[Replay], logs: &str, terms: &
             game = esc(&g.game),
             ruleset = esc(&g.ruleset),
             players = esc(&g.seats.join(", ")),
-            verdict = esc(&g.verdict.to_string()),
+            verdict = match notes.get(i).and_then(Option::as_ref) {
+                Some(n) => format!("{}<br><small class=\"note\">{}</small>", esc(&g.verdict.to_string()), esc(n)),
+                None => esc(&g.verdict.to_string()),
+            },
             counted = if g.counted { "yes" } else { "no" },
             file = esc(&g.file),
             short = &g.blake3.to_hex()[..16],
@@ -272,9 +282,11 @@ mod tests {
         let html = tournament_html(
             &m,
             &[Replay::File("games/a.paifu".into()), Replay::Dashboard { url: "https://club.example/".into(), id: 7 }],
+            &[None, Some("bots <unsandboxed>".into())],
             "games",
             &terms,
         );
+        assert!(html.contains("<small class=\"note\">bots &lt;unsandboxed&gt;</small>"), "a game's note shown");
         assert!(html.contains("Points here: uma +20/+10/-10/-20."), "the options that count points are shown");
         assert!(html.contains("<h1>Cup &lt;1&gt;</h1>"));
         assert!(html.contains(&format!("<code id=\"root\">{}</code>", m.root)));

@@ -16,9 +16,10 @@ Reading needs nothing. Writing needs a token (paifu token create): send it as Au
 in with it at /login. Uploads are refused past --max-upload bytes, other request bodies past --max-form bytes. Use \
 the same --key every time: tournaments trust keys, and certificates by a key made for one run are not renewed.
 
-Games in progress (paifu arena --db) are at /live and /api/live, each followed move by move at /live/ID. For public \
-viewing, --live-delay SECS shows only the moves played at least SECS ago (and says how many are held back), so that \
-no one watching can tell a player what the others hold while the hand is still being played. The seed is never shown.
+Games in progress (paifu arena --db) are at /live and /api/live, each followed move by move at /live/ID. They are \
+shown --live-delay SECS behind (300 by default): only the moves played at least SECS ago (and how many are held \
+back), so that no one watching, a bot in the game included, can learn while the hand is played what its table does \
+not show. 0 shows every move at once (a private server). The seed is never shown, and nor is a pass on a claim.
 
 Example:
   paifu token create --db club.db --name alice --role organiser
@@ -50,8 +51,8 @@ pub struct ServeArgs {
     #[arg(long)]
     pub secure_cookies: bool,
     /// Show games in progress this many seconds behind: moves played since are held back
-    /// (0 shows every move at once; for public viewing, say 300).
-    #[arg(long, value_name = "SECS", default_value_t = 0)]
+    /// (0 shows every move at once, for a server no player of a game in progress can reach).
+    #[arg(long, value_name = "SECS", default_value_t = 300)]
     pub live_delay: u64,
 }
 

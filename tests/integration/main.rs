@@ -2,6 +2,7 @@
 
 mod architecture;
 mod arena;
+mod arena_threats;
 mod cli;
 mod cli_archive;
 mod conformance;
