@@ -114,9 +114,10 @@ struct Probe {
     paifu: Field,
 }
 
-/// `text` as one JSON object's telling fields; `None` when it is not one JSON object.
+/// `text` as one JSON object's telling fields; `None` when it is not one JSON object (serde
+/// would read a struct from an array too, its fields by position).
 fn probe(text: &str) -> Option<Probe> {
-    serde_json::from_str::<Probe>(text).ok()
+    text.trim_start().starts_with('{').then(|| serde_json::from_str::<Probe>(text).ok()).flatten()
 }
 
 /// The format of an upload, by its content, or why it is none of the game records: `Paifu`
