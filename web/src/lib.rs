@@ -6,7 +6,9 @@
 //! makes the server panic: every input is checked and bad input answers a 4xx page (or JSON
 //! under `/api/`) that says what is wrong, without repeating what was sent. Database work runs
 //! on the blocking pool; this server's writes go one at a time through one lock (other
-//! processes writing the same archive are waited for by the archive itself).
+//! processes writing the same archive are waited for by the archive itself). No request can
+//! starve the others: connections, the time a request may take to arrive, bodies and the work
+//! anyone may ask for are bounded (`limits.rs`).
 
 mod api;
 mod auth;
@@ -32,7 +34,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-pub use limits::{Limits, DEFAULT_ANONYMOUS_BODY};
+pub use limits::Limits;
 
 /// The largest upload accepted by default (8 MiB): far more than any real log.
 pub const DEFAULT_MAX_UPLOAD: usize = 8 << 20;

@@ -66,7 +66,7 @@ pub struct Limits {
 
 /// The default largest body of a certificate check (2 MiB): a day-long riichi match's log is
 /// a few hundred KiB.
-pub const DEFAULT_ANONYMOUS_BODY: usize = 2 << 20;
+const DEFAULT_ANONYMOUS_BODY: usize = 2 << 20;
 
 impl Default for Limits {
     fn default() -> Limits {
