@@ -13,10 +13,6 @@ use std::time::Duration;
     after_help = "Pages for the archive, the games (with a move-by-move viewer), players, tournaments, uploads and \
 certificate checks, with a JSON API under /api/ and the server's public key at /api/key (docs/web.md).
 
-Reading needs nothing. Writing needs a token (paifu token create): send it as Authorization: Bearer TOKEN, or log \
-in with it at /login. Uploads are refused past --max-upload bytes, other request bodies past --max-form bytes. Use \
-the same --key every time: tournaments trust keys, and certificates by a key made for one run are not renewed.
-
 No request can starve the others (docs/web.md, \"Threats and what holds\"): a request's head must arrive within \
 --head-timeout and its body within --body-timeout (408); a body past its route's cap is refused (413) before it is \
 read when its Content-Length says so, and as soon as it goes past otherwise; --max-connections are open at once, \
@@ -24,6 +20,10 @@ read when its Content-Length says so, and as soon as it goes past otherwise; --m
 apart: bodies up to --anonymous-body bytes, --anonymous-jobs at once, --anonymous-queue waiting (up to \
 --anonymous-wait, 503 past that), --anonymous-per-client from one address (429). Behind a proxy, every client has \
 the proxy's address: set --connections-per-client 0 and --anonymous-per-client 0 and limit clients at the proxy.
+
+Reading needs nothing. Writing needs a token (paifu token create): send it as Authorization: Bearer TOKEN, or log \
+in with it at /login. Uploads are refused past --max-upload bytes, other request bodies past --max-form bytes. Use \
+the same --key every time: tournaments trust keys, and certificates by a key made for one run are not renewed.
 
 Games in progress (paifu arena --db) are at /live and /api/live, each followed move by move at /live/ID. For public \
 viewing, --live-delay SECS shows only the moves played at least SECS ago (and says how many are held back), so that \
@@ -55,13 +55,6 @@ pub struct ServeArgs {
     /// Largest other request body accepted (the log-in form, JSON), in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = paifu_web::DEFAULT_MAX_FORM)]
     pub max_form: usize,
-    /// Send the session cookie over HTTPS only (when a proxy serves the dashboard over HTTPS).
-    #[arg(long)]
-    pub secure_cookies: bool,
-    /// Show games in progress this many seconds behind: moves played since are held back
-    /// (0 shows every move at once; for public viewing, say 300).
-    #[arg(long, value_name = "SECS", default_value_t = 0)]
-    pub live_delay: u64,
     /// A request's line and headers must arrive within this time (408 otherwise).
     #[arg(long, value_name = "SECS", default_value_t = paifu_web::Limits::default().head_timeout.as_secs())]
     pub head_timeout: u64,
@@ -89,6 +82,13 @@ pub struct ServeArgs {
     /// Certificate checks one client address may have running or waiting (429 past that; 0: no limit).
     #[arg(long, value_name = "N", default_value_t = paifu_web::Limits::default().anonymous_per_client)]
     pub anonymous_per_client: usize,
+    /// Send the session cookie over HTTPS only (when a proxy serves the dashboard over HTTPS).
+    #[arg(long)]
+    pub secure_cookies: bool,
+    /// Show games in progress this many seconds behind: moves played since are held back
+    /// (0 shows every move at once; for public viewing, say 300).
+    #[arg(long, value_name = "SECS", default_value_t = 0)]
+    pub live_delay: u64,
 }
 
 /// Serves the dashboard on `addr` (port 0 picks a free one), printing its address, until the
