@@ -49,7 +49,7 @@ pub struct ServeArgs {
     /// ed25519 private key (PKCS#8 PEM) to sign certificates with; created if the file does not exist.
     #[arg(long, value_name = "FILE")]
     pub key: Option<PathBuf>,
-    /// Largest upload accepted (a log, or the verify form with its files), in bytes.
+    /// Largest upload accepted (a log, alone or in the upload form), in bytes; certificate checks: --anonymous-body.
     #[arg(long, value_name = "BYTES", default_value_t = paifu_web::DEFAULT_MAX_UPLOAD)]
     pub max_upload: usize,
     /// Largest other request body accepted (the log-in form, JSON), in bytes.

@@ -48,7 +48,8 @@ pub struct Config {
     pub db: PathBuf,
     /// The key certificates are signed with; `None` makes a fresh one for this run.
     pub key: Option<SecretKey>,
-    /// Largest accepted upload (a log, or the verify form with its files), in bytes.
+    /// Largest accepted upload (a log, alone or in the upload form), in bytes; certificate checks
+    /// have their own (`Limits::anonymous_body`).
     pub max_upload: usize,
     /// Largest other request body (log-in form, JSON), in bytes.
     pub max_form: usize,
