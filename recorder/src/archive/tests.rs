@@ -808,14 +808,15 @@ fn recomputed(a: &Archive) -> PlayerStats {
     analysis.players.into_iter().map(|(name, s)| (name, s.kinds)).collect()
 }
 
-/// The aggregates as stored: each player's rows, and their game counts beside a count of their
-/// entries.
+/// The aggregates as stored: each player's rows, and their game counts beside a count of the
+/// games (game keys) of their entries.
 fn aggregated(a: &Archive) -> (PlayerStats, Vec<(String, i64, i64)>) {
     let names: Vec<(String, i64, i64)> = a
         .conn
         .prepare(
-            "SELECT p.name, p.games, (SELECT COUNT(DISTINCT s.log_id) FROM seats s WHERE s.player_id = p.id)
-             FROM players p",
+            "SELECT p.name, p.games, (SELECT COUNT(DISTINCT l.game_key) FROM seats s JOIN logs l ON l.id = s.log_id
+                                      WHERE s.player_id = p.id)
+             FROM players p ORDER BY p.name",
         )
         .unwrap()
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
@@ -885,37 +886,176 @@ fn player_aggregates_equal_the_sums_of_every_game_that_counts() {
     assert_eq!((ann.games, ann.seat_games), (6, 7));
     let riichi: Vec<u64> = stats.values().filter_map(|k| k.get("riichi")).map(|b| b.games).collect();
     assert_eq!(riichi, [1, 1, 1, 1]);
-    // Every stored entry a player sits in is one of their games, counted or not (the players
-    // list shows these): Ann sits in 10 entries, in 11 seats.
-    assert!(seats.iter().all(|(_, kept, counted)| kept == counted && *kept > 0), "{seats:?}");
-    assert_eq!(seats.iter().find(|s| s.0 == "Ann").map(|s| s.1), Some(10));
+    // Every game a player sits in is one of their games, counted or not (the players list shows
+    // these): Ann sits in 10 entries of 8 games (a seedless copy beside the genuine game, a
+    // second valid entry of one), in 11 seats.
+    assert!(seats.iter().all(|(_, kept, games)| kept == games && *kept > 0), "{seats:?}");
+    assert_eq!(seats.iter().find(|s| s.0 == "Ann").map(|s| s.1), Some(8));
+    let entries: i64 = a
+        .conn
+        .query_row(
+            "SELECT COUNT(DISTINCT s.log_id) FROM seats s JOIN players p ON p.id = s.player_id WHERE p.name = 'Ann'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(entries, 10);
+    // The player's list shows one line per game, as many as the count says.
+    let page = a.list_games(&Filter { player: Some("Ann".into()), ..Filter::default() }, 1, 50).unwrap();
+    assert_eq!((page.total, page.rows.len()), (8, 8));
+}
+
+/// Stores a log as the archive did at schemas 2 to 5 (their `store_one` for a new log, without
+/// the aggregates, which migrations 4 and 6 build from these rows): counted when valid, not an
+/// excerpt, and the first such entry of its log digest. Answers the entry's number, or the one
+/// it had when this very log was stored already.
+pub(super) fn store_at_schema_5(
+    c: &Connection,
+    p: &Prepared,
+    tournament: Option<&str>,
+    certificate: Option<&Certificate>,
+) -> i64 {
+    let identity = p.identity.to_hex();
+    let id = match c.query_row("SELECT id FROM logs WHERE identity = ?1", [&identity], |r| r.get(0)).optional().unwrap() {
+        Some(id) => id,
+        None => {
+            let excerpt = p.verdict.outcome().and_then(|o| o.excerpt.as_ref()).map(|e| e.to_string());
+            let counted = p.verdict.is_valid()
+                && excerpt.is_none()
+                && c.query_row("SELECT 1 FROM logs WHERE digest = ?1 AND counted = 1", [p.digest.to_hex()], |_| Ok(()))
+                    .optional()
+                    .unwrap()
+                    .is_none();
+            c.execute(
+                "INSERT INTO logs(identity, digest, digest_kind, game, ruleset, seat_count, form, bytes, size, records,
+                                  header_json, source, added_at, counted, origin)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, NULL, 1700000000, ?12, 'cli')",
+                params![
+                    identity,
+                    p.digest.to_hex(),
+                    p.digest_kind.as_str(),
+                    p.header.as_ref().map(|h| h.game.as_str()),
+                    p.header.as_ref().map(|h| h.ruleset.as_str()),
+                    p.header.as_ref().map_or(0, |h| h.seats.len() as i64),
+                    p.form.as_str(),
+                    p.stored,
+                    p.size as i64,
+                    p.records as i64,
+                    p.header.as_ref().map(json),
+                    i64::from(counted),
+                ],
+            )
+            .unwrap();
+            let id = c.last_insert_rowid();
+            let fault = p.verdict.fault();
+            let outcome = p.verdict.outcome();
+            c.execute(
+                "INSERT INTO verdicts(log_id, valid, fault_code, fault_index, fault_message, fault_json, final_scores,
+                                      rounds, engine, checked_at, excerpt)
+                 VALUES (?1, ?2, ?3, NULL, ?4, ?5, ?6, ?7, 'paifu-core 0.1.0', 0, ?8)",
+                params![
+                    id,
+                    i64::from(p.verdict.is_valid()),
+                    fault.map(|f| f.code.as_str()),
+                    fault.map(|f| f.message.as_str()),
+                    fault.map(json),
+                    outcome.map(|o| json(&o.final_scores)),
+                    outcome.map_or(0, |o| o.rounds.len() as i64),
+                    excerpt,
+                ],
+            )
+            .unwrap();
+            for (seat, name) in p.header.as_ref().map_or(&[][..], |h| &h.seats[..]).iter().enumerate() {
+                c.execute("INSERT INTO players(name) VALUES (?1) ON CONFLICT(name) DO NOTHING", [name]).unwrap();
+                c.execute(
+                    "INSERT INTO seats(log_id, seat, player_id, final_score, placement)
+                     VALUES (?1, ?2, (SELECT id FROM players WHERE name = ?3), ?4, ?5)",
+                    params![
+                        id,
+                        seat as i64,
+                        name,
+                        outcome.and_then(|o| o.final_scores.get(seat).copied()),
+                        outcome.and_then(|o| o.placements.get(seat)).map(|&p| i64::from(p))
+                    ],
+                )
+                .unwrap();
+            }
+            for r in outcome.map_or(&[][..], |o| &o.rounds[..]) {
+                c.execute(
+                    "INSERT INTO rounds(log_id, round, deltas, summary, facts) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![id, i64::from(r.round), json(&r.deltas), r.summary, json(&r.facts)],
+                )
+                .unwrap();
+            }
+            id
+        }
+    };
+    if let Some(t) = tournament {
+        c.execute("INSERT INTO tournaments(name, created_at) VALUES (?1, 0) ON CONFLICT(name) DO NOTHING", [t])
+            .unwrap();
+        c.execute(
+            "INSERT OR IGNORE INTO tournament_games(tournament_id, log_id)
+             VALUES ((SELECT id FROM tournaments WHERE name = ?1), ?2)",
+            params![t, id],
+        )
+        .unwrap();
+    }
+    if let Some(cert) = certificate {
+        c.execute(
+            "INSERT INTO certificates(log_id, signer, issued_at, valid, json) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![
+                id,
+                cert.certificate.signer.to_hex(),
+                cert.certificate.issued_at,
+                i64::from(cert.certificate.verdict == "valid"),
+                cert.to_json()
+            ],
+        )
+        .unwrap();
+    }
+    id
+}
+
+/// What `mixed_archive` stores, in its order: each log and the tournament it goes in.
+fn mixed_items() -> Vec<(Prepared, Option<&'static str>)> {
+    let [genuine, seedless, wrong_seed] = genuine_and_copies("aggregates/forged");
+    let mut v = vec![(prepare(&seedless), None), (prepare(&wrong_seed), Some("Cup")), (prepare(&genuine), Some("Cup"))];
+    for i in 0..6 {
+        let seats = [["Ann", "Bo"], ["Bo", "Cy"], ["Cy", "Ann"]][i % 3];
+        v.push((prepare(&tzq_bytes(&format!("aggregates/{i}"), seats, Encoding::Binary)), Some("Cup")));
+    }
+    let mut truncated = tzq_log("aggregates/bad", ["Ann", "Cy"]);
+    truncated.records.truncate(5);
+    v.push((prepare(&paifu_core::log::encode(&truncated, Encoding::Binary)), Some("Cup")));
+    v.push((prepare(&tzq_bytes("aggregates/self", ["Ann", "Ann"], Encoding::Binary)), Some("Cup")));
+    let mut uncommitted = tzq_log("aggregates/0", ["Ann", "Bo"]);
+    uncommitted.header.commitment = None;
+    v.push((prepare(&paifu_core::log::encode(&uncommitted, Encoding::Binary)), None));
+    v.push((prepare(&real_tenhou(None)), None));
+    v.push((prepare(&real_tenhou(Some(11..13))), None));
+    v
 }
 
 #[test]
-fn migration_4_builds_the_aggregates_from_the_stored_rows() {
-    let (d, a) = mixed_archive();
-    let before = aggregated(&a);
+fn migrations_4_and_6_build_the_aggregates_from_the_stored_rows() {
+    let (_d, a) = mixed_archive();
+    let fresh = aggregated(&a);
     let (tournaments, recounted) = tournament_counts(&a);
     assert_eq!(tournaments, recounted);
-    // The same rows as a schema-3 archive holds them: without what migration 4 adds.
-    a.conn
-        .execute_batch(
-            "DROP TABLE player_stats; DROP INDEX players_games; DROP INDEX players_folded;
-             ALTER TABLE players DROP COLUMN games; ALTER TABLE players DROP COLUMN folded;
-             DROP TRIGGER tournament_counted_add; DROP TRIGGER tournament_counted_remove;
-             DROP TRIGGER tournament_game_added; DROP TRIGGER tournament_game_certified;
-             DROP TRIGGER tournament_key_trusted; DROP TRIGGER tournament_key_dropped;
-             DROP TABLE tournament_counted; ALTER TABLE tournaments DROP COLUMN games;
-             ALTER TABLE tournaments DROP COLUMN valid; ALTER TABLE tournaments DROP COLUMN counted;
-             DROP TABLE live_records; DROP TABLE live_games;
-             PRAGMA user_version = 3;",
-        )
-        .unwrap();
-    drop(a);
-    let a = Archive::open(&d.path().join("test.db")).unwrap();
+    // The same logs as a schema-3 archive holds them, stored as that Paifu stored them.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v3.db");
+    {
+        let mut c = Connection::open(&path).unwrap();
+        schema::migrate_to(&mut c, "v3.db", 3).unwrap();
+        for (p, t) in mixed_items() {
+            store_at_schema_5(&c, &p, t, None);
+        }
+    }
+    let a = Archive::open(&path).unwrap();
     assert_eq!(a.schema_version().unwrap(), SCHEMA_VERSION);
-    assert_eq!(aggregated(&a), before);
-    assert_eq!(before.0, recomputed(&a));
+    assert_eq!(aggregated(&a), fresh);
+    assert_eq!(fresh.0, recomputed(&a));
     assert_eq!(tournament_counts(&a), (tournaments.clone(), tournaments));
     // Names are folded for search as a new store folds them.
     let folded: String = a.conn.query_row("SELECT folded FROM players WHERE name = 'Ann'", [], |r| r.get(0)).unwrap();
@@ -1011,15 +1151,18 @@ type Counts = Vec<(String, u64, u64, u64)>;
 
 fn tournament_counts(a: &Archive) -> (Counts, Counts) {
     let kept = a.tournaments().unwrap().into_iter().map(|t| (t.name, t.games, t.valid, t.counted)).collect();
-    let sql = format!(
-        "SELECT t.name, (SELECT COUNT(*) FROM tournament_games tg WHERE tg.tournament_id = t.id),
+    // Counted: the games with an entry in it that is valid, not an excerpt and certified valid by
+    // a key it trusts (one per game).
+    let sql = "SELECT t.name, (SELECT COUNT(*) FROM tournament_games tg WHERE tg.tournament_id = t.id),
                 (SELECT COUNT(*) FROM tournament_games tg JOIN verdicts v ON v.log_id = tg.log_id
                  WHERE tg.tournament_id = t.id AND v.valid = 1),
-                (SELECT COUNT(*) FROM tournament_games tg WHERE tg.tournament_id = t.id AND {})
-         FROM tournaments t ORDER BY t.id DESC",
-        tournaments::COUNTS_IN_STANDINGS
-    );
-    let mut st = a.conn.prepare(&sql).unwrap();
+                (SELECT COUNT(DISTINCT l.game_key) FROM tournament_games tg JOIN logs l ON l.id = tg.log_id
+                 JOIN verdicts v ON v.log_id = l.id
+                 WHERE tg.tournament_id = t.id AND v.valid = 1 AND v.excerpt IS NULL
+                   AND EXISTS (SELECT 1 FROM certificates c JOIN tournament_keys k ON k.signer = c.signer
+                               WHERE c.log_id = l.id AND c.valid = 1 AND k.tournament_id = t.id))
+         FROM tournaments t ORDER BY t.id DESC";
+    let mut st = a.conn.prepare(sql).unwrap();
     let n = |r: &rusqlite::Row<'_>, i| r.get::<_, i64>(i).map(|v| v as u64);
     let counted = st.query_map([], |r| Ok((r.get(0)?, n(r, 1)?, n(r, 2)?, n(r, 3)?))).unwrap();
     (kept, counted.collect::<std::result::Result<_, _>>().unwrap())
