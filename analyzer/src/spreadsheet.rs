@@ -79,7 +79,7 @@ mod tests {
         assert_eq!(lines[2], "'+1,12.5");
         assert_eq!(lines[3], "'-2+3,-12.3");
         assert_eq!(lines[4], "'@SUM(A1),0");
-        assert_eq!(lines[5], "\"'\tx\",1");
+        assert_eq!(lines[5], "'\tx,1");
         assert!(t.contains("\"'\rx\",1"), "{t:?}");
         assert!(t.contains("\"Aiko, \"\"the\"\" first\",1"), "{t:?}");
         assert!(t.ends_with("a=b,1\n"), "a formula sign inside a cell is left alone: {t:?}");
