@@ -211,7 +211,10 @@ pub(crate) fn prepare_tournament(
 ) -> Result<()> {
     check_name(NameKind::Tournament, name).map_err(|e| Error::Usage(format!("--tournament: {e}")))?;
     let trusted: Vec<_> = key.map(|k| k.verifying_key()).into_iter().collect();
-    let (_, made) = archive.ensure_tournament(name, None, &trusted).map_err(Error::archive(db))?;
+    let (_, made) = archive.ensure_tournament(name, None, &trusted).map_err(|e| match e {
+        ArchiveError::Name(n) => Error::Usage(format!("--tournament: {n}")),
+        e => Error::archive(db)(e),
+    })?;
     if made && trusted.is_empty() {
         eprintln!(
             "made the tournament {name:?}; it trusts no signing key yet, so its standings count no game until one is \

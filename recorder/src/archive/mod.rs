@@ -1112,7 +1112,8 @@ fn player_id(tx: &Connection, seat: usize, name: &str) -> Result<i64> {
         return Ok(id);
     }
     let refuse = |error| ArchiveError::Refused { index: 0, refusal: Box::new(Refusal::PlayerName { seat, error }) };
-    names::check_new_name(NameKind::Player, name).map_err(refuse)?;
+    check_name(NameKind::Player, name).map_err(refuse)?;
+    // The name it passes for first (a lookalike with an invisible character names it too).
     let skeleton = names::skeleton(name);
     let like: Option<String> =
         row(tx, "SELECT name FROM players WHERE skeleton = ?1 ORDER BY id LIMIT 1", [&skeleton], |r| r.get(0))
@@ -1120,6 +1121,7 @@ fn player_id(tx: &Connection, seat: usize, name: &str) -> Result<i64> {
     if let Some(existing) = like {
         return Err(refuse(NameError::Confusable { kind: NameKind::Player, existing }));
     }
+    names::check_new_name(NameKind::Player, name).map_err(refuse)?;
     exec(
         tx,
         "INSERT INTO players(name, folded, skeleton) VALUES (?1, ?2, ?3)",

@@ -75,8 +75,8 @@ pub struct Prepared {
 }
 
 /// How much of an invalid log is kept past its fault: every record up to the fault's (a fault
-/// in the header is before record 0), then records while their binary encoding adds at most
-/// this many bytes (64 KiB: a whole riichi game is about 6 KiB, so a log refused at its header,
+/// in the header is before record 0), then records while their binary encoding (each record's
+/// frame: its length and its bytes) adds at most this many bytes (64 KiB: a whole riichi game is about 6 KiB, so a log refused at its header,
 /// such as one waiting for its seed, keeps every record of a real game). The rest is counted
 /// (`dropped`), not stored.
 pub const KEEP_AFTER_FAULT_BYTES: usize = 64 << 10;
@@ -162,7 +162,9 @@ fn records_kept<A: paifu_core::log::Action>(records: &[paifu_core::log::Record<A
     let mut keep = fault.map_or(0, |i| i.saturating_add(1)).min(records.len());
     let mut added = 0usize;
     for r in &records[keep..] {
-        added += postcard::experimental::serialized_size(r).unwrap_or(usize::MAX / 2);
+        // As the binary encoding stores it: a LEB128 length, then the postcard bytes.
+        let size = postcard::experimental::serialized_size(r).unwrap_or(usize::MAX / 4);
+        added += size + (usize::BITS - size.leading_zeros()).div_ceil(7).max(1) as usize;
         if added > KEEP_AFTER_FAULT_BYTES {
             break;
         }

@@ -1219,3 +1219,270 @@ fn tournament_counts_follow_games_certificates_and_trusted_keys() {
     check(&a, &[("Cup", 0), ("Trusting", 6)]);
     assert_eq!(a.tournaments().unwrap().iter().find(|t| t.name == "Trusting").map(|t| t.games), Some(7));
 }
+
+/// The logs of issue 24's first attack: the organiser's log and a copy of it with the
+/// `commitment` deleted (valid: the seed is there).
+fn genuine_and_uncommitted(seed: &str, players: [&str; 2]) -> (Prepared, Prepared) {
+    let log = tzq_log(seed, players);
+    let mut copy = log.clone();
+    copy.header.commitment = None;
+    (
+        prepare(&paifu_core::log::encode(&log, Encoding::Binary)),
+        prepare(&paifu_core::log::encode(&copy, Encoding::JsonLines)),
+    )
+}
+
+#[test]
+fn a_better_certified_entry_takes_over_counting() {
+    // Issue 24: the copy stored first (by an uploader: the server's key signs it) counted, and
+    // the organiser's log, certified by the tournament's key, did not: its standings were empty.
+    let (_d, mut a) = temp_archive();
+    let (server, referee) = (key(21), key(22));
+    a.ensure_tournament("Cup", None, &[referee.verifying_key()]).unwrap();
+    let (genuine, copy) = genuine_and_uncommitted("archive/takeover", ["Ann", "Bo"]);
+    let c = a.store_certified(&copy, None, Some(&certify(&copy, &server)), None, Origin::Web { token: 0 });
+    // (No token 0 exists: the copy is stored from the command line instead.)
+    let c = c.or_else(|_| a.store_certified(&copy, None, Some(&certify(&copy, &server)), None, Origin::CommandLine));
+    let c = c.unwrap();
+    assert!(c.new && c.valid && c.counted && c.certified_now);
+    let g = a.store_certified(&genuine, None, Some(&certify(&genuine, &referee)), Some("Cup"), Origin::CommandLine).unwrap();
+    assert!(g.new && g.valid && g.counted, "the organiser's entry takes over");
+    assert_eq!((g.game.as_str(), g.others), (c.game.as_str(), 1));
+    let detail = a.game(c.id).unwrap().unwrap();
+    assert!(!detail.counted, "the copy stays, not counted");
+    assert_eq!(
+        detail.entries.iter().map(|e| (e.id, e.counted, e.trust)).collect::<Vec<_>>(),
+        [(g.id, true, 2), (c.id, false, 1)],
+        "side by side, the one that counts first"
+    );
+    assert_eq!(a.standings("Cup").unwrap().unwrap().iter().map(|s| s.games).sum::<u64>(), 2);
+    assert_eq!(a.for_each_game(&Filter::default(), |_| ()).unwrap(), 1);
+    // A takeover changes no statistic: the game was counted once before and after.
+    let (stats, _) = aggregated(&a);
+    assert_eq!(stats, recomputed(&a));
+    assert_eq!(stats["Ann"]["tzq"].games, 1);
+    // Among equals the one that counts stays: another entry certified by the referee too.
+    let mut third = tzq_log("archive/takeover", ["Ann", "Bo"]);
+    third.header.meta.insert("table".into(), "3".into());
+    let third = prepare(&paifu_core::log::encode(&third, Encoding::Binary));
+    let t = a.store_certified(&third, None, Some(&certify(&third, &referee)), Some("Cup"), Origin::CommandLine).unwrap();
+    assert!(t.new && t.valid && !t.counted);
+    assert!(a.game(g.id).unwrap().unwrap().counted);
+    assert_eq!(a.tournaments().unwrap()[0].counted, 1);
+    // An uncertified copy stored after never takes over either.
+    let mut fourth = tzq_log("archive/takeover", ["Ann", "Bo"]);
+    fourth.header.meta.insert("table".into(), "4".into());
+    let f = a.ingest_bytes(&paifu_core::log::encode(&fourth, Encoding::Binary), None, None).unwrap();
+    assert!(f.new && !f.counted && a.game(g.id).unwrap().unwrap().counted);
+}
+
+#[test]
+fn another_tournaments_copy_never_takes_a_game_out_of_the_standings() {
+    // An organiser of another tournament, trusting the server's key, stores the copy there first:
+    // equal trust, so it keeps counting in the archive, but the first tournament's standings count
+    // its own entry.
+    let (_d, mut a) = temp_archive();
+    let (server, referee) = (key(23), key(24));
+    a.ensure_tournament("Evil", None, &[server.verifying_key()]).unwrap();
+    a.ensure_tournament("Cup", None, &[referee.verifying_key()]).unwrap();
+    let (genuine, copy) = genuine_and_uncommitted("archive/evil", ["Ann", "Bo"]);
+    let c = a.store_certified(&copy, None, Some(&certify(&copy, &server)), Some("Evil"), Origin::CommandLine).unwrap();
+    let g = a.store_certified(&genuine, None, Some(&certify(&genuine, &referee)), Some("Cup"), Origin::CommandLine).unwrap();
+    assert!(c.counted && !g.counted, "equal trust: the first stays in the archive");
+    let cup = a.published("Cup").unwrap().unwrap();
+    assert_eq!(cup.games.len(), 1);
+    assert!(cup.games[0].entry.counted);
+    assert_eq!(cup.standings.iter().map(|s| s.games).sum::<u64>(), 2);
+    assert_eq!(a.tournaments().unwrap().iter().map(|t| (t.name.as_str(), t.counted)).collect::<Vec<_>>(), [("Cup", 1), ("Evil", 1)]);
+}
+
+#[test]
+fn storing_an_entry_and_its_certificate_is_one_transaction() {
+    // A batch refused after its first item (a refused name) stores neither entries nor
+    // certificates; an entry stored without its certificate gets it when stored again with it.
+    let (_d, mut a) = temp_archive();
+    let referee = key(25);
+    a.ingest_bytes(&tzq_bytes("archive/tx/0", ["Cup", "Bo"], Encoding::Binary), None, None).unwrap();
+    let ok = prepare(&tzq_bytes("archive/tx/1", ["Ann", "Bo"], Encoding::Binary));
+    let bad = prepare(&tzq_bytes("archive/tx/2", ["\u{421}up", "Bo"], Encoding::Binary));
+    let certs = [certify(&ok, &referee), certify(&bad, &referee)];
+    let e = a
+        .store_batch_certified(&[ok.clone(), bad.clone()], &[], &[Some(&certs[0]), Some(&certs[1])], None, Origin::CommandLine)
+        .unwrap_err();
+    assert!(matches!(e, ArchiveError::Refused { index: 1, .. }), "{e}");
+    assert_eq!(a.summary().unwrap().games, 1);
+    let n: i64 = a.conn.query_row("SELECT COUNT(*) FROM certificates", [], |r| r.get(0)).unwrap();
+    assert_eq!(n, 0);
+    let st = a.store(&ok, None, None, Origin::CommandLine).unwrap();
+    assert!(a.certificates(st.id).unwrap().is_empty());
+    let again = a.store_certified(&ok, None, Some(&certs[0]), None, Origin::CommandLine).unwrap();
+    assert!(!again.new && again.certified_now);
+    assert_eq!(a.certificates(st.id).unwrap().len(), 1);
+    let third = a.store_certified(&ok, None, Some(&certify(&ok, &referee)), None, Origin::CommandLine).unwrap();
+    assert!(!third.certified_now, "one certificate per key is enough");
+    // A certificate of another log is refused.
+    let e = a.store_certified(&ok, None, Some(&certs[1]), None, Origin::CommandLine).unwrap_err();
+    assert!(e.to_string().contains("names the log"), "{e}");
+}
+
+#[test]
+fn lookalike_names_are_refused_through_the_archive() {
+    let (_d, mut a) = temp_archive();
+    a.ensure_tournament("Cup", None, &[]).unwrap();
+    a.ingest_bytes(&tzq_bytes("archive/names/0", ["Aiko", "Bo"], Encoding::Binary), None, None).unwrap();
+    for name in ["Cup\u{200B}", "\u{421}up"] {
+        let e = a.ensure_tournament(name, None, &[]).unwrap_err();
+        assert!(
+            matches!(&e, ArchiveError::Name(NameError::Confusable { existing, .. }) if existing == "Cup"),
+            "{name:?}: {e}"
+        );
+        assert!(e.to_string().contains("\"Cup\""), "{e}");
+        let e = a.ingest_bytes(&tzq_bytes("archive/names/1", ["Ann", "Bo"], Encoding::Binary), None, Some(name));
+        assert!(matches!(e, Err(ArchiveError::Name(NameError::Confusable { .. }))), "{e:?}");
+    }
+    let e = a.ingest_bytes(&tzq_bytes("archive/names/2", ["Aiko\u{200B}", "Bo"], Encoding::Binary), None, None);
+    match e {
+        Err(ArchiveError::Refused { refusal, .. }) => {
+            assert_eq!(
+                *refusal,
+                Refusal::PlayerName {
+                    seat: 0,
+                    error: NameError::Confusable { kind: NameKind::Player, existing: "Aiko".into() }
+                }
+            );
+            assert!(refusal.to_string().contains("\"Aiko\""), "{refusal}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // Invisible in a name that reads as no stored one: refused as invisible.
+    let e = a.ingest_bytes(&tzq_bytes("archive/names/3", ["Zed\u{2060}", "Bo"], Encoding::Binary), None, None);
+    assert!(
+        matches!(&e, Err(ArchiveError::Refused { refusal, .. })
+            if matches!(**refusal, Refusal::PlayerName { error: NameError::Invisible { code: 0x2060, .. }, .. })),
+        "{e:?}"
+    );
+    // Two new lookalikes in one log: the second is refused naming the first.
+    let e = a.ingest_bytes(&tzq_bytes("archive/names/4", ["Bob", "B\u{43E}b"], Encoding::Binary), None, None);
+    assert!(matches!(&e, Err(ArchiveError::Refused { refusal, .. }) if refusal.to_string().contains("\"Bob\"")), "{e:?}");
+    assert_eq!(a.players(None, 10, 0).unwrap().len(), 2, "nothing refused was stored");
+}
+
+#[test]
+fn migration_7_keeps_old_lookalike_names_working() {
+    // A schema-6 archive holding `Cup` and `Cup` + U+200B, `Aiko` and `Aiko` + U+200B (stored
+    // before names were checked): both keep working; a new lookalike of either is refused.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v6.db");
+    {
+        let mut c = Connection::open(&path).unwrap();
+        schema::migrate_to(&mut c, "v6.db", 5).unwrap();
+        for (i, (p, t)) in [(["Aiko", "Bo"], "Cup"), (["Aiko\u{200B}", "Bo"], "Cup\u{200B}")].iter().enumerate() {
+            store_at_schema_5(&c, &prepare(&tzq_bytes(&format!("archive/m7/{i}"), *p, Encoding::Binary)), Some(t), None);
+        }
+        schema::migrate_to(&mut c, "v6.db", 6).unwrap();
+    }
+    let mut a = Archive::open(&path).unwrap();
+    let sk: Vec<String> =
+        a.conn.prepare("SELECT skeleton FROM players WHERE name LIKE 'Aiko%' ORDER BY id").unwrap().query_map([], |r| r.get(0)).unwrap().map(|r| r.unwrap()).collect();
+    assert_eq!(sk[0], sk[1], "the old pair share a skeleton");
+    let plan: String = a
+        .conn
+        .query_row("EXPLAIN QUERY PLAN SELECT name FROM players WHERE skeleton = 'x'", [], |r| r.get(3))
+        .unwrap();
+    assert!(plan.contains("players_skeleton"), "{plan}");
+    // Old names keep working: more games with them, in their tournaments.
+    for (i, (p, t)) in [(["Aiko", "Cy"], "Cup"), (["Aiko\u{200B}", "Cy"], "Cup\u{200B}")].iter().enumerate() {
+        let st = a.ingest_bytes(&tzq_bytes(&format!("archive/m7/new/{i}"), *p, Encoding::Binary), None, Some(t)).unwrap();
+        assert!(st.new && st.valid);
+    }
+    assert_eq!(a.player("Aiko\u{200B}").unwrap().unwrap().games, 2);
+    assert!(a.ingest_bytes(&tzq_bytes("archive/m7/x", ["A\u{131}ko", "Cy"], Encoding::Binary), None, None).is_err());
+    assert!(a.ensure_tournament("\u{421}up", None, &[]).is_err());
+}
+
+#[test]
+fn migration_6_counts_by_trust_and_merges_games() {
+    // A schema-5 archive as e7c92f0 left it after the attacks: the copy stored first counted and
+    // the organiser's certified entry did not (standings empty); two uploads of one game with
+    // another `meta` counted as two games.
+    let referee = key(26);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v5.db");
+    let (genuine, copy) = genuine_and_uncommitted("archive/m6", ["Ann", "Bo"]);
+    let mut other = tzq_log("archive/m6/meta", ["Ann", "Cy"]);
+    let plain = prepare(&paifu_core::log::encode(&other, Encoding::Binary));
+    other.header.meta.insert("table".into(), "2".into());
+    let with_meta = prepare(&paifu_core::log::encode(&other, Encoding::Binary));
+    {
+        let mut c = Connection::open(&path).unwrap();
+        schema::migrate_to(&mut c, "v5.db", 5).unwrap();
+        store_at_schema_5(&c, &copy, None, None);
+        store_at_schema_5(&c, &genuine, Some("Cup"), Some(&certify(&genuine, &referee)));
+        c.execute(
+            "INSERT INTO tournament_keys(tournament_id, signer) VALUES ((SELECT id FROM tournaments), ?1)",
+            [key_hex(&referee)],
+        )
+        .unwrap();
+        store_at_schema_5(&c, &plain, None, None);
+        store_at_schema_5(&c, &with_meta, None, None);
+        let counted: i64 = c.query_row("SELECT COUNT(*) FROM logs WHERE counted = 1", [], |r| r.get(0)).unwrap();
+        let in_cup: i64 = c.query_row("SELECT counted FROM tournaments", [], |r| r.get(0)).unwrap();
+        assert_eq!((counted, in_cup), (3, 0), "the state the attacks left");
+    }
+    let a = Archive::open(&path).unwrap();
+    let counted: Vec<i64> =
+        a.conn.prepare("SELECT id FROM logs WHERE counted = 1 ORDER BY id").unwrap().query_map([], |r| r.get(0)).unwrap().map(|r| r.unwrap()).collect();
+    assert_eq!(counted, [2, 3], "the organiser's entry counts, and one entry of the other game");
+    assert_eq!(a.tournaments().unwrap()[0].counted, 1);
+    assert_eq!(a.standings("Cup").unwrap().unwrap().iter().map(|s| s.games).sum::<u64>(), 2);
+    assert_eq!(a.player("Ann").unwrap().unwrap().games, 2, "two games, four entries");
+    let (stats, _) = aggregated(&a);
+    assert_eq!(stats, recomputed(&a));
+    assert_eq!(stats["Ann"]["tzq"].games, 2);
+    assert_eq!(a.game(1).unwrap().unwrap().entries.len(), 2);
+}
+
+#[test]
+fn an_invalid_log_is_kept_only_a_little_past_its_fault() {
+    // Issue 24: a log of 188 870 records after a fault at record 0 was kept whole.
+    let (_d, mut a) = temp_archive();
+    let game = tzq_log("archive/long", ["Ann", "Bo"]);
+    let mut long = game.clone();
+    long.records.clear();
+    while long.records.len() < 190_000 {
+        for r in &game.records {
+            let mut r = r.clone();
+            r.seq = long.records.len() as u32;
+            long.records.push(r);
+        }
+    }
+    long.records.truncate(190_000);
+    long.records[0].seat ^= 1;
+    let bytes = paifu_core::log::encode(&long, Encoding::Binary);
+    let p = prepare(&bytes);
+    let fault = p.verdict.fault().cloned().unwrap();
+    assert_eq!(fault.index, Some(0), "{fault:?}");
+    assert_eq!(p.records + p.dropped, 190_000);
+    assert!(p.stored.len() <= KEEP_AFTER_FAULT_BYTES + 1024, "{} of {} bytes kept", p.stored.len(), bytes.len());
+    assert_eq!(p.size, bytes.len());
+    // What is kept is judged again, to the same fault; a certificate of it holds.
+    let again = crate::import::source::validate_bytes(&p.stored);
+    assert_eq!(again.verdict.fault(), Some(&fault));
+    assert_eq!(again.records, p.records);
+    let referee = key(27);
+    let st = a.store_certified(&p, None, Some(&certify(&p, &referee)), None, Origin::CommandLine).unwrap();
+    let g = a.game(st.id).unwrap().unwrap();
+    assert_eq!((g.records as usize, g.dropped as usize), (p.records, p.dropped));
+    let c = Certificate::from_json(&a.certificates(st.id).unwrap()[0].json).unwrap();
+    c.verify(&referee.verifying_key(), &again).unwrap();
+    // A log whose fault is near its end, or a real game waiting for its seed, is kept whole.
+    let mut late = game.clone();
+    let last = late.records.len() - 1;
+    late.records[last].seat ^= 1;
+    let p = prepare(&paifu_core::log::encode(&late, Encoding::Binary));
+    assert!(!p.verdict.is_valid() && p.dropped == 0);
+    let mut seedless = game.clone();
+    seedless.header.seed = None;
+    let p = prepare(&paifu_core::log::encode(&seedless, Encoding::Binary));
+    assert_eq!((p.verdict.fault().map(|f| f.code), p.dropped, p.records), (Some(ErrorCode::MissingSeed), 0, game.records.len()));
+}

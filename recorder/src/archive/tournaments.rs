@@ -102,7 +102,7 @@ pub(super) fn ensure(tx: &Transaction<'_>, name: &str, owner: Option<&str>, trus
     if let Some(id) = found {
         return Ok((id, false));
     }
-    check_new_name(NameKind::Tournament, name)?;
+    check_name(NameKind::Tournament, name)?;
     let skeleton = skeleton(name);
     let like: Option<String> = tx
         .query_row("SELECT name FROM tournaments WHERE skeleton = ?1 ORDER BY id LIMIT 1", [&skeleton], |r| r.get(0))
@@ -110,6 +110,7 @@ pub(super) fn ensure(tx: &Transaction<'_>, name: &str, owner: Option<&str>, trus
     if let Some(existing) = like {
         return Err(NameError::Confusable { kind: NameKind::Tournament, existing }.into());
     }
+    check_new_name(NameKind::Tournament, name)?;
     tx.execute(
         "INSERT INTO tournaments(name, created_at, owner, skeleton) VALUES (?1, ?2, ?3, ?4)",
         params![name, now(), owner, skeleton],
