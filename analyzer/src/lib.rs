@@ -18,9 +18,9 @@ mod tayu;
 mod tzq;
 
 use paifu_core::replay::Played;
-use spreadsheet::Cell;
 use paifu_core::{FactKey, GameKind};
 use serde::{Deserialize, Serialize};
+use spreadsheet::Cell;
 use std::collections::BTreeMap;
 use std::ops::{Add, AddAssign};
 

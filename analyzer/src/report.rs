@@ -2,8 +2,8 @@
 //! verdict, certificates and a link to replay it, charts) and CSV tables, from the manifest the
 //! report publishes (docs/report.md).
 
-use crate::spreadsheet::{table, Cell};
 use crate::plot::{self, escape as esc};
+use crate::spreadsheet::{table, Cell};
 use paifu_core::manifest::{ManifestBody, ManifestGame, StandingLine};
 use std::collections::BTreeMap;
 use std::fmt::Write;

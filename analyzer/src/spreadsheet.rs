@@ -85,8 +85,7 @@ mod tests {
         assert!(t.ends_with("a=b,1\n"), "a formula sign inside a cell is left alone: {t:?}");
         // Read back by a CSV reader: every cell as written, the text ones with their '.
         let mut r = csv::Reader::from_reader(t.as_bytes());
-        let cells: Vec<Vec<String>> =
-            r.records().map(|rec| rec.unwrap().iter().map(str::to_owned).collect()).collect();
+        let cells: Vec<Vec<String>> = r.records().map(|rec| rec.unwrap().iter().map(str::to_owned).collect()).collect();
         assert_eq!(cells[0], ["'=HYPERLINK(\"http://x\",\"y\")", "-4000"]);
         assert_eq!(cells[2], ["'-2+3", "-12.3"]);
     }

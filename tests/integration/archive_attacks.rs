@@ -82,23 +82,31 @@ fn a_copy_without_its_commitment_stored_first_never_empties_the_standings() {
     let genuine = games(d, "organiser", 6, ["Ann", "Bo"]);
     std::fs::create_dir_all(d.join("copies")).unwrap();
     for (i, g) in genuine.iter().enumerate() {
-        std::fs::write(d.join("copies").join(format!("c{i}.paifu.jsonl")), without_commitment(&std::fs::read(g).unwrap()))
-            .unwrap();
+        std::fs::write(
+            d.join("copies").join(format!("c{i}.paifu.jsonl")),
+            without_commitment(&std::fs::read(g).unwrap()),
+        )
+        .unwrap();
     }
     // The attacker's copies first, then the organiser's logs, signed.
     let (code, out) = run(&["ingest", "copies", "--db", "a.db", "-q"], d);
     assert_eq!(code, 0, "{out}");
-    let (code, out) = run(&["ingest", "organiser", "--db", "a.db", "--tournament", "Cup", "--key", "referee.key", "-q"], d);
+    let (code, out) =
+        run(&["ingest", "organiser", "--db", "a.db", "--tournament", "Cup", "--key", "referee.key", "-q"], d);
     assert_eq!(code, 0, "{out}");
     let (_, list) = run(&["tournament", "list", "--db", "a.db"], d);
     assert!(list.contains("Cup: 6 games, 6 valid, 6 counted in the standings"), "{list}");
     // One entry counts per game: the organiser's, certified by the key the tournament trusts.
     assert_eq!(count(&d.join("a.db"), "SELECT COUNT(*) FROM logs WHERE counted = 1"), 6);
     assert_eq!(
-        count(&d.join("a.db"), "SELECT COUNT(*) FROM logs l JOIN tournament_games tg ON tg.log_id = l.id WHERE l.counted = 1"),
+        count(
+            &d.join("a.db"),
+            "SELECT COUNT(*) FROM logs l JOIN tournament_games tg ON tg.log_id = l.id WHERE l.counted = 1"
+        ),
         6
     );
-    let (code, out) = run(&["report", "--tournament", "Cup", "--db", "a.db", "-o", "rep", "--key", "referee.key", "-q"], d);
+    let (code, out) =
+        run(&["report", "--tournament", "Cup", "--db", "a.db", "-o", "rep", "--key", "referee.key", "-q"], d);
     assert_eq!(code, 0, "{out}");
     let standings = std::fs::read_to_string(d.join("rep/standings.csv")).unwrap();
     assert!(standings.contains(",Ann,6,") || standings.contains(",Bo,6,"), "{standings}");
@@ -121,12 +129,16 @@ fn a_report_signed_before_counting_moved_still_verifies() {
     let genuine = games(d, "first", 3, ["Cy", "Dee"]);
     std::fs::create_dir_all(d.join("second")).unwrap();
     for (i, g) in genuine.iter().enumerate() {
-        std::fs::write(d.join("second").join(format!("s{i}.paifu.jsonl")), without_commitment(&std::fs::read(g).unwrap()))
-            .unwrap();
+        std::fs::write(
+            d.join("second").join(format!("s{i}.paifu.jsonl")),
+            without_commitment(&std::fs::read(g).unwrap()),
+        )
+        .unwrap();
     }
     assert_eq!(run(&["ingest", "first", "--db", "b.db", "--tournament", "Open", "--key", "one.key", "-q"], d).0, 0);
     assert_eq!(run(&["ingest", "second", "--db", "b.db", "--tournament", "Open", "--key", "two.key", "-q"], d).0, 0);
-    let (code, out) = run(&["report", "--tournament", "Open", "--db", "b.db", "-o", "before", "--key", "one.key", "-q"], d);
+    let (code, out) =
+        run(&["report", "--tournament", "Open", "--db", "b.db", "-o", "before", "--key", "one.key", "-q"], d);
     assert_eq!(code, 0, "{out}");
     let counted_first =
         "SELECT COUNT(*) FROM tournament_counted tc JOIN logs l ON l.id = tc.log_id WHERE l.source LIKE '%first%'";
@@ -140,7 +152,8 @@ fn a_report_signed_before_counting_moved_still_verifies() {
         run(&["verify", "tournament", "before/manifest.json", "--key", "one.pub", "--logs", "before/games", "-q"], d);
     assert_eq!(code, 0, "the report signed before: {out}");
     assert!(out.contains("3 games (3 counted)") || out.contains("6 games (3 counted)"), "{out}");
-    let (code, out) = run(&["report", "--tournament", "Open", "--db", "b.db", "-o", "after", "--key", "two.key", "-q"], d);
+    let (code, out) =
+        run(&["report", "--tournament", "Open", "--db", "b.db", "-o", "after", "--key", "two.key", "-q"], d);
     assert_eq!(code, 0, "{out}");
     let (code, out) =
         run(&["verify", "tournament", "after/manifest.json", "--key", "two.pub", "--logs", "after/games", "-q"], d);
@@ -361,10 +374,16 @@ fn csv_files_neutralise_names_that_spreadsheets_would_run() {
     assert!(csv.lines().skip(1).all(|l| !cells(l).starts_with(['=', '-', '+', '@'])), "{csv}");
     assert!(csv.contains("\"'=HYPERLINK(\"\"http://evil.example\"\",\"\"Ann\"\")\",tzq,"), "{csv}");
     assert!(csv.contains("\n'-Bo,tzq,"), "{csv}");
-    assert_eq!(run(&["report", "--tournament", "Cup", "--db", "c.db", "-o", "rep", "--key", "referee.key", "-q"], d).0, 0);
+    assert_eq!(
+        run(&["report", "--tournament", "Cup", "--db", "c.db", "-o", "rep", "--key", "referee.key", "-q"], d).0,
+        0
+    );
     for file in ["standings.csv", "games.csv"] {
         let text = std::fs::read_to_string(d.join("rep").join(file)).unwrap();
-        assert!(text.contains("'=HYPERLINK") && !text.contains(",=HYPERLINK") && !text.contains("\"=HYPERLINK"), "{text}");
+        assert!(
+            text.contains("'=HYPERLINK") && !text.contains(",=HYPERLINK") && !text.contains("\"=HYPERLINK"),
+            "{text}"
+        );
         assert!(!text.contains(",-Bo"), "{file}: {text}");
     }
     let standings = std::fs::read_to_string(d.join("rep/standings.csv")).unwrap();

@@ -42,7 +42,11 @@ fn count(db: &Path, sql: &str) -> i64 {
 fn tenhou_variants() -> Vec<Vec<u8>> {
     let text = real(GAME);
     let v: Value = serde_json::from_str(&text).unwrap();
-    vec![text.clone().into_bytes(), format!("{text} ").into_bytes(), serde_json::to_string_pretty(&v).unwrap().into_bytes()]
+    vec![
+        text.clone().into_bytes(),
+        format!("{text} ").into_bytes(),
+        serde_json::to_string_pretty(&v).unwrap().into_bytes(),
+    ]
 }
 
 /// Each format's variants of one game: (the `paifu import` format, the file name, the files).
@@ -68,7 +72,15 @@ fn variants() -> Vec<(&'static str, &'static str, Vec<Vec<u8>>)> {
     let trailing = |s: &str| s.lines().map(|l| format!("{l} \n")).collect::<String>().into_bytes();
     vec![
         ("tenhou", "game.json", tenhou_variants()),
-        ("tenhou", "game.xml", vec![mjlog.clone().into_bytes(), format!("{mjlog}\n\n").into_bytes(), mjlog.replace("><", ">\n<").into_bytes()]),
+        (
+            "tenhou",
+            "game.xml",
+            vec![
+                mjlog.clone().into_bytes(),
+                format!("{mjlog}\n\n").into_bytes(),
+                mjlog.replace("><", ">\n<").into_bytes(),
+            ],
+        ),
         ("mjai", "game.jsonl", vec![mjai_plain.into_bytes(), mjai_spaced.into_bytes()]),
         ("botzone", "hands.txt", vec![HAND.as_bytes().to_vec(), crlf(HAND), format!("{HAND}\n\n\n").into_bytes()]),
         ("pmn", "hands.pmn", vec![PMN.as_bytes().to_vec(), crlf(PMN), trailing(PMN)]),
@@ -94,16 +106,17 @@ fn each_import_format_gives_one_game_whatever_its_bytes() {
             assert_eq!(code, 0, "{format} variant {j}: {said}");
         }
         let db = d.join(&db);
-        let (entries, counted) =
-            (count(&db, "SELECT COUNT(*) FROM logs"), count(&db, "SELECT COUNT(*) FROM logs WHERE counted = 1"));
-        figures.push(format!("{format} {name}: {entries} entries, {counted} counted"));
-        assert!(entries >= 2, "{figures:?}: the variants are entries of their own");
-        assert_eq!(counted, 1, "{figures:?}");
-        // Each player sits in one game.
+        let entries = count(&db, "SELECT COUNT(*) FROM logs");
+        let counted = count(&db, "SELECT COUNT(*) FROM logs WHERE counted = 1");
+        // The games each player is shown with.
         let games = count(&db, "SELECT MAX(games) FROM players");
-        assert_eq!(games, 1, "{figures:?}");
+        figures.push((format!("{format} {name}"), entries, counted, games));
     }
-    eprintln!("{}", figures.join("\n"));
+    eprintln!("{figures:#?}");
+    for (what, entries, counted, games) in &figures {
+        assert!(*entries >= 2, "{what}: the variants are entries of their own: {figures:?}");
+        assert_eq!((*counted, *games), (1, 1), "{what}: one game counted, one game per player: {figures:?}");
+    }
 }
 
 /// A running server over a fresh archive, an uploader's and an organiser's token.
@@ -162,10 +175,15 @@ fn three_uploads_of_one_tenhou_file_are_one_game() {
 #[test]
 fn lookalike_names_are_refused_on_upload() {
     let (_d, server, up, org) = server();
-    let (status, v) =
-        upload(&server, &org, "name=a.paifu&tournament=Cup", &tzq_bytes("one/names/0", ["Aiko", "Bo"], Encoding::Binary));
+    let (status, v) = upload(
+        &server,
+        &org,
+        "name=a.paifu&tournament=Cup",
+        &tzq_bytes("one/names/0", ["Aiko", "Bo"], Encoding::Binary),
+    );
     assert_eq!(status, 200, "{v}");
-    let (status, v) = upload(&server, &up, "name=b.paifu", &tzq_bytes("one/names/1", ["Aiko\u{200B}", "Bo"], Encoding::Binary));
+    let (status, v) =
+        upload(&server, &up, "name=b.paifu", &tzq_bytes("one/names/1", ["Aiko\u{200B}", "Bo"], Encoding::Binary));
     assert_eq!(status, 422, "{v}");
     assert!(v.to_string().contains("Aiko"), "names the player it passes for: {v}");
     for t in ["Cup%E2%80%8B", "%D0%A1up"] {

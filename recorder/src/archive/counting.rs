@@ -114,14 +114,12 @@ pub(super) fn recount_in_tournament(c: &Connection, tid: i64, key: &str) -> Resu
                        WHERE c.log_id = l.id AND c.valid = 1 AND k.tournament_id = ?1)
          ORDER BY l.id",
     )?;
-    let eligible: Vec<i64> =
-        st.query_map(params![tid, key], |r| r.get(0))?.collect::<std::result::Result<_, _>>()?;
+    let eligible: Vec<i64> = st.query_map(params![tid, key], |r| r.get(0))?.collect::<std::result::Result<_, _>>()?;
     let mut st = c.prepare_cached(
         "SELECT tc.log_id FROM logs l JOIN tournament_counted tc ON tc.log_id = l.id AND tc.tournament_id = ?1
          WHERE l.game_key = ?2 ORDER BY tc.log_id",
     )?;
-    let current: Vec<i64> =
-        st.query_map(params![tid, key], |r| r.get(0))?.collect::<std::result::Result<_, _>>()?;
+    let current: Vec<i64> = st.query_map(params![tid, key], |r| r.get(0))?.collect::<std::result::Result<_, _>>()?;
     let keep = current.iter().find(|id| eligible.contains(id)).or(eligible.first()).copied();
     for id in current.iter().filter(|id| Some(**id) != keep) {
         super::exec(c, "DELETE FROM tournament_counted WHERE tournament_id = ?1 AND log_id = ?2", params![tid, id])?;

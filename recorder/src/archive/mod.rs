@@ -366,7 +366,8 @@ const TOURNAMENT_ENTRIES: &str = "l.id IN (SELECT tg.log_id FROM tournament_game
                       WHERE tg.tournament_id = (SELECT id FROM tournaments WHERE name = ?))";
 /// The games of a tournament, as statistics count them: each game with an entry in it, read from
 /// the entry that counts in the archive (the same results: `counting.rs`).
-const TOURNAMENT_GAMES: &str = "l.game_key IN (SELECT tl.game_key FROM tournament_games tg JOIN logs tl ON tl.id = tg.log_id
+const TOURNAMENT_GAMES: &str =
+    "l.game_key IN (SELECT tl.game_key FROM tournament_games tg JOIN logs tl ON tl.id = tg.log_id
                       WHERE tg.tournament_id = (SELECT id FROM tournaments WHERE name = ?))";
 
 fn where_clause(filter: &Filter) -> GamesQuery {
@@ -1058,14 +1059,7 @@ fn counted_games(conn: &Connection, filter: &Filter, mut f: impl FnMut(Played) -
         for (id, name) in chunk {
             let game = GameKind::from_name(&name)
                 .ok_or_else(|| ArchiveError::Corrupt(format!("game {id} is a valid game of unknown kind {name:?}")))?;
-            let seats = seats_of(conn, id)?;
-            f(Played {
-                game,
-                players: seats.iter().map(|s| s.player.clone()).collect(),
-                final_scores: seats.iter().map(|s| s.final_score.unwrap_or(0)).collect(),
-                placements: seats.iter().map(|s| s.placement.unwrap_or(0)).collect(),
-                rounds: rounds_of(conn, id)?,
-            })?;
+            f(played_from_rows(conn, id, game)?)?;
             count += 1;
         }
     }
@@ -1333,15 +1327,22 @@ fn insert_entry(
 /// of a kind this build does not know.
 fn played_of(conn: &Connection, id: i64) -> Result<Option<Played>> {
     let name: Option<String> = row(conn, "SELECT game FROM logs WHERE id = ?1", [id], |r| r.get(0))?;
-    let Some(game) = name.as_deref().and_then(GameKind::from_name) else { return Ok(None) };
+    match name.as_deref().and_then(GameKind::from_name) {
+        Some(game) => Ok(Some(played_from_rows(conn, id, game)?)),
+        None => Ok(None),
+    }
+}
+
+/// Entry `id`, a game of kind `game`, read back from its seats and rounds.
+fn played_from_rows(conn: &Connection, id: i64, game: GameKind) -> Result<Played> {
     let seats = seats_of(conn, id)?;
-    Ok(Some(Played {
+    Ok(Played {
         game,
         players: seats.iter().map(|s| s.player.clone()).collect(),
         final_scores: seats.iter().map(|s| s.final_score.unwrap_or(0)).collect(),
         placements: seats.iter().map(|s| s.placement.unwrap_or(0)).collect(),
         rounds: rounds_of(conn, id)?,
-    }))
+    })
 }
 
 #[cfg(test)]

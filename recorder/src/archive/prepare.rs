@@ -176,7 +176,7 @@ fn records_kept<A: paifu_core::log::Action>(records: &[paifu_core::log::Record<A
 /// What the engine's pass over a log gives.
 enum Judged {
     /// The log as it is stored: digest, binary encoding, records, verdict, header, game key.
-    Whole(Digest, Vec<u8>, usize, Verdict, Header, Digest),
+    Whole(Box<(Digest, Vec<u8>, usize, Verdict, Header, Digest)>),
     /// An invalid log too long past its fault: the binary encoding of the part kept, and how
     /// many records were left out.
     Cut(Vec<u8>, usize),
@@ -212,14 +212,14 @@ fn prepare_pass(bytes: &[u8], may_cut: bool) -> Prepared {
                 }
             }
             let key = game_key::<G>(&log);
-            Ok(Judged::Whole(
+            Ok(Judged::Whole(Box::new((
                 log.digest(),
                 log::encode(&log, Encoding::Binary),
                 log.records.len(),
                 verdict,
                 log.header,
                 key,
-            ))
+            ))))
         }
     }
     match games::by_name(&header.game, Prepare(bytes, may_cut)) {
@@ -232,18 +232,21 @@ fn prepare_pass(bytes: &[u8], may_cut: bool) -> Prepared {
             p.dropped = dropped;
             p
         }
-        Ok(Ok(Judged::Whole(digest, stored, records, verdict, header, game_key))) => Prepared {
-            verdict,
-            identity: identity_of(&stored),
-            digest,
-            digest_kind: DigestKind::Log,
-            game_key,
-            header: Some(header),
-            stored,
-            form: StoredForm::Binary,
-            size: bytes.len(),
-            records,
-            dropped: 0,
-        },
+        Ok(Ok(Judged::Whole(whole))) => {
+            let (digest, stored, records, verdict, header, game_key) = *whole;
+            Prepared {
+                verdict,
+                identity: identity_of(&stored),
+                digest,
+                digest_kind: DigestKind::Log,
+                game_key,
+                header: Some(header),
+                stored,
+                form: StoredForm::Binary,
+                size: bytes.len(),
+                records,
+                dropped: 0,
+            }
+        }
     }
 }

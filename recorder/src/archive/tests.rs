@@ -916,7 +916,8 @@ pub(super) fn store_at_schema_5(
     certificate: Option<&Certificate>,
 ) -> i64 {
     let identity = p.identity.to_hex();
-    let id = match c.query_row("SELECT id FROM logs WHERE identity = ?1", [&identity], |r| r.get(0)).optional().unwrap() {
+    let id = match c.query_row("SELECT id FROM logs WHERE identity = ?1", [&identity], |r| r.get(0)).optional().unwrap()
+    {
         Some(id) => id,
         None => {
             let excerpt = p.verdict.outcome().and_then(|o| o.excerpt.as_ref()).map(|e| e.to_string());
@@ -1245,7 +1246,9 @@ fn a_better_certified_entry_takes_over_counting() {
     let c = c.or_else(|_| a.store_certified(&copy, None, Some(&certify(&copy, &server)), None, Origin::CommandLine));
     let c = c.unwrap();
     assert!(c.new && c.valid && c.counted && c.certified_now);
-    let g = a.store_certified(&genuine, None, Some(&certify(&genuine, &referee)), Some("Cup"), Origin::CommandLine).unwrap();
+    let g = a
+        .store_certified(&genuine, None, Some(&certify(&genuine, &referee)), Some("Cup"), Origin::CommandLine)
+        .unwrap();
     assert!(g.new && g.valid && g.counted, "the organiser's entry takes over");
     assert_eq!((g.game.as_str(), g.others), (c.game.as_str(), 1));
     let detail = a.game(c.id).unwrap().unwrap();
@@ -1265,7 +1268,8 @@ fn a_better_certified_entry_takes_over_counting() {
     let mut third = tzq_log("archive/takeover", ["Ann", "Bo"]);
     third.header.meta.insert("table".into(), "3".into());
     let third = prepare(&paifu_core::log::encode(&third, Encoding::Binary));
-    let t = a.store_certified(&third, None, Some(&certify(&third, &referee)), Some("Cup"), Origin::CommandLine).unwrap();
+    let t =
+        a.store_certified(&third, None, Some(&certify(&third, &referee)), Some("Cup"), Origin::CommandLine).unwrap();
     assert!(t.new && t.valid && !t.counted);
     assert!(a.game(g.id).unwrap().unwrap().counted);
     assert_eq!(a.tournaments().unwrap()[0].counted, 1);
@@ -1287,13 +1291,18 @@ fn another_tournaments_copy_never_takes_a_game_out_of_the_standings() {
     a.ensure_tournament("Cup", None, &[referee.verifying_key()]).unwrap();
     let (genuine, copy) = genuine_and_uncommitted("archive/evil", ["Ann", "Bo"]);
     let c = a.store_certified(&copy, None, Some(&certify(&copy, &server)), Some("Evil"), Origin::CommandLine).unwrap();
-    let g = a.store_certified(&genuine, None, Some(&certify(&genuine, &referee)), Some("Cup"), Origin::CommandLine).unwrap();
+    let g = a
+        .store_certified(&genuine, None, Some(&certify(&genuine, &referee)), Some("Cup"), Origin::CommandLine)
+        .unwrap();
     assert!(c.counted && !g.counted, "equal trust: the first stays in the archive");
     let cup = a.published("Cup").unwrap().unwrap();
     assert_eq!(cup.games.len(), 1);
     assert!(cup.games[0].entry.counted);
     assert_eq!(cup.standings.iter().map(|s| s.games).sum::<u64>(), 2);
-    assert_eq!(a.tournaments().unwrap().iter().map(|t| (t.name.as_str(), t.counted)).collect::<Vec<_>>(), [("Cup", 1), ("Evil", 1)]);
+    assert_eq!(
+        a.tournaments().unwrap().iter().map(|t| (t.name.as_str(), t.counted)).collect::<Vec<_>>(),
+        [("Cup", 1), ("Evil", 1)]
+    );
 }
 
 #[test]
@@ -1307,7 +1316,13 @@ fn storing_an_entry_and_its_certificate_is_one_transaction() {
     let bad = prepare(&tzq_bytes("archive/tx/2", ["\u{421}up", "Bo"], Encoding::Binary));
     let certs = [certify(&ok, &referee), certify(&bad, &referee)];
     let e = a
-        .store_batch_certified(&[ok.clone(), bad.clone()], &[], &[Some(&certs[0]), Some(&certs[1])], None, Origin::CommandLine)
+        .store_batch_certified(
+            &[ok.clone(), bad.clone()],
+            &[],
+            &[Some(&certs[0]), Some(&certs[1])],
+            None,
+            Origin::CommandLine,
+        )
         .unwrap_err();
     assert!(matches!(e, ArchiveError::Refused { index: 1, .. }), "{e}");
     assert_eq!(a.summary().unwrap().games, 1);
@@ -1363,7 +1378,10 @@ fn lookalike_names_are_refused_through_the_archive() {
     );
     // Two new lookalikes in one log: the second is refused naming the first.
     let e = a.ingest_bytes(&tzq_bytes("archive/names/4", ["Bob", "B\u{43E}b"], Encoding::Binary), None, None);
-    assert!(matches!(&e, Err(ArchiveError::Refused { refusal, .. }) if refusal.to_string().contains("\"Bob\"")), "{e:?}");
+    assert!(
+        matches!(&e, Err(ArchiveError::Refused { refusal, .. }) if refusal.to_string().contains("\"Bob\"")),
+        "{e:?}"
+    );
     assert_eq!(a.players(None, 10, 0).unwrap().len(), 2, "nothing refused was stored");
 }
 
@@ -1377,22 +1395,32 @@ fn migration_7_keeps_old_lookalike_names_working() {
         let mut c = Connection::open(&path).unwrap();
         schema::migrate_to(&mut c, "v6.db", 5).unwrap();
         for (i, (p, t)) in [(["Aiko", "Bo"], "Cup"), (["Aiko\u{200B}", "Bo"], "Cup\u{200B}")].iter().enumerate() {
-            store_at_schema_5(&c, &prepare(&tzq_bytes(&format!("archive/m7/{i}"), *p, Encoding::Binary)), Some(t), None);
+            store_at_schema_5(
+                &c,
+                &prepare(&tzq_bytes(&format!("archive/m7/{i}"), *p, Encoding::Binary)),
+                Some(t),
+                None,
+            );
         }
         schema::migrate_to(&mut c, "v6.db", 6).unwrap();
     }
     let mut a = Archive::open(&path).unwrap();
-    let sk: Vec<String> =
-        a.conn.prepare("SELECT skeleton FROM players WHERE name LIKE 'Aiko%' ORDER BY id").unwrap().query_map([], |r| r.get(0)).unwrap().map(|r| r.unwrap()).collect();
-    assert_eq!(sk[0], sk[1], "the old pair share a skeleton");
-    let plan: String = a
+    let sk: Vec<String> = a
         .conn
-        .query_row("EXPLAIN QUERY PLAN SELECT name FROM players WHERE skeleton = 'x'", [], |r| r.get(3))
-        .unwrap();
+        .prepare("SELECT skeleton FROM players WHERE name LIKE 'Aiko%' ORDER BY id")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(|r| r.unwrap())
+        .collect();
+    assert_eq!(sk[0], sk[1], "the old pair share a skeleton");
+    let plan: String =
+        a.conn.query_row("EXPLAIN QUERY PLAN SELECT name FROM players WHERE skeleton = 'x'", [], |r| r.get(3)).unwrap();
     assert!(plan.contains("players_skeleton"), "{plan}");
     // Old names keep working: more games with them, in their tournaments.
     for (i, (p, t)) in [(["Aiko", "Cy"], "Cup"), (["Aiko\u{200B}", "Cy"], "Cup\u{200B}")].iter().enumerate() {
-        let st = a.ingest_bytes(&tzq_bytes(&format!("archive/m7/new/{i}"), *p, Encoding::Binary), None, Some(t)).unwrap();
+        let st =
+            a.ingest_bytes(&tzq_bytes(&format!("archive/m7/new/{i}"), *p, Encoding::Binary), None, Some(t)).unwrap();
         assert!(st.new && st.valid);
     }
     assert_eq!(a.player("Aiko\u{200B}").unwrap().unwrap().games, 2);
@@ -1430,8 +1458,14 @@ fn migration_6_counts_by_trust_and_merges_games() {
         assert_eq!((counted, in_cup), (3, 0), "the state the attacks left");
     }
     let a = Archive::open(&path).unwrap();
-    let counted: Vec<i64> =
-        a.conn.prepare("SELECT id FROM logs WHERE counted = 1 ORDER BY id").unwrap().query_map([], |r| r.get(0)).unwrap().map(|r| r.unwrap()).collect();
+    let counted: Vec<i64> = a
+        .conn
+        .prepare("SELECT id FROM logs WHERE counted = 1 ORDER BY id")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(|r| r.unwrap())
+        .collect();
     assert_eq!(counted, [2, 3], "the organiser's entry counts, and one entry of the other game");
     assert_eq!(a.tournaments().unwrap()[0].counted, 1);
     assert_eq!(a.standings("Cup").unwrap().unwrap().iter().map(|s| s.games).sum::<u64>(), 2);
@@ -1484,5 +1518,8 @@ fn an_invalid_log_is_kept_only_a_little_past_its_fault() {
     let mut seedless = game.clone();
     seedless.header.seed = None;
     let p = prepare(&paifu_core::log::encode(&seedless, Encoding::Binary));
-    assert_eq!((p.verdict.fault().map(|f| f.code), p.dropped, p.records), (Some(ErrorCode::MissingSeed), 0, game.records.len()));
+    assert_eq!(
+        (p.verdict.fault().map(|f| f.code), p.dropped, p.records),
+        (Some(ErrorCode::MissingSeed), 0, game.records.len())
+    );
 }
