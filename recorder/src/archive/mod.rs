@@ -1146,16 +1146,16 @@ fn store_one(tx: &Transaction<'_>, item: &Item<'_>, pending: &mut aggregates::Pe
             |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)? != 0, r.get::<_, Option<String>>(2)?)),
         )
         .optional()?;
-    let (id, new, valid, fault) = match existing {
+    let (id, new, new_game, valid, fault) = match existing {
         // This very log is stored already: nothing about it changes (but a certificate its
         // writer never stored, and its place in the tournament).
         Some((id, valid, fault_json)) => {
             let fault = fault_json.filter(|_| !valid).map(|f| parse_json(&f, "fault")).transpose()?;
-            (id, false, valid, fault)
+            (id, false, false, valid, fault)
         }
         None => {
-            let id = insert_entry(tx, p, &key, item, pending)?;
-            (id, true, p.verdict.is_valid(), p.verdict.fault().cloned())
+            let (id, new_game) = insert_entry(tx, p, &key, item, pending)?;
+            (id, true, new_game, p.verdict.is_valid(), p.verdict.fault().cloned())
         }
     };
     let mut certified_now = false;
@@ -1180,7 +1180,18 @@ fn store_one(tx: &Transaction<'_>, item: &Item<'_>, pending: &mut aggregates::Pe
         None => false,
     };
     if new || certified_now || added_to_tournament {
-        let recounted = counting::recount_entry(tx, id, &key)?;
+        let recounted = match new_game {
+            // The game's only entry, stored counted when it may and leading (`insert_entry`):
+            // nothing to weigh it against but in its tournament.
+            true => {
+                if let Some(t) = item.tournament {
+                    counting::recount_in_tournament(tx, t, &key)?;
+                }
+                let eligible = valid && p.verdict.outcome().is_some_and(|o| o.excerpt.is_none());
+                counting::Recounted { before: None, now: eligible.then_some(id) }
+            }
+            false => counting::recount_entry(tx, id, &key)?,
+        };
         // The game's first counted entry: its statistics are added. (A takeover changes no
         // statistic: valid entries of one game replay alike.)
         if let (None, Some(now)) = (recounted.before, recounted.now) {
@@ -1206,12 +1217,15 @@ fn store_one(tx: &Transaction<'_>, item: &Item<'_>, pending: &mut aggregates::Pe
             }
         }
     }
-    let (counted, others): (bool, i64) = row(
-        tx,
-        "SELECT (SELECT counted FROM logs WHERE id = ?1), (SELECT COUNT(*) FROM logs WHERE game_key = ?2 AND id <> ?1)",
-        params![id, key],
-        |r| Ok((r.get::<_, i64>(0)? != 0, r.get(1)?)),
-    )?;
+    let (counted, others): (bool, i64) = match new_game {
+        true => (valid && p.verdict.outcome().is_some_and(|o| o.excerpt.is_none()), 0),
+        false => row(
+            tx,
+            "SELECT (SELECT counted FROM logs WHERE id = ?1), (SELECT COUNT(*) FROM logs WHERE game_key = ?2 AND id <> ?1)",
+            params![id, key],
+            |r| Ok((r.get::<_, i64>(0)? != 0, r.get(1)?)),
+        )?,
+    };
     Ok(Stored {
         id,
         new,
@@ -1227,14 +1241,16 @@ fn store_one(tx: &Transaction<'_>, item: &Item<'_>, pending: &mut aggregates::Pe
     })
 }
 
-/// A new entry: its log, verdict, seats and rounds (not yet counted: see `counting.rs`).
+/// A new entry: its log, verdict, seats and rounds. The first entry of a game counts when it
+/// may (valid, not an excerpt) and leads; an entry of a game stored already is counted by the
+/// caller (`counting.rs`). Answers its number and whether its game is new.
 fn insert_entry(
     tx: &Transaction<'_>,
     p: &Prepared,
     key: &str,
     item: &Item<'_>,
     pending: &mut aggregates::Pending,
-) -> Result<i64> {
+) -> Result<(i64, bool)> {
     // A game the archive did not have: one more game for each of its players.
     let new_game: bool = !row(tx, "SELECT EXISTS (SELECT 1 FROM logs WHERE game_key = ?1)", [key], |r| r.get(0))?;
     let valid = p.verdict.is_valid();
@@ -1250,7 +1266,7 @@ fn insert_entry(
         tx,
         "INSERT INTO logs(identity, digest, digest_kind, game_key, game, ruleset, seat_count, form, bytes, size,
                           records, dropped, header_json, source, added_at, counted, lead, origin, token_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, 0, 0, ?16, ?17)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?18, ?19, ?16, ?17)",
         params![
             p.identity.to_hex(),
             p.digest.to_hex(),
@@ -1269,6 +1285,8 @@ fn insert_entry(
             now(),
             item.origin.as_str(),
             item.origin.token(),
+            i64::from(new_game && valid && excerpt.is_none()),
+            i64::from(new_game),
         ],
     )?;
     let id = tx.last_insert_rowid();
@@ -1320,7 +1338,7 @@ fn insert_entry(
     if let (Some(h), true) = (&p.header, new_game) {
         pending.entry(&h.seats);
     }
-    Ok(id)
+    Ok((id, new_game))
 }
 
 /// A stored valid game as the statistics read it (see `counted_games`); `None` for an entry
