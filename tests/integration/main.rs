@@ -1,6 +1,7 @@
 //! Paifu's integration tests: one binary, a module per area (ripgrep style).
 
 mod architecture;
+mod archive_attacks;
 mod arena;
 mod arena_threats;
 mod cli;

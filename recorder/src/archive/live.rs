@@ -582,18 +582,19 @@ mod tests {
         // A schema-4 archive as migrations 1 to 4 make it.
         let v4 = dir.path().join("v4.db");
         schema::migrate_to(&mut Connection::open(&v4).unwrap(), "v4.db", 4).unwrap();
-        // An archive with a game stored, taken back to schema 4: the same schema.
+        // An archive with a game stored at schema 4, as that Paifu stored it.
         let old = dir.path().join("old.db");
         let (log, header, lines) = game("live/migrated");
-        let stored = Archive::open(&old).unwrap().ingest_bytes(&encode(&log, Encoding::Binary), None, None).unwrap();
-        Connection::open(&old)
-            .unwrap()
-            .execute_batch("DROP TABLE live_records; DROP TABLE live_games; PRAGMA user_version = 4;")
-            .unwrap();
+        let stored_id = {
+            let mut c = Connection::open(&old).unwrap();
+            schema::migrate_to(&mut c, "old.db", 4).unwrap();
+            let p = super::super::prepare(&encode(&log, Encoding::Binary));
+            super::super::tests::store_at_schema_5(&c, &p, None, None)
+        };
         assert_eq!(schema(&old), schema(&v4));
         assert!(schema(&old).iter().all(|t| !t.1.starts_with("live")));
         let mut a = Archive::open(&old).unwrap();
-        assert_eq!(a.schema_version().unwrap(), 5);
+        assert_eq!(a.schema_version().unwrap(), super::super::SCHEMA_VERSION);
         let live: Vec<String> = schema(&old).into_iter().filter(|t| t.0 == "table").map(|t| t.1).collect();
         assert!(live.contains(&"live_games".to_owned()) && live.contains(&"live_records".to_owned()), "{live:?}");
         let id = a.live_begin("k", &header, 0).unwrap();
@@ -601,9 +602,9 @@ mod tests {
         drop(a);
         // Opened again: nothing applied twice, the stored game and the live rows kept.
         let a = Archive::open(&old).unwrap();
-        assert_eq!(a.schema_version().unwrap(), 5);
+        assert_eq!(a.schema_version().unwrap(), super::super::SCHEMA_VERSION);
         assert_eq!(a.live_game(id, None).unwrap().unwrap().records, 1);
-        let g = a.game(stored.id).unwrap().unwrap();
+        let g = a.game(stored_id).unwrap().unwrap();
         assert!(g.valid && g.counted);
     }
 }
