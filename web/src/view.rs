@@ -13,15 +13,23 @@ use std::fmt::Write as _;
 
 /// The position: seats, the shared table, the board, and the text render where there is one.
 /// `bottom` is the seat a table drawn around its centre shows at the bottom (riichi).
+#[cfg(test)]
 pub(crate) fn position_html(view: &View, bottom: Seat) -> String {
+    let (picture, rest) = parts(view, bottom);
+    picture.unwrap_or_default() + &rest
+}
+
+/// The position in two parts: the picture of the table (riichi, MCR, Hungarian), and the rest
+/// (the seats as text, folded when there is a picture; the shared table; the board).
+pub(crate) fn parts(view: &View, bottom: Seat) -> (Option<String>, String) {
     let layout = match view {
         View::Tzq(v) => tzq_layout(v),
         View::Riichi(v) => riichi_layout(v, bottom),
-        View::Mcr(v) => mcr_layout(v),
-        View::Hungarian(v) => hungarian_layout(v),
+        View::Mcr(v) => mcr_layout(v, bottom),
+        View::Hungarian(v) => hungarian_layout(v, bottom),
         View::Tayu(v) => tayu_layout(v),
     };
-    layout.html()
+    (layout.picture.clone(), layout.html())
 }
 
 /// A position laid out for the page.
@@ -65,8 +73,7 @@ fn seat_name(name: &Option<String>) -> String {
 impl Layout {
     fn html(&self) -> String {
         let mut o = String::new();
-        if let Some(svg) = &self.picture {
-            o.push_str(svg);
+        if self.picture.is_some() {
             o.push_str("<details class=\"as-text\"><summary>The seats as text</summary>");
         }
         if !self.seats.is_empty() {
@@ -179,7 +186,7 @@ fn riichi_layout(v: &riichi::View, bottom: Seat) -> Layout {
 
 /// Chinese Official mahjong: each seat's hand, melds, flowers and discards; the table with the
 /// claim window and the last win with its fan list.
-fn mcr_layout(v: &mcr::View) -> Layout {
+fn mcr_layout(v: &mcr::View, bottom: Seat) -> Layout {
     let seats = v
         .players
         .iter()
@@ -226,7 +233,8 @@ fn mcr_layout(v: &mcr::View) -> Layout {
     ] {
         table.push((label.to_owned(), x));
     }
-    Layout { picture: None, seats, table, board: None, text: None }
+    let picture = crate::table::draw(&crate::table::mcr(v), bottom);
+    Layout { picture: Some(picture), seats, table, board: None, text: None }
 }
 
 /// Hungarian sets by the names the seed gives them, a kong's kind and whether it is concealed
@@ -253,7 +261,7 @@ fn hungarian_sets(melds: &[hungarian::MeldView]) -> String {
 /// Hungarian mahjong: each seat's hand, laid-out sets, flowers and discards, with what it scored
 /// and paid at the last hand's end; the table: the wall, the break, the seating, the claim window
 /// and the last hand's result.
-fn hungarian_layout(v: &hungarian::View) -> Layout {
+fn hungarian_layout(v: &hungarian::View, bottom: Seat) -> Layout {
     let seats = v
         .players
         .iter()
@@ -306,7 +314,8 @@ fn hungarian_layout(v: &hungarian::View) -> Layout {
     ] {
         table.push((label.to_owned(), x));
     }
-    Layout { picture: None, seats, table, board: None, text: None }
+    let picture = crate::table::draw(&crate::table::hungarian(v), bottom);
+    Layout { picture: Some(picture), seats, table, board: None, text: None }
 }
 
 fn tayu_layout(v: &tayu::View) -> Layout {
