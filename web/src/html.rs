@@ -124,6 +124,41 @@ pub(crate) fn tile(t: &str) -> String {
     format!("<span class=\"t {}\" title=\"{}\">{}</span>", tile_class(t), esc(t), esc(t))
 }
 
+/// A Tien Zi Que card drawn as a card: its kind large (a number, a wind, 中 the Red Dragon, 雀
+/// the Sparrow), its colour named under it, the card in its colour.
+pub(crate) fn card(t: &str) -> String {
+    let (kind, colour) = t.split_at(t.len().saturating_sub(1));
+    let name = match colour {
+        "b" => "blue",
+        "g" => "green",
+        "r" => "red",
+        "w" => "white",
+        "k" => "black",
+        _ => "",
+    };
+    let face = match kind {
+        "E" => "東",
+        "S" => "南",
+        "W" => "西",
+        "N" => "北",
+        "R" => "中",
+        "Q" => "雀",
+        k => k,
+    };
+    maud::html! {
+        span class={ "card c" (colour) } title={ (t) " (" (name) ")" } { b { (face) } small { (name) } }
+    }
+    .into_string()
+}
+
+/// A row of Tien Zi Que cards.
+pub(crate) fn cards(ts: &[String]) -> String {
+    if ts.is_empty() {
+        return "<span class=\"k\">none</span>".into();
+    }
+    format!("<span class=\"cards\">{}</span>", ts.iter().map(|t| card(t)).collect::<String>())
+}
+
 /// A row of tiles.
 pub(crate) fn tiles(ts: &[&str]) -> String {
     if ts.is_empty() {

@@ -124,6 +124,11 @@ impl SeatBox {
     }
 }
 
+/// Tien Zi Que cards drawn as cards.
+fn tzq_cards<T: std::fmt::Display>(items: &[T]) -> String {
+    html::cards(&items.iter().map(|x| x.to_string()).collect::<Vec<_>>())
+}
+
 fn tzq_layout(v: &tzq::View) -> Layout {
     let seats = v
         .seats
@@ -132,15 +137,15 @@ fn tzq_layout(v: &tzq::View) -> Layout {
             name: seat_name(&s.name),
             score: s.score,
             acting: s.to_act,
-            rows: vec![("Hand", notation(&s.hand)), ("Scoring cards", notation(&s.kept))],
+            rows: vec![("Hand", tzq_cards(&s.hand)), ("Scoring cards", tzq_cards(&s.kept))],
         })
         .collect();
     let mut table = Vec::new();
     if let Some(c) = v.drawn {
-        table.push(("Card drawn".to_owned(), esc(&c.to_string())));
+        table.push(("Card drawn".to_owned(), html::card(&c.to_string())));
     }
-    table.push(("May be chowed".to_owned(), notation(&v.chowable)));
-    table.push(("Discard pile".to_owned(), notation(&v.discards)));
+    table.push(("May be chowed".to_owned(), tzq_cards(&v.chowable)));
+    table.push(("Discard pile".to_owned(), tzq_cards(&v.discards)));
     table.push(("Cards left in the draw pile".to_owned(), v.pile.to_string()));
     table.push(("turn".to_owned(), v.turn.to_string()));
     table.push(("over".to_owned(), shown(&v.over)));
@@ -509,8 +514,10 @@ mod tests {
             assert!(h.contains("<h2>Table</h2>"), "{h}");
             assert_eq!(h.matches(" to act").count(), v_to_act(v), "{h}");
             // Tiles and cards are drawn as tiles, from their notation.
-            if !matches!(v, View::Tayu(_)) {
-                assert!(h.contains("class=\"t "), "{h}");
+            match v {
+                View::Tayu(_) => {}
+                View::Tzq(_) => assert!(h.contains("class=\"card c"), "TZQ's cards as cards: {h}"),
+                _ => assert!(h.contains("class=\"t "), "{h}"),
             }
         }
     }

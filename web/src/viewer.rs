@@ -348,6 +348,43 @@ mod tests {
         assert_eq!(step(&bytes, None, None).unwrap().step, 0);
     }
 
+    /// A real Tenhou game: the step that ends its first hand keeps the table the hand ended on
+    /// (the next hand's deal is the position), and the next hand shows its own dora indicator
+    /// from its first step, before the record that reveals it.
+    #[test]
+    fn a_hands_end_keeps_its_table_and_the_next_hand_shows_its_dora_from_the_start() {
+        let real = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../shared/real-logs/tenhou/2010081709gm-00a9-0000-fe3371ad.json");
+        let text = std::fs::read_to_string(&real).unwrap();
+        let imported = paifu_recorder::import::tenhou6::import(&text, text.as_bytes()).unwrap();
+        let bytes = paifu_core::log::encode(&imported.log, Encoding::Binary);
+        let s0 = step(&bytes, Some(0), None).unwrap();
+        let end = s0.round_starts[1].1;
+        let s = step(&bytes, Some(end), None).unwrap();
+        assert!(!s.results.is_empty(), "step {end} ends the first hand");
+        let (Some(View::Riichi(before)), View::Riichi(after)) = (&s.ended_table, &s.view) else { panic!("riichi views") };
+        assert_eq!((before.hand.as_str(), after.hand.as_str()), ("E1", "E2"));
+        assert!(before.players.iter().any(|p| !p.discards.is_empty()), "the table the hand ended on");
+        assert!(after.hand_end.is_some());
+        // The dora record of the second hand comes after its deal; its indicator shows from the
+        // hand's first step on.
+        let at = imported.log.records[end..].iter().position(|r| r.action.to_string().starts_with("dora ")).unwrap() + end;
+        let revealed = step(&bytes, Some(at + 1), None).unwrap();
+        let View::Riichi(r) = &revealed.view else { panic!() };
+        assert_eq!(after.dora_indicators, r.dora_indicators, "step {end} shows the hand's own dora");
+        let mid = step(&bytes, Some(end + 1), None).unwrap();
+        let View::Riichi(m) = &mid.view else { panic!() };
+        assert_eq!(m.dora_indicators, r.dora_indicators);
+        assert!(mid.ended_table.is_none(), "only the step that ends a hand keeps its table");
+        // A seat's view hides the others' hands.
+        let hidden = step_as(&bytes, Want { step: Some(end + 20), own: Some(1), hide: true }).unwrap();
+        let View::Riichi(h) = &hidden.view else { panic!() };
+        assert!(hidden.hidden && h.players.iter().filter(|p| p.hidden.is_some()).count() == 3, "{h:?}");
+        // The last step: the final points terms.
+        let last = step(&bytes, Some(usize::MAX), None).unwrap();
+        assert!(last.final_terms.as_deref().is_some_and(|t| t.contains("uma")), "{:?}", last.final_terms);
+    }
+
     #[test]
     fn stepping_skips_passes_and_finds_hands_and_a_seats_decisions() {
         use Kind::*;
