@@ -56,10 +56,8 @@ fn get(addr: std::net::SocketAddr, path: &str) -> (u16, Option<String>, String) 
     let text = String::from_utf8_lossy(&raw).into_owned();
     let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
     let status = head.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
-    let location = head
-        .lines()
-        .find(|l| l.to_ascii_lowercase().starts_with("location:"))
-        .map(|l| l[9..].trim().to_owned());
+    let location =
+        head.lines().find(|l| l.to_ascii_lowercase().starts_with("location:")).map(|l| l[9..].trim().to_owned());
     let chunked = head.to_ascii_lowercase().contains("transfer-encoding: chunked");
     (status, location, if chunked { unchunk(body) } else { body.to_owned() })
 }
@@ -131,11 +129,14 @@ fn every_link_from_the_overview_answers() {
             bad.push(format!("{path}: {status}"));
             continue;
         }
-        // Steps of the viewer, the JSON and the files are answered but not followed further.
-        if path.contains("/view") || path.starts_with("/api/") || path.ends_with("/log") || path.ends_with("/certificate") {
+        // The JSON and the files are answered but not followed further; from a step of the
+        // viewer, every link but the other steps.
+        if path.starts_with("/api/") || path.ends_with("/log") || path.ends_with("/certificate") {
             continue;
         }
-        for l in links(&path, &body) {
+        let viewer = path.contains("/view");
+        for l in links(&path, &body).into_iter().filter(|l| !viewer || !(l.contains("/view?") || l.ends_with("/view")))
+        {
             if seen.insert(l.clone()) {
                 queue.push_back(l);
             }

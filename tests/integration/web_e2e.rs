@@ -150,7 +150,7 @@ async fn dashboard_in_chromium() {
     // Step through it with the keyboard.
     c.find(Locator::LinkText("Step through it")).await.unwrap().click().await.unwrap();
     wait_text(&c, "#step", |t| t == "0").await;
-    assert!(c.find(Locator::Css(".seat .t")).await.is_ok(), "hands are drawn as tiles");
+    assert!(c.find(Locator::Css(".seat .card")).await.is_ok(), "hands are drawn as cards");
     press(&c, Key::Right).await;
     wait_text(&c, "#step", |t| t == "1").await;
     let action = wait_text(&c, "#action", |t| !t.is_empty()).await;
@@ -168,10 +168,17 @@ async fn dashboard_in_chromium() {
     // Jump to round 2.
     let option = c.find(Locator::Css("select#round option:nth-child(2)")).await.unwrap();
     let start = option.attr("value").await.unwrap().expect("the option is the round's first step");
+    // Choosing it goes there at once (the script sends the form); Go stays there.
     option.click().await.unwrap();
-    c.find(Locator::Css(".viewer-nav form button")).await.unwrap().click().await.unwrap();
     wait_text(&c, "#step", |t| t == start).await;
-    assert!(c.source().await.unwrap().contains("<b>Round 2</b>"));
+    c.find(Locator::Css(".viewer-forms form button")).await.unwrap().click().await.unwrap();
+    wait_text(&c, "#step", |t| t == start).await;
+    // Round 2's first step is the one that ends round 1: round 1's end is shown over its last
+    // position, and the select says where the game is now.
+    let src = c.source().await.unwrap();
+    assert!(src.contains("<b>Round 1</b>") && src.contains("End of round 1"), "{src}");
+    let chosen = c.execute("return document.querySelector('#round').selectedIndex", vec![]).await.unwrap();
+    assert_eq!(chosen, serde_json::json!(1));
 
     // Uploading needs a log-in: the upload page says so; log in with the token.
     c.goto(&format!("{base}/upload")).await.unwrap();
@@ -432,11 +439,21 @@ async fn connect_sized(driver: &Driver, width: u32, height: u32) -> Client {
         }),
     );
     let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-    ClientBuilder::new(connector)
+    let c = ClientBuilder::new(connector)
         .capabilities(caps)
         .connect(&format!("http://127.0.0.1:{}", driver.port))
         .await
-        .expect("a Chromium session through chromedriver")
+        .expect("a Chromium session through chromedriver");
+    // The window's size includes its frame: grow it until the page itself is width x height.
+    let inner = |c: Client| async move {
+        let v = c.execute("return [window.innerWidth, window.innerHeight]", vec![]).await.unwrap();
+        (c, v[0].as_u64().unwrap_or(0) as u32, v[1].as_u64().unwrap_or(0) as u32)
+    };
+    let (c, w, h) = inner(c).await;
+    if (w, h) != (width, height) {
+        c.set_window_size(width + width.saturating_sub(w), height + height.saturating_sub(h)).await.unwrap();
+    }
+    c
 }
 
 /// Saves a screenshot of the page as `docs/screenshots/NAME.png` when PAIFU_SCREENSHOTS is set
@@ -452,6 +469,12 @@ async fn screenshot(c: &Client, name: &str) {
     std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
 }
 
+/// The step shown (read by script: the element may be swapped while it is read).
+async fn step_now(c: &Client) -> usize {
+    let v = c.execute("return document.getElementById('step').textContent", vec![]).await.unwrap();
+    v.as_str().and_then(|t| t.parse().ok()).unwrap_or(0)
+}
+
 /// A number the page's script answers.
 async fn js_f64(c: &Client, script: &str) -> f64 {
     c.execute(script, vec![]).await.expect("the script runs").as_f64().unwrap_or(f64::NAN)
@@ -465,7 +488,8 @@ fn real_riichi_archive(db: &Path) -> (i64, paifu_core::log::Log<paifu_core::riic
     let text = std::fs::read_to_string(&real).unwrap();
     let imported = paifu_recorder::import::tenhou6::import(&text, text.as_bytes()).unwrap();
     let mut a = Archive::open(db).unwrap();
-    let g = a.ingest_bytes(&paifu_core::log::encode(&imported.log, Encoding::Binary), None, Some("Review Cup")).unwrap();
+    let g =
+        a.ingest_bytes(&paifu_core::log::encode(&imported.log, Encoding::Binary), None, Some("Review Cup")).unwrap();
     assert!(g.valid);
     (g.id, imported.log)
 }
@@ -523,7 +547,7 @@ async fn the_riichi_table_fits_the_screen_and_steps_in_place() {
     c.perform_actions(held).await.expect("held key");
     let deadline = Instant::now() + Duration::from_secs(15);
     loop {
-        let at: usize = c.find(Locator::Css("#step")).await.unwrap().text().await.unwrap().parse().unwrap();
+        let at = step_now(&c).await;
         if at >= from + 3 {
             break;
         }
@@ -532,7 +556,7 @@ async fn the_riichi_table_fits_the_screen_and_steps_in_place() {
     }
     assert_eq!(c.execute("return window.__kept", vec![]).await.unwrap(), serde_json::json!("still here"));
     // Play at 8 steps a second, then pause.
-    let at: usize = c.find(Locator::Css("#step")).await.unwrap().text().await.unwrap().parse().unwrap();
+    let at = step_now(&c).await;
     c.execute("document.getElementById('speed').value='8';return 1", vec![]).await.unwrap();
     c.find(Locator::Css("#play")).await.unwrap().click().await.unwrap();
     wait_text(&c, "#step", |t| t.parse::<usize>().is_ok_and(|n| n >= at + 4)).await;
@@ -542,9 +566,13 @@ async fn the_riichi_table_fits_the_screen_and_steps_in_place() {
     // Only what seat 2 knew: the three other hands face down.
     c.goto(&format!("{base}/games/{game}/view?step=40&seat=2&hide=1")).await.unwrap();
     wait_text(&c, "#step", |t| t == "40").await;
-    let backs = js_f64(&c, "return document.querySelectorAll(\"g.seat-tiles:not([data-seat='2']) g.t.back\").length").await;
-    assert!(backs >= 36.0, "{backs} tiles face down");
-    assert_eq!(js_f64(&c, "return document.querySelectorAll(\"g.seat-tiles[data-seat='2'] g.t.back\").length").await, 0.0);
+    let backs =
+        js_f64(&c, "return document.querySelectorAll(\"g.seat-tiles:not([data-seat='2']) g.t.back\").length").await;
+    assert!(backs >= 24.0, "{backs} tiles face down");
+    assert_eq!(
+        js_f64(&c, "return document.querySelectorAll(\"g.seat-tiles[data-seat='2'] g.t.back\").length").await,
+        0.0
+    );
 
     // The first hand's end, over the table it ended on, names the hand that ended.
     c.goto(&format!("{base}/games/{game}/view?step=1")).await.unwrap();
@@ -582,7 +610,8 @@ async fn the_riichi_table_fits_the_screen_and_steps_in_place() {
         js_f64(&phone, "return window.innerWidth").await,
     );
     assert!(scroll <= inner, "scrollWidth {scroll} > innerWidth {inner}");
-    let tile = js_f64(&phone, "var e=document.querySelector('.v-hand g.t');return e?e.getBoundingClientRect().width:0").await;
+    let tile =
+        js_f64(&phone, "var e=document.querySelector('.v-hand g.t');return e?e.getBoundingClientRect().width:0").await;
     assert!(tile >= 20.0, "the followed hand's tiles are {tile} px wide");
     screenshot(&phone, "riichi-phone").await;
     phone.close().await.unwrap();

@@ -182,94 +182,74 @@ fn player_links(players: &[String]) -> String {
 }
 
 fn games_table(rows: &[GameRow]) -> String {
+    use maud::{html, PreEscaped};
     if rows.is_empty() {
         return "<p class=\"note\">No games match.</p>".into();
     }
-    let mut s = String::from(
-        "<div class=\"scroll\"><table><caption class=\"skip\">Games</caption><thead><tr><th>Game</th><th>Kind</th>\
-         <th>Players</th><th>Verdict</th><th class=\"n wide\">Rounds</th><th>Final scores</th><th class=\"wide\">Added</th></tr></thead><tbody>",
-    );
-    for r in rows {
-        let scores = r
-            .final_scores
-            .as_ref()
-            .map(|v| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" / "))
-            .unwrap_or_default();
-        let _ = write!(
-            s,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"n wide\">{}</td><td>{}</td><td class=\"wide\">{}</td></tr>",
-            game_link(r.id),
-            esc(r.game.as_deref().unwrap_or("?")),
-            player_links(&r.players),
-            html::stored_verdict(r.valid, r.fault_code.as_deref(), r.excerpt.as_deref()),
-            r.rounds,
-            esc(&scores),
-            html::time(r.added_at)
-        );
+    html! {
+        div.scroll { table {
+            caption.skip { "Games" }
+            thead { tr { th { "Game" } th { "Kind" } th { "Players" } th { "Verdict" } th.n.wide { "Rounds" } th { "Final scores" } th.wide { "Added" } } }
+            tbody {
+                @for r in rows {
+                    tr {
+                        td { a href={ "/games/" (r.id) } { "#" (r.id) } }
+                        td { (r.game.as_deref().and_then(paifu_core::GameKind::from_name).map_or(r.game.as_deref().unwrap_or("?"), |k| k.title())) }
+                        td { @for (i, p) in r.players.iter().enumerate() { @if i > 0 { ", " } a href={ "/players/" (url(p)) } { (p) } } }
+                        td { (PreEscaped(html::stored_verdict(r.valid, r.fault_code.as_deref(), r.excerpt.as_deref()))) }
+                        td.n.wide { (r.rounds) }
+                        td { @if let Some(v) = &r.final_scores { (v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" · ")) } }
+                        td.wide { (html::time(r.added_at)) }
+                    }
+                }
+            }
+        } }
     }
-    s + "</tbody></table></div>"
+    .into_string()
 }
 
 async fn overview(req: HttpRequest, state: web::Data<State>) -> Page {
+    use maud::{html, PreEscaped};
     let o = data::overview(&state).await?;
     let s = &o.summary;
-    let mut b = String::from("<h1>Archive overview</h1><div class=\"cards\">");
-    for (label, n, href) in [
+    let cards = [
         ("Games", s.games, "/games"),
         ("Valid", s.valid, "/games?verdict=valid"),
         ("Invalid", s.invalid, "/games?verdict=invalid"),
         ("Rounds", s.rounds, "/games"),
         ("Players", s.players, "/players"),
         ("Tournaments", s.tournaments, "/tournaments"),
-    ] {
-        let _ = write!(b, "<a class=\"card\" href=\"{href}\"><b>{n}</b>{label}</a>");
-    }
-    b.push_str("</div>");
-    if !s.per_game.is_empty() {
-        b.push_str("<h2>By game</h2><ul>");
-        for (g, n) in &s.per_game {
-            let name = g.as_deref().unwrap_or("unreadable");
-            let title = paifu_core::GameKind::from_name(name).map_or(name, |k| k.title());
-            let _ = write!(b, "<li><a href=\"/games?game={}\">{}</a>: {n}</li>", url(name), esc(title));
+    ];
+    let b = html! {
+        h1 { "Archive overview" }
+        div.cards { @for (label, n, href) in cards { a.card href=(href) { b { (n) } (label) } } }
+        @if !s.per_game.is_empty() {
+            h2 { "By game" }
+            ul {
+                @for (g, n) in &s.per_game {
+                    @let name = g.as_deref().unwrap_or("unreadable");
+                    li { a href={ "/games?game=" (url(name)) } { (paifu_core::GameKind::from_name(name).map_or(name, |k| k.title())) } ": " (n) }
+                }
+            }
         }
-        b.push_str("</ul>");
-    }
-    if !s.faults.is_empty() {
-        b.push_str("<h2>Faults of invalid logs</h2><ul>");
-        for (code, n) in &s.faults {
-            let _ = write!(b, "<li><code>{}</code>: {n}</li>", esc(code));
+        @if !s.faults.is_empty() {
+            h2 { "Faults of invalid logs" }
+            ul { @for (code, n) in &s.faults { li { code { (code) } ": " (n) } } }
         }
-        b.push_str("</ul>");
-    }
-    b.push_str("<h2>Latest games</h2>");
-    b.push_str(&games_table(&o.recent.rows));
-    if !o.tournaments.is_empty() {
-        b.push_str("<h2>Tournaments</h2><ul>");
-        for t in &o.tournaments {
-            let _ = write!(
-                b,
-                "<li><a href=\"/tournaments/{}\">{}</a> ({} games)</li>",
-                url(&t.name),
-                esc(&t.name),
-                t.games
-            );
+        h2 { "Latest games" }
+        (PreEscaped(games_table(&o.recent.rows)))
+        @if !o.tournaments.is_empty() {
+            h2 { "Tournaments" }
+            ul { @for t in &o.tournaments { li { a href={ "/tournaments/" (url(&t.name)) } { (t.name) } " (" (t.games) " games)" } } }
         }
-        b.push_str("</ul>");
-    }
-    if !o.top_players.is_empty() {
-        b.push_str("<h2>Most active players</h2><ul>");
-        for p in &o.top_players {
-            let _ =
-                write!(b, "<li><a href=\"/players/{}\">{}</a> ({} games)</li>", url(&p.name), esc(&p.name), p.games);
+        @if !o.top_players.is_empty() {
+            h2 { "Most active players" }
+            ul { @for p in &o.top_players { li { a href={ "/players/" (url(&p.name)) } { (p.name) } " (" (p.games) " games)" } } }
         }
-        b.push_str("</ul>");
-    }
-    let _ = write!(
-        b,
-        "<h2>This server's key</h2><p>Certificates are signed with <code>{}</code> (<a href=\"/api/key\">/api/key</a>).</p>",
-        esc(&o.public_key)
-    );
-    ok(user(&req, &state).await.as_deref(), "Overview", "/", &b)
+        h2 { "This server's key" }
+        p { "Certificates are signed with " code { (o.public_key) } " (" a href="/api/key" { "/api/key" } ")." }
+    };
+    ok(user(&req, &state).await.as_deref(), "Overview", "/", &b.into_string())
 }
 
 /// The links to the pages beside a page of games, and where it is: "Games 51–100 of 1234".
@@ -394,8 +374,12 @@ async fn player(req: HttpRequest, state: web::Data<State>, name: web::Path<Strin
         let _ = write!(b, "<h2>{}</h2><div class=\"scroll\"><table><tbody>", esc(&k.title));
         // Per-category and per-yaku lines that never happened say nothing; the JSON has them all.
         for m in k.metrics.iter().filter(|m| !(m.key.contains(':') && m.value == 0.0)) {
-            let _ =
-                write!(b, "<tr><th scope=\"row\">{}</th><td class=\"n\">{}</td></tr>", esc(&m.label), esc(&m.shown()));
+            let _ = write!(
+                b,
+                "<tr><th scope=\"row\">{}</th><td class=\"n\">{}</td></tr>",
+                esc(&m.label),
+                esc(&metric_text(m))
+            );
         }
         b.push_str("</tbody></table></div><div class=\"plots\">");
         let places: Vec<(String, f64)> = k.placements.iter().map(|(p, n)| (p.to_string(), *n as f64)).collect();
@@ -420,6 +404,20 @@ async fn player(req: HttpRequest, state: web::Data<State>, name: web::Path<Strin
         GamesQuery { player: Some(p.player.name.clone()), per_page: Some(p.recent.per_page), ..GamesQuery::default() };
     b.push_str(&pager("/games", &p.recent, p.recent.total.div_ceil(u64::from(p.recent.per_page)).max(1), &q));
     ok(user(&req, &state).await.as_deref(), &name, "/players", &b)
+}
+
+/// A statistic as a number people read: counts whole, shares in percent, averages to two
+/// decimals without trailing zeros, whole when they are large (an average score of 43520, not
+/// 43520.00).
+fn metric_text(m: &paifu_analyzer::Metric) -> String {
+    match m.unit {
+        paifu_analyzer::Unit::Average if m.value.abs() >= 100.0 => format!("{:.0}", m.value),
+        paifu_analyzer::Unit::Average => {
+            let s = format!("{:.2}", m.value);
+            s.trim_end_matches('0').trim_end_matches('.').to_owned()
+        }
+        _ => m.shown(),
+    }
 }
 
 /// A chart with its numbers beside it, in a table, for readers who prefer numbers (and for
@@ -464,94 +462,75 @@ fn recent(g: &GamePage) -> String {
     games_table(&g.rows)
 }
 
+/// A tournament: its standings first (one table per game and ruleset: points of different
+/// games are never added together), then the audit (who owns it, the keys it trusts, the root
+/// `paifu report` signs), then its games.
+fn tournament_body(t: &data::TournamentPage) -> maud::Markup {
+    use maud::{html, PreEscaped};
+    let mut tables: Vec<&[paifu_recorder::archive::Standing]> = Vec::new();
+    let mut rest = t.standings.as_slice();
+    while let Some(first) = rest.first() {
+        let n = rest.iter().take_while(|s| s.game == first.game && s.ruleset == first.ruleset).count();
+        tables.push(&rest[..n]);
+        rest = &rest[n..];
+    }
+    html! {
+        h1 { (t.name) }
+        p { (t.games.total) " games · " a href={ "/games?tournament=" (url(&t.name)) } { "all games" }
+            " · " a href={ "/api/tournaments/" (url(&t.name)) } { "JSON" } }
+        h2 { "Standings" }
+        @if tables.is_empty() { p.note { "No game counts yet." } }
+        @for lines in &tables {
+            @let first = &lines[0];
+            @let riichi = first.points.is_some();
+            @let title = paifu_core::GameKind::from_name(&first.game).map_or(first.game.clone(), |k| k.title().to_owned());
+            @let terms = t.final_points.iter().find(|f| f.game == first.game && f.ruleset == first.ruleset);
+            h3.standings-title { (title) " (" (first.ruleset) " rules)" }
+            p.note {
+                @if riichi {
+                    "Ranked by points: each game's final score less the return points, plus uma and oka as the game's \
+                     ruleset sets them, in thousands; then average place, then firsts."
+                } @else {
+                    "Ranked by average place (exact, not rounded), then firsts, then total score."
+                }
+                @if let Some(f) = terms { " Here: " (f.terms.join("; ")) "." }
+            }
+            div.scroll { table.standings {
+                thead { tr {
+                    th.n { "Rank" } th { "Player" } th.n { "Games" } @if riichi { th.n { "Points" } }
+                    th.n { "Average place" } th.n { "Firsts" } th.n { "Total score" }
+                } }
+                tbody {
+                    @for s in lines.iter() {
+                        tr {
+                            td.n { (s.rank) } td { a href={ "/players/" (url(&s.player)) } { (s.player) } } td.n { (s.games) }
+                            @if let Some(p) = s.points { td.n { (format!("{:+.1}", p as f64 / 1000.0)) } }
+                            td.n { (format!("{:.3}", s.average_placement)) } td.n { (s.firsts) } td.n { (s.total_score) }
+                        }
+                    }
+                }
+            } }
+        }
+        h2 #audit { "Audit" }
+        p #trust {
+            "The standings count the valid games that a key this tournament trusts certified valid: "
+            (t.counted) " of " (t.games.total) " games. Owner: " (t.info.owner.as_deref().unwrap_or("none (admins only)"))
+            ". Trusted keys: "
+            @if t.info.trusted_keys.is_empty() { "none" }
+            @for (i, k) in t.info.trusted_keys.iter().enumerate() { @if i > 0 { ", " } code { (k) } }
+            "."
+        }
+        p { "Merkle root of its games and their certificates by trusted keys: " code #root { (t.root) } ". "
+            code { "paifu report --tournament" } " signs this root in the tournament's manifest, and "
+            code { "paifu verify tournament" } " checks every game against it." }
+        h2 { "Games" }
+        (PreEscaped(recent(&t.games)))
+    }
+}
+
 async fn tournament(req: HttpRequest, state: web::Data<State>, name: web::Path<String>) -> Page {
     let t = data::tournament(&state, name.into_inner()).await?;
-    let mut b = format!(
-        "<h1>{}</h1><p>{} games · <a href=\"/games?tournament={}\">all games</a> · <a href=\"/api/tournaments/{}\">JSON</a></p><h2>Standings</h2>",
-        esc(&t.name),
-        t.games.total,
-        url(&t.name),
-        url(&t.name)
-    );
-    // The audit (trust, keys, root) comes after the standings.
-    let mut audit = String::from("<h2 id=\"audit\">Audit</h2>");
-    let _ = write!(
-        audit,
-        "<p id=\"trust\">The standings count the valid games that a key this tournament trusts certified valid: {} of \
-         {} games. Owner: {}. Trusted keys: {}.</p>",
-        t.counted,
-        t.games.total,
-        t.info.owner.as_deref().map(esc).unwrap_or_else(|| "none (admins only)".into()),
-        if t.info.trusted_keys.is_empty() {
-            "none".into()
-        } else {
-            t.info.trusted_keys.iter().map(|k| format!("<code>{}</code>", esc(k))).collect::<Vec<_>>().join(", ")
-        }
-    );
-    let _ = write!(
-        audit,
-        "<p>Merkle root of its games and their certificates by trusted keys: <code id=\"root\">{}</code>. \
-         <code>paifu report --tournament</code> signs this root in the tournament's manifest, and \
-         <code>paifu verify tournament</code> checks every game against it.</p>",
-        esc(&t.root)
-    );
-    if t.standings.is_empty() {
-        b.push_str("<p class=\"note\">No game counts yet.</p>");
-    } else {
-        // One table per game and ruleset: points of different games are never added together.
-        let mut start = 0;
-        while start < t.standings.len() {
-            let first = &t.standings[start];
-            let end = start
-                + t.standings[start..]
-                    .iter()
-                    .take_while(|s| s.game == first.game && s.ruleset == first.ruleset)
-                    .count();
-            let riichi = first.points.is_some();
-            let terms = t
-                .final_points
-                .iter()
-                .find(|f| f.game == first.game && f.ruleset == first.ruleset)
-                .map(|f| format!(" Here: {}.", esc(&f.terms.join("; "))))
-                .unwrap_or_default();
-            let title =
-                paifu_core::GameKind::from_name(&first.game).map_or(first.game.clone(), |k| k.title().to_owned());
-            let _ = write!(
-                b,
-                "<h2>{} ({} rules)</h2><p class=\"note\">{}{terms}</p><div class=\"scroll\"><table class=\"standings\"><thead><tr><th class=\"n\">Rank</th><th>Player</th><th class=\"n\">Games</th>{}<th class=\"n\">Average place</th><th class=\"n\">Firsts</th><th class=\"n\">Total score</th></tr></thead><tbody>",
-                esc(&title),
-                esc(&first.ruleset),
-                if riichi {
-                    "Ranked by points: each game's final score less the return points, plus uma and oka as the \
-                     game's ruleset sets them, in thousands; then average place, then firsts."
-                } else {
-                    "Ranked by average place (exact, not rounded), then firsts, then total score."
-                },
-                if riichi { "<th class=\"n\">Points</th>" } else { "" }
-            );
-            for s in &t.standings[start..end] {
-                let points =
-                    s.points.map(|p| format!("<td class=\"n\">{:+.1}</td>", p as f64 / 1000.0)).unwrap_or_default();
-                let _ = write!(
-                    b,
-                    "<tr><td class=\"n\">{}</td><td><a href=\"/players/{}\">{}</a></td><td class=\"n\">{}</td>{points}<td class=\"n\">{:.3}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
-                    s.rank,
-                    url(&s.player),
-                    esc(&s.player),
-                    s.games,
-                    s.average_placement,
-                    s.firsts,
-                    s.total_score
-                );
-            }
-            b.push_str("</tbody></table></div>");
-            start = end;
-        }
-    }
-    b.push_str(&audit);
-    b.push_str("<h2>Games</h2>");
-    b.push_str(&recent(&t.games));
-    ok(user(&req, &state).await.as_deref(), &t.name, "/tournaments", &b)
+    ok(user(&req, &state).await.as_deref(), &t.name, "/tournaments", &tournament_body(&t).into_string())
 }
 
 fn upload_form_html(max: usize, caller: Option<&Caller>) -> String {
@@ -699,4 +678,21 @@ async fn verify(state: web::Data<State>, mp: Multipart) -> Page {
     b.push_str(&verify_form_html().replacen("<h1>Verify a certificate</h1>", "<h2>Verify another</h2>", 1));
     let status = if v.ok { actix_web::http::StatusCode::OK } else { actix_web::http::StatusCode::UNPROCESSABLE_ENTITY };
     Ok(HttpResponse::build(status).content_type("text/html; charset=utf-8").body(page("Verify", "/verify", &b, None)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use paifu_analyzer::{Metric, Unit};
+
+    #[test]
+    fn statistics_read_as_numbers() {
+        let m = |v: f64, u: Unit| metric_text(&Metric::new("k", "label", v, u));
+        assert_eq!(m(43520.0, Unit::Average), "43520");
+        assert_eq!(m(2.5, Unit::Average), "2.5");
+        assert_eq!(m(2.333, Unit::Average), "2.33");
+        assert_eq!(m(3.0, Unit::Average), "3");
+        assert_eq!(m(12.0, Unit::Count), "12");
+        assert_eq!(m(0.25, Unit::Ratio), "25.0%");
+    }
 }

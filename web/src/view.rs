@@ -147,8 +147,10 @@ fn tzq_layout(v: &tzq::View) -> Layout {
     table.push(("May be chowed".to_owned(), tzq_cards(&v.chowable)));
     table.push(("Discard pile".to_owned(), tzq_cards(&v.discards)));
     table.push(("Cards left in the draw pile".to_owned(), v.pile.to_string()));
-    table.push(("turn".to_owned(), v.turn.to_string()));
-    table.push(("over".to_owned(), shown(&v.over)));
+    table.push(("Turn".to_owned(), v.turn.to_string()));
+    if v.over {
+        table.push(("The game".to_owned(), "is over".to_owned()));
+    }
     Layout { picture: None, seats, table, board: None, text: Some(v.text.clone()) }
 }
 
@@ -230,11 +232,10 @@ fn mcr_layout(v: &mcr::View, bottom: Seat) -> Layout {
     }
     table.push(("Tiles left in the wall".to_owned(), v.wall.to_string()));
     for (label, x) in [
-        ("hand", format!("{} of {}", v.hand, v.hands)),
-        ("round_wind", v.round_wind.to_string()),
-        ("dealer", v.dealer.to_string()),
-        ("dice", shown(&v.dice)),
-        ("over", shown(&v.over)),
+        ("Hand", format!("{} of {}", v.hand, v.hands)),
+        ("Prevalent wind", crate::table::wind_name(v.round_wind).to_owned()),
+        ("Dealer", format!("seat {}", v.dealer)),
+        ("Dice", v.dice.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(" ")),
     ] {
         table.push((label.to_owned(), x));
     }
@@ -309,13 +310,12 @@ fn hungarian_layout(v: &hungarian::View, bottom: Seat) -> Layout {
     }
     table.push(("Tiles left in the live wall".to_owned(), v.wall.to_string()));
     for (label, x) in [
-        ("hand", v.hand.to_string()),
-        ("prevailing", v.prevailing.to_string()),
-        ("east", v.east.to_string()),
-        ("loose_drawn", v.loose_drawn.to_string()),
-        ("wall_break", shown(&v.wall_break)),
-        ("seating", shown(&v.seating)),
-        ("over", shown(&v.over)),
+        ("Hand", v.hand.to_string()),
+        ("Prevailing wind", crate::table::wind_name(v.prevailing).to_owned()),
+        ("East", format!("seat {}", v.east)),
+        ("Loose tiles drawn", v.loose_drawn.to_string()),
+        ("The wall's break", shown(&v.wall_break)),
+        ("The seating", shown(&v.seating)),
     ] {
         table.push((label.to_owned(), x));
     }

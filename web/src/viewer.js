@@ -81,8 +81,10 @@
     var b = document.getElementById('play');
     if (!b) { return; }
     b.hidden = false;
+    var box = b.closest('.play');
+    if (box) { box.hidden = false; }
     var s = document.getElementById('speed');
-    if (s) { s.hidden = false; if (s.parentNode) { s.parentNode.hidden = false; } }
+    if (s) { s.hidden = false; }
     b.textContent = timer ? '❚❚ Pause' : '▶ Play';
     b.setAttribute('aria-pressed', timer ? 'true' : 'false');
   }

@@ -161,7 +161,20 @@ fn final_terms(header: &log::Header) -> Option<String> {
 fn round_name(view: &View, round: u32) -> String {
     match view {
         View::Riichi(v) => crate::table::hand_title(&v.hand, v.honba),
+        View::Mcr(v) => format!("{} wind, hand {}", crate::table::wind_name(v.round_wind), v.hand),
+        View::Hungarian(v) => format!("{} wind, hand {}", crate::table::wind_name(v.prevailing), v.hand),
         _ => format!("Round {round}"),
+    }
+}
+
+/// The game's name in logs (`riichi`, `mcr`, ...) of a view.
+pub(crate) fn game_of(view: &View) -> &'static str {
+    match view {
+        View::Tzq(_) => "tzq",
+        View::Riichi(_) => "riichi",
+        View::Mcr(_) => "mcr",
+        View::Hungarian(_) => "hungarian",
+        View::Tayu(_) => "tayu",
     }
 }
 
@@ -362,13 +375,16 @@ mod tests {
         let end = s0.round_starts[1].1;
         let s = step(&bytes, Some(end), None).unwrap();
         assert!(!s.results.is_empty(), "step {end} ends the first hand");
-        let (Some(View::Riichi(before)), View::Riichi(after)) = (&s.ended_table, &s.view) else { panic!("riichi views") };
+        let (Some(View::Riichi(before)), View::Riichi(after)) = (&s.ended_table, &s.view) else {
+            panic!("riichi views")
+        };
         assert_eq!((before.hand.as_str(), after.hand.as_str()), ("E1", "E2"));
         assert!(before.players.iter().any(|p| !p.discards.is_empty()), "the table the hand ended on");
         assert!(after.hand_end.is_some());
         // The dora record of the second hand comes after its deal; its indicator shows from the
         // hand's first step on.
-        let at = imported.log.records[end..].iter().position(|r| r.action.to_string().starts_with("dora ")).unwrap() + end;
+        let at =
+            imported.log.records[end..].iter().position(|r| r.action.to_string().starts_with("dora ")).unwrap() + end;
         let revealed = step(&bytes, Some(at + 1), None).unwrap();
         let View::Riichi(r) = &revealed.view else { panic!() };
         assert_eq!(after.dora_indicators, r.dora_indicators, "step {end} shows the hand's own dora");

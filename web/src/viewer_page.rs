@@ -165,8 +165,6 @@ fn shown_round(s: &crate::viewer::Step) -> usize {
     let current = s.round_starts.iter().rposition(|r| r.1 <= s.step).unwrap_or(0);
     if s.ended_table.is_some() && !s.results.is_empty() && current > 0 && s.round_starts[current].1 == s.step {
         current - 1
-    } else if s.ended_table.is_some() && !s.results.is_empty() && s.step == s.steps {
-        current
     } else {
         current
     }
@@ -195,6 +193,8 @@ pub(crate) fn viewer_html(
     };
     let n = &s.nav;
     let current = shown_round(s);
+    // The round the position is in (the select's choice: Go stays here).
+    let position_round = s.round_starts.iter().rposition(|r| r.1 <= s.step).unwrap_or(0);
     let round_name = s.round_names.get(current).cloned().unwrap_or_else(|| format!("Round {}", s.round));
     let bottom = own.unwrap_or(0);
     // A step that ended a round shows the table it ended on, the hand's end over it.
@@ -203,7 +203,7 @@ pub(crate) fn viewer_html(
     let ended = crate::hand_end::screen(s, seats);
     let own_hand = picture.as_ref().and_then(|_| own_hand(table_view, bottom));
     html! {
-        div #viewer .viewer data-step=(s.step) data-last=(n.last) data-title=(title) {
+        div #viewer .viewer.has-table[picture.is_some()] data-step=(s.step) data-last=(n.last) data-title=(title) {
             div.v-main {
                 div.v-table {
                     @if let Some(svg) = &picture { (PreEscaped(svg)) }
@@ -262,14 +262,14 @@ pub(crate) fn viewer_html(
                     }
                 }
                 @if let Some(e) = &s.excerpt { p.note #excerpt { (e) } }
-                @for e in &s.ended { p.note role="status" { "Round over: " (crate::hand_end::named(e, seats)) } }
+                @for e in &s.ended { p.note role="status" { "Round over: " (crate::game_page::summary_text(crate::viewer::game_of(&s.view), e, seats)) } }
                 @if let Some(f) = &s.fault { (fault_html(f, s.step, s.steps)) }
                 div.viewer-forms {
                     form method="get" action=(base) {
                         label.skip for="round" { "Jump to a round" }
                         select #round name="step" aria-label="Jump to a round" {
                             @for (i, ((_, start), name)) in s.round_starts.iter().zip(&s.round_names).enumerate() {
-                                option value=(start) selected[i == current] { (name) }
+                                option value=(start) selected[i == position_round] { (name) }
                             }
                         }
                         @if let Some(o) = own { input type="hidden" name="seat" value=(o); }
