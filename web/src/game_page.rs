@@ -164,6 +164,20 @@ fn final_points(g: &GameDetail) -> Option<Vec<Option<i64>>> {
     points.iter().any(Option::is_some).then_some(points)
 }
 
+/// Each seat's score after each round, from `start`.
+fn scores_after(start: i64, seats: usize, rounds: &[paifu_core::RoundResult]) -> Vec<Vec<i64>> {
+    let mut totals = vec![start; seats];
+    rounds
+        .iter()
+        .map(|r| {
+            for (t, x) in totals.iter_mut().zip(&r.deltas) {
+                *t += x;
+            }
+            totals.clone()
+        })
+        .collect()
+}
+
 /// The game's page body.
 pub(crate) fn body(id: i64, g: &GameDetail, rounds: &Rounds, caller: Option<&Caller>, server_key: &str) -> Markup {
     let title = g.game.as_deref().and_then(paifu_core::GameKind::from_name).map_or("Unknown game", |k| k.title());
@@ -223,9 +237,7 @@ pub(crate) fn body(id: i64, g: &GameDetail, rounds: &Rounds, caller: Option<&Cal
                     @for p in &players { th.n { (p) } }
                 } }
                 tbody {
-                    @let mut totals = vec![start; players.len()];
-                    @for r in &g.rounds {
-                        @let _ = { for (t, x) in totals.iter_mut().zip(&r.deltas) { *t += x; } };
+                    @for (r, totals) in g.rounds.iter().zip(scores_after(start, players.len(), &g.rounds)) {
                         tr data-round=(r.round) {
                             td {
                                 @match rounds.of_round(r.round).filter(|_| g.form == "binary") {

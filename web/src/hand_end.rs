@@ -525,6 +525,8 @@ pub(crate) fn screen(s: &Step, names: &[String]) -> Markup {
     }
     let (scores, over) = scores_of(&s.view);
     html! {
+        // At the game's end the final standings come first.
+        @if over { (final_screen(s, &scores, names)) }
         @match (&s.view, s.ended_table.as_ref()) {
             (View::Riichi(v), _) if v.hand_end.is_some() => {
                 @if let Some(h) = &v.hand_end { (riichi_end(h, names)) }
@@ -538,7 +540,6 @@ pub(crate) fn screen(s: &Step, names: &[String]) -> Markup {
             }
             _ => (round_end(&s.results, &scores, names))
         }
-        @if over { (final_screen(s, &scores, names)) }
     }
 }
 

@@ -220,15 +220,24 @@ fn mcr_layout(v: &mcr::View, bottom: Seat) -> Layout {
         table.push((what.to_owned(), format!("{} from seat {}", html::tile(&c.tile.to_string()), c.from)));
     }
     if let Some(w) = &v.last_win {
+        let who = |s: Seat| {
+            v.players.iter().find(|p| p.seat == s).and_then(|p| p.name.clone()).unwrap_or_else(|| format!("seat {s}"))
+        };
         let how = match w.from {
             None => "self-drawn".to_owned(),
-            Some(f) => format!("from seat {f}"),
+            Some(f) => format!("from {}", who(f)),
         };
         table.push((
             "Last win".to_owned(),
-            format!("seat {} on {} {}, {} fan", w.seat, html::tile(&w.tile.to_string()), esc(&how), w.fan),
+            format!("{} on {} {}, {} fan", esc(&who(w.seat)), html::tile(&w.tile.to_string()), esc(&how), w.fan),
         ));
-        table.push(("Fan of the last win".to_owned(), shown(&w.fans)));
+        let fans = maud::html! {
+            table.rec { tbody { @for f in &w.fans {
+                @let n = crate::names::fan(f.name);
+                tr data-fan=(f.name) { td { (n.english) " " span.orig lang="zh" { (n.original) } } td.n { (f.fan) @if f.count > 1 { " ×" (f.count) } } }
+            } } }
+        };
+        table.push(("Fan of the last win".to_owned(), fans.into_string()));
     }
     table.push(("Tiles left in the wall".to_owned(), v.wall.to_string()));
     for (label, x) in [
@@ -548,9 +557,10 @@ mod tests {
         let h = position_html(&View::Mcr(v.clone()), 0);
         let w = v.last_win.unwrap();
         assert!(h.contains(&format!("seat 1 on {} from seat 0, {} fan", html::tile("5z"), w.fan)), "{h}");
+        assert!(h.contains("Mixed Straight <span class=\"orig\" lang=\"zh\">花龙</span>"), "{h}");
         assert!(w.fans.iter().any(|f| f.name == "mixed_straight"));
         for f in &w.fans {
-            assert!(h.contains(&format!("<td>{}</td>", f.name)), "{} missing: {h}", f.name);
+            assert!(h.contains(&format!("data-fan=\"{}\"", f.name)), "{} missing: {h}", f.name);
         }
     }
 
