@@ -430,4 +430,20 @@ mod tests {
         assert!(page.contains("invalid after its last record: <code id=\"fault-code\">truncated</code>"), "{page}");
         assert!(page.contains("id=\"next-own\""), "a followed seat has its decision buttons: {page}");
     }
+
+    /// Players' names come from the log: every page part escapes them (maud's default, and the
+    /// SVG's own escaping), at a hand's end and on the final screen too.
+    #[test]
+    fn names_from_a_log_are_escaped_everywhere() {
+        let names = ["<script>alert(1)</script>", "Bo\"><i>x", "Cy & co", "Di"];
+        let log = paifu_recorder::samples::game_log::<Riichi>("standard", "escape", &names).unwrap();
+        let bytes = encode(&log, Encoding::Binary);
+        let seats: Vec<String> = names.map(String::from).to_vec();
+        for at in [Some(30), Some(usize::MAX)] {
+            let s = crate::viewer::step(&bytes, at, Some(0)).unwrap();
+            let page = viewer_body(1, &s, Some(0), &seats);
+            assert!(!page.contains("<script>") && !page.contains("<i>"), "{page}");
+            assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "{page}");
+        }
+    }
 }
