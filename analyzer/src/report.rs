@@ -393,7 +393,7 @@ mod tests {
             .iter()
             .map(|g| Replay::Dashboard { url: "http://x".into(), id: if g.file == "a.paifu" { 9 } else { 3 } })
             .collect();
-        let html = tournament_html(&m, &replay, "games", &Terms::new());
+        let html = tournament_html(&m, &replay, &[], "games", &Terms::new());
         let (a, b) = (html.find("games/a.paifu\"").unwrap(), html.find("games/b.paifu\"").unwrap());
         assert!(b < a, "game 3 (b.paifu) before game 9 (a.paifu), whatever their files' names");
     }
