@@ -105,8 +105,8 @@ fn choose(game: &Hungarian, seat: u8) -> Action {
             let mut rest = *hand;
             rest[t.kind()] -= 1;
             let sh = shanten(&rest, sets);
-            if best.is_none_or(|b| sh < b.0) {
-                best = Some((sh, *a));
+            if best.as_ref().is_none_or(|b| sh < b.0) {
+                best = Some((sh, a.clone()));
             }
         }
     }
@@ -143,7 +143,9 @@ fn bench_replay(c: &mut Criterion) {
     let mut g = c.benchmark_group("hungarian_replay");
     g.throughput(Throughput::Elements(games.len() as u64));
     g.sample_size(10);
-    for (name, enc) in [("validate_16_games_binary", Encoding::Binary), ("validate_16_games_jsonl", Encoding::JsonLines)] {
+    for (name, enc) in
+        [("validate_16_games_binary", Encoding::Binary), ("validate_16_games_jsonl", Encoding::JsonLines)]
+    {
         let logs: Vec<Vec<u8>> = games.iter().map(|l| encode(l, enc)).collect();
         g.bench_function(name, |b| {
             b.iter(|| {

@@ -108,11 +108,7 @@ fn bench_scoring(c: &mut Criterion) {
 /// A hand as a line of `paifu score riichi`'s input.
 fn hand_line(h: &RandomHand) -> String {
     let wind = |w: u8| ["E", "S", "W", "N"][usize::from(w)];
-    let melds: Vec<String> = h
-        .melds
-        .iter()
-        .map(|m| format!("{}:{}", m.kind.name(), tiles_text(m.tiles())))
-        .collect();
+    let melds: Vec<String> = h.melds.iter().map(|m| format!("{}:{}", m.kind.name(), tiles_text(m.tiles()))).collect();
     let text = |t: &[Tile]| t.iter().map(|t| t.to_string()).collect::<Vec<_>>();
     serde_json::json!({
         "hand": tiles_text(&h.concealed),
@@ -148,7 +144,7 @@ fn choose(game: &Riichi, seat: u8) -> Action {
             }
             let sh = shanten(&counts_of(&rest), melds) * 4 - i8::from(tile.is_yaochu());
             if best.as_ref().is_none_or(|b| sh < b.0) {
-                best = Some((sh, *a));
+                best = Some((sh, a.clone()));
             }
         }
     }
@@ -165,7 +161,7 @@ fn choose(game: &Riichi, seat: u8) -> Action {
             if legal.contains(&Action::Pass) {
                 Action::Pass
             } else {
-                legal[0]
+                legal[0].clone()
             }
         }
     }
@@ -202,9 +198,10 @@ fn bench_replay(c: &mut Criterion) {
     let mut g = c.benchmark_group("riichi_replay");
     g.throughput(Throughput::Elements(games.len() as u64));
     g.sample_size(10);
-    for (name, enc) in
-        [("validate_32_east_south_games_binary", Encoding::Binary), ("validate_32_east_south_games_jsonl", Encoding::JsonLines)]
-    {
+    for (name, enc) in [
+        ("validate_32_east_south_games_binary", Encoding::Binary),
+        ("validate_32_east_south_games_jsonl", Encoding::JsonLines),
+    ] {
         let logs: Vec<Vec<u8>> = games.iter().map(|l| encode(l, enc)).collect();
         g.bench_function(name, |b| {
             b.iter(|| {

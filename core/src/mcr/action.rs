@@ -17,7 +17,7 @@ use std::str::FromStr;
 /// seat's 13 starting tiles, in tile order) and `draw T` (a seat's draw, a replacement draw
 /// included; `draw 3f` a flower, which the seat sets aside and replaces by the next `draw`).
 /// These are illegal in seeded games.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Action {
     Discard(Tile),
     Chow(Tile, Tile),
@@ -31,7 +31,7 @@ pub enum Action {
     Draw(Piece),
     /// An incident (`incident KIND[: DETAIL]`, core/src/incident.rs), last so that older logs keep
     /// their bytes.
-    Incident(crate::Incident),
+    Incident(Box<crate::Incident>),
 }
 
 impl Action {
@@ -91,7 +91,7 @@ impl FromStr for Action {
     type Err = NotationError;
     fn from_str(s: &str) -> Result<Action, NotationError> {
         if let Some(i) = crate::Incident::parse_notation(s)? {
-            return Ok(Action::Incident(i));
+            return Ok(Action::Incident(Box::new(i)));
         }
         let w: Vec<&str> = s.split_whitespace().collect();
         Ok(match w.as_slice() {

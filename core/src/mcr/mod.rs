@@ -149,8 +149,8 @@ impl Mcr {
             engine::Phase::Deal { .. } | engine::Phase::Draw { .. } | engine::Phase::Over => return None,
         };
         want.filter(|w| legal.contains(w))
-            .or_else(|| legal.iter().find(|a| matches!(a, Action::Discard(_))).copied())
-            .or_else(|| legal.first().copied())
+            .or_else(|| legal.iter().find(|a| matches!(a, Action::Discard(_))).cloned())
+            .or_else(|| legal.first().cloned())
     }
 
     /// A false declaration of a win may be recorded at any decision the seat owes.

@@ -21,7 +21,7 @@ use std::str::FromStr;
 /// draw, also the replacement draw after a kan), `dora 3p` (the next dora indicator of the dead
 /// wall: the first before the dealer's first draw, kan dora as the source shows them) and
 /// `ura 4s` (the next ura indicator). These are illegal in seeded games.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Action {
     Discard {
         tile: Tile,
@@ -43,7 +43,7 @@ pub enum Action {
     Ura(Tile),
     /// An incident (`incident KIND[: DETAIL]`, core/src/incident.rs), last so that older logs keep
     /// their bytes.
-    Incident(crate::Incident),
+    Incident(Box<crate::Incident>),
 }
 
 impl Action {
@@ -126,7 +126,7 @@ impl FromStr for Action {
     type Err = NotationError;
     fn from_str(s: &str) -> Result<Action, NotationError> {
         if let Some(i) = crate::Incident::parse_notation(s)? {
-            return Ok(Action::Incident(i));
+            return Ok(Action::Incident(Box::new(i)));
         }
         let w: Vec<&str> = s.split_whitespace().collect();
         let t = |x: &str| x.parse::<Tile>();

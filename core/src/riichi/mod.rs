@@ -168,8 +168,8 @@ impl Riichi {
             Phase::Deal { .. } | Phase::Draw { .. } | Phase::Over => return None,
         };
         want.filter(|w| legal.contains(w))
-            .or_else(|| legal.iter().find(|a| matches!(a, Action::Discard { riichi: false, .. })).copied())
-            .or_else(|| legal.first().copied())
+            .or_else(|| legal.iter().find(|a| matches!(a, Action::Discard { riichi: false, .. })).cloned())
+            .or_else(|| legal.first().cloned())
     }
 
     fn is_over_now(&self) -> bool {
@@ -231,8 +231,8 @@ impl Riichi {
 
     /// The open claim window: the seat whose tile may be claimed, and the tile.
     pub fn claim_window(&self) -> Option<(Seat, Tile)> {
-        match self.phase {
-            Phase::Claims { tile, window, .. } => Some((window.from(), tile)),
+        match &self.phase {
+            Phase::Claims { tile, window, .. } => Some((window.from(), *tile)),
             _ => None,
         }
     }
