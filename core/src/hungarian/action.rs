@@ -109,7 +109,7 @@ impl FromStr for Action {
             }
             Ok(t)
         };
-        let w: Vec<&str> = s.split_whitespace().collect();
+        let w = crate::log::words(s);
         Ok(match w.as_slice() {
             ["discard", x] => Action::Discard(tile(x)?),
             ["chow", a, b] => Action::chow(tile(a)?, tile(b)?),

@@ -119,7 +119,7 @@ impl FromStr for Action {
         if let Some(i) = crate::Incident::parse_notation(s)? {
             return Ok(Action::Incident(Box::new(i)));
         }
-        let w: Vec<&str> = s.split_whitespace().collect();
+        let w = crate::log::words(s);
         let usage = || {
             NotationError(format!(
                 "{s:?} is not a Ta Yü action: write bid N, pass, choose ns|ew, draw COLUMN, \

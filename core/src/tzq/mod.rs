@@ -125,7 +125,7 @@ impl FromStr for Action {
         if let Some(i) = crate::Incident::parse_notation(s)? {
             return Ok(Action::Incident(Box::new(i)));
         }
-        let w: Vec<&str> = s.split_whitespace().collect();
+        let w = crate::log::words(s);
         let card = |t: &str| t.parse::<Card>();
         let usage = || {
             NotationError(format!(
