@@ -74,8 +74,17 @@ impl From<IncidentError> for NotationError {
 /// The words of an action's notation, split at whitespace without allocating (reading a record
 /// allocates nothing): `match words(s).as_slice() { ["discard", t] => ... }`.
 pub(crate) fn words(s: &str) -> Words<'_> {
+    if s.is_ascii() {
+        // What `split_whitespace` splits at, in ASCII: tab, line feed, vertical tab, form feed,
+        // carriage return and space.
+        return words_of(s.split(|c: char| matches!(c, '\t'..='\r' | ' ')).filter(|w| !w.is_empty()));
+    }
+    words_of(s.split_whitespace())
+}
+
+fn words_of<'a>(each: impl Iterator<Item = &'a str>) -> Words<'a> {
     let mut w = Words { words: [""; Words::MAX], len: 0 };
-    for word in s.split_whitespace() {
+    for word in each {
         match w.words.get_mut(w.len) {
             Some(slot) => *slot = word,
             // More words than any notation has: no pattern matches the empty list.

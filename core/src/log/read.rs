@@ -82,7 +82,7 @@ impl<R: BufRead> Input<R> {
                 break;
             }
             any = true;
-            let (part, ends) = match memchr(b'\n', chunk) {
+            let (part, ends) = match memchr::memchr(b'\n', chunk) {
                 Some(i) => (&chunk[..i], true),
                 None => (chunk, false),
             };
@@ -114,11 +114,6 @@ impl<R: BufRead> Input<R> {
             self.r.consume(n);
         }
     }
-}
-
-/// The index of the first `b` in `bytes`.
-fn memchr(b: u8, bytes: &[u8]) -> Option<usize> {
-    bytes.iter().position(|&x| x == b)
 }
 
 /// A log being read: its header (read and checked), then its records one at a time
