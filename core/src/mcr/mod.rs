@@ -28,7 +28,7 @@ pub use facts::FactKind;
 pub use fans::{Fan, FanInfo, FanSet, TableError};
 pub use rules::{Rules, WallKind};
 pub use score::{score, Score, ScoreError, ScoreRules, Situation, WinHand, MINIMUM};
-pub use score_line::score_line;
+pub use score_line::{score_line, score_line_into};
 pub use view::{ClaimView, FanView, MeldView, PlayerView, View, WinView};
 
 use crate::error::Violation;

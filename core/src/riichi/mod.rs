@@ -28,7 +28,7 @@ pub use engine::{Riichi, River};
 pub use facts::{Abort, FactKind};
 pub use rules::{Chombo, ExcerptStart, Renhou, Rules};
 pub use score::{score, Limit, Payment, Score, ScoreError, Situation, WinHand, Yaku};
-pub use score_line::score_line;
+pub use score_line::{score_line, score_line_into};
 pub use setup::{SeatSetup, Setup, SetupPhase};
 pub use view::{
     ClaimView, DiscardView, HandEnd, HandEndKind, MeldView, PlayerView, ShownHand, Transfer, View, WinView, YakuLine,
