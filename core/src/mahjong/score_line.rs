@@ -27,9 +27,56 @@ pub(crate) fn err(code: &'static str, message: impl Into<String>) -> LineError {
     LineError { code, message: message.into() }
 }
 
+/// An answer's own fields, which follow `id` and `ok`: written as JSON members, each after a
+/// comma (`,"han":3,"fu":30`), straight into the output.
+pub(crate) trait Fields {
+    fn write_fields(&self, out: &mut Vec<u8>);
+}
+
+/// Fields given as a JSON object (Hungarian's answer).
+impl Fields for Map<String, Value> {
+    fn write_fields(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        // Writing into a Vec cannot fail; a map writes as `{...}`: the opening brace becomes
+        // the comma, the closing one goes.
+        let _ = serde_json::to_writer(&mut *out, self);
+        out.pop();
+        if out.len() == start + 1 {
+            out.pop();
+        } else {
+            out[start] = b',';
+        }
+    }
+}
+
+/// Appends `s` as a JSON string: as it is between quotes when nothing in it needs an escape
+/// (the names of yaku and fan), else escaped by serde_json.
+pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
+    if s.bytes().all(|b| (0x20..0x80).contains(&b) && b != b'"' && b != b'\\') {
+        out.push(b'"');
+        out.extend_from_slice(s.as_bytes());
+        out.push(b'"');
+    } else {
+        // Writing into a Vec cannot fail.
+        let _ = serde_json::to_writer(&mut *out, s);
+    }
+}
+
+/// Appends an integer.
+pub(crate) fn write_int(out: &mut Vec<u8>, n: impl itoa::Integer) {
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
+}
+
+/// Appends `,"key":` (`key` needs no escape).
+pub(crate) fn write_key(out: &mut Vec<u8>, key: &str) {
+    out.extend_from_slice(b",\"");
+    out.extend_from_slice(key.as_bytes());
+    out.extend_from_slice(b"\":");
+}
+
 /// Answers one input line (no newline) the reference way: `score` reads the object and gives the
 /// answer's own fields, which follow `id` and `ok` in the output. Never panics.
-pub(crate) fn answer<F: Serialize>(
+pub(crate) fn answer<F: Fields>(
     line: &str,
     score: impl FnOnce(&Map<String, Value>) -> Result<F, LineError>,
 ) -> String {
@@ -40,7 +87,7 @@ pub(crate) fn answer<F: Serialize>(
 }
 
 /// [`answer`], appended to `out`; whether the hand was scored.
-pub(crate) fn answer_into<F: Serialize>(
+pub(crate) fn answer_into<F: Fields>(
     line: &str,
     out: &mut Vec<u8>,
     score: impl FnOnce(&Map<String, Value>) -> Result<F, LineError>,
@@ -60,7 +107,7 @@ pub(crate) fn answer_into<F: Serialize>(
 /// Answers a line read the quick way, straight into `T` (see the module's notes), appended to
 /// `out`: whether the hand was scored, or `None` (nothing written) when the line does not read
 /// as a `T` or `score` declines it (answers `None`), for [`answer_into`] to answer.
-pub(crate) fn answer_typed<'a, T: Deserialize<'a> + Identified<'a>, F: Serialize>(
+pub(crate) fn answer_typed<'a, T: Deserialize<'a> + Identified<'a>, F: Fields>(
     line: &'a str,
     out: &mut Vec<u8>,
     score: impl FnOnce(&T) -> Option<Result<F, LineError>>,
@@ -81,30 +128,23 @@ pub(crate) trait Identified<'a> {
 
 /// Writes the answer: `{"id", "ok": true, the fields...}` or `{"id", "ok": false, "error",
 /// "message"}`; whether it was the first.
-fn write_answer<I: Serialize, F: Serialize>(out: &mut Vec<u8>, id: &I, result: Result<F, LineError>) -> bool {
-    #[derive(Serialize)]
-    struct Scored<'a, I, F> {
-        id: &'a I,
-        ok: bool,
-        #[serde(flatten)]
-        fields: &'a F,
-    }
-    #[derive(Serialize)]
-    struct Refused<'a, I> {
-        id: &'a I,
-        ok: bool,
-        error: &'static str,
-        message: &'a str,
-    }
-    // Writing into a Vec cannot fail, nor can serializing these values.
+fn write_answer<I: Serialize, F: Fields>(out: &mut Vec<u8>, id: &I, result: Result<F, LineError>) -> bool {
+    out.extend_from_slice(b"{\"id\":");
+    // Writing into a Vec cannot fail, nor can serializing a JSON value.
+    let _ = serde_json::to_writer(&mut *out, id);
     match &result {
         Ok(fields) => {
-            let _ = serde_json::to_writer(&mut *out, &Scored { id, ok: true, fields });
+            out.extend_from_slice(b",\"ok\":true");
+            fields.write_fields(out);
         }
         Err(e) => {
-            let _ = serde_json::to_writer(&mut *out, &Refused { id, ok: false, error: e.code, message: &e.message });
+            out.extend_from_slice(b",\"ok\":false,\"error\":");
+            write_str(out, e.code);
+            out.extend_from_slice(b",\"message\":");
+            write_str(out, &e.message);
         }
     }
+    out.push(b'}');
     result.is_ok()
 }
 
@@ -408,6 +448,62 @@ pub(crate) fn random_shapes(label: &str, n: usize) -> Vec<(String, Vec<String>, 
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The answers, byte for byte, that `paifu score` gave before its output was written by hand
+    /// (e7c92f0): the quick reading, the reference reading and the Hungarian map agree with them.
+    #[test]
+    fn answers_are_written_as_they_always_were() {
+        let cases: [(fn(&str) -> String, &str, &str); 9] = [
+            (
+                crate::riichi::score_line,
+                r#"{"id":"h1","hand":"123m456p789s11z22z2z","win":"2z","tsumo":true}"#,
+                r#"{"id":"h1","ok":true,"han":2,"fu":40,"yaku":[{"name":"menzen_tsumo","han":1},{"name":"seat_wind","han":1}],"yakuman":0,"limit":"none","payment":{"dealer":1300,"non_dealer":700},"total":2700}"#,
+            ),
+            (
+                crate::riichi::score_line,
+                r#"{"id":2,"hand":"234m456p678s55p","melds":["chi:345s"],"win":"5p","dora":["4p"],"honba":2,"riichi_sticks":1}"#,
+                r#"{"id":2,"ok":true,"han":4,"fu":30,"yaku":[{"name":"tanyao","han":1},{"name":"dora","han":3}],"yakuman":0,"limit":"none","payment":{"ron":8300},"total":9300}"#,
+            ),
+            (
+                crate::riichi::score_line,
+                r#"{"id":3,"hand":"123m456p789s11z","melds":["pon:777z"],"win":"1z","seat_wind":"E"}"#,
+                r#"{"id":3,"ok":true,"han":1,"fu":30,"yaku":[{"name":"yakuhai_chun","han":1}],"yakuman":0,"limit":"none","payment":{"ron":1500},"total":1500}"#,
+            ),
+            (
+                crate::riichi::score_line,
+                r#"{"id":4,"hand":"123m","win":"1m"}"#,
+                r#"{"id":4,"ok":false,"error":"invalid_tiles","message":"a winning hand has 14 tiles (a kan counts as 3): 3 concealed and 0 melds make 3"}"#,
+            ),
+            (
+                crate::riichi::score_line,
+                r#"{"id":"a\"b","hand":"111m","win":"1m"}"#,
+                r#"{"id":"a\"b","ok":false,"error":"invalid_tiles","message":"a winning hand has 14 tiles (a kan counts as 3): 3 concealed and 0 melds make 3"}"#,
+            ),
+            (
+                crate::mcr::score_line,
+                r#"{"id":1,"hand":"123m456p789s111z55z","win":"5z","tsumo":true,"flowers":1}"#,
+                r#"{"id":1,"ok":true,"fan":24,"fans":[{"name":"mixed_straight","fan":8,"count":1},{"name":"all_types","fan":6,"count":1},{"name":"fully_concealed_hand","fan":4,"count":1},{"name":"prevalent_wind","fan":2,"count":1},{"name":"seat_wind","fan":2,"count":1},{"name":"single_wait","fan":1,"count":1},{"name":"flower_tiles","fan":1,"count":1}],"meets_minimum":true}"#,
+            ),
+            (
+                crate::mcr::score_line,
+                r#"{"id":2,"hand":"11m","melds":["pon:777z","chi:123s","chi:456s","ankan:9999p"],"win":"1m","seat_wind":"S"}"#,
+                r#"{"id":2,"ok":true,"fan":7,"fans":[{"name":"dragon_pung","fan":2,"count":1},{"name":"concealed_kong","fan":2,"count":1},{"name":"short_straight","fan":1,"count":1},{"name":"pung_of_terminals_or_honors","fan":1,"count":1},{"name":"single_wait","fan":1,"count":1}],"meets_minimum":false}"#,
+            ),
+            (
+                crate::mcr::score_line,
+                r#"{"id":3,"hand":"123m","win":"9m"}"#,
+                r#"{"id":3,"ok":false,"error":"invalid_tiles","message":"3 concealed tiles with 0 melds: a winning hand has 14 (the winning tile included)"}"#,
+            ),
+            (
+                crate::hungarian::score_line,
+                r#"{"id":3,"winner":"E","win":"1s","players":{"E":{"hand":"234m567m345p678s11s"},"S":{"hand":"147m258p369s1234z"},"W":{"hand":"258m369p147s1234z"},"N":{"hand":"369m147p258s1234z"}}}"#,
+                r#"{"id":3,"ok":true,"players":{"E":{"points":20,"doublings":1,"score":40,"lines":[{"name":"mahjong","points":20},{"name":"x2 east_wins","points":0}],"limit":null},"S":{"points":0,"doublings":0,"score":0,"lines":[],"limit":null},"W":{"points":0,"doublings":0,"score":0,"lines":[],"limit":null},"N":{"points":0,"doublings":0,"score":0,"lines":[],"limit":null}},"payments":{"E":240,"S":-80,"W":-80,"N":-80}}"#,
+            ),
+        ];
+        for (score, line, want) in cases {
+            assert_eq!(score(line), want, "{line}");
+        }
+    }
 
     #[test]
     fn the_answer_echoes_the_id_and_says_ok_or_why_not() {

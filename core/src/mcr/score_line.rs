@@ -7,10 +7,11 @@
 
 use super::score::{score, Score, ScoreError, ScoreRules, Situation, WinHand};
 use crate::mahjong::score_line::{
-    answer_into, answer_typed, err, get_bool, get_wind, Given, Id, Identified, LineError, Texts, TileBuf,
+    answer_into, answer_typed, err, get_bool, get_wind, write_int, write_key, write_str, Fields, Given, Id, Identified,
+    LineError, Texts, TileBuf,
 };
 use crate::mahjong::{Meld, MeldKind, Tile};
-use serde::{Deserialize, Serialize, Serializer};
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 const FIELDS: &[&str] = &[
@@ -145,26 +146,24 @@ fn one_tile(s: &str) -> Result<Tile, LineError> {
 /// `meets_minimum`.
 struct Scored(Score);
 
-impl Serialize for Scored {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        #[derive(Serialize)]
-        struct Fan {
-            name: &'static str,
-            fan: u8,
-            count: u8,
+impl Fields for Scored {
+    fn write_fields(&self, out: &mut Vec<u8>) {
+        write_key(out, "fan");
+        write_int(out, self.0.total());
+        write_key(out, "fans");
+        out.push(b'[');
+        for (i, (f, n)) in self.0.fans().enumerate() {
+            out.extend_from_slice(if i == 0 { b"{\"name\":" } else { b",{\"name\":" });
+            write_str(out, f.name());
+            write_key(out, "fan");
+            write_int(out, f.value());
+            write_key(out, "count");
+            write_int(out, n);
+            out.push(b'}');
         }
-        struct Fans<'a>(&'a Score);
-        impl Serialize for Fans<'_> {
-            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.collect_seq(self.0.fans().map(|(f, n)| Fan { name: f.name(), fan: f.value(), count: n }))
-            }
-        }
-        let mut st = s.serialize_struct("Scored", 3)?;
-        st.serialize_field("fan", &self.0.total())?;
-        st.serialize_field("fans", &Fans(&self.0))?;
-        st.serialize_field("meets_minimum", &self.0.meets_minimum())?;
-        st.end()
+        out.push(b']');
+        write_key(out, "meets_minimum");
+        out.extend_from_slice(if self.0.meets_minimum() { b"true" } else { b"false" });
     }
 }
 

@@ -4,10 +4,11 @@ use super::rules::Rules;
 use super::score::{score, Payment, Score, Situation, WinHand};
 use crate::log::OptValue;
 use crate::mahjong::score_line::{
-    answer_into, answer_typed, err, get_bool, get_wind, Given, Id, Identified, LineError, Texts, TileBuf, TileTexts,
+    answer_into, answer_typed, err, get_bool, get_wind, write_int, write_key, write_str, Fields, Given, Id, Identified,
+    LineError, Texts, TileBuf, TileTexts,
 };
 use crate::mahjong::{parse_tiles, Meld, MeldKind, Tile};
-use serde::{Deserialize, Serialize, Serializer};
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 const FIELDS: &[&str] = &[
@@ -237,42 +238,45 @@ struct Scored {
     sticks: u32,
 }
 
-impl Serialize for Scored {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        #[derive(Serialize)]
-        struct Yaku {
-            name: &'static str,
-            han: u32,
-        }
-        #[derive(Serialize)]
-        #[serde(untagged)]
-        enum Pay {
-            Ron { ron: i64 },
-            Tsumo { dealer: i64, non_dealer: i64 },
-            All { all: i64 },
-        }
-        struct Yakus<'a>(&'a [(super::score::Yaku, u32)]);
-        impl Serialize for Yakus<'_> {
-            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.collect_seq(self.0.iter().map(|(y, h)| Yaku { name: y.name(), han: *h }))
-            }
-        }
+impl Fields for Scored {
+    fn write_fields(&self, out: &mut Vec<u8>) {
         let sc = &self.score;
-        let payment = match self.pay {
-            Payment::Ron(p) => Pay::Ron { ron: p },
-            Payment::Tsumo { dealer, non_dealer } => Pay::Tsumo { dealer, non_dealer },
-            Payment::TsumoDealer(a) => Pay::All { all: a },
+        write_key(out, "han");
+        write_int(out, sc.han);
+        write_key(out, "fu");
+        write_int(out, sc.fu);
+        write_key(out, "yaku");
+        out.push(b'[');
+        for (i, (y, h)) in sc.yaku.iter().enumerate() {
+            out.extend_from_slice(if i == 0 { b"{\"name\":" } else { b",{\"name\":" });
+            write_str(out, y.name());
+            write_key(out, "han");
+            write_int(out, *h);
+            out.push(b'}');
+        }
+        out.push(b']');
+        write_key(out, "yakuman");
+        write_int(out, sc.yakuman);
+        write_key(out, "limit");
+        write_str(out, sc.limit.name());
+        write_key(out, "payment");
+        let mut member = |key: &str, v: i64, first: bool| {
+            out.extend_from_slice(if first { b"{\"" } else { b",\"" });
+            out.extend_from_slice(key.as_bytes());
+            out.extend_from_slice(b"\":");
+            write_int(out, v);
         };
-        let mut st = s.serialize_struct("Scored", 7)?;
-        st.serialize_field("han", &sc.han)?;
-        st.serialize_field("fu", &sc.fu)?;
-        st.serialize_field("yaku", &Yakus(&sc.yaku))?;
-        st.serialize_field("yakuman", &sc.yakuman)?;
-        st.serialize_field("limit", sc.limit.name())?;
-        st.serialize_field("payment", &payment)?;
-        st.serialize_field("total", &(self.pay.total() + 1000 * i64::from(self.sticks)))?;
-        st.end()
+        match self.pay {
+            Payment::Ron(p) => member("ron", p, true),
+            Payment::Tsumo { dealer, non_dealer } => {
+                member("dealer", dealer, true);
+                member("non_dealer", non_dealer, false);
+            }
+            Payment::TsumoDealer(a) => member("all", a, true),
+        }
+        out.push(b'}');
+        write_key(out, "total");
+        write_int(out, self.pay.total() + 1000 * i64::from(self.sticks));
     }
 }
 
