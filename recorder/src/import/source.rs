@@ -66,7 +66,10 @@ fn header_difference(log: &Header, src: &Header) -> Option<String> {
         .or_else(|| differ("source", brief(&log.source), brief(&src.source)))
         .or_else(|| {
             let keys = log.meta.keys().chain(src.meta.keys());
-            keys.filter(|k| log.meta.get(*k) != src.meta.get(*k))
+            // A log imported before Paifu rebuilt Tenhou's walls does not say its wall was checked
+            // (`meta.wall`): it claims less, and its source's wall is checked all the same.
+            let unclaimed = |k: &str| k == mjlog::WALL_KEY && !log.meta.contains_key(k);
+            keys.filter(|k| log.meta.get(*k) != src.meta.get(*k) && !unclaimed(k))
                 .map(|k| differ(&format!("meta.{k}"), brief(&log.meta.get(k)), brief(&src.meta.get(k))))
                 .next()
                 .flatten()
@@ -112,6 +115,15 @@ pub(crate) fn check_log(log: &Log<Action>, pos: &Positions) -> Option<Fault> {
     let excerpt = super::to_log::is_excerpt(&log.header);
     let imp = match import_as(&src.format, text, excerpt) {
         Ok(imp) => imp,
+        // A Tenhou record whose own seed does not make its deals (mjlog/wall.rs).
+        Err(e) if mjlog::is_wall_mismatch(&e) => {
+            let what = e.message.strip_prefix("wall_mismatch: ").unwrap_or(&e.message).to_owned();
+            let e = ImportError { message: what, ..e };
+            return Some(Fault::new(
+                ErrorCode::WallMismatch,
+                format!("the source the log embeds ({}) is not what its own seed deals: {e}", src.format),
+            ));
+        }
         Err(e) => {
             return Some(Fault::new(
                 ErrorCode::SourceMismatch,
