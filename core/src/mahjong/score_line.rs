@@ -76,10 +76,7 @@ pub(crate) fn write_key(out: &mut Vec<u8>, key: &str) {
 
 /// Answers one input line (no newline) the reference way: `score` reads the object and gives the
 /// answer's own fields, which follow `id` and `ok` in the output. Never panics.
-pub(crate) fn answer<F: Fields>(
-    line: &str,
-    score: impl FnOnce(&Map<String, Value>) -> Result<F, LineError>,
-) -> String {
+pub(crate) fn answer<F: Fields>(line: &str, score: impl FnOnce(&Map<String, Value>) -> Result<F, LineError>) -> String {
     let mut out = Vec::new();
     answer_into(line, &mut out, score);
     // serde_json writes UTF-8.
