@@ -450,7 +450,8 @@ mod tests {
     /// (e7c92f0): the quick reading, the reference reading and the Hungarian map agree with them.
     #[test]
     fn answers_are_written_as_they_always_were() {
-        let cases: [(fn(&str) -> String, &str, &str); 9] = [
+        type Scorer = fn(&str) -> String;
+        let cases: [(Scorer, &str, &str); 9] = [
             (
                 crate::riichi::score_line,
                 r#"{"id":"h1","hand":"123m456p789s11z22z2z","win":"2z","tsumo":true}"#,
