@@ -232,13 +232,6 @@ pub(super) fn parse_record<A: Action>(index: usize, line_no: usize, line: &str) 
     Ok(Record { seq: r.seq, seat: r.seat, action, claim: r.claim })
 }
 
-/// Reads the header line only.
-pub fn read_jsonl_header(text: &str) -> Result<Header, Fault> {
-    super::read::LogReader::open_as(text.as_bytes(), true)
-        .map(super::read::LogReader::into_header)
-        .map_err(|e| e.into_fault())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,8 +10,8 @@ mod jsonl;
 mod read;
 
 pub use binary::MAGIC;
-pub use jsonl::{header_line, json_object, read_jsonl_header, record_line, write_record_line};
-pub use read::{LogReader, ReadError};
+pub use jsonl::{header_line, json_object, record_line, write_record_line};
+pub use read::{read_jsonl_header, LogReader, ReadError};
 
 use binary::encode_binary;
 use jsonl::encode_jsonl;

@@ -405,6 +405,11 @@ fn at_index(e: ReadError, index: usize) -> ReadError {
     }
 }
 
+/// Reads the header line of a JSON Lines log only.
+pub fn read_jsonl_header(text: &str) -> Result<Header, Fault> {
+    LogReader::open_as(text.as_bytes(), true).map(LogReader::into_header).map_err(ReadError::into_fault)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
