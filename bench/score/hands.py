@@ -7,8 +7,9 @@
     hands.py py mcr mcr.jsonl                   # PyMahjongGB (1.4.0) scores them in-process
 
 `py` converts every line to the library's own input first, then times only the library's calls
-(in-process: no process start, no JSON), and prints one JSON object: hands, seconds, hands/s,
-and how many the library refused. The libraries are not part of Paifu: install them outside the
+(in-process: no process start, no JSON), and prints one JSON object: hands, seconds (wall),
+cpu_seconds (this process's CPU time: steadier on a busy machine), hands/s, and how many the
+library refused. The libraries are not part of Paifu: install them outside the
 project (`pip install --target DIR mahjong==2.1.0 PyMahjongGB==1.4.0`, then PYTHONPATH=DIR).
 bench/score/run.sh runs the whole comparison; docs/performance.md has the figures.
 """
@@ -184,13 +185,13 @@ def py_riichi(hands):
 
     inputs = riichi_inputs(hands)
     refused = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for tiles, win, melds, dora, config, ura in inputs:
         r = HandCalculator.estimate_hand_value(
             tiles, win, melds=melds, dora_indicators=dora, config=config, ura_dora_indicators=ura
         )
         refused += r.error is not None
-    return time.perf_counter() - start, refused
+    return time.perf_counter() - start, time.process_time() - cpu, refused
 
 
 GB_SUITS = {"m": "W", "p": "B", "s": "T"}
@@ -241,13 +242,13 @@ def py_mcr(hands):
 
     inputs = mcr_inputs(hands)
     refused = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for args in inputs:
         try:
             MahjongFanCalculator(*args)
         except Exception:
             refused += 1
-    return time.perf_counter() - start, refused
+    return time.perf_counter() - start, time.process_time() - cpu, refused
 
 
 def main(argv):
@@ -261,8 +262,18 @@ def main(argv):
     if len(argv) == 4 and argv[1] == "py" and argv[2] in ("riichi", "mcr"):
         with open(argv[3]) as f:
             hands = [json.loads(line) for line in f if line.strip()]
-        seconds, refused = (py_riichi if argv[2] == "riichi" else py_mcr)(hands)
-        print(json.dumps({"hands": len(hands), "seconds": round(seconds, 4), "hands_per_s": round(len(hands) / seconds), "refused": refused}))
+        seconds, cpu, refused = (py_riichi if argv[2] == "riichi" else py_mcr)(hands)
+        print(
+            json.dumps(
+                {
+                    "hands": len(hands),
+                    "seconds": round(seconds, 4),
+                    "cpu_seconds": round(cpu, 4),
+                    "hands_per_s": round(len(hands) / seconds),
+                    "refused": refused,
+                }
+            )
+        )
         return 0
     print(__doc__, file=sys.stderr)
     return 2
