@@ -277,14 +277,7 @@ mod tests {
         let mut cases: Vec<String> = extra.iter().map(|l| l.to_string()).collect();
         for _ in 0..20_000 {
             let mut b = lines[s.below(lines.len() as u64) as usize].as_bytes().to_vec();
-            let at = s.below(b.len() as u64) as usize;
-            let alphabet = b"{}\":, 0123456789-.eE\\\t\x01abc";
-            let byte = alphabet[s.below(alphabet.len() as u64) as usize];
-            match s.below(3) {
-                0 => b[at] = byte,
-                1 => b.insert(at, byte),
-                _ => drop(b.remove(at)),
-            }
+            s.mutate(&mut b, b"{}\":, 0123456789-.eE\\\t\x01abc");
             if let Ok(l) = String::from_utf8(b) {
                 cases.push(l);
             }

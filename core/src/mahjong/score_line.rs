@@ -118,6 +118,28 @@ pub(crate) fn answer_typed<'a, T: Deserialize<'a> + Identified<'a>, F: Fields>(
     Some(write_answer(out, &input.id(), result))
 }
 
+/// Answers a line the quick way ([`answer_typed`]) when it reads as a `T` and `quick` takes it,
+/// else the reference way ([`answer_into`]), appended to `out`: whether the hand was scored.
+pub(crate) fn answer_either<'a, T: Deserialize<'a> + Identified<'a>, F: Fields, G: Fields>(
+    line: &'a str,
+    out: &mut Vec<u8>,
+    quick: impl FnOnce(&T) -> Option<Result<F, LineError>>,
+    reference: impl FnOnce(&Map<String, Value>) -> Result<G, LineError>,
+) -> bool {
+    match answer_typed(line, out, quick) {
+        Some(ok) => ok,
+        None => answer_into(line, out, reference),
+    }
+}
+
+/// The answer `write` appends to an empty buffer, as a string.
+pub(crate) fn answer_string(write: impl FnOnce(&mut Vec<u8>) -> bool) -> String {
+    let mut out = Vec::new();
+    write(&mut out);
+    // Answers are written from strings and numbers: UTF-8.
+    String::from_utf8(out).unwrap_or_default()
+}
+
 /// An input read the quick way: its `id`.
 pub(crate) trait Identified<'a> {
     fn id(&self) -> Id<'a>;
@@ -368,13 +390,7 @@ pub(crate) fn lines_to_agree_on(base: &[String], variants: &[(&str, &[&str])]) -
     for _ in 0..5000 {
         let mut b = base[s.below(base.len() as u64) as usize].as_bytes().to_vec();
         for _ in 0..=s.below(2) {
-            let at = s.below(b.len() as u64) as usize;
-            let byte = alphabet[s.below(alphabet.len() as u64) as usize];
-            match s.below(3) {
-                0 => b[at] = byte,
-                1 => b.insert(at, byte),
-                _ => drop(b.remove(at)),
-            }
+            s.mutate(&mut b, alphabet);
         }
         if let Ok(l) = String::from_utf8(b) {
             out.push(l);

@@ -4,8 +4,8 @@ use super::rules::Rules;
 use super::score::{score, Payment, Score, Situation, WinHand};
 use crate::log::OptValue;
 use crate::mahjong::score_line::{
-    answer_into, answer_typed, err, get_bool, get_wind, write_int, write_key, write_str, Fields, Given, Id, Identified,
-    LineError, Texts, TileBuf, TileTexts,
+    answer_either, answer_string, err, get_bool, get_wind, write_int, write_key, write_str, Fields, Given, Id,
+    Identified, LineError, Texts, TileBuf, TileTexts,
 };
 use crate::mahjong::{parse_tiles, Meld, MeldKind, Tile};
 use serde::Deserialize;
@@ -42,20 +42,14 @@ const FIELDS: &[&str] = &[
 /// "rinshan", "chankan", "haitei", "houtei", "tenhou", "chiihou", "renhou", "seat_wind",
 /// "round_wind", "dora", "ura", "honba", "riichi_sticks", "rules"}`; see docs/rules/riichi.md.
 pub fn score_line(line: &str) -> String {
-    let mut out = Vec::new();
-    score_line_into(line, &mut out);
-    // serde_json writes UTF-8.
-    String::from_utf8(out).unwrap_or_default()
+    answer_string(|out| score_line_into(line, out))
 }
 
 /// [`score_line`], the answer appended to `out`; whether the hand was scored (`"ok": true`).
 /// The usual line is read straight into borrowed fields, nothing allocated for it; any other
 /// the reference way (`mahjong::score_line`), with the same answer.
 pub fn score_line_into(line: &str, out: &mut Vec<u8>) -> bool {
-    match answer_typed(line, out, score_quick) {
-        Some(ok) => ok,
-        None => answer_into(line, out, score_object),
-    }
+    answer_either(line, out, score_quick, score_object)
 }
 
 /// A line read the quick way: every field of the contract, each of the type the reference
@@ -534,7 +528,7 @@ mod tests {
             ("rules", &["null", "{\"red_fives\":0}", "1"]),
         ];
         let lines = lines_to_agree_on(&base, variants);
-        let quick = |l: &str, out: &mut Vec<u8>| answer_typed(l, out, score_quick);
+        let quick = |l: &str, out: &mut Vec<u8>| crate::mahjong::score_line::answer_typed(l, out, score_quick);
         let reference = |l: &str| crate::mahjong::score_line::answer(l, score_object);
         let answered = readings_agree(&lines, quick, reference);
         assert!(answered * 3 > lines.len(), "{answered} of {}", lines.len());
