@@ -72,8 +72,8 @@ pub struct ArenaArgs {
     #[arg(long, default_value_t = 4)]
     pub games: u32,
     /// A duplicate match: every deal is played once in each rotation of the seats (four games
-    /// for four seats on one deal), so that the luck of the deal cancels; the summary gives each
-    /// bot's mean rank points over the deals with a 95% confidence interval.
+    /// for four seats on one deal), so that the luck of the deal cancels. Each log's header says
+    /// its deal and rotation (meta "duplicate").
     #[arg(long)]
     pub duplicate: bool,
     /// The match folder (created; must not hold a match already).

@@ -10,20 +10,16 @@
 //! no-referrer` and never cached, and it links nowhere that would need it.
 
 use crate::html::{self, esc};
-use crate::{PageError, State};
 use actix_web::http::header;
-use actix_web::{web, HttpResponse};
+use actix_web::HttpResponse;
 use paifu_core::games::View;
 use paifu_recorder::arena::person::{SeatNow, Stage};
 use serde_json::Value;
 use std::fmt::Write as _;
 
-/// `GET /play/{token}`.
-pub(crate) async fn page(state: web::Data<State>, token: web::Path<String>) -> Result<HttpResponse, PageError> {
-    let (run, k) = crate::tables::seat_of(&state, &token).await?;
-    let desk = run.desk(k).ok_or_else(|| crate::WebError::NotFound("this join link opens no person's seat".into()))?;
-    let now = desk.now();
-    let (table, actions) = drawing(&now);
+/// The page of `GET /play/{token}`: the seat as it is now.
+pub(crate) fn page(now: &SeatNow) -> HttpResponse {
+    let (table, actions) = drawing(now);
     let me = now.names.get(usize::from(now.seat)).cloned().unwrap_or_default();
     let body = format!(
         "<style>{CSS}</style><div class=\"play\" id=\"play\">\
@@ -32,15 +28,15 @@ pub(crate) async fn page(state: web::Data<State>, token: web::Path<String>) -> R
          <div id=\"table\" class=\"table-area\">{table}</div>\
          <div id=\"actions\" class=\"actions\">{actions}</div>\
          <noscript><p class=\"fault\">The seat plays with script on: this page only shows it.</p></noscript></div>",
-        status = esc(&status(&now)),
+        status = esc(&status(now)),
         notice = esc(now.notice.as_deref().unwrap_or("")),
     );
     let title = format!("{me} at table {}", now.table);
-    Ok(HttpResponse::Ok()
+    HttpResponse::Ok()
         .content_type("text/html; charset=utf-8")
         .insert_header((header::REFERRER_POLICY, "no-referrer"))
         .insert_header((header::CACHE_CONTROL, "no-store"))
-        .body(html::page(&title, "", &body, Some(&format!("{BLAKE3_JS}{PLAY_JS}")))))
+        .body(html::page(&title, "", &body, Some(&format!("{BLAKE3_JS}{PLAY_JS}"))))
 }
 
 /// The line at the top: table, game, the seat's name and whose turn it is.
@@ -197,7 +193,7 @@ fn actions_html(now: &SeatNow) -> String {
             ),
         };
         let label = match &a {
-            Some(a) => format!("{a}"),
+            Some(a) => a.to_string(),
             None => format!("{t} (cannot be discarded now)"),
         };
         let _ = write!(
@@ -420,8 +416,10 @@ function tick(){
   c.classList.toggle("low",left<5000);
 }
 setInterval(tick,250);
+let seedSent="",latest=null;
 async function seedStep(s){
   const f=s.fair;if(s.state!=="waiting"||!f||!f.owed||seedBusy)return;
+  const step=f.owed+":"+(f.closed||"");if(step===seedSent)return;
   seedBusy=true;
   const key="paifu-seed-"+s.table+"-"+f.party+"-"+f.host_commitment;
   let value=localStorage.getItem(key);
@@ -430,7 +428,10 @@ async function seedStep(s){
   if(f.owed==="commit")r=await post("/seed",{commitment:commitOf(f.party,fromhex(value))});
   else r=await post("/seed",{contribution:value});
   if(r[0]!==200)say(r[1].error||("the seed step was refused ("+r[0]+")"));
+  else seedSent=step;
   seedBusy=false;
+  // The update that asks for the next step may have come while this one was sent.
+  if(latest)seedStep(latest);
 }
 function show(s){
   $("status").textContent=$("status-line")?"":"";
@@ -443,7 +444,7 @@ function show(s){
   say(s.notice||"");
   deadline=s.deadline_ms===null?null:Date.now()+s.deadline_ms;tick();
   document.body.dataset.version=s.version;document.body.dataset.toAct=s.to_act;document.body.dataset.state=s.state;
-  seedStep(s);
+  latest=s;seedStep(s);
 }
 function connect(){
   const es=new EventSource(api+"/events");
@@ -453,6 +454,12 @@ function connect(){
 connect();
 })();
 "##;
+
+/// The seat's position drawn as the viewer draws it, the seat at the bottom.
+fn position_html(view: &View, bottom: paifu_core::Seat) -> String {
+    let (picture, rest) = crate::view::parts(view, bottom);
+    picture.unwrap_or_default() + &rest
+}
 
 #[cfg(test)]
 mod tests {
@@ -500,10 +507,4 @@ mod tests {
         now.legal.clear();
         assert!(actions_html(&now).contains("Not your turn"));
     }
-}
-
-/// The seat's position drawn as the viewer draws it, the seat at the bottom.
-fn position_html(view: &View, bottom: paifu_core::Seat) -> String {
-    let (picture, rest) = crate::view::parts(view, bottom);
-    picture.unwrap_or_default() + &rest
 }

@@ -86,7 +86,7 @@ pub(crate) fn routes(cfg: &mut web::ServiceConfig) {
         .route("/api/play/{token}", web::post().to(act))
         .route("/api/play/{token}/seed", web::post().to(seed))
         .route("/api/play/{token}/events", web::get().to(events))
-        .route("/play/{token}", web::get().to(play_page::page));
+        .route("/play/{token}", web::get().to(page));
 }
 
 type Api = Result<HttpResponse, ApiError>;
@@ -462,4 +462,10 @@ async fn events(state: web::Data<State>, token: web::Path<String>) -> Api {
         // Sent as written: a compressed stream would wait for more before it flushes.
         .insert_header((header::CONTENT_ENCODING, "identity"))
         .streaming(stream))
+}
+
+/// `GET /play/{token}`: the seat's page.
+async fn page(state: web::Data<State>, token: web::Path<String>) -> Result<HttpResponse, crate::PageError> {
+    let desk = desk_of(&state, &token).await?;
+    Ok(play_page::page(&desk.now()))
 }

@@ -216,6 +216,9 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> TableError + '_ {
     move |source| TableError::Io { path: path.to_owned(), source }
 }
 
+/// Signs a finished game's verdict (the server's key), or says nothing without one.
+pub type Certify = Arc<dyn Fn(&Report) -> Option<Certificate> + Send + Sync>;
+
 /// How the server hosts its tables.
 #[derive(Clone)]
 pub struct TablesConfig {
@@ -228,7 +231,7 @@ pub struct TablesConfig {
     /// The sandbox the bots run in; `None`: unsandboxed (the logs say so).
     pub sandbox: Option<Sandbox>,
     /// Signs a finished game's verdict with the server's key.
-    pub certify: Arc<dyn Fn(&Report) -> Option<Certificate> + Send + Sync>,
+    pub certify: Certify,
     /// Whether each record is synced to the disk before play goes on.
     pub sync: bool,
 }
@@ -664,8 +667,7 @@ fn play_table(config: &TablesConfig, run: &Arc<TableRun>) -> Result<(), TableErr
     }
     let text = std::fs::read_to_string(run.folder.seed()).map_err(io(&run.folder.seed()))?;
     let seed: Seed = text.trim().parse().map_err(|e: paifu_core::BadHex| TableError::NotNow(e.to_string()))?;
-    bots::by_name(&run.plan.game, Play { config, run, seed: seed.clone() })
-        .map_err(|f| TableError::NotNow(f.message))??;
+    bots::by_name(&run.plan.game, Play { config, run, seed }).map_err(|f| TableError::NotNow(f.message))??;
     // Every game is over: publish everything anyone needs to recompute the seeds.
     let mut archive = Archive::open(&config.db)?;
     let row = archive.table(run.id)?.ok_or_else(|| TableError::NotFound(format!("no table {}", run.id)))?;
@@ -723,7 +725,7 @@ fn play_games<G: Bots>(config: &TablesConfig, run: &Arc<TableRun>, seed: &Seed) 
         }
         let game_seed = plan.game_seed(seed, number);
         let names: Vec<String> = (0..n).map(|s| plan.seats[plan.player_at(number, s)].name.clone()).collect();
-        let mut header = Header::new(G::KIND.name(), &plan.ruleset, G::options(&rules), names, game_seed.clone());
+        let mut header = Header::new(G::KIND.name(), &plan.ruleset, G::options(&rules), names, game_seed);
         header.seed = None;
         header.meta = table_meta(run, &row, number);
         let mut players: Vec<Player<G>> = Vec::with_capacity(n);
