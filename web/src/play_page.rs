@@ -500,7 +500,7 @@ mod tests {
             assert!(html.contains(&format!("data-action=\"{a}\"")), "{a} is a tile to click: {html}");
         }
         assert!(html.contains("data-action=\"pon 5m 5m\" data-key=\"p\""), "{html}");
-        let buttons = html.matches("class=\"tile").count();
+        let buttons = html.matches("<button type=\"button\" class=\"tile").count();
         assert_eq!(buttons, 14, "the thirteen tiles and the draw: {html}");
         // Nothing of another seat's hand.
         now.to_act = false;

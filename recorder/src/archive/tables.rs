@@ -391,12 +391,14 @@ mod tests {
         assert_eq!(a.set_seat_commitment(id, 1, "ab").unwrap(), Err(SeedStepRefusal::NotAPerson(1)));
         assert_eq!(a.set_seat_commitment(id + 1, 0, "ab").unwrap(), Err(SeedStepRefusal::NoTable(id + 1)));
         a.set_seat_commitment(id, 0, "ab").unwrap().unwrap();
-        a.set_seat_commitment(id, 0, "cd").unwrap().unwrap();
+        // The same commitment again is taken; another one is refused: the first holds.
+        a.set_seat_commitment(id, 0, "ab").unwrap().unwrap();
+        assert_eq!(a.set_seat_commitment(id, 0, "cd").unwrap(), Err(SeedStepRefusal::Committed(0)));
         a.close_commitments(id, "d1").unwrap();
         a.close_commitments(id, "d2").unwrap();
         assert_eq!(a.set_seat_commitment(id, 0, "ef").unwrap(), Err(SeedStepRefusal::Closed));
         let t = a.table(id).unwrap().unwrap();
-        assert_eq!((t.seats[0].commitment.as_deref(), t.commitments_digest.as_deref()), (Some("cd"), Some("d1")));
+        assert_eq!((t.seats[0].commitment.as_deref(), t.commitments_digest.as_deref()), (Some("ab"), Some("d1")));
         a.set_table_stage(id, "playing", None).unwrap();
         a.set_table_stage(id, "ended", Some("{\"seed\":1}")).unwrap();
         let t = a.table(id).unwrap().unwrap();
