@@ -363,13 +363,19 @@ fn two_people_play_tzq_and_a_server_killed_mid_game_resumes_the_table_to_the_sam
     eprintln!("tzq: {played:?}");
 }
 
+/// A server started with the bot `greedy` (riichi), its folder and an organiser's token.
+fn with_greedy() -> (tempfile::TempDir, String, Server) {
+    let dir = tempfile::tempdir().unwrap();
+    let org = organiser(dir.path());
+    let bot = format!("greedy={PAIFU} bot riichi --strategy greedy --seed s{{seat}}");
+    let server = serve(dir.path(), &["--bot", &bot]);
+    (dir, org, server)
+}
+
 #[test]
 fn a_person_plays_beside_three_bots_the_server_was_started_with() {
-    let dir = tempfile::tempdir().unwrap();
+    let (dir, org, server) = with_greedy();
     let p = dir.path();
-    let org = organiser(p);
-    let bot = format!("greedy={PAIFU} bot riichi --strategy greedy --seed s{{seat}}");
-    let server = serve(p, &["--bot", &bot]);
     let addr = server.addr.as_str();
     // A bot the server was not started with, a command in the request, bad fields: 422 naming
     // the field; no token, or an uploader's: refused.
@@ -410,4 +416,77 @@ fn a_person_plays_beside_three_bots_the_server_was_started_with() {
     let game = table["games"][0].as_i64().unwrap();
     assert_eq!(stored(p, game), (true, 1), "{table}");
     eprintln!("person and bots: {played:?}");
+}
+
+/// The one person at a riichi table of three bots plays a whole East round in Chromium: the
+/// page takes its share of the seed by itself, the person discards by clicking the drawn tile
+/// and passes (or wins) by keys, and the game is stored valid.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_plays_a_riichi_east_round_by_clicks_and_keys_in_chromium() {
+    use crate::web_e2e::{browser_available, connect, press_char, start_driver};
+    use fantoccini::Locator;
+    if !browser_available() {
+        return;
+    }
+    let (dir, org, server) = with_greedy();
+    let p = dir.path();
+    let addr = server.addr.clone();
+    let seats = json!([{ "name": "Aiko" }, { "name": "g1", "bot": "greedy" }, { "name": "g2", "bot": "greedy" }, { "name": "g3", "bot": "greedy" }]);
+    let (id, tokens) = open(&addr, &org, json!({ "game": "riichi", "ruleset": "tonpuu", "seats": seats }));
+    let token = tokens[0].clone().unwrap();
+    let driver = start_driver();
+    let c = connect(&driver).await;
+    c.goto(&format!("http://{addr}/play/{token}")).await.unwrap();
+    let body = |c: &fantoccini::Client| {
+        let c = c.clone();
+        async move {
+            let v = c
+                .execute("return [document.body.dataset.state||'', document.body.dataset.toAct||'', document.body.dataset.version||'']", vec![])
+                .await
+                .unwrap();
+            let s: Vec<String> = v.as_array().unwrap().iter().map(|x| x.as_str().unwrap_or("").to_owned()).collect();
+            (s[0].clone(), s[1] == "true", s[2].clone())
+        }
+    };
+    let start = Instant::now();
+    let (mut clicks, mut keys) = (0, 0);
+    loop {
+        assert!(start.elapsed() < Duration::from_secs(400), "the game did not end: {clicks} clicks, {keys} keys");
+        let (state, to_act, version) = body(&c).await;
+        if state == "ended" {
+            break;
+        }
+        if !to_act {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            continue;
+        }
+        let calls = |sel: &'static str| {
+            let c = c.clone();
+            async move { c.find_all(Locator::Css(sel)).await.unwrap().len() }
+        };
+        if calls("#calls button[data-key='t']").await > 0 {
+            press_char(&c, 't').await;
+            keys += 1;
+        } else if calls("#calls button[data-key='w']").await > 0 {
+            press_char(&c, 'w').await;
+            keys += 1;
+        } else if calls("#calls button[data-key='s']").await > 0 {
+            press_char(&c, 's').await;
+            keys += 1;
+        } else {
+            let tiles = c.find_all(Locator::Css("#hand button.tile:not([disabled])")).await.unwrap();
+            tiles.last().expect("a tile to discard").click().await.unwrap();
+            clicks += 1;
+        }
+        let asked = Instant::now();
+        while body(&c).await.2 == version {
+            assert!(asked.elapsed() < Duration::from_secs(20), "the page did not move on after an action");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+    assert!(clicks > 10 && keys > 0, "{clicks} clicks, {keys} keys");
+    let (_, table) = call(&addr, "GET", &format!("/api/tables/{id}"), None, None);
+    let game = table["games"][0].as_i64().unwrap();
+    assert_eq!(stored(p, game), (true, 1), "{table}");
+    eprintln!("chromium: {clicks} clicks, {keys} keys");
 }
