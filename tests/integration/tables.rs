@@ -490,3 +490,37 @@ async fn a_person_plays_a_riichi_east_round_by_clicks_and_keys_in_chromium() {
     assert_eq!(stored(p, game), (true, 1), "{table}");
     eprintln!("chromium: {clicks} clicks, {keys} keys");
 }
+
+#[test]
+fn contributions_made_apart_assemble_into_the_seed_file_the_arena_takes() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let mut printed = BTreeMap::new();
+    for name in ["organiser", "alice"] {
+        let o = crate::util::paifu(&["contribution", "make", "--name", name, "-o", &format!("{name}.c")], p);
+        assert!(o.status.success(), "{}", crate::util::stderr(&o));
+        let line = crate::util::stdout(&o);
+        let (who, commitment) = line.trim().split_once(": ").unwrap();
+        assert_eq!(who, name);
+        printed.insert(name.to_owned(), commitment.to_owned());
+        let mode = std::fs::metadata(p.join(format!("{name}.c"))).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "a contribution is readable by its owner only");
+    }
+    // A contribution is never overwritten.
+    let o = crate::util::paifu(&["contribution", "make", "--name", "alice", "-o", "alice.c"], p);
+    assert!(!o.status.success());
+    let o = crate::util::paifu(&["contribution", "assemble", "organiser.c", "alice.c", "-o", "seed.json"], p);
+    assert!(o.status.success(), "{}", crate::util::stderr(&o));
+    let seed: Value = serde_json::from_str(&std::fs::read_to_string(p.join("seed.json")).unwrap()).unwrap();
+    for (name, c) in &printed {
+        assert_eq!(seed["commitments"][name].as_str(), Some(c.as_str()), "{seed}");
+    }
+    let bot = format!("{PAIFU} bot tzq --strategy greedy --seed s{{seat}}");
+    let o = crate::util::paifu(
+        &["arena", "tzq", "--bot", &bot, "--bot", &bot, "--games", "1", "--seed-from", "seed.json", "--out", "m", "-q"],
+        p,
+    );
+    assert!(o.status.success(), "{}", crate::util::stderr(&o));
+    assert!(crate::util::stdout(&o).contains("seed commitments"), "{}", crate::util::stdout(&o));
+}
