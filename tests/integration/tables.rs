@@ -280,6 +280,16 @@ fn four_people_play_a_riichi_east_only_game_each_seeing_only_their_seat() {
     assert_eq!(table["state"], "playing", "{table}");
     assert!(table["reveal"].is_null(), "nothing that makes the seed is shown while the table plays: {table}");
     let mut played = Played::default();
+    assert!(!play(addr, &tokens, &mut played, &|p| p.taken.len() >= 40));
+    // A spectator (this server shows every move at once: --live-delay 0) sees the game live,
+    // without a pass.
+    let (s, live) = call(addr, "GET", "/api/live", None, None);
+    assert_eq!(s, 200, "{live}");
+    let game = live["games"].as_array().unwrap().iter().find(|g| g.to_string().contains("Aiko")).expect("live").clone();
+    let (s, watched) = call(addr, "GET", &format!("/api/live/{}", game["id"]), None, None);
+    assert_eq!(s, 200, "{watched}");
+    assert!(played.taken.iter().any(|(_, a)| a == "pass"), "passes were played");
+    assert!(!watched.to_string().contains("\"pass\""), "a spectator sees no pass: {watched}");
     assert!(play(addr, &tokens, &mut played, &|_| false));
     assert!(played.taken.len() > 40, "{played:?}");
     assert!(played.replays_refused > 0 && played.out_of_turn_refused > 0, "{played:?}");
