@@ -130,16 +130,16 @@ pub(super) fn play(b: &mut Builder, ri: usize, r: &Round, mismatches: &mut Vec<M
                     _ => None,
                 };
                 if let Some((a, p)) = a {
-                    if caller.is_none_or(|c| p > c.2) {
+                    if caller.as_ref().is_none_or(|c| p > c.2) {
                         caller = Some((s, a, p));
                     }
                 }
             }
             for &s in &seats {
-                match caller {
-                    Some((c, a, _)) if c == s => {
+                match &caller {
+                    Some((c, a, _)) if *c == s => {
                         let su = usize::from(s);
-                        b.push(s, a, take_pos(su, ti[su]));
+                        b.push(s, a.clone(), take_pos(su, ti[su]));
                     }
                     _ => {
                         b.push(s, Action::Pass, last_disc.clone());
