@@ -1,8 +1,8 @@
 //! The command line: `paifu COMMAND ...`, and which command runs.
 
 use crate::cmd::{
-    arena, bot, convert, demo, digest, export, import, ingest, keygen, plot, report, score, serve, show, sign,
-    simulate, stats, token, tournament, validate, verify,
+    arena, bot, contribution, convert, demo, digest, export, import, ingest, keygen, plot, report, score, serve, show,
+    sign, simulate, stats, token, tournament, validate, verify,
 };
 use crate::error::Result;
 use clap::{Parser, Subcommand};
@@ -61,6 +61,8 @@ pub enum Command {
     Convert(convert::ConvertArgs),
     /// Write a new ed25519 key pair for signing certificates.
     Keygen(keygen::KeygenArgs),
+    /// Make a party's secret share of a fair seed, or assemble the seed file from every party's.
+    Contribution(contribution::ContributionArgs),
     /// Validate a log and write a signed certificate of the verdict.
     Sign(sign::SignArgs),
     /// Check a certificate against its log and the signer's public key.
@@ -103,6 +105,7 @@ impl Command {
             Command::Digest(a) => digest::run(a),
             Command::Convert(a) => convert::run(a),
             Command::Keygen(a) => keygen::run(a),
+            Command::Contribution(a) => contribution::run(a),
             Command::Sign(a) => sign::run(a),
             Command::Verify(a) => verify::run(a),
             Command::Score(a) => score::run(a),

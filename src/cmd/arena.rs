@@ -68,9 +68,14 @@ pub struct ArenaArgs {
     /// The bots' names in the logs, one per --bot (default: "bot 1", "bot 2", ...).
     #[arg(long = "name", value_name = "NAME")]
     pub names: Vec<String>,
-    /// How many games.
+    /// How many games (with --duplicate: how many deals, each played once per seat).
     #[arg(long, default_value_t = 4)]
     pub games: u32,
+    /// A duplicate match: every deal is played once in each rotation of the seats (four games
+    /// for four seats on one deal), so that the luck of the deal cancels. Each log's header says
+    /// its deal and rotation (meta "duplicate").
+    #[arg(long)]
+    pub duplicate: bool,
     /// The match folder (created; must not hold a match already).
     #[arg(long, short, required_unless_present = "resume")]
     pub out: Option<PathBuf>,
@@ -79,7 +84,7 @@ pub struct ArenaArgs {
     #[arg(
         long,
         value_name = "DIR",
-        conflicts_with_all = ["game", "out", "seed_from", "no_sandbox", "allow", "bot_memory_mb"]
+        conflicts_with_all = ["game", "out", "seed_from", "no_sandbox", "allow", "bot_memory_mb", "duplicate"]
     )]
     pub resume: Option<PathBuf>,
     /// The protocol the bots speak: paifu (every game) or mjai (riichi).
@@ -199,7 +204,7 @@ fn plan_of(a: &ArenaArgs, game: &str, commitments: Option<Digest>) -> Result<Pla
         bots,
         names,
         protocol: a.protocol.clone(),
-        games: a.games,
+        games: if a.duplicate { a.games.saturating_mul(seats as u32) } else { a.games },
         decision_ms: a.timeout_ms,
         game_ms: a.budget_ms,
         policy: a.policy.clone(),
@@ -212,6 +217,7 @@ fn plan_of(a: &ArenaArgs, game: &str, commitments: Option<Digest>) -> Result<Pla
         tournament: a.tournament.clone(),
         key: a.key.as_ref().map(absolute),
         label: a.out.as_ref().map(|o| o.display().to_string()),
+        duplicate: a.duplicate,
     })
 }
 

@@ -3,6 +3,7 @@
 
 pub mod arena;
 pub mod bot;
+pub mod contribution;
 pub mod convert;
 pub mod demo;
 pub mod digest;

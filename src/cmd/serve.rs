@@ -2,7 +2,7 @@
 
 use crate::args::DEFAULT_DB;
 use crate::cmd::keygen::read_or_create_key;
-use crate::error::{Result, Status};
+use crate::error::{Error, Result, Status};
 use crate::output::outln;
 use clap::Args;
 use std::path::PathBuf;
@@ -30,10 +30,19 @@ shown --live-delay SECS behind (300 by default): only the moves played at least 
 back), so that no one watching, a bot in the game included, can learn while the hand is played what its table does \
 not show. 0 shows every move at once (a private server). The seed is never shown, and nor is a pass on a claim.
 
+People play at the server's tables beside bots (docs/play.md): an organiser opens a table (POST /api/tables), \
+each person sits down at the join link it answers (/play/TOKEN), and every game is recorded as it is played, \
+journaled in --tables DIR (default: beside the archive, DB-tables/), stored with the server's certificate when it \
+ends, and taken up again when the server starts after a stop. The only bots a table may seat are the ones given \
+here, --bot NAME=CMD (repeatable; CMD as for paifu arena --bot, {seat} becomes the seat): no command ever comes \
+from a request. Each bot runs in the arena's sandbox (bubblewrap; --no-sandbox runs them as the server's own \
+processes, which the logs then say); the tables' folders, the archive and the key are hidden from it.
+
 Example:
   paifu token create --db club.db --name alice --role organiser
   paifu serve --db club.db --addr 127.0.0.1:8080 --key referee.key
-  paifu serve --db arena.db --addr 0.0.0.0:8080 --live-delay 300   # a public view, five minutes behind"
+  paifu serve --db arena.db --addr 0.0.0.0:8080 --live-delay 300   # a public view, five minutes behind
+  paifu serve --db club.db --key referee.key --bot greedy='paifu bot riichi --strategy greedy'   # tables with a bot"
 )]
 /// Serve the web dashboard over the archive.
 ///
@@ -90,6 +99,72 @@ pub struct ServeArgs {
     /// (0 shows every move at once, for a server no player of a game in progress can reach).
     #[arg(long, value_name = "SECS", default_value_t = 300)]
     pub live_delay: u64,
+    /// A bot the server's tables may seat, NAME=CMD (repeatable): CMD is started for each game
+    /// it plays, as paifu arena starts a bot ({seat} becomes its seat), in the sandbox.
+    #[arg(long = "bot", value_name = "NAME=CMD")]
+    pub bots: Vec<String>,
+    /// Where the tables' folders are kept (journals, logs, each table's secret share of the
+    /// seed until it is over); default: beside the archive, DB-tables/.
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+    /// Run the tables' bots as the server's own processes, without the sandbox (the logs say so).
+    #[arg(long)]
+    pub no_sandbox: bool,
+    /// A file or folder the sandboxed bots may read besides those their commands name (repeatable).
+    #[arg(long, value_name = "PATH")]
+    pub allow: Vec<PathBuf>,
+    /// Hand each record of a table to the operating system without waiting for the disk (a
+    /// killed server loses nothing; a power cut may lose the last records).
+    #[arg(long)]
+    pub no_sync: bool,
+}
+
+/// The bots of `--bot NAME=CMD`, by name.
+fn bots_of(specs: &[String]) -> Result<std::collections::BTreeMap<String, String>> {
+    let mut bots = std::collections::BTreeMap::new();
+    for spec in specs {
+        let (name, command) =
+            spec.split_once('=').filter(|(n, c)| !n.trim().is_empty() && !c.trim().is_empty()).ok_or_else(|| {
+                Error::Usage(format!("--bot {spec:?}: give it as NAME=CMD, for example greedy='paifu bot riichi'"))
+            })?;
+        let name = name.trim().to_owned();
+        paifu_recorder::archive::check_name(paifu_recorder::archive::NameKind::Player, &name)
+            .map_err(|e| Error::Usage(format!("--bot {name:?}: {e}")))?;
+        if bots.insert(name.clone(), command.trim().to_owned()).is_some() {
+            return Err(Error::Usage(format!("--bot {name:?} is given twice")));
+        }
+    }
+    Ok(bots)
+}
+
+/// The tables' set-up: the bots, and the sandbox they run in (tried once: a sandbox that cannot
+/// start stops the server before it serves, naming the package).
+fn tables_of(a: &ServeArgs) -> Result<paifu_web::TablesSetup> {
+    use paifu_recorder::arena::sandbox::{Rlimits, Sandbox, Secrets};
+    let bots = bots_of(&a.bots)?;
+    let root = a.tables.clone().unwrap_or_else(|| paifu_web::TablesSetup::default_root(&a.db));
+    let sandbox = if a.no_sandbox || bots.is_empty() {
+        None
+    } else {
+        let cwd = std::env::current_dir().map_err(Error::io(std::path::Path::new(".")))?;
+        let mut files: Vec<PathBuf> = Vec::new();
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            let mut p = a.db.clone().into_os_string();
+            p.push(suffix);
+            files.push(PathBuf::from(p));
+        }
+        files.extend(a.key.iter().cloned());
+        let secrets = Secrets { folders: vec![root.clone()], files, allow: a.allow.clone() };
+        let limits = Rlimits::new(
+            paifu_recorder::arena::matches::DEFAULT_BOT_MEMORY_MB,
+            paifu_recorder::arena::tables::BOT_GAME_MS,
+        );
+        let sandbox = Sandbox::new(secrets, limits, &cwd, std::env::current_exe().ok())
+            .map_err(|e| Error::Usage(e.to_string()))?;
+        sandbox.probe().map_err(|e| Error::Usage(e.to_string()))?;
+        Some(sandbox)
+    };
+    Ok(paifu_web::TablesSetup { root: Some(root), bots, sandbox, no_sync: a.no_sync })
 }
 
 /// Serves the dashboard on `addr` (port 0 picks a free one), printing its address, until the
@@ -121,6 +196,7 @@ pub fn run(a: ServeArgs) -> Result {
         max_connections: a.max_connections,
         connections_per_client: a.connections_per_client,
     };
+    config.tables = tables_of(&a)?;
     if let Some(path) = &a.key {
         let (key, created) = read_or_create_key(path)?;
         if created {

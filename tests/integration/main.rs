@@ -19,6 +19,7 @@ mod readme;
 mod report;
 mod riichi;
 mod robustness;
+mod tables;
 mod tayu;
 mod tenhou;
 mod util;

@@ -19,7 +19,7 @@ const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
 /// Whether the browser is there; panics under CI when it is not.
-fn browser_available() -> bool {
+pub(crate) fn browser_available() -> bool {
     let missing: Vec<&str> = [CHROMIUM, CHROMEDRIVER].into_iter().filter(|p| !Path::new(p).exists()).collect();
     if missing.is_empty() {
         return true;
@@ -36,7 +36,7 @@ fn browser_available() -> bool {
 }
 
 /// chromedriver on a free port; killed on drop.
-struct Driver {
+pub(crate) struct Driver {
     child: Child,
     port: u16,
     _profile: tempfile::TempDir,
@@ -53,7 +53,7 @@ fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
 }
 
-fn start_driver() -> Driver {
+pub(crate) fn start_driver() -> Driver {
     let port = free_port();
     let child = Command::new(CHROMEDRIVER)
         .arg(format!("--port={port}"))
@@ -69,7 +69,7 @@ fn start_driver() -> Driver {
     Driver { child, port, _profile: tempfile::tempdir().expect("a profile folder") }
 }
 
-async fn connect(driver: &Driver) -> Client {
+pub(crate) async fn connect(driver: &Driver) -> Client {
     let profile = driver._profile.path().display().to_string();
     let mut caps = serde_json::Map::new();
     caps.insert(
@@ -236,7 +236,7 @@ async fn dashboard_in_chromium() {
 }
 
 /// Presses one key by its character (`]`), or its WebDriver code.
-async fn press_char(c: &Client, k: char) {
+pub(crate) async fn press_char(c: &Client, k: char) {
     let actions =
         KeyActions::new("keyboard".into()).then(KeyAction::Down { value: k }).then(KeyAction::Up { value: k });
     c.perform_actions(actions).await.expect("key press");

@@ -20,7 +20,9 @@ mod limits;
 mod live;
 mod names;
 mod pages;
+mod play_page;
 mod table;
+mod tables;
 mod tiles;
 mod upload;
 mod view;
@@ -37,6 +39,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 pub use limits::Limits;
+pub use tables::TablesSetup;
 
 /// The largest upload accepted by default (8 MiB): far more than any real log.
 pub const DEFAULT_MAX_UPLOAD: usize = 8 << 20;
@@ -64,6 +67,8 @@ pub struct Config {
     /// What no request may take from the others: connections, time, sizes, the work anyone may
     /// ask for (docs/web.md, "Threats and what holds").
     pub limits: Limits,
+    /// The tables where people play (docs/play.md): their bots, sandbox and folder.
+    pub tables: TablesSetup,
 }
 
 impl Config {
@@ -76,6 +81,7 @@ impl Config {
             secure_cookies: false,
             live_delay_secs: 0,
             limits: Limits::default(),
+            tables: TablesSetup::default(),
         }
     }
 }
@@ -97,6 +103,8 @@ pub enum ServeError {
     Stopped(std::io::Error),
     #[error("the server thread stopped before listening")]
     ThreadGone,
+    #[error("the tables could not start: {0}")]
+    Tables(String),
 }
 
 /// A fresh random signing key.
@@ -152,6 +160,8 @@ pub struct State {
     gate: limits::Gate,
     /// Each client address's open connections.
     connections: Arc<limits::PerClient>,
+    /// The tables this server hosts.
+    tables: Arc<paifu_recorder::arena::tables::Tables>,
 }
 
 impl State {
@@ -165,6 +175,7 @@ impl State {
         };
         let public = key.verifying_key();
         let public_pem = cert::public_to_pem(&public).map_err(|e| ServeError::Key(e.to_string()))?;
+        let tables = tables::start(&config.db, config.tables, &key).map_err(ServeError::Tables)?;
         let pool = Pool { path: config.db, idle: Mutex::new(vec![archive]) };
         Ok(State {
             pool,
@@ -180,6 +191,7 @@ impl State {
             gate: limits::Gate::new(&config.limits),
             limits: config.limits,
             connections: Arc::default(),
+            tables,
         })
     }
 }
@@ -417,6 +429,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(pages::routes)
         .configure(api::routes)
         .configure(live::routes)
+        .configure(tables::routes)
         .default_service(web::to(not_found));
 }
 

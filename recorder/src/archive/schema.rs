@@ -135,6 +135,49 @@ const MIGRATIONS: &[Migration] = &[
     // terms, each tournament entry's manifest leaf and each tournament's Merkle root, all added
     // up from the stored rows.
     Migration::Code(kept_counts),
+    Migration::Sql(
+        // 9: tables where people play (issue 27): each table's plan (the host's JSON), stage and
+        // folder, the host's commitment to its share of the seed, the digest of every party's
+        // commitment once all are in, and what is published when it is over; its seats (a
+        // person's name, or a bot's), each person's commitment; the join links of the people's
+        // seats, by the blake3 of their secret only, revocable; the finished games.
+        "CREATE TABLE play_tables(
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game TEXT NOT NULL,
+        ruleset TEXT NOT NULL,
+        plan TEXT NOT NULL,
+        stage TEXT NOT NULL CHECK (stage IN ('waiting', 'playing', 'ended')),
+        folder TEXT NOT NULL,
+        host_commitment TEXT NOT NULL,
+        commitments_digest TEXT,
+        reveal TEXT,
+        opened_by INTEGER REFERENCES tokens(id),
+        created_at INTEGER NOT NULL,
+        ended_at INTEGER
+    );
+    CREATE TABLE play_seats(
+        table_id INTEGER NOT NULL REFERENCES play_tables(id),
+        seat INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        bot TEXT,
+        commitment TEXT,
+        PRIMARY KEY(table_id, seat)
+    ) WITHOUT ROWID;
+    CREATE TABLE play_joins(
+        hash TEXT PRIMARY KEY,
+        table_id INTEGER NOT NULL REFERENCES play_tables(id),
+        seat INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        revoked_at INTEGER
+    ) WITHOUT ROWID;
+    CREATE INDEX play_joins_seat ON play_joins(table_id, seat);
+    CREATE TABLE play_games(
+        table_id INTEGER NOT NULL REFERENCES play_tables(id),
+        number INTEGER NOT NULL,
+        log_id INTEGER NOT NULL REFERENCES logs(id),
+        PRIMARY KEY(table_id, number)
+    ) WITHOUT ROWID;",
+    ),
 ];
 
 /// The schema version this Paifu writes.

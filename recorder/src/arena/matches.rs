@@ -18,9 +18,10 @@ use super::journal::{Journal, JournalError};
 use super::process::{BotFault, BotProcess, Launch};
 use super::protocol::{Protocol, ProtocolKind};
 use super::sandbox::Sandbox;
+use paifu_core::games::Registered;
 use paifu_core::log::{self, Encoding, Header, Options, Record};
 use paifu_core::Digest;
-use paifu_core::{Game, Seed};
+use paifu_core::Seed;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -76,6 +77,10 @@ pub struct Plan {
     /// live rows (`NAME/game-0003`), the same however the folder is named when resuming.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// A duplicate match (`--duplicate`): the games come in sets of one game per seat, each set
+    /// playing one deal once in every rotation of the seats.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub duplicate: bool,
 }
 
 fn yes() -> bool {
@@ -116,9 +121,41 @@ impl Plan {
     /// The bot (its index) at `seat` in game `number` (1-based): the seats rotate by one each
     /// game, so over a multiple of the seat count every bot sits at every seat equally often.
     pub fn bot_at(&self, number: u32, seat: usize) -> usize {
-        let n = self.bots.len().max(1);
-        (seat + n - (number as usize - 1) % n) % n
+        rotated(self.bots.len(), number, seat)
     }
+
+    /// Game `number`'s seed: its own, or in a duplicate match its deal's.
+    pub fn game_seed(&self, seed: &Seed, number: u32) -> Seed {
+        game_seed(seed, number, self.duplicate.then_some(self.bots.len()))
+    }
+}
+
+/// The player at `seat` of game `number` when `n` players rotate by one seat each game.
+pub fn rotated(n: usize, number: u32, seat: usize) -> usize {
+    let n = n.max(1);
+    (seat + n - (number as usize - 1) % n) % n
+}
+
+/// Game `number`'s seed from a match or table seed: `game/N`, or with `duplicate: Some(n)`
+/// (n seats) the seed of its deal, `deal/D` with `D = (N - 1) / n + 1`, shared by the `n`
+/// games that play the deal in each rotation.
+pub fn game_seed(seed: &Seed, number: u32, duplicate: Option<usize>) -> Seed {
+    match duplicate {
+        Some(n) => seed.child(&format!("deal/{}", duplicate_deal(number, n))),
+        None => seed.child(&format!("game/{number}")),
+    }
+}
+
+/// The deal game `number` plays at a duplicate table or match of `n` seats (1-based).
+pub fn duplicate_deal(number: u32, n: usize) -> u32 {
+    (number - 1) / n.max(1) as u32 + 1
+}
+
+/// The header meta `duplicate` of game `number` of a duplicate match of `deals` deals at `n`
+/// seats: `deal 2 of 3, rotation 1 of 4`.
+pub fn duplicate_meta(number: u32, n: usize, deals: u32) -> String {
+    let n32 = n.max(1) as u32;
+    format!("deal {} of {deals}, rotation {} of {n32}", duplicate_deal(number, n), (number - 1) % n32 + 1)
 }
 
 /// A match could not be played or resumed.
@@ -196,7 +233,7 @@ impl Folder {
     /// Publishes the match seed and every game's seed once every game is over.
     fn reveal(&self, plan: &Plan, seed: &Seed) -> Result<(), MatchError> {
         let games: BTreeMap<String, String> =
-            (1..=plan.games).map(|n| (game_key(n), seed.child(&format!("game/{n}")).to_hex())).collect();
+            (1..=plan.games).map(|n| (game_key(n), plan.game_seed(seed, n).to_hex())).collect();
         let body = serde_json::json!({ "match_seed": seed.to_hex(), "games": games });
         write_durably(&self.revealed(), format!("{body:#}\n").as_bytes())
     }
@@ -218,12 +255,12 @@ impl Folder {
 }
 
 /// Writes a file whole and durably: a temporary file beside it, synced, then renamed.
-fn write_durably(path: &Path, bytes: &[u8]) -> Result<(), MatchError> {
+pub(crate) fn write_durably(path: &Path, bytes: &[u8]) -> Result<(), MatchError> {
     write_file(path, bytes, 0o644)
 }
 
 /// [`write_durably`] with the file's permissions `mode` (0o600: only the host's user reads it).
-fn write_file(path: &Path, bytes: &[u8], mode: u32) -> Result<(), MatchError> {
+pub(crate) fn write_file(path: &Path, bytes: &[u8], mode: u32) -> Result<(), MatchError> {
     use std::io::Write;
     use std::os::unix::fs::OpenOptionsExt;
     let tmp = path.with_extension("tmp");
@@ -280,9 +317,83 @@ pub struct MatchSummary {
     pub timing: Timing,
 }
 
+/// One game of a match (or of a table) to play into its folder: begun, or resumed from its
+/// journal when the journal is there.
+pub struct OneGame<'a> {
+    pub folder: &'a Folder,
+    pub number: u32,
+    /// The header as the journal carries it: the seed's commitment, not the seed.
+    pub header: Header,
+    /// The game's seed, revealed in the finished log.
+    pub seed: Seed,
+    /// Whether each record is synced to the disk before play goes on.
+    pub sync: bool,
+    pub policy: Policy,
+}
+
+/// What [`OneGame::play`] did.
+#[derive(Clone, Debug)]
+pub struct Played {
+    /// The finished log's file.
+    pub path: PathBuf,
+    /// Whether it went on from a journal.
+    pub resumed: bool,
+}
+
+impl OneGame<'_> {
+    /// Plays the game to its end with `players`: its journal created (or reopened, and its
+    /// records replayed), each record journaled and shown to `watch` before play goes on, the
+    /// finished log written with its seed revealed (durably) and the journal removed.
+    pub fn play<G: Registered>(
+        self,
+        rules: G::Rules,
+        players: &mut [Player<G>],
+        watch: &mut dyn Watch<G::Action>,
+    ) -> Result<(Played, Timing), MatchError> {
+        let number = self.number;
+        let jpath = self.folder.journal(number);
+        let (mut journal, replay, resumed) = if jpath.exists() {
+            let (j, text) = Journal::reopen(&jpath)?;
+            let (logged, _) = log::decode::<G::Action>(text.as_bytes())
+                .map_err(|f| MatchError::Resume { path: jpath.clone(), why: f.describe() })?;
+            if logged.header != self.header {
+                return Err(MatchError::Resume {
+                    path: jpath.clone(),
+                    why: "its header is not the one this match's plan and seed make for the game".into(),
+                });
+            }
+            (j, logged.records, true)
+        } else {
+            if let Some(dir) = jpath.parent() {
+                std::fs::create_dir_all(dir).map_err(io(dir))?;
+            }
+            (Journal::create(&jpath, &self.header)?, Vec::new(), false)
+        };
+        journal.set_sync(self.sync);
+        watch
+            .begin(number, &self.header, &replay)
+            .map_err(|why| MatchError::Host { number, source: HostError::Sink(why) })?;
+        let state = G::new(rules, players.len(), Some(&self.seed)).map_err(|e| MatchError::Plan(e.0))?;
+        let hosted = Hosted { header: self.header, state, replay, players, policy: self.policy, number };
+        let mut sink = |r: &Record<G::Action>| -> Result<(), HostError> {
+            journal.append(r).map_err(|e| HostError::Sink(e.to_string()))?;
+            watch.record(number, r).map_err(HostError::Sink)
+        };
+        let (mut finished, timing) = hosted.play(&mut sink).map_err(|source| MatchError::Host { number, source })?;
+        finished.header.seed = Some(self.seed);
+        let path = self.folder.log(number);
+        write_durably(&path, &log::encode(&finished, Encoding::JsonLines))?;
+        std::fs::remove_file(&jpath).map_err(io(&jpath))?;
+        watch
+            .finished(number, &path, &timing)
+            .map_err(|why| MatchError::Host { number, source: HostError::Sink(why) })?;
+        Ok((Played { path, resumed }, timing))
+    }
+}
+
 /// Plays (or resumes) every game of the match in `folder` that is not finished, each bot in
 /// `sandbox` (`None`: unsandboxed, as the plan must then say).
-pub fn run<G: Game>(
+pub fn run<G: Registered>(
     folder: &Folder,
     plan: &Plan,
     seed: &Seed,
@@ -325,7 +436,7 @@ pub fn run<G: Game>(
             summary.skipped += 1;
             continue;
         }
-        let game_seed = seed.child(&format!("game/{number}"));
+        let game_seed = plan.game_seed(seed, number);
         let names: Vec<String> = (0..seats).map(|s| plan.names[plan.bot_at(number, s)].clone()).collect();
         let mut header = Header::new(G::KIND.name(), &plan.ruleset, G::options(&rules), names, game_seed);
         header.seed = None;
@@ -339,26 +450,10 @@ pub fn run<G: Game>(
         if !plan.sandbox {
             header.meta.insert("sandbox".to_owned(), UNSANDBOXED.to_owned());
         }
-        let jpath = folder.journal(number);
-        let (mut journal, replay) = if jpath.exists() {
-            let (j, text) = Journal::reopen(&jpath)?;
-            let (logged, _) = log::decode::<G::Action>(text.as_bytes())
-                .map_err(|f| MatchError::Resume { path: jpath.clone(), why: f.describe() })?;
-            if logged.header != header {
-                return Err(MatchError::Resume {
-                    path: jpath.clone(),
-                    why: "its header is not the one this match's plan and seed make for the game".into(),
-                });
-            }
-            summary.resumed += 1;
-            (j, logged.records)
-        } else {
-            (Journal::create(&jpath, &header)?, Vec::new())
-        };
-        journal.set_sync(plan.sync);
-        watch
-            .begin(number, &header, &replay)
-            .map_err(|why| MatchError::Host { number, source: HostError::Sink(why) })?;
+        if plan.duplicate {
+            let deals = plan.games / seats.max(1) as u32;
+            header.meta.insert("duplicate".to_owned(), duplicate_meta(number, seats, deals));
+        }
         let mut players = Vec::with_capacity(seats);
         for seat in 0..seats {
             let command = &plan.bots[plan.bot_at(number, seat)];
@@ -372,22 +467,13 @@ pub fn run<G: Game>(
             })?;
             let protocol =
                 make(kind, seat as paifu_core::Seat).ok_or_else(|| MatchError::Plan("no protocol".into()))?;
-            players.push(Player::new(bot, protocol));
+            players.push(Player::new(bot, protocol, plan.limits()));
         }
-        let state = G::new(rules.clone(), seats, Some(&game_seed)).map_err(|e| MatchError::Plan(e.0))?;
-        let hosted = Hosted { header, state, replay, players: &mut players, limits: plan.limits(), policy, number };
-        let mut sink = |r: &Record<G::Action>| -> Result<(), HostError> {
-            journal.append(r).map_err(|e| HostError::Sink(e.to_string()))?;
-            watch.record(number, r).map_err(HostError::Sink)
-        };
-        let (mut finished, timing) = hosted.play(&mut sink).map_err(|source| MatchError::Host { number, source })?;
-        finished.header.seed = Some(game_seed);
-        let path = folder.log(number);
-        write_durably(&path, &log::encode(&finished, Encoding::JsonLines))?;
-        std::fs::remove_file(&jpath).map_err(io(&jpath))?;
-        watch
-            .finished(number, &path, &timing)
-            .map_err(|why| MatchError::Host { number, source: HostError::Sink(why) })?;
+        let game = OneGame { folder, number, header, seed: game_seed, sync: plan.sync, policy };
+        let (played, timing) = game.play::<G>(rules.clone(), &mut players, watch)?;
+        if played.resumed {
+            summary.resumed += 1;
+        }
         summary.played += 1;
         summary.timing.add(&timing);
     }
@@ -422,6 +508,7 @@ mod tests {
             tournament: None,
             key: None,
             label: None,
+            duplicate: false,
         }
     }
 

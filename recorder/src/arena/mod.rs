@@ -10,6 +10,8 @@ pub mod journal;
 pub mod matches;
 pub mod mjai;
 pub mod paifu_line;
+pub mod person;
 pub mod process;
 pub mod protocol;
 pub mod sandbox;
+pub mod tables;

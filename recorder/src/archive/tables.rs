@@ -1,0 +1,409 @@
+//! Tables where people play (issue 27): each table's plan (kept as the host wrote it, JSON), its
+//! seats (a person's name, or a bot's), the join links of the people's seats (only their blake3
+//! is stored: a link is shown once, when it is made, and can be revoked), the parties'
+//! commitments to the table's seed, and the table's finished games. The host that plays a table
+//! (`arena::tables`) keeps its secrets (its own contribution, the people's revealed ones, the
+//! seed) in the table's folder, not here; they are published here, in `reveal`, once the table
+//! is over.
+
+use super::names::{check_name, NameKind};
+use super::{now, Archive, ArchiveError, Result};
+use rusqlite::{params, OptionalExtension};
+use serde::Serialize;
+
+/// The prefix of every join link's secret.
+pub const JOIN_PREFIX: &str = "pfj_";
+
+/// How a join secret is stored: blake3 of its text, in hex.
+fn join_hash(secret: &str) -> String {
+    blake3::hash(secret.as_bytes()).to_hex().to_string()
+}
+
+/// A new join secret: `pfj_` and 64 hex digits.
+fn new_secret() -> Result<String> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).map_err(|e| ArchiveError::Randomness(e.to_string()))?;
+    Ok(format!("{JOIN_PREFIX}{}", hex::encode(bytes)))
+}
+
+/// A seat of a new table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewSeat {
+    pub name: String,
+    /// The bot's name, for a bot's seat; `None` for a person's.
+    pub bot: Option<String>,
+}
+
+/// A table to open.
+#[derive(Clone, Debug)]
+pub struct NewTable {
+    pub game: String,
+    pub ruleset: String,
+    /// The host's plan, as JSON.
+    pub plan: String,
+    /// Where the host keeps the table's files.
+    pub folder: String,
+    /// The host's commitment to its contribution to the seed (hex).
+    pub host_commitment: String,
+    /// The token that opened it (its number), if a token did.
+    pub opened_by: Option<i64>,
+    pub seats: Vec<NewSeat>,
+}
+
+/// A seat of a table as stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TableSeat {
+    pub seat: u8,
+    pub name: String,
+    /// The bot's name, for a bot's seat.
+    pub bot: Option<String>,
+    /// The seat's commitment to its contribution (hex), once it sent one (people only).
+    pub commitment: Option<String>,
+    /// Whether the seat has a join link that is not revoked (people only).
+    pub joinable: bool,
+}
+
+/// A table as stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TableRow {
+    pub id: i64,
+    pub game: String,
+    pub ruleset: String,
+    #[serde(skip)]
+    pub plan: String,
+    /// `waiting`, `playing` or `ended`.
+    pub stage: String,
+    #[serde(skip)]
+    pub folder: String,
+    pub host_commitment: String,
+    /// The digest of every party's commitment, once all were in.
+    pub commitments_digest: Option<String>,
+    /// Everything published once the table is over (contributions, seeds), as JSON.
+    #[serde(skip)]
+    pub reveal: Option<String>,
+    #[serde(skip)]
+    pub opened_by: Option<i64>,
+    pub created_at: i64,
+    pub ended_at: Option<i64>,
+    pub seats: Vec<TableSeat>,
+    /// `(number, archive id)` of each finished game, in order.
+    pub games: Vec<(u32, i64)>,
+}
+
+/// Why a table's seed step was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SeedStepRefusal {
+    #[error("there is no table {0}")]
+    NoTable(i64),
+    #[error("seat {0} is not a person's seat of this table")]
+    NotAPerson(u8),
+    #[error("the table's commitments are closed: a commitment can no longer be sent or changed")]
+    Closed,
+    #[error("seat {0} committed already, to another contribution: a commitment is never changed")]
+    Committed(u8),
+}
+
+const TABLE_COLUMNS: &str = "id, game, ruleset, plan, stage, folder, host_commitment, commitments_digest, reveal,
+                             opened_by, created_at, ended_at";
+
+impl Archive {
+    /// Stores a new table and a join secret for each person's seat (answered in seat order:
+    /// `None` for a bot's seat). The secrets are in the answer only.
+    pub fn create_table(&mut self, t: &NewTable) -> Result<(i64, Vec<Option<String>>)> {
+        for s in &t.seats {
+            check_name(NameKind::Player, &s.name)?;
+        }
+        let secrets: Vec<Option<String>> = t
+            .seats
+            .iter()
+            .map(|s| if s.bot.is_none() { new_secret().map(Some) } else { Ok(None) })
+            .collect::<Result<_>>()?;
+        let at = now();
+        let id = self.write(|tx| {
+            tx.execute(
+                "INSERT INTO play_tables(game, ruleset, plan, stage, folder, host_commitment, opened_by, created_at)
+                 VALUES (?1, ?2, ?3, 'waiting', ?4, ?5, ?6, ?7)",
+                params![t.game, t.ruleset, t.plan, t.folder, t.host_commitment, t.opened_by, at],
+            )?;
+            let id = tx.last_insert_rowid();
+            for (seat, (s, secret)) in t.seats.iter().zip(&secrets).enumerate() {
+                tx.execute(
+                    "INSERT INTO play_seats(table_id, seat, name, bot) VALUES (?1, ?2, ?3, ?4)",
+                    params![id, seat as i64, s.name, s.bot],
+                )?;
+                if let Some(secret) = secret {
+                    tx.execute(
+                        "INSERT INTO play_joins(hash, table_id, seat, created_at) VALUES (?1, ?2, ?3, ?4)",
+                        params![join_hash(secret), id, seat as i64, at],
+                    )?;
+                }
+            }
+            Ok(id)
+        })?;
+        Ok((id, secrets))
+    }
+
+    /// The folder a new table will use is known only once its number is: the host names it
+    /// after the number and sets it here, before the table is shown to anyone.
+    pub fn set_table_folder(&mut self, id: i64, folder: &str) -> Result<()> {
+        self.write(|tx| {
+            tx.execute("UPDATE play_tables SET folder = ?2 WHERE id = ?1", params![id, folder])?;
+            Ok(())
+        })
+    }
+
+    /// The table and seat a join secret opens; `None` for a secret this archive never made, or
+    /// one that was revoked.
+    pub fn join_seat(&self, secret: &str) -> Result<Option<(i64, u8)>> {
+        let sql = "SELECT table_id, seat FROM play_joins WHERE hash = ?1 AND revoked_at IS NULL";
+        let found = self
+            .conn
+            .prepare_cached(sql)?
+            .query_row([join_hash(secret)], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))
+            .optional()?;
+        Ok(found.map(|(t, s)| (t, u8::try_from(s).unwrap_or(u8::MAX))))
+    }
+
+    /// Revokes every join link of a person's seat; with `reissue`, answers a new one (shown
+    /// once, like the first). `None` when the seat is not a person's seat of the table.
+    pub fn revoke_joins(&mut self, table: i64, seat: u8, reissue: bool) -> Result<Option<Option<String>>> {
+        let secret = if reissue { Some(new_secret()?) } else { None };
+        let at = now();
+        self.write(|tx| {
+            let person: Option<Option<String>> = tx
+                .query_row(
+                    "SELECT bot FROM play_seats WHERE table_id = ?1 AND seat = ?2",
+                    params![table, i64::from(seat)],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            if !matches!(person, Some(None)) {
+                return Ok(None);
+            }
+            tx.execute(
+                "UPDATE play_joins SET revoked_at = ?3 WHERE table_id = ?1 AND seat = ?2 AND revoked_at IS NULL",
+                params![table, i64::from(seat), at],
+            )?;
+            if let Some(s) = &secret {
+                tx.execute(
+                    "INSERT INTO play_joins(hash, table_id, seat, created_at) VALUES (?1, ?2, ?3, ?4)",
+                    params![join_hash(s), table, i64::from(seat), at],
+                )?;
+            }
+            Ok(Some(secret.clone()))
+        })
+    }
+
+    /// One table, with its seats and finished games.
+    pub fn table(&self, id: i64) -> Result<Option<TableRow>> {
+        let sql = format!("SELECT {TABLE_COLUMNS} FROM play_tables WHERE id = ?1");
+        let row = self
+            .conn
+            .prepare_cached(&sql)?
+            .query_row([id], |r| {
+                Ok(TableRow {
+                    id: r.get(0)?,
+                    game: r.get(1)?,
+                    ruleset: r.get(2)?,
+                    plan: r.get(3)?,
+                    stage: r.get(4)?,
+                    folder: r.get(5)?,
+                    host_commitment: r.get(6)?,
+                    commitments_digest: r.get(7)?,
+                    reveal: r.get(8)?,
+                    opened_by: r.get(9)?,
+                    created_at: r.get(10)?,
+                    ended_at: r.get(11)?,
+                    seats: Vec::new(),
+                    games: Vec::new(),
+                })
+            })
+            .optional()?;
+        let Some(mut t) = row else { return Ok(None) };
+        let mut st = self.conn.prepare_cached(
+            "SELECT s.seat, s.name, s.bot, s.commitment,
+                    EXISTS(SELECT 1 FROM play_joins j WHERE j.table_id = s.table_id AND j.seat = s.seat
+                                                        AND j.revoked_at IS NULL)
+             FROM play_seats s WHERE s.table_id = ?1 ORDER BY s.seat",
+        )?;
+        t.seats = st
+            .query_map([id], |r| {
+                Ok(TableSeat {
+                    seat: u8::try_from(r.get::<_, i64>(0)?).unwrap_or(u8::MAX),
+                    name: r.get(1)?,
+                    bot: r.get(2)?,
+                    commitment: r.get(3)?,
+                    joinable: r.get(4)?,
+                })
+            })?
+            .collect::<std::result::Result<_, _>>()?;
+        let mut st =
+            self.conn.prepare_cached("SELECT number, log_id FROM play_games WHERE table_id = ?1 ORDER BY number")?;
+        t.games = st
+            .query_map([id], |r| Ok((u32::try_from(r.get::<_, i64>(0)?).unwrap_or(0), r.get(1)?)))?
+            .collect::<std::result::Result<_, _>>()?;
+        Ok(Some(t))
+    }
+
+    /// The numbers of the tables that are not over, oldest first (a server resumes them).
+    pub fn open_tables(&self) -> Result<Vec<i64>> {
+        let mut st = self.conn.prepare_cached("SELECT id FROM play_tables WHERE stage != 'ended' ORDER BY id")?;
+        let ids = st.query_map([], |r| r.get(0))?.collect::<std::result::Result<_, _>>()?;
+        Ok(ids)
+    }
+
+    /// Records a person's commitment to its contribution; refused once the table's commitments
+    /// are closed. Sending one again before then replaces it.
+    pub fn set_seat_commitment(
+        &mut self,
+        table: i64,
+        seat: u8,
+        commitment: &str,
+    ) -> Result<std::result::Result<(), SeedStepRefusal>> {
+        self.write(|tx| {
+            let closed: Option<Option<String>> = tx
+                .query_row("SELECT commitments_digest FROM play_tables WHERE id = ?1", [table], |r| r.get(0))
+                .optional()?;
+            match closed {
+                None => return Ok(Err(SeedStepRefusal::NoTable(table))),
+                Some(Some(_)) => return Ok(Err(SeedStepRefusal::Closed)),
+                Some(None) => {}
+            }
+            // The first commitment holds: the same one again is taken (a page sent it twice), another
+            // one is refused.
+            let before: Option<(Option<String>, Option<String>)> = tx
+                .query_row(
+                    "SELECT bot, commitment FROM play_seats WHERE table_id = ?1 AND seat = ?2",
+                    params![table, i64::from(seat)],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .optional()?;
+            match before {
+                None | Some((Some(_), _)) => return Ok(Err(SeedStepRefusal::NotAPerson(seat))),
+                Some((None, Some(c))) if c != commitment => return Ok(Err(SeedStepRefusal::Committed(seat))),
+                Some(_) => {}
+            }
+            tx.execute(
+                "UPDATE play_seats SET commitment = ?3 WHERE table_id = ?1 AND seat = ?2 AND bot IS NULL",
+                params![table, i64::from(seat), commitment],
+            )?;
+            Ok(Ok(()))
+        })
+    }
+
+    /// Closes the table's commitments with their digest (once: a second close keeps the first).
+    pub fn close_commitments(&mut self, table: i64, digest: &str) -> Result<()> {
+        self.write(|tx| {
+            tx.execute(
+                "UPDATE play_tables SET commitments_digest = ?2 WHERE id = ?1 AND commitments_digest IS NULL",
+                params![table, digest],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// Moves the table to `stage` (`waiting`, `playing`, `ended`); `reveal` is stored with
+    /// `ended`.
+    pub fn set_table_stage(&mut self, table: i64, stage: &str, reveal: Option<&str>) -> Result<()> {
+        let at = (stage == "ended").then(now);
+        self.write(|tx| {
+            tx.execute(
+                "UPDATE play_tables SET stage = ?2, reveal = COALESCE(?3, reveal), ended_at = COALESCE(?4, ended_at)
+                 WHERE id = ?1",
+                params![table, stage, reveal, at],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// Notes that the table's game `number` is stored as archive entry `log_id`.
+    pub fn add_table_game(&mut self, table: i64, number: u32, log_id: i64) -> Result<()> {
+        self.write(|tx| {
+            tx.execute(
+                "INSERT OR REPLACE INTO play_games(table_id, number, log_id) VALUES (?1, ?2, ?3)",
+                params![table, i64::from(number), log_id],
+            )?;
+            Ok(())
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn new_table() -> NewTable {
+        NewTable {
+            game: "riichi".into(),
+            ruleset: "tonpuu".into(),
+            plan: "{}".into(),
+            folder: "/tmp/t".into(),
+            host_commitment: "00".repeat(32),
+            opened_by: None,
+            seats: vec![
+                NewSeat { name: "Aiko".into(), bot: None },
+                NewSeat { name: "greedy".into(), bot: Some("greedy".into()) },
+            ],
+        }
+    }
+
+    #[test]
+    fn a_table_keeps_its_seats_and_only_the_hashes_of_its_join_links() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut a = Archive::open(&dir.path().join("t.db")).unwrap();
+        let (id, secrets) = a.create_table(&new_table()).unwrap();
+        let aiko = secrets[0].clone().expect("a person's seat has a link");
+        assert!(secrets[1].is_none(), "a bot's seat has none");
+        assert!(aiko.starts_with(JOIN_PREFIX) && aiko.len() == 4 + 64);
+        assert_eq!(a.join_seat(&aiko).unwrap(), Some((id, 0)));
+        assert_eq!(a.join_seat("pfj_nope").unwrap(), None);
+        let stored: Vec<String> = a
+            .conn
+            .prepare("SELECT hash FROM play_joins")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<std::result::Result<_, _>>()
+            .unwrap();
+        assert_eq!(stored, vec![join_hash(&aiko)], "the secret itself is stored nowhere");
+        let t = a.table(id).unwrap().unwrap();
+        assert_eq!(
+            (t.stage.as_str(), t.seats.len(), t.seats[0].joinable, t.seats[1].joinable),
+            ("waiting", 2, true, false)
+        );
+        assert_eq!(a.open_tables().unwrap(), vec![id]);
+
+        // Revoked: the old link opens nothing; a reissued one opens the seat.
+        assert_eq!(a.revoke_joins(id, 1, true).unwrap(), None, "a bot's seat has no link to revoke");
+        let again = a.revoke_joins(id, 0, true).unwrap().unwrap().unwrap();
+        assert_eq!(a.join_seat(&aiko).unwrap(), None);
+        assert_eq!(a.join_seat(&again).unwrap(), Some((id, 0)));
+        a.revoke_joins(id, 0, false).unwrap();
+        assert_eq!(a.join_seat(&again).unwrap(), None);
+        assert!(!a.table(id).unwrap().unwrap().seats[0].joinable);
+    }
+
+    #[test]
+    fn commitments_close_once_and_the_table_ends_with_its_reveal() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut a = Archive::open(&dir.path().join("t.db")).unwrap();
+        let (id, _) = a.create_table(&new_table()).unwrap();
+        assert_eq!(a.set_seat_commitment(id, 1, "ab").unwrap(), Err(SeedStepRefusal::NotAPerson(1)));
+        assert_eq!(a.set_seat_commitment(id + 1, 0, "ab").unwrap(), Err(SeedStepRefusal::NoTable(id + 1)));
+        a.set_seat_commitment(id, 0, "ab").unwrap().unwrap();
+        // The same commitment again is taken; another one is refused: the first holds.
+        a.set_seat_commitment(id, 0, "ab").unwrap().unwrap();
+        assert_eq!(a.set_seat_commitment(id, 0, "cd").unwrap(), Err(SeedStepRefusal::Committed(0)));
+        a.close_commitments(id, "d1").unwrap();
+        a.close_commitments(id, "d2").unwrap();
+        assert_eq!(a.set_seat_commitment(id, 0, "ef").unwrap(), Err(SeedStepRefusal::Closed));
+        let t = a.table(id).unwrap().unwrap();
+        assert_eq!((t.seats[0].commitment.as_deref(), t.commitments_digest.as_deref()), (Some("ab"), Some("d1")));
+        a.set_table_stage(id, "playing", None).unwrap();
+        a.set_table_stage(id, "ended", Some("{\"seed\":1}")).unwrap();
+        let t = a.table(id).unwrap().unwrap();
+        assert_eq!((t.stage.as_str(), t.reveal.as_deref()), ("ended", Some("{\"seed\":1}")));
+        assert!(t.ended_at.is_some());
+        assert!(a.open_tables().unwrap().is_empty());
+    }
+}

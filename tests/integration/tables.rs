@@ -1,0 +1,536 @@
+//! Tables where people play (issue 27, docs/play.md), through the API as any client sits down:
+//! people play whole games to the end, each seat seeing only what its seat sees; a server killed
+//! mid-game takes the table up again to the same log; and the attacks a person's request can
+//! try (another seat's turn, out of turn, an old action again, a revoked link, the seed, a bot
+//! command in a request) are each performed and refused.
+
+use paifu_core::fair;
+use paifu_recorder::archive::{Archive, Role};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::io::{BufRead, Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const PAIFU: &str = env!("CARGO_BIN_EXE_paifu");
+
+/// A `paifu serve` child over `DIR/t.db`, killed when dropped.
+struct Server {
+    child: Child,
+    addr: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(dir: &Path, extra: &[&str]) -> Server {
+    let mut child = Command::new(PAIFU)
+        .args(["serve", "--db", "t.db", "--addr", "127.0.0.1:0", "--live-delay", "0", "--key", "k.key", "--no-sync"])
+        .args(extra)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let addr = line.split("http://").nth(1).and_then(|a| a.split('/').next()).unwrap_or_else(|| panic!("{line}"));
+    Server { child, addr: addr.trim().to_owned() }
+}
+
+/// An organiser's token in a fresh archive at `DIR/t.db`.
+fn organiser(dir: &Path) -> String {
+    let mut a = Archive::open(&dir.join("t.db")).unwrap();
+    a.create_token("org", Role::Organiser).unwrap().secret
+}
+
+/// One request; the status and the body as JSON (`Null` when it is not JSON).
+fn call(addr: &str, method: &str, path: &str, auth: Option<&str>, body: Option<&Value>) -> (u16, Value) {
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let mut s = TcpStream::connect(addr).unwrap();
+    let auth = auth.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).unwrap();
+    let text = String::from_utf8_lossy(&out).into_owned();
+    let status = text.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    let body = text.split_once("\r\n\r\n").map(|(_, b)| b.to_owned()).unwrap_or_default();
+    (status, serde_json::from_str(&body).unwrap_or(Value::Null))
+}
+
+/// Opens a table; its number and each seat's join token (`None` for a bot).
+fn open(addr: &str, org: &str, request: Value) -> (i64, Vec<Option<String>>) {
+    let (status, v) = call(addr, "POST", "/api/tables", Some(org), Some(&request));
+    assert_eq!(status, 201, "{v}");
+    let seats = v["seats"].as_array().unwrap();
+    let tokens = seats.iter().map(|s| s["join"].as_str().map(|j| j.trim_start_matches("/play/").to_owned())).collect();
+    (v["id"].as_i64().unwrap(), tokens)
+}
+
+/// Each person's contribution: fixed per seat in these tests.
+fn contribution(k: usize) -> [u8; 32] {
+    [k as u8 + 11; 32]
+}
+
+/// Every person commits, then reveals: the table's seed is fixed and play begins.
+fn sit_down(addr: &str, tokens: &[Option<String>]) {
+    let people: Vec<(usize, &String)> =
+        tokens.iter().enumerate().filter_map(|(k, t)| t.as_ref().map(|t| (k, t))).collect();
+    for (k, t) in &people {
+        let c = fair::commit(&format!("seat {k}"), &contribution(*k)).to_string();
+        let (s, v) = call(addr, "POST", &format!("/api/play/{t}/seed"), None, Some(&json!({ "commitment": c })));
+        assert_eq!(s, 200, "{v}");
+    }
+    for (k, t) in &people {
+        let v = hex::encode(contribution(*k));
+        let (s, body) = call(addr, "POST", &format!("/api/play/{t}/seed"), None, Some(&json!({ "contribution": v })));
+        assert_eq!(s, 200, "{body}");
+    }
+}
+
+/// Asserts that a seat's view shows no other seat's concealed tiles or cards, nor the tile
+/// another seat drew.
+fn assert_private(answer: &Value, what: &str) {
+    let view = &answer["view"];
+    if view.is_null() {
+        return;
+    }
+    let seat = answer["seat"].as_u64().unwrap() as usize;
+    assert_eq!(view["seen_by"].as_u64(), Some(seat as u64), "{what}: the view is the seat's own: {view}");
+    let mut lists = 0;
+    for key in ["players", "seats"] {
+        for (i, p) in view[key].as_array().into_iter().flatten().enumerate() {
+            lists += 1;
+            if i != seat {
+                let hand = p["hand"].as_array().map_or(0, Vec::len);
+                assert_eq!(hand, 0, "{what}: seat {seat} sees seat {i}'s concealed hand: {p}");
+            }
+        }
+    }
+    assert!(lists >= 2, "{what}: the view lists the seats: {view}");
+    if !view["drawn"].is_null() {
+        let to_act: Vec<u64> = view["to_act"].as_array().unwrap().iter().filter_map(Value::as_u64).collect();
+        assert!(to_act.contains(&(seat as u64)), "{what}: seat {seat} sees a tile another seat drew: {view}");
+    }
+    let text = answer.to_string();
+    assert!(!text.contains("\"seed\""), "{what}: no seed is shown to a seat: {text}");
+}
+
+/// The action a test player picks: a win when there is one, else a pass, else the first.
+fn pick(legal: &[String]) -> String {
+    let win = ["tsumo", "ron", "hu", "mahjong", "win"];
+    legal
+        .iter()
+        .find(|a| win.iter().any(|w| a.starts_with(w)))
+        .or_else(|| legal.iter().find(|a| *a == "pass"))
+        .or_else(|| legal.first())
+        .cloned()
+        .unwrap()
+}
+
+/// What the players did: the decisions taken, and the attacks tried on the way.
+#[derive(Default)]
+struct Played {
+    taken: Vec<(usize, String)>,
+    views: usize,
+    replays_refused: usize,
+    out_of_turn_refused: usize,
+}
+
+impl std::fmt::Debug for Played {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} decisions taken, {} views checked, {} replays and {} out-of-turn offers refused",
+            self.taken.len(),
+            self.views,
+            self.replays_refused,
+            self.out_of_turn_refused
+        )
+    }
+}
+
+/// The people at `tokens` play until every seat's state is `ended` (or `stop` says so after a
+/// decision). On the way, after some decisions, the attacks: the same action sent again, and the
+/// action offered by a seat whose turn it is not.
+fn play(addr: &str, tokens: &[Option<String>], played: &mut Played, stop: &dyn Fn(&Played) -> bool) -> bool {
+    let start = Instant::now();
+    loop {
+        assert!(start.elapsed() < Duration::from_secs(600), "the game did not end: {played:?}");
+        let mut ended = 0;
+        let mut acted = false;
+        let mut asked: Option<(usize, Vec<String>)> = None;
+        let mut waiting: Vec<&String> = Vec::new();
+        for (k, t) in tokens.iter().enumerate() {
+            let Some(t) = t else { continue };
+            let (s, v) = call(addr, "GET", &format!("/api/play/{t}"), None, None);
+            assert_eq!(s, 200, "{v}");
+            played.views += 1;
+            assert_private(&v, &format!("seat {k}"));
+            match v["state"].as_str() {
+                Some("ended") => ended += 1,
+                _ if v["to_act"] == json!(true) => {
+                    let legal: Vec<String> =
+                        v["legal"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_owned()).collect();
+                    assert!(!legal.is_empty(), "{v}");
+                    asked = Some((k, legal));
+                }
+                _ => waiting.push(t),
+            }
+        }
+        if ended == tokens.iter().flatten().count() {
+            return true;
+        }
+        if let Some((k, legal)) = asked {
+            let t = tokens[k].as_ref().unwrap();
+            let action = pick(&legal);
+            // Out of turn: a seat that is not asked offers the action (every 7th decision).
+            if played.taken.len() % 7 == 3 {
+                if let Some(other) = waiting.first() {
+                    let (s, v) =
+                        call(addr, "POST", &format!("/api/play/{other}"), None, Some(&json!({ "action": action })));
+                    assert_eq!(s, 409, "a seat not asked offered {action:?}: {v}");
+                    played.out_of_turn_refused += 1;
+                }
+            }
+            let (s, v) = call(addr, "POST", &format!("/api/play/{t}"), None, Some(&json!({ "action": action })));
+            assert_eq!(s, 200, "seat {k} plays {action:?}: {v}");
+            played.taken.push((k, action.clone()));
+            acted = true;
+            // The same request again (a replay): refused unless the seat is asked anew.
+            if played.taken.len() % 5 == 2 {
+                let (_, now) = call(addr, "GET", &format!("/api/play/{t}"), None, None);
+                if now["to_act"] == json!(false) {
+                    let (s, v) =
+                        call(addr, "POST", &format!("/api/play/{t}"), None, Some(&json!({ "action": action })));
+                    assert_eq!(s, 409, "seat {k}'s {action:?} sent again: {v}");
+                    played.replays_refused += 1;
+                }
+            }
+            if stop(played) {
+                return false;
+            }
+        }
+        if !acted {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+}
+
+/// The stored game's validity and certificates, by its archive number.
+fn stored(dir: &Path, id: i64) -> (bool, usize) {
+    let a = Archive::open(&dir.join("t.db")).unwrap();
+    let c = rusqlite::Connection::open(dir.join("t.db")).unwrap();
+    let valid: bool = c.query_row("SELECT valid FROM verdicts WHERE log_id = ?1", [id], |r| r.get(0)).unwrap();
+    (valid, a.certificates(id).unwrap().len())
+}
+
+/// After the last game: the table's published contributions make its seed, and the games'
+/// logs carry the seeds published.
+fn assert_recomputable(dir: &Path, table: &Value, id: i64) {
+    let reveal = &table["reveal"];
+    let commitments: BTreeMap<String, paifu_core::Digest> = reveal["commitments"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(n, c)| (n.clone(), c.as_str().unwrap().parse().unwrap()))
+        .collect();
+    let contributions: BTreeMap<String, fair::Contribution> = reveal["contributions"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(n, c)| (n.clone(), hex::decode(c.as_str().unwrap()).unwrap().try_into().unwrap()))
+        .collect();
+    let seed = fair::seed_of(&commitments, &contributions).unwrap();
+    assert_eq!(reveal["match_seed"].as_str(), Some(seed.to_hex().as_str()), "{reveal}");
+    let log = std::fs::read_to_string(dir.join(format!("t.db-tables/table-{id}/game-0001.paifu.jsonl"))).unwrap();
+    let header: Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    let game1 = seed.child("game/1").to_hex();
+    assert_eq!(reveal["games"]["game-0001"].as_str(), Some(game1.as_str()), "{reveal}");
+    assert!(log.lines().next().unwrap().contains(&game1), "the log's header carries the published seed: {header}");
+}
+
+#[test]
+fn four_people_play_a_riichi_east_only_game_each_seeing_only_their_seat() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let org = organiser(p);
+    let server = serve(p, &[]);
+    let addr = server.addr.as_str();
+    let seats: Vec<Value> = ["Aiko", "Bao", "Chen", "Dara"].iter().map(|n| json!({ "name": n })).collect();
+    let (id, tokens) = open(addr, &org, json!({ "game": "riichi", "ruleset": "tonpuu", "games": 1, "seats": seats }));
+    assert!(tokens.iter().all(Option::is_some));
+    // Before every share of the seed is in: nothing may be played, and the seed is not known.
+    let t0 = tokens[0].as_ref().unwrap();
+    let (s, v) = call(addr, "POST", &format!("/api/play/{t0}"), None, Some(&json!({ "action": "pass" })));
+    assert_eq!(s, 409, "{v}");
+    sit_down(addr, &tokens);
+    let (_, table) = call(addr, "GET", &format!("/api/tables/{id}"), None, None);
+    assert_eq!(table["state"], "playing", "{table}");
+    assert!(table["reveal"].is_null(), "nothing that makes the seed is shown while the table plays: {table}");
+    let mut played = Played::default();
+    assert!(!play(addr, &tokens, &mut played, &|p| p.taken.len() >= 40));
+    // A spectator (this server shows every move at once: --live-delay 0) sees the game live,
+    // without a pass.
+    let (s, live) = call(addr, "GET", "/api/live", None, None);
+    assert_eq!(s, 200, "{live}");
+    let game = live["games"].as_array().unwrap().iter().find(|g| g.to_string().contains("Aiko")).expect("live").clone();
+    let (s, watched) = call(addr, "GET", &format!("/api/live/{}", game["id"]), None, None);
+    assert_eq!(s, 200, "{watched}");
+    assert!(played.taken.iter().any(|(_, a)| a == "pass"), "passes were played");
+    assert!(!watched.to_string().contains("\"pass\""), "a spectator sees no pass: {watched}");
+    assert!(play(addr, &tokens, &mut played, &|_| false));
+    assert!(played.taken.len() > 40, "{played:?}");
+    assert!(played.replays_refused > 0 && played.out_of_turn_refused > 0, "{played:?}");
+    let (_, table) = call(addr, "GET", &format!("/api/tables/{id}"), None, None);
+    assert_eq!(table["state"], "ended", "{table}");
+    let games = table["games"].as_array().unwrap();
+    assert_eq!(games.len(), 1, "{table}");
+    let (valid, certificates) = stored(p, games[0].as_i64().unwrap());
+    assert!(valid, "the game is stored valid");
+    assert_eq!(certificates, 1, "with the server's certificate");
+    assert_recomputable(p, &table, id);
+    eprintln!("riichi: {played:?}");
+}
+
+#[test]
+fn two_people_play_tzq_and_a_server_killed_mid_game_resumes_the_table_to_the_same_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let org = organiser(p);
+    let server = serve(p, &[]);
+    let addr = server.addr.clone();
+    let (id, mut tokens) =
+        open(&addr, &org, json!({ "game": "tzq", "games": 1, "seats": [{ "name": "Aiko" }, { "name": "Bao" }] }));
+    // A link the organiser reissues: the old one opens nothing from then on.
+    let old = tokens[1].clone().unwrap();
+    let (s, v) = call(&addr, "POST", &format!("/api/tables/{id}/seats/1/join"), Some(&org), None);
+    assert_eq!(s, 201, "{v}");
+    tokens[1] = Some(v["join"].as_str().unwrap().trim_start_matches("/play/").to_owned());
+    assert_eq!(call(&addr, "GET", &format!("/api/play/{old}"), None, None).0, 404);
+    assert_eq!(call(&addr, "POST", &format!("/api/play/{old}"), None, Some(&json!({ "action": "pass" }))).0, 404);
+    assert_eq!(call(&addr, "GET", "/api/play/pfj_not-a-token", None, None).0, 404);
+    // The seed steps out of order or twice: refused.
+    let t0 = tokens[0].clone().unwrap();
+    let reveal = json!({ "contribution": hex::encode(contribution(0)) });
+    assert_eq!(call(&addr, "POST", &format!("/api/play/{t0}/seed"), None, Some(&reveal)).0, 409);
+    let c = fair::commit("seat 0", &contribution(0)).to_string();
+    assert_eq!(call(&addr, "POST", &format!("/api/play/{t0}/seed"), None, Some(&json!({ "commitment": c }))).0, 200);
+    // The same commitment again is taken (a page that sent it twice); another one is refused.
+    assert_eq!(call(&addr, "POST", &format!("/api/play/{t0}/seed"), None, Some(&json!({ "commitment": c }))).0, 200);
+    let other = fair::commit("seat 0", &[1u8; 32]).to_string();
+    assert_eq!(
+        call(&addr, "POST", &format!("/api/play/{t0}/seed"), None, Some(&json!({ "commitment": other }))).0,
+        409
+    );
+    let t1 = tokens[1].clone().unwrap();
+    let c1 = fair::commit("seat 1", &contribution(1)).to_string();
+    assert_eq!(call(&addr, "POST", &format!("/api/play/{t1}/seed"), None, Some(&json!({ "commitment": c1 }))).0, 200);
+    // A contribution other than the one committed to.
+    let wrong = json!({ "contribution": hex::encode([0u8; 32]) });
+    assert_eq!(call(&addr, "POST", &format!("/api/play/{t0}/seed"), None, Some(&wrong)).0, 422);
+    for (k, t) in [(0, &t0), (1, &t1)] {
+        let v = json!({ "contribution": hex::encode(contribution(k)) });
+        assert_eq!(call(&addr, "POST", &format!("/api/play/{t}/seed"), None, Some(&v)).0, 200);
+    }
+    // Acting for the other seat by naming it: the body has no such field.
+    let (s, v) = call(&addr, "POST", &format!("/api/play/{t0}"), None, Some(&json!({ "action": "pass", "seat": 1 })));
+    assert_eq!(s, 422, "{v}");
+
+    let mut played = Played::default();
+    let ended = play(&addr, &tokens, &mut played, &|p| p.taken.len() >= 12);
+    assert!(!ended, "the game lasts more than 12 decisions");
+    drop(server);
+    // The journal as the killed server left it: its whole lines are the records played.
+    let journal =
+        std::fs::read_to_string(p.join(format!("t.db-tables/table-{id}/live/game-0001.paifu.jsonl"))).unwrap();
+    let before: Vec<&str> = journal.split_inclusive('\n').filter(|l| l.ends_with('\n')).map(str::trim_end).collect();
+    assert!(before.len() > 12, "{journal}");
+
+    let server = serve(p, &[]);
+    let addr = server.addr.clone();
+    assert!(play(&addr, &tokens, &mut played, &|_| false));
+    let log = std::fs::read_to_string(p.join(format!("t.db-tables/table-{id}/game-0001.paifu.jsonl"))).unwrap();
+    let after: Vec<&str> = log.lines().collect();
+    assert_eq!(after[1..before.len()], before[1..], "the records played before the kill are the log's first");
+    assert!(after.len() > before.len());
+    let (_, table) = call(&addr, "GET", &format!("/api/tables/{id}"), None, None);
+    assert_eq!(table["state"], "ended", "{table}");
+    let game = table["games"][0].as_i64().unwrap();
+    assert_eq!(stored(p, game), (true, 1));
+    assert_recomputable(p, &table, id);
+    eprintln!("tzq: {played:?}");
+}
+
+/// A server started with the bot `greedy` (riichi), its folder and an organiser's token.
+fn with_greedy() -> (tempfile::TempDir, String, Server) {
+    let dir = tempfile::tempdir().unwrap();
+    let org = organiser(dir.path());
+    let bot = format!("greedy={PAIFU} bot riichi --strategy greedy --seed s{{seat}}");
+    let server = serve(dir.path(), &["--bot", &bot]);
+    (dir, org, server)
+}
+
+#[test]
+fn a_person_plays_beside_three_bots_the_server_was_started_with() {
+    let (dir, org, server) = with_greedy();
+    let p = dir.path();
+    let addr = server.addr.as_str();
+    // A bot the server was not started with, a command in the request, bad fields: 422 naming
+    // the field; no token, or an uploader's: refused.
+    let bad = [
+        (
+            json!({ "game": "riichi", "seats": [{ "name": "A" }, { "name": "x", "bot": "sh -c 'touch pwned'" }, { "name": "C" }, { "name": "D" }] }),
+            "seats[1].bot",
+        ),
+        (json!({ "game": "chess", "seats": [{ "name": "A" }, { "name": "B" }] }), "game"),
+        (
+            json!({ "game": "riichi", "ruleset": "blitz", "seats": [{ "name": "A" }, { "name": "B" }, { "name": "C" }, { "name": "D" }] }),
+            "ruleset",
+        ),
+        (json!({ "game": "tzq", "seats": [{ "name": "A" }, { "name": "B" }, { "name": "C" }] }), "seats"),
+        (
+            json!({ "game": "tzq", "options": { "no_such_option": 1 }, "seats": [{ "name": "A" }, { "name": "B" }] }),
+            "options",
+        ),
+    ];
+    for (request, field) in bad {
+        let (s, v) = call(addr, "POST", "/api/tables", Some(&org), Some(&request));
+        assert_eq!((s, v["field"].as_str()), (422, Some(field)), "{request}: {v}");
+    }
+    assert!(!p.join("pwned").exists());
+    let (s, _) = call(addr, "POST", "/api/tables", None, Some(&json!({ "game": "tzq", "seats": [] })));
+    assert_eq!(s, 401);
+    let up = Archive::open(&p.join("t.db")).unwrap().create_token("up", Role::Uploader).unwrap().secret;
+    let (s, _) = call(addr, "POST", "/api/tables", Some(&up), Some(&json!({ "game": "tzq", "seats": [] })));
+    assert_eq!(s, 403);
+
+    let seats = json!([{ "name": "Aiko" }, { "name": "g1", "bot": "greedy" }, { "name": "g2", "bot": "greedy" }, { "name": "g3", "bot": "greedy" }]);
+    let (id, tokens) = open(addr, &org, json!({ "game": "riichi", "ruleset": "tonpuu", "seats": seats }));
+    assert_eq!(tokens.iter().flatten().count(), 1, "a join link for the person only");
+    sit_down(addr, &tokens);
+    let mut played = Played::default();
+    assert!(play(addr, &tokens, &mut played, &|_| false));
+    let (_, table) = call(addr, "GET", &format!("/api/tables/{id}"), None, None);
+    let game = table["games"][0].as_i64().unwrap();
+    assert_eq!(stored(p, game), (true, 1), "{table}");
+    eprintln!("person and bots: {played:?}");
+}
+
+/// The one person at a riichi table of three bots plays a whole East round in Chromium: the
+/// page takes its share of the seed by itself, the person discards by clicking the drawn tile
+/// and passes (or wins) by keys, and the game is stored valid.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_plays_a_riichi_east_round_by_clicks_and_keys_in_chromium() {
+    use crate::web_e2e::{browser_available, connect, press_char, start_driver};
+    use fantoccini::Locator;
+    if !browser_available() {
+        return;
+    }
+    let (dir, org, server) = with_greedy();
+    let p = dir.path();
+    let addr = server.addr.clone();
+    let seats = json!([{ "name": "Aiko" }, { "name": "g1", "bot": "greedy" }, { "name": "g2", "bot": "greedy" }, { "name": "g3", "bot": "greedy" }]);
+    let (id, tokens) = open(&addr, &org, json!({ "game": "riichi", "ruleset": "tonpuu", "seats": seats }));
+    let token = tokens[0].clone().unwrap();
+    let driver = start_driver();
+    let c = connect(&driver).await;
+    c.goto(&format!("http://{addr}/play/{token}")).await.unwrap();
+    let body = |c: &fantoccini::Client| {
+        let c = c.clone();
+        async move {
+            let v = c
+                .execute("return [document.body.dataset.state||'', document.body.dataset.toAct||'', document.body.dataset.version||'']", vec![])
+                .await
+                .unwrap();
+            let s: Vec<String> = v.as_array().unwrap().iter().map(|x| x.as_str().unwrap_or("").to_owned()).collect();
+            (s[0].clone(), s[1] == "true", s[2].clone())
+        }
+    };
+    let start = Instant::now();
+    let (mut clicks, mut keys) = (0, 0);
+    loop {
+        assert!(start.elapsed() < Duration::from_secs(400), "the game did not end: {clicks} clicks, {keys} keys");
+        let (state, to_act, version) = body(&c).await;
+        if state == "ended" {
+            break;
+        }
+        if !to_act {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            continue;
+        }
+        let calls = |sel: &'static str| {
+            let c = c.clone();
+            async move { c.find_all(Locator::Css(sel)).await.unwrap().len() }
+        };
+        if calls("#calls button[data-key='t']").await > 0 {
+            press_char(&c, 't').await;
+            keys += 1;
+        } else if calls("#calls button[data-key='w']").await > 0 {
+            press_char(&c, 'w').await;
+            keys += 1;
+        } else if calls("#calls button[data-key='s']").await > 0 {
+            press_char(&c, 's').await;
+            keys += 1;
+        } else {
+            let tiles = c.find_all(Locator::Css("#hand button.tile:not([disabled])")).await.unwrap();
+            tiles.last().expect("a tile to discard").click().await.unwrap();
+            clicks += 1;
+        }
+        let asked = Instant::now();
+        while body(&c).await.2 == version {
+            assert!(asked.elapsed() < Duration::from_secs(20), "the page did not move on after an action");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+    assert!(clicks > 10 && keys > 0, "{clicks} clicks, {keys} keys");
+    let (_, table) = call(&addr, "GET", &format!("/api/tables/{id}"), None, None);
+    let game = table["games"][0].as_i64().unwrap();
+    assert_eq!(stored(p, game), (true, 1), "{table}");
+    eprintln!("chromium: {clicks} clicks, {keys} keys");
+}
+
+#[test]
+fn contributions_made_apart_assemble_into_the_seed_file_the_arena_takes() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let mut printed = BTreeMap::new();
+    for name in ["organiser", "alice"] {
+        let o = crate::util::paifu(&["contribution", "make", "--name", name, "-o", &format!("{name}.c")], p);
+        assert!(o.status.success(), "{}", crate::util::stderr(&o));
+        let line = crate::util::stdout(&o);
+        let (who, commitment) = line.trim().split_once(": ").unwrap();
+        assert_eq!(who, name);
+        printed.insert(name.to_owned(), commitment.to_owned());
+        let mode = std::fs::metadata(p.join(format!("{name}.c"))).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "a contribution is readable by its owner only");
+    }
+    // A contribution is never overwritten.
+    let o = crate::util::paifu(&["contribution", "make", "--name", "alice", "-o", "alice.c"], p);
+    assert!(!o.status.success());
+    let o = crate::util::paifu(&["contribution", "assemble", "organiser.c", "alice.c", "-o", "seed.json"], p);
+    assert!(o.status.success(), "{}", crate::util::stderr(&o));
+    let seed: Value = serde_json::from_str(&std::fs::read_to_string(p.join("seed.json")).unwrap()).unwrap();
+    for (name, c) in &printed {
+        assert_eq!(seed["commitments"][name].as_str(), Some(c.as_str()), "{seed}");
+    }
+    let bot = format!("{PAIFU} bot tzq --strategy greedy --seed s{{seat}}");
+    let o = crate::util::paifu(
+        &["arena", "tzq", "--bot", &bot, "--bot", &bot, "--games", "1", "--seed-from", "seed.json", "--out", "m", "-q"],
+        p,
+    );
+    assert!(o.status.success(), "{}", crate::util::stderr(&o));
+    assert!(crate::util::stdout(&o).contains("seed commitments"), "{}", crate::util::stdout(&o));
+}
