@@ -300,6 +300,32 @@ fn replay_records<G: Game>(
     Ok((state, n))
 }
 
+/// A check made beside the replay, in the same pass: for each record, told the state the
+/// record is played in (`before`) and, once the core validator found no fault in it, the state
+/// after it (`after`); then, when the log replayed to a valid end, that end (`end`). Its first
+/// fault ends the replay and is the verdict; at one record the core validator's fault comes
+/// first. `paifu_recorder::import::source` checks an imported log against the source it embeds
+/// this way, deriving each record from the source as the engine plays the log.
+pub trait Beside<G: Game> {
+    /// Record `index` is about to be played in `state`.
+    fn before(&mut self, state: &G, index: usize, rec: &Record<G::Action>);
+    /// Record `index` was played (and its claims checked) into `state`: a fault at it, if any.
+    fn after(&mut self, state: &G, index: usize, rec: &Record<G::Action>, pos: &Positions) -> Result<(), Fault>;
+    /// All `records` were played into `state`, and the log is valid so far: a fault at its end.
+    fn end(&mut self, state: &G, records: usize) -> Result<(), Fault>;
+}
+
+/// Nothing checked beside the replay.
+impl<G: Game> Beside<G> for () {
+    fn before(&mut self, _: &G, _: usize, _: &Record<G::Action>) {}
+    fn after(&mut self, _: &G, _: usize, _: &Record<G::Action>, _: &Positions) -> Result<(), Fault> {
+        Ok(())
+    }
+    fn end(&mut self, _: &G, _: usize) -> Result<(), Fault> {
+        Ok(())
+    }
+}
+
 /// Reads the records of a log whose header is read, and validates the log: the digest, the
 /// number of records read and the verdict of its [`Report`].
 ///
@@ -307,14 +333,17 @@ fn replay_records<G: Game>(
 /// whole log and then replaying it (a record that cannot be read wins over an illegal one
 /// before it, a header the engine refuses over any record, the first illegal record over the
 /// rest), from one pass over the file.
-fn validate_opened<G: Game>(opened: &log::Opened<'_>) -> (Option<Digest>, usize, Verdict) {
+fn validate_opened<G: Game>(opened: &log::Opened<'_>, beside: &mut impl Beside<G>) -> (Option<Digest>, usize, Verdict) {
     let mut state: Result<G, Fault> = setup(opened.header());
     let mut incidents = Vec::new();
     let read = opened.each_record_with_digest::<G::Action>(|i, rec, pos| {
         incidents.extend(IncidentAt::of(i, rec));
         // After the first fault the records are only read (and chained).
         let stepped = match &mut state {
-            Ok(s) => step(s, i, rec, pos),
+            Ok(s) => {
+                beside.before(s, i, rec);
+                step(s, i, rec, pos).and_then(|()| beside.after(s, i, rec, pos))
+            }
             Err(_) => Ok(()),
         };
         if let Err(f) = stepped {
@@ -326,7 +355,13 @@ fn validate_opened<G: Game>(opened: &log::Opened<'_>) -> (Option<Digest>, usize,
         Ok((n, digest)) => {
             let verdict = match state {
                 Err(f) => Verdict::Invalid(f),
-                Ok(s) => concluded(s, n, incidents),
+                Ok(s) => {
+                    let end = beside.end(&s, n);
+                    match (concluded(s, n, incidents), end) {
+                        (Verdict::Valid(_), Err(f)) => Verdict::Invalid(f),
+                        (v, _) => v,
+                    }
+                }
             };
             (Some(digest), n, verdict)
         }
@@ -336,15 +371,19 @@ fn validate_opened<G: Game>(opened: &log::Opened<'_>) -> (Option<Digest>, usize,
 /// Decodes and validates a log of any game the registry knows, by its header.
 pub fn validate_bytes(bytes: &[u8]) -> Report {
     // The header is read once: it names the game, and the records are read after it.
-    let opened = match log::open(bytes) {
-        Ok(o) => o,
-        Err(f) => return Report { header: None, digest: None, records: 0, verdict: Verdict::Invalid(f) },
-    };
+    match log::open(bytes) {
+        Ok(opened) => validate_opened_log(opened),
+        Err(f) => Report { header: None, digest: None, records: 0, verdict: Verdict::Invalid(f) },
+    }
+}
+
+/// [`validate_bytes`] of a log whose header is read ([`log::open`]).
+pub fn validate_opened_log(opened: log::Opened<'_>) -> Report {
     struct Validate<'a, 'b>(&'a log::Opened<'b>);
     impl Visitor for Validate<'_, '_> {
         type Output = (Option<Digest>, usize, Verdict);
         fn visit<G: Registered>(self) -> Self::Output {
-            validate_opened::<G>(self.0)
+            validate_opened::<G>(self.0, &mut ())
         }
     }
     let checked = games::by_name(&opened.header().game, Validate(&opened));
@@ -353,6 +392,16 @@ pub fn validate_bytes(bytes: &[u8]) -> Report {
         Ok((digest, records, verdict)) => Report { header, digest, records, verdict },
         Err(f) => Report { header, digest: None, records: 0, verdict: Verdict::Invalid(f) },
     }
+}
+
+/// [`validate_opened_log`] of a log of the game `G`, with a check made beside the replay in the
+/// same pass ([`Beside`]). A log whose header names another game is validated without it.
+pub fn validate_opened_beside<G: Game>(opened: log::Opened<'_>, beside: &mut impl Beside<G>) -> Report {
+    if opened.header().game != G::KIND.name() {
+        return validate_opened_log(opened);
+    }
+    let (digest, records, verdict) = validate_opened::<G>(&opened, beside);
+    Report { header: Some(opened.into_header()), digest, records, verdict }
 }
 
 #[cfg(test)]

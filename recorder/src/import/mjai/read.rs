@@ -10,10 +10,13 @@
 //! `red_fives` for the red-five rule of `start_game`. Yaku lists may be `[name, han]` pairs or
 //! `{"name", "han"}` objects, with Japanese or English (Mahjong Soul) names.
 
+use crate::import::json::Json;
 use crate::import::record::round_name;
 use crate::import::{brief, ImportError};
 
+use serde::Deserialize;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 /// A tile in mjai notation, kept as Paifu notation (`5m`, `0m` red five, `7z`), or hidden.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -155,19 +158,29 @@ pub(crate) struct Line {
     pub(crate) event: Event,
 }
 
-struct Obj<'a> {
+/// An event's object: its entries (a key given twice: the last is read).
+struct Obj<'o, 'a> {
     line: usize,
-    kind: String,
-    m: &'a Map<String, Value>,
+    kind: &'o str,
+    m: &'o [(Cow<'a, str>, Json<'a>)],
 }
 
-impl Obj<'_> {
+impl<'o, 'a> Obj<'o, 'a> {
     fn err(&self, msg: impl Into<String>) -> ImportError {
         ImportError::new(format!("line {}", self.line), format!("{}: {}", self.kind, msg.into()))
     }
 
-    fn get(&self, k: &str) -> Result<&Value, ImportError> {
-        self.m.get(k).ok_or_else(|| self.err(format!("missing field {k:?}")))
+    /// The value of a key, if given.
+    fn field(&self, k: &str) -> Option<&'o Json<'a>> {
+        self.m.iter().rev().find(|(key, _)| key == k).map(|(_, v)| v)
+    }
+
+    fn has(&self, k: &str) -> bool {
+        self.field(k).is_some()
+    }
+
+    fn get(&self, k: &str) -> Result<&'o Json<'a>, ImportError> {
+        self.field(k).ok_or_else(|| self.err(format!("missing field {k:?}")))
     }
 
     fn int(&self, k: &str) -> Result<i64, ImportError> {
@@ -176,9 +189,9 @@ impl Obj<'_> {
     }
 
     /// An optional field that, when given (and not `null`), must be of its type.
-    fn opt<T>(&self, k: &str, what: &str, read: impl Fn(&Value) -> Option<T>) -> Result<Option<T>, ImportError> {
-        match self.m.get(k) {
-            None | Some(Value::Null) => Ok(None),
+    fn opt<T>(&self, k: &str, what: &str, read: impl Fn(&'o Json<'a>) -> Option<T>) -> Result<Option<T>, ImportError> {
+        match self.field(k) {
+            None | Some(Json::Null) => Ok(None),
             Some(v) => read(v).map(Some).ok_or_else(|| self.err(format!("{k:?} is not {what}: {}", brief(v, 40)))),
         }
     }
@@ -204,7 +217,7 @@ impl Obj<'_> {
         u32::try_from(v).map_err(|_| self.err(format!("{k:?} = {v} cannot be negative")))
     }
 
-    fn pai_value(&self, v: &Value, what: &str) -> Result<Pai, ImportError> {
+    fn pai_value(&self, v: &Json, what: &str) -> Result<Pai, ImportError> {
         let s = v.as_str().ok_or_else(|| self.err(format!("{what} is not a tile string")))?;
         Pai::parse(s).ok_or_else(|| self.err(format!("{s:?} is not an mjai tile")))
     }
@@ -219,9 +232,9 @@ impl Obj<'_> {
     }
 
     fn ints(&self, k: &str) -> Result<Option<Vec<i64>>, ImportError> {
-        match self.m.get(k) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::Array(a)) => a
+        match self.field(k) {
+            None | Some(Json::Null) => Ok(None),
+            Some(Json::Array(a)) => a
                 .iter()
                 .map(|v| v.as_i64().ok_or_else(|| self.err(format!("{k:?} holds a non-integer: {}", brief(v, 40)))))
                 .collect::<Result<Vec<_>, _>>()
@@ -233,15 +246,15 @@ impl Obj<'_> {
     /// The yaku list (`yakus` or `yaku`): `[name, han]` pairs or `{"name", "han"}` objects; `None`
     /// when the event has none.
     fn yaku(&self) -> Result<Option<Vec<(String, u32)>>, ImportError> {
-        let key = if self.m.contains_key("yakus") { "yakus" } else { "yaku" };
-        let Some(a) = self.opt(key, "a list of yaku", |v| v.as_array().cloned())? else { return Ok(None) };
-        let han = |v: Option<&Value>| v.and_then(Value::as_u64).and_then(|h| u32::try_from(h).ok());
+        let key = if self.has("yakus") { "yakus" } else { "yaku" };
+        let Some(a) = self.opt(key, "a list of yaku", Json::as_array)? else { return Ok(None) };
+        let han = |v: Option<&Json>| v.and_then(Json::as_u64).and_then(|h| u32::try_from(h).ok());
         a.iter()
             .enumerate()
             .map(|(i, y)| {
                 let pair = match y {
-                    Value::Array(p) if p.len() == 2 => p[0].as_str().zip(han(p.get(1))),
-                    Value::Object(o) => o.get("name").and_then(Value::as_str).zip(han(o.get("han").or_else(|| o.get("fan")))),
+                    Json::Array(p) if p.len() == 2 => p[0].as_str().zip(han(p.get(1))),
+                    Json::Object(_) => y.get("name").and_then(Json::as_str).zip(han(y.get("han").or_else(|| y.get("fan")))),
                     _ => None,
                 };
                 pair.map(|(n, h)| (n.to_owned(), h)).ok_or_else(|| {
@@ -257,7 +270,7 @@ impl Obj<'_> {
 }
 
 fn event(o: &Obj) -> Result<Event, ImportError> {
-    Ok(match o.kind.as_str() {
+    Ok(match o.kind {
         "start_game" => {
             let names =
                 o.get("names")?.as_array().ok_or_else(|| o.err("\"names\" is not a list of the 4 players' names"))?;
@@ -279,9 +292,8 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
             let mut red_fives = None;
             for k in ["aka_flag", "aka", "red_fives"] {
                 let flag = o.opt(k, "true, false, 0 or 1", |v| match v {
-                    Value::Bool(b) => Some(*b),
-                    Value::Number(n) => n.as_u64().filter(|n| *n <= 1).map(|n| n == 1),
-                    _ => None,
+                    Json::Bool(b) => Some(*b),
+                    _ => v.as_u64().filter(|n| *n <= 1).map(|n| n == 1),
                 })?;
                 if let (Some(a), Some(b)) = (red_fives, flag) {
                     if a != b {
@@ -295,7 +307,7 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
                 red_fives,
                 rule: o.opt("rule", "a string (Tenhou's rule name)", |v| v.as_str().map(str::to_owned))?,
                 id: o.opt("id", "a string", |v| v.as_str().map(str::to_owned))?,
-                paifu: o.m.get("paifu").cloned(),
+                paifu: o.field("paifu").map(Json::to_value),
             }
         }
         "start_kyoku" => {
@@ -340,7 +352,7 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
             if consumed.len() != need {
                 return Err(o.err(format!("\"consumed\" has {} tiles, not {need}", consumed.len())));
             }
-            match o.kind.as_str() {
+            match o.kind {
                 "chi" => Event::Chi { actor, target, pai, consumed },
                 "pon" => Event::Pon { actor, target, pai, consumed },
                 _ => Event::Daiminkan { actor, target, pai, consumed },
@@ -356,7 +368,7 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
             // bots `uradora_marker`: one list, under any of the names; two that differ are refused.
             let mut ura: Option<(&str, Vec<Pai>)> = None;
             for name in ["ura_markers", "uradora_markers", "uradora_marker"] {
-                if !o.m.contains_key(name) {
+                if !o.has(name) {
                     continue;
                 }
                 let these = o.pais(name)?;
@@ -372,7 +384,7 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
             Event::Hora {
                 actor: o.seat("actor")?,
                 target: o.seat("target")?,
-                pai: o.m.get("pai").map(|v| o.pai_value(v, "pai")).transpose()?,
+                pai: o.field("pai").map(|v| o.pai_value(v, "pai")).transpose()?,
                 ura_markers: ura,
                 yaku: o.yaku()?,
                 fu: o.opt_count("fu")?,
@@ -400,7 +412,8 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
 pub(crate) fn one_event(m: &Map<String, Value>) -> Result<Event, ImportError> {
     let kind =
         m.get("type").and_then(Value::as_str).ok_or_else(|| ImportError::new("", "an mjai event has a \"type\""))?;
-    event(&Obj { line: 1, kind: kind.to_owned(), m })
+    let v = Json::deserialize(Value::Object(m.clone())).map_err(|e| ImportError::new("", e.to_string()))?;
+    event(&Obj { line: 1, kind, m: v.as_object().unwrap_or_default() })
 }
 
 /// The round a `start_kyoku` starts, as players name it (`East 2, 1 honba`).
@@ -432,21 +445,21 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Line>, ImportError> {
         if raw.trim().is_empty() {
             continue;
         }
-        let v: Value = serde_json::from_str(raw).map_err(|e| {
+        let v = Json::parse(raw).map_err(|e| {
             let what = if e.is_eof() { "the line is cut short" } else { "not valid JSON" };
             in_round(ImportError::new(format!("line {line}, column {}", e.column()), format!("{what}: {e}")))
         })?;
         let m = v
             .as_object()
             .ok_or_else(|| in_round(ImportError::new(format!("line {line}"), "an mjai event is a JSON object")))?;
-        let kind = m
+        let kind = v
             .get("type")
-            .and_then(Value::as_str)
+            .and_then(Json::as_str)
             .ok_or_else(|| in_round(ImportError::new(format!("line {line}"), "an mjai event has a \"type\"")))?;
         if kind == "none" {
             continue;
         }
-        let event = event(&Obj { line, kind: kind.to_owned(), m }).map_err(in_round)?;
+        let event = event(&Obj { line, kind, m }).map_err(in_round)?;
         out.push(Line { line, event });
     }
     if out.is_empty() {

@@ -7,6 +7,8 @@ mod meld;
 mod read;
 mod to_record;
 
+use super::positions::PosMap;
+use super::record::Game;
 use super::to_log::{self, Imported};
 use super::ImportError;
 
@@ -17,12 +19,17 @@ pub fn import(text: &str, bytes: &[u8], id: &str) -> Result<Imported, ImportErro
 
 /// [`import`], read as an excerpt when `excerpt` asks for it (to_log::header).
 pub(crate) fn import_read(text: &str, bytes: &[u8], id: &str, excerpt: bool) -> Result<Imported, ImportError> {
+    let (g, pm) = read_game(text, id, excerpt)?;
+    to_log::convert(&g, to_log::header("mjlog", &g, bytes, excerpt), &pm)
+}
+
+/// Reads an mjlog XML record into the record model, with where its places are in the file; a
+/// record that ends inside a game is refused unless it is read as an excerpt.
+pub(crate) fn read_game(text: &str, id: &str, excerpt: bool) -> Result<(Game, PosMap), ImportError> {
     let tags = read::parse(text)?;
     let (g, pm) = to_record::to_game(&tags, id)?;
-    let h = to_log::header("mjlog", &g, bytes, excerpt);
-    if !to_log::is_excerpt(&h) {
+    if !to_log::reads_as_excerpt(&g, excerpt) {
         read::check_ended(&tags, text.len())?;
     }
-    let imp = to_log::convert(&g, h).map_err(|e| pm.error(e))?;
-    Ok(pm.imported(imp))
+    Ok((g, pm))
 }
