@@ -62,7 +62,8 @@ pub fn run(a: ValidateArgs) -> Result {
                 Ok(b) => {
                     let mut r = validate_bytes(&b);
                     let truncated = r.verdict.fault().is_some_and(|f| f.code == ErrorCode::Truncated);
-                    if let Some(read) = as_excerpt(&b).filter(|_| a.excerpt && truncated) {
+                    // Only asked for: reading the log as an excerpt decodes it again.
+                    if let Some(read) = (a.excerpt && truncated).then(|| as_excerpt(&b)).flatten() {
                         r = validate_bytes(&read);
                     }
                     let line = if a.json { report_json(f, &r).to_string() } else { report_line(f, &r) };

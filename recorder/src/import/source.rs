@@ -141,8 +141,10 @@ struct SourceCheck {
     game: Game,
     pm: PosMap,
     derive: Derive,
-    /// What the source gives for the record being played.
-    due: Result<Option<Derived>, ImportError>,
+    /// What the source gives for the record being played (`None`: the source has no more).
+    due: Option<Derived>,
+    /// The source could not be read on from the record being played: why.
+    broken: Option<ImportError>,
     /// The round the record being played is played in.
     round: u32,
 }
@@ -183,7 +185,15 @@ impl SourceCheck {
                 .unwrap_or_else(|| "the header differs from what its embedded source gives".into());
             return Err(mismatch(why));
         }
-        Ok(SourceCheck { format: src.format.clone(), game, pm, derive: Derive::new(), due: Ok(None), round: 0 })
+        Ok(SourceCheck {
+            format: src.format.clone(),
+            game,
+            pm,
+            derive: Derive::new(),
+            due: None,
+            broken: None,
+            round: 0,
+        })
     }
 
     /// The fault of a source that cannot be imported (found while deriving its records).
@@ -205,20 +215,25 @@ impl SourceCheck {
 impl Beside<Riichi> for SourceCheck {
     fn before(&mut self, state: &Riichi, index: usize, _: &Record<Action>) {
         self.round = state.round();
-        self.due = self.derive.next(&self.game, state, index);
+        match self.derive.next(&self.game, state, index) {
+            Ok(d) => self.due = d,
+            Err(e) => self.broken = Some(e),
+        }
     }
 
     fn after(&mut self, state: &Riichi, index: usize, rec: &Record<Action>, pos: &Positions) -> Result<(), Fault> {
-        let due = std::mem::replace(&mut self.due, Ok(None)).map_err(|e| self.unreadable(e))?;
+        if let Some(e) = self.broken.take() {
+            return Err(self.unreadable(e));
+        }
         let mismatch = |m: String| at_record(index, Some(rec), self.round, pos, ErrorCode::SourceMismatch, m);
-        let Some(d) = due else {
+        let Some(d) = &self.due else {
             return Err(mismatch(format!(
                 "the log has {}, but its embedded source ends after {index} records",
                 show(rec)
             )));
         };
-        if (rec.seat, &rec.action) != (d.0, &d.1) {
-            let (theirs, place) = self.record(index, d, None);
+        if rec.seat != d.0 || rec.action != d.1 {
+            let (theirs, place) = self.record(index, *d, None);
             return Err(mismatch(format!(
                 "the log has {}, but its embedded source gives {} ({place})",
                 show(rec),
@@ -228,7 +243,7 @@ impl Beside<Riichi> for SourceCheck {
         let ends = self.derive.played(&self.game, state, index).map_err(|e| self.unreadable(e))?;
         let final_scores = self.game.final_scores.as_ref();
         if !claim_is(rec.claim.as_ref(), ends, final_scores) {
-            let (theirs, place) = self.record(index, d, claim_of(ends, final_scores));
+            let (theirs, place) = self.record(index, *d, claim_of(ends, final_scores));
             return Err(mismatch(format!(
                 "the log has {}, but its embedded source gives {} ({place})",
                 show(rec),

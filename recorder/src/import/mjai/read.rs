@@ -10,13 +10,11 @@
 //! `red_fives` for the red-five rule of `start_game`. Yaku lists may be `[name, han]` pairs or
 //! `{"name", "han"}` objects, with Japanese or English (Mahjong Soul) names.
 
-use crate::import::json::Json;
+use crate::import::json::{Doc, Json};
 use crate::import::record::round_name;
 use crate::import::{brief, ImportError};
 
-use serde::Deserialize;
 use serde_json::{Map, Value};
-use std::borrow::Cow;
 
 /// A tile in mjai notation, kept as Paifu notation (`5m`, `0m` red five, `7z`), or hidden.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -158,11 +156,11 @@ pub(crate) struct Line {
     pub(crate) event: Event,
 }
 
-/// An event's object: its entries (a key given twice: the last is read).
+/// An event's object (a key given twice: the last is read).
 struct Obj<'o, 'a> {
     line: usize,
     kind: &'o str,
-    m: &'o [(Cow<'a, str>, Json<'a>)],
+    m: Json<'o, 'a>,
 }
 
 impl<'o, 'a> Obj<'o, 'a> {
@@ -170,36 +168,37 @@ impl<'o, 'a> Obj<'o, 'a> {
         ImportError::new(format!("line {}", self.line), format!("{}: {}", self.kind, msg.into()))
     }
 
-    /// The value of a key, if given.
-    fn field(&self, k: &str) -> Option<&'o Json<'a>> {
-        self.m.iter().rev().find(|(key, _)| key == k).map(|(_, v)| v)
+    /// The value of a key, if given (`null` included).
+    fn field(&self, k: &str) -> Option<Json<'o, 'a>> {
+        self.m.get(k)
     }
 
     fn has(&self, k: &str) -> bool {
-        self.field(k).is_some()
+        self.m.has(k)
     }
 
-    fn get(&self, k: &str) -> Result<&'o Json<'a>, ImportError> {
+    fn get(&self, k: &str) -> Result<Json<'o, 'a>, ImportError> {
         self.field(k).ok_or_else(|| self.err(format!("missing field {k:?}")))
     }
 
     fn int(&self, k: &str) -> Result<i64, ImportError> {
         let v = self.get(k)?;
-        v.as_i64().ok_or_else(|| self.err(format!("{k:?} is not an integer: {}", brief(v, 40))))
+        v.as_i64().ok_or_else(|| self.err(format!("{k:?} is not an integer: {}", brief(&v, 40))))
     }
 
     /// An optional field that, when given (and not `null`), must be of its type.
-    fn opt<T>(&self, k: &str, what: &str, read: impl Fn(&'o Json<'a>) -> Option<T>) -> Result<Option<T>, ImportError> {
+    fn opt<T>(&self, k: &str, what: &str, read: impl Fn(Json<'o, 'a>) -> Option<T>) -> Result<Option<T>, ImportError> {
         match self.field(k) {
-            None | Some(Json::Null) => Ok(None),
-            Some(v) => read(v).map(Some).ok_or_else(|| self.err(format!("{k:?} is not {what}: {}", brief(v, 40)))),
+            None => Ok(None),
+            Some(v) if v.is_null() => Ok(None),
+            Some(v) => read(v).map(Some).ok_or_else(|| self.err(format!("{k:?} is not {what}: {}", brief(&v, 40)))),
         }
     }
 
     /// A field that must be `true` or `false`.
     fn bool(&self, k: &str) -> Result<bool, ImportError> {
         let v = self.get(k)?;
-        v.as_bool().ok_or_else(|| self.err(format!("{k:?} is not true or false: {}", brief(v, 40))))
+        v.as_bool().ok_or_else(|| self.err(format!("{k:?} is not true or false: {}", brief(&v, 40))))
     }
 
     /// An optional non-negative integer (fu, han).
@@ -217,7 +216,7 @@ impl<'o, 'a> Obj<'o, 'a> {
         u32::try_from(v).map_err(|_| self.err(format!("{k:?} = {v} cannot be negative")))
     }
 
-    fn pai_value(&self, v: &Json, what: &str) -> Result<Pai, ImportError> {
+    fn pai_value(&self, v: Json, what: &str) -> Result<Pai, ImportError> {
         let s = v.as_str().ok_or_else(|| self.err(format!("{what} is not a tile string")))?;
         Pai::parse(s).ok_or_else(|| self.err(format!("{s:?} is not an mjai tile")))
     }
@@ -227,19 +226,18 @@ impl<'o, 'a> Obj<'o, 'a> {
     }
 
     fn pais(&self, k: &str) -> Result<Vec<Pai>, ImportError> {
-        let a = self.get(k)?.as_array().ok_or_else(|| self.err(format!("{k:?} is not a list of tiles")))?;
-        a.iter().map(|v| self.pai_value(v, k)).collect()
+        let a = self.get(k)?.items().ok_or_else(|| self.err(format!("{k:?} is not a list of tiles")))?;
+        a.map(|v| self.pai_value(v, k)).collect()
     }
 
     fn ints(&self, k: &str) -> Result<Option<Vec<i64>>, ImportError> {
-        match self.field(k) {
-            None | Some(Json::Null) => Ok(None),
-            Some(Json::Array(a)) => a
-                .iter()
-                .map(|v| v.as_i64().ok_or_else(|| self.err(format!("{k:?} holds a non-integer: {}", brief(v, 40)))))
+        let Some(v) = self.field(k).filter(|v| !v.is_null()) else { return Ok(None) };
+        match v.items() {
+            Some(a) => a
+                .map(|v| v.as_i64().ok_or_else(|| self.err(format!("{k:?} holds a non-integer: {}", brief(&v, 40)))))
                 .collect::<Result<Vec<_>, _>>()
                 .map(Some),
-            Some(v) => Err(self.err(format!("{k:?} is not a list of integers: {}", brief(v, 40)))),
+            None => Err(self.err(format!("{k:?} is not a list of integers: {}", brief(&v, 40)))),
         }
     }
 
@@ -247,20 +245,19 @@ impl<'o, 'a> Obj<'o, 'a> {
     /// when the event has none.
     fn yaku(&self) -> Result<Option<Vec<(String, u32)>>, ImportError> {
         let key = if self.has("yakus") { "yakus" } else { "yaku" };
-        let Some(a) = self.opt(key, "a list of yaku", Json::as_array)? else { return Ok(None) };
-        let han = |v: Option<&Json>| v.and_then(Json::as_u64).and_then(|h| u32::try_from(h).ok());
-        a.iter()
-            .enumerate()
+        let Some(a) = self.opt(key, "a list of yaku", |v| v.items())? else { return Ok(None) };
+        let han = |v: Option<Json>| v.and_then(|h| h.as_u64()).and_then(|h| u32::try_from(h).ok());
+        a.enumerate()
             .map(|(i, y)| {
-                let pair = match y {
-                    Json::Array(p) if p.len() == 2 => p[0].as_str().zip(han(p.get(1))),
-                    Json::Object(_) => y.get("name").and_then(Json::as_str).zip(han(y.get("han").or_else(|| y.get("fan")))),
-                    _ => None,
+                let pair = match y.items() {
+                    Some(p) if p.len() == 2 => y.at(0).and_then(|n| n.as_str()).zip(han(y.at(1))),
+                    Some(_) => None,
+                    None => y.get("name").and_then(|n| n.as_str()).zip(han(y.get("han").or_else(|| y.get("fan")))),
                 };
                 pair.map(|(n, h)| (n.to_owned(), h)).ok_or_else(|| {
                     self.err(format!(
                         "{key}[{i}] is not a yaku ([name, han] or {{\"name\", \"han\"}}, the han a non-negative integer): {}",
-                        brief(y, 40)
+                        brief(&y, 40)
                     ))
                 })
             })
@@ -273,14 +270,13 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
     Ok(match o.kind {
         "start_game" => {
             let names =
-                o.get("names")?.as_array().ok_or_else(|| o.err("\"names\" is not a list of the 4 players' names"))?;
+                o.get("names")?.items().ok_or_else(|| o.err("\"names\" is not a list of the 4 players' names"))?;
             let names = names
-                .iter()
                 .enumerate()
                 .map(|(i, n)| {
                     n.as_str()
                         .map(str::to_owned)
-                        .ok_or_else(|| o.err(format!("names[{i}] is not a name (a string): {}", brief(n, 40))))
+                        .ok_or_else(|| o.err(format!("names[{i}] is not a name (a string): {}", brief(&n, 40))))
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             if names.len() != 4 {
@@ -291,9 +287,8 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
             }
             let mut red_fives = None;
             for k in ["aka_flag", "aka", "red_fives"] {
-                let flag = o.opt(k, "true, false, 0 or 1", |v| match v {
-                    Json::Bool(b) => Some(*b),
-                    _ => v.as_u64().filter(|n| *n <= 1).map(|n| n == 1),
+                let flag = o.opt(k, "true, false, 0 or 1", |v| {
+                    v.as_bool().or_else(|| v.as_u64().filter(|n| *n <= 1).map(|n| n == 1))
                 })?;
                 if let (Some(a), Some(b)) = (red_fives, flag) {
                     if a != b {
@@ -307,11 +302,11 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
                 red_fives,
                 rule: o.opt("rule", "a string (Tenhou's rule name)", |v| v.as_str().map(str::to_owned))?,
                 id: o.opt("id", "a string", |v| v.as_str().map(str::to_owned))?,
-                paifu: o.field("paifu").map(Json::to_value),
+                paifu: o.field("paifu").map(|p| p.to_value()),
             }
         }
         "start_kyoku" => {
-            let tehais = o.get("tehais")?.as_array().ok_or_else(|| o.err("\"tehais\" is not a list of hands"))?;
+            let tehais = o.get("tehais")?.items().ok_or_else(|| o.err("\"tehais\" is not a list of hands"))?;
             if tehais.len() != 4 {
                 return Err(o.err(format!(
                     "{} hands: this is not a four-player game, which is all Paifu plays yet",
@@ -319,11 +314,9 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
                 )));
             }
             let hands = tehais
-                .iter()
                 .map(|h| {
-                    h.as_array()
+                    h.items()
                         .ok_or_else(|| o.err("a hand is not a list of tiles"))?
-                        .iter()
                         .map(|t| o.pai_value(t, "tehais"))
                         .collect::<Result<Vec<_>, _>>()
                 })
@@ -412,8 +405,10 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
 pub(crate) fn one_event(m: &Map<String, Value>) -> Result<Event, ImportError> {
     let kind =
         m.get("type").and_then(Value::as_str).ok_or_else(|| ImportError::new("", "an mjai event has a \"type\""))?;
-    let v = Json::deserialize(Value::Object(m.clone())).map_err(|e| ImportError::new("", e.to_string()))?;
-    event(&Obj { line: 1, kind, m: v.as_object().unwrap_or_default() })
+    // Read as the line it would be in a log.
+    let text = Value::Object(m.clone()).to_string();
+    let doc = Doc::parse(&text).map_err(|e| ImportError::new("", e.to_string()))?;
+    event(&Obj { line: 1, kind, m: doc.root() })
 }
 
 /// The round a `start_kyoku` starts, as players name it (`East 2, 1 honba`).
@@ -436,6 +431,8 @@ pub(crate) fn kyoku_index(bakaze: Pai, kyoku: u8) -> u8 {
 /// Parses an mjai log. `none` events (a player's answer that it does nothing) are skipped.
 pub(crate) fn parse(text: &str) -> Result<Vec<Line>, ImportError> {
     let mut out: Vec<Line> = Vec::new();
+    // One document read line after line, in the same room.
+    let mut doc = Doc::default();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let in_round = |e: ImportError| match out.iter().rev().find_map(|l| round_of(&l.event)) {
@@ -445,16 +442,17 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Line>, ImportError> {
         if raw.trim().is_empty() {
             continue;
         }
-        let v = Json::parse(raw).map_err(|e| {
+        doc.read(raw).map_err(|e| {
             let what = if e.is_eof() { "the line is cut short" } else { "not valid JSON" };
             in_round(ImportError::new(format!("line {line}, column {}", e.column()), format!("{what}: {e}")))
         })?;
-        let m = v
-            .as_object()
-            .ok_or_else(|| in_round(ImportError::new(format!("line {line}"), "an mjai event is a JSON object")))?;
-        let kind = v
+        let m = doc.root();
+        if !m.is_object() {
+            return Err(in_round(ImportError::new(format!("line {line}"), "an mjai event is a JSON object")));
+        }
+        let kind = m
             .get("type")
-            .and_then(Json::as_str)
+            .and_then(|t| t.as_str())
             .ok_or_else(|| in_round(ImportError::new(format!("line {line}"), "an mjai event has a \"type\"")))?;
         if kind == "none" {
             continue;

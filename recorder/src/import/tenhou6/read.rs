@@ -1,6 +1,6 @@
 //! Reading tenhou.net/6 JSON records into the record model (the format: tenhou6/mod.rs).
 
-use crate::import::json::Json;
+use crate::import::json::{Doc, Items, Json};
 use crate::import::record::{round_name, CalledFrom, Discard, Game, Outcome, Round, Take, Tile, Win};
 use crate::import::{brief, ImportError};
 
@@ -49,7 +49,7 @@ impl std::fmt::Display for Path {
 #[derive(Clone, Copy)]
 struct At<'p, 'a> {
     path: Path,
-    value: &'p Json<'a>,
+    value: Json<'p, 'a>,
 }
 
 impl<'p, 'a> At<'p, 'a> {
@@ -58,43 +58,44 @@ impl<'p, 'a> At<'p, 'a> {
     }
 
     fn index(&self, i: usize) -> Result<At<'p, 'a>, ImportError> {
-        let a = self.array()?;
-        let v = a.get(i).ok_or_else(|| self.err(format!("the array ends before item {i} (it has {})", a.len())))?;
+        let mut a = self.array()?;
+        let n = a.len();
+        let v = a.nth(i).ok_or_else(|| self.err(format!("the array ends before item {i} (it has {n})")))?;
         Ok(At { path: self.path.then(Step::Index(i)), value: v })
     }
 
     /// The items of an array, each with its path.
     fn items(&self) -> Result<impl ExactSizeIterator<Item = At<'p, 'a>> + 'p, ImportError> {
         let path = self.path;
-        Ok(self.array()?.iter().enumerate().map(move |(i, v)| At { path: path.then(Step::Index(i)), value: v }))
+        Ok(self.array()?.enumerate().map(move |(i, v)| At { path: path.then(Step::Index(i)), value: v }))
     }
 
     fn len(&self) -> Result<usize, ImportError> {
         Ok(self.array()?.len())
     }
 
-    fn array(&self) -> Result<&'p [Json<'a>], ImportError> {
-        self.value.as_array().ok_or_else(|| self.err(format!("expected an array, found {}", brief(self.value, 40))))
+    fn array(&self) -> Result<Items<'p, 'a>, ImportError> {
+        self.value.items().ok_or_else(|| self.err(format!("expected an array, found {}", brief(&self.value, 40))))
     }
 
     fn int(&self) -> Result<i64, ImportError> {
-        self.value.as_i64().ok_or_else(|| self.err(format!("expected an integer, found {}", brief(self.value, 40))))
+        self.value.as_i64().ok_or_else(|| self.err(format!("expected an integer, found {}", brief(&self.value, 40))))
     }
 
     /// A number, integer or not (the results after uma in `sc`).
     fn number(&self) -> Result<f64, ImportError> {
-        self.value.as_f64().ok_or_else(|| self.err(format!("expected a number, found {}", brief(self.value, 40))))
+        self.value.as_f64().ok_or_else(|| self.err(format!("expected a number, found {}", brief(&self.value, 40))))
     }
 
     fn string(&self) -> Result<&'p str, ImportError> {
-        self.value.as_str().ok_or_else(|| self.err(format!("expected a string, found {}", brief(self.value, 40))))
+        self.value.as_str().ok_or_else(|| self.err(format!("expected a string, found {}", brief(&self.value, 40))))
     }
 
     /// A field of an object; a missing one is an error naming it.
     fn field(&self, key: &'static str) -> Result<At<'p, 'a>, ImportError> {
         let path = self.path.then(Step::Key(key));
-        if self.value.as_object().is_none() {
-            return Err(self.err(format!("expected an object, found {}", brief(self.value, 40))));
+        if !self.value.is_object() {
+            return Err(self.err(format!("expected an object, found {}", brief(&self.value, 40))));
         }
         let value =
             self.value.get(key).ok_or_else(|| ImportError::new(path.to_string(), format!("missing field {key:?}")))?;
@@ -249,7 +250,7 @@ fn win(deltas: At, info: At) -> Result<Win, ImportError> {
         u8::try_from(v).ok().filter(|&s| s < 4).ok_or_else(|| a.err(format!("{v} is not a seat (0-3)")))
     };
     let mut computed = Vec::new();
-    let stripped = deltas.value.as_array().is_some_and(|d| d.len() < 4 && d.iter().all(Json::is_i64));
+    let stripped = deltas.value.items().is_some_and(|mut d| d.len() < 4 && d.all(|x| x.is_i64()));
     let deltas = if stripped {
         computed.push("score changes");
         [0; 4]
@@ -450,7 +451,7 @@ fn round_at(text: &str, line: usize, column: usize) -> Option<(usize, String)> {
 
 /// Parses a tenhou.net/6 JSON record.
 pub fn parse(text: &str) -> Result<Game, ImportError> {
-    let v = Json::parse(text).map_err(|e| {
+    let doc = Doc::parse(text).map_err(|e| {
         let what = if e.is_eof() { "the file is cut short" } else { "not valid JSON" };
         let err = ImportError::new(format!("line {}, column {}", e.line(), e.column()), format!("{what}: {e}"));
         match round_at(text, e.line(), e.column()) {
@@ -458,8 +459,9 @@ pub fn parse(text: &str) -> Result<Game, ImportError> {
             None => err,
         }
     })?;
-    let root = At { path: Path::ROOT, value: &v };
-    if v.as_object().is_none() {
+    let v = doc.root();
+    let root = At { path: Path::ROOT, value: v };
+    if !v.is_object() {
         return Err(root.err("a tenhou.net/6 record is a JSON object with \"log\""));
     }
     let rule = root.field("rule")?;
@@ -485,7 +487,7 @@ pub fn parse(text: &str) -> Result<Game, ImportError> {
     let final_scores = (0..4).map(|i| sc.index(2 * i)?.int()).collect::<Result<Vec<_>, _>>()?;
     let final_results = (0..4).map(|i| sc.index(2 * i + 1)?.number()).collect::<Result<Vec<_>, _>>()?;
     let log = root.field("log")?;
-    if log.value.as_array().is_none() {
+    if !log.value.is_array() {
         return Err(log.err("the record has no \"log\" array of rounds"));
     }
     let rounds = log.items()?.map(round).collect::<Result<Vec<_>, _>>()?;
@@ -497,7 +499,7 @@ pub fn parse(text: &str) -> Result<Game, ImportError> {
         final_scores: Some(final_scores),
         final_results: Some(final_results),
         rounds,
-        paifu: v.get("paifu").map(Json::to_value),
+        paifu: v.get("paifu").map(|p| p.to_value()),
     })
 }
 
