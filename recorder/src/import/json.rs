@@ -174,6 +174,26 @@ impl<'d, 'a> Json<'d, 'a> {
         self.entries().is_some_and(|mut e| e.any(|(k, _)| k == key))
     }
 
+    /// Where this value is in the text, as a path from the whole: `log[3][5][7]`, `rule.aka`
+    /// (empty for the whole). Found by walking down from the whole: for messages only.
+    pub(crate) fn path(&self) -> String {
+        let mut out = String::new();
+        let mut cur = self.doc.root();
+        while cur.i != self.i {
+            let holds = |c: &Json| c.i <= self.i && self.i < c.end();
+            let next = match cur.items() {
+                Some(items) => items.enumerate().find(|(_, c)| holds(c)).map(|(k, c)| (format!("[{k}]"), c)),
+                None => cur.entries().and_then(|mut e| e.find(|(_, c)| holds(c))).map(|(key, c)| {
+                    (if out.is_empty() { key.to_owned() } else { format!(".{key}") }, c)
+                }),
+            };
+            let Some((step, c)) = next else { break };
+            out.push_str(&step);
+            cur = c;
+        }
+        out
+    }
+
     /// The same value as a `serde_json::Value` (for the few readers that keep a subtree as it is).
     pub(crate) fn to_value(&self) -> serde_json::Value {
         serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
@@ -428,6 +448,9 @@ mod tests {
         assert_eq!(Doc::parse("16300.0").unwrap().root().to_string(), "16300.0");
         assert!(Doc::parse("[1,").is_err());
         assert!(Doc::parse("[1] 2").is_err(), "trailing values");
+        // Paths, for messages.
+        let k = arr[6].get("k").unwrap();
+        assert_eq!((k.path(), arr[3].path(), j.path()), ("a[6].k".to_owned(), "a[3]".to_owned(), String::new()));
         // Read again in place: the earlier text is gone.
         let mut d = Doc::parse("[1,2]").unwrap();
         d.read("{\"z\":[true]}").unwrap();

@@ -4,70 +4,37 @@ use crate::import::json::{Doc, Items, Json};
 use crate::import::record::{round_name, CalledFrom, Discard, Game, Outcome, Round, Take, Tile, Win};
 use crate::import::{brief, ImportError};
 
-/// One step of a path into the record: an array's item or an object's field.
-#[derive(Clone, Copy, Debug)]
-enum Step {
-    Index(usize),
-    Key(&'static str),
-}
-
-/// A path into the record (`log[3][5][7]`, `rule.aka`), written out only for an error.
-#[derive(Clone, Copy, Debug)]
-struct Path {
-    steps: [Step; Path::DEPTH],
-    len: usize,
-}
-
-impl Path {
-    /// The deepest path the reader walks (`log[r][16][k][i]` is five steps).
-    const DEPTH: usize = 6;
-
-    const ROOT: Path = Path { steps: [Step::Index(0); Path::DEPTH], len: 0 };
-
-    fn then(mut self, step: Step) -> Path {
-        if self.len < Path::DEPTH {
-            self.steps[self.len] = step;
-            self.len += 1;
-        }
-        self
-    }
-}
-
-impl std::fmt::Display for Path {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        for (i, s) in self.steps[..self.len].iter().enumerate() {
-            match s {
-                Step::Index(n) => write!(f, "[{n}]")?,
-                Step::Key(k) if i == 0 => f.write_str(k)?,
-                Step::Key(k) => write!(f, ".{k}")?,
-            }
-        }
-        Ok(())
-    }
-}
-
+/// A value of the record, its place in it written out only for an error.
 #[derive(Clone, Copy)]
 struct At<'p, 'a> {
-    path: Path,
     value: Json<'p, 'a>,
 }
 
 impl<'p, 'a> At<'p, 'a> {
     fn err(&self, msg: impl Into<String>) -> ImportError {
-        ImportError::new(self.path.to_string(), msg)
+        ImportError::new(self.value.path(), msg)
     }
 
     fn index(&self, i: usize) -> Result<At<'p, 'a>, ImportError> {
         let mut a = self.array()?;
         let n = a.len();
         let v = a.nth(i).ok_or_else(|| self.err(format!("the array ends before item {i} (it has {n})")))?;
-        Ok(At { path: self.path.then(Step::Index(i)), value: v })
+        Ok(At { value: v })
     }
 
-    /// The items of an array, each with its path.
+    /// The items of an array.
     fn items(&self) -> Result<impl ExactSizeIterator<Item = At<'p, 'a>> + 'p, ImportError> {
-        let path = self.path;
-        Ok(self.array()?.enumerate().map(move |(i, v)| At { path: path.then(Step::Index(i)), value: v }))
+        Ok(self.array()?.map(|value| At { value }))
+    }
+
+    /// What `read` reads of each item of an array, or the first error.
+    fn each<T>(&self, read: impl Fn(At<'p, 'a>) -> Result<T, ImportError>) -> Result<Vec<T>, ImportError> {
+        let items = self.items()?;
+        let mut out = Vec::with_capacity(items.len());
+        for x in items {
+            out.push(read(x)?);
+        }
+        Ok(out)
     }
 
     fn len(&self) -> Result<usize, ImportError> {
@@ -93,13 +60,15 @@ impl<'p, 'a> At<'p, 'a> {
 
     /// A field of an object; a missing one is an error naming it.
     fn field(&self, key: &'static str) -> Result<At<'p, 'a>, ImportError> {
-        let path = self.path.then(Step::Key(key));
         if !self.value.is_object() {
             return Err(self.err(format!("expected an object, found {}", brief(&self.value, 40))));
         }
-        let value =
-            self.value.get(key).ok_or_else(|| ImportError::new(path.to_string(), format!("missing field {key:?}")))?;
-        Ok(At { path, value })
+        let value = self.value.get(key).ok_or_else(|| {
+            let path = self.value.path();
+            let path = if path.is_empty() { key.to_owned() } else { format!("{path}.{key}") };
+            ImportError::new(path, format!("missing field {key:?}"))
+        })?;
+        Ok(At { value })
     }
 
     fn tile(&self) -> Result<Tile, ImportError> {
@@ -109,7 +78,7 @@ impl<'p, 'a> At<'p, 'a> {
     }
 
     fn tiles(&self) -> Result<Vec<Tile>, ImportError> {
-        self.items()?.map(|t| t.tile()).collect()
+        self.each(|t| t.tile())
     }
 
     fn four_ints(&self) -> Result<[i64; 4], ImportError> {
@@ -386,10 +355,8 @@ fn round(at: At) -> Result<Round, ImportError> {
     let mut discards: [Vec<Discard>; 4] = Default::default();
     for s in 0..4 {
         hands[s] = entry(4 + 3 * s)?.tiles().map_err(in_round)?;
-        takes[s] =
-            entry(5 + 3 * s)?.items().map_err(in_round)?.map(take).collect::<Result<_, _>>().map_err(in_round)?;
-        discards[s] =
-            entry(6 + 3 * s)?.items().map_err(in_round)?.map(discard).collect::<Result<_, _>>().map_err(in_round)?;
+        takes[s] = entry(5 + 3 * s)?.each(take).map_err(in_round)?;
+        discards[s] = entry(6 + 3 * s)?.each(discard).map_err(in_round)?;
     }
     if hands[3].is_empty() {
         return Err(at
@@ -460,14 +427,14 @@ pub fn parse(text: &str) -> Result<Game, ImportError> {
         }
     })?;
     let v = doc.root();
-    let root = At { path: Path::ROOT, value: v };
+    let root = At { value: v };
     if !v.is_object() {
         return Err(root.err("a tenhou.net/6 record is a JSON object with \"log\""));
     }
     let rule = root.field("rule")?;
     let disp = rule.field("disp")?.string()?;
     let names_at = root.field("name")?;
-    let names: Vec<String> = names_at.items()?.map(|n| n.string().map(str::to_owned)).collect::<Result<_, _>>()?;
+    let names: Vec<String> = names_at.each(|n| n.string().map(str::to_owned))?;
     if disp.contains('三') || names.len() == 3 {
         return Err(ImportError::new(
             "rule",
@@ -490,7 +457,7 @@ pub fn parse(text: &str) -> Result<Game, ImportError> {
     if !log.value.is_array() {
         return Err(log.err("the record has no \"log\" array of rounds"));
     }
-    let rounds = log.items()?.map(round).collect::<Result<Vec<_>, _>>()?;
+    let rounds = log.each(round)?;
     Ok(Game {
         id,
         rule: disp.to_owned(),

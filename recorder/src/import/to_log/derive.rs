@@ -31,12 +31,8 @@ enum Phase {
     /// Play: each seat's next take or discard, as the engine asks for them.
     Play,
     /// The answers to a claim window, all decided when it opened, given in seat order from the
-    /// discarder: `answers[k..n]` are still to give.
-    Window {
-        answers: [Derived; 3],
-        k: u8,
-        n: u8,
-    },
+    /// discarder: `answers[k..n]` of the derivation's are still to give.
+    Window { k: u8, n: u8 },
 }
 
 /// What a record that was played ends.
@@ -61,6 +57,8 @@ pub(crate) struct Derive {
     /// Each seat's next take and next discard.
     ti: [usize; 4],
     di: [usize; 4],
+    /// The answers to the open claim window ([`Phase::Window`]).
+    answers: [Derived; 3],
     /// A call the source has where the engine asks the seat to draw, recorded as it stands so
     /// that the engine refuses it there; if the engine takes it, the source cannot be read.
     refuse: Option<(Seat, Pos)>,
@@ -78,6 +76,7 @@ impl Derive {
             dealer: 0,
             ti: [0; 4],
             di: [0; 4],
+            answers: [(0, Action::Pass, Pos::round(0)); 3],
             refuse: None,
             mismatches: Vec::new(),
             begun: false,
@@ -131,9 +130,9 @@ impl Derive {
                     }
                     None => self.phase = Phase::Play,
                 },
-                Phase::Window { answers, k, n } if k < n => {
-                    self.phase = Phase::Window { answers, k: k + 1, n };
-                    return Ok(Some(answers[usize::from(k)]));
+                Phase::Window { k, n } if k < n => {
+                    self.phase = Phase::Window { k: k + 1, n };
+                    return Ok(Some(self.answers[usize::from(k)]));
                 }
                 Phase::Window { .. } => self.phase = Phase::Play,
                 Phase::Play => return self.play(r, game).map(Some),
@@ -226,7 +225,7 @@ impl Derive {
             }
             let seats = &seats[..n];
             let last_disc = disc_pos(fu, self.di[fu].saturating_sub(1));
-            let mut answers = [(0, Action::Pass, last_disc); 3];
+            let answers = &mut self.answers;
             let consumed = (0..4).all(|s| self.ti[s] == r.takes[s].len() && self.di[s] == r.discards[s].len());
             if consumed {
                 for (a, &s) in answers.iter_mut().zip(seats) {
@@ -290,8 +289,8 @@ impl Derive {
             if n == 0 {
                 return Err(err(r, last_disc, "a claim window that nobody answers".into()));
             }
-            self.phase = Phase::Window { answers, k: 1, n: n as u8 };
-            return Ok(answers[0]);
+            self.phase = Phase::Window { k: 1, n: n as u8 };
+            return Ok(self.answers[0]);
         }
         // A seat's turn.
         let Some(s) = game.to_act().iter().next() else {
