@@ -2,6 +2,7 @@
 
 use crate::error::{Error, Result};
 use indicatif::{ProgressBar, ProgressStyle};
+use paifu_core::cert::wall_checked;
 use paifu_core::replay::{Report, Verdict};
 use paifu_recorder::import::to_log::COMPUTED_KEY;
 use std::io::IsTerminal;
@@ -175,6 +176,10 @@ pub(crate) fn report_json(file: &Path, r: &Report) -> serde_json::Value {
     if let Some(c) = r.header.as_ref().and_then(|h| h.meta.get(COMPUTED_KEY)) {
         v["computed_not_claimed"] = serde_json::Value::from(c.as_str());
     }
+    // An imported game: whether its deals were rebuilt from its platform's own seed and matched.
+    if r.header.as_ref().is_some_and(|h| h.source.is_some()) {
+        v["wall_checked"] = serde_json::Value::from(wall_checked(r));
+    }
     if let Some(e) = r.verdict.outcome().and_then(|o| o.excerpt.as_ref()) {
         v["excerpt"] = serde_json::json!({"first": e.first, "last": e.last, "verdict": e.to_string()});
         v["scores_after"] = serde_json::to_value(r.verdict.outcome().map(|o| &o.final_scores)).unwrap_or_default();
@@ -206,7 +211,10 @@ fn incidents_text(r: &Report) -> String {
 /// One log's verdict as a line of text.
 pub(crate) fn report_line(file: &Path, r: &Report) -> String {
     let computed = r.header.as_ref().and_then(|h| h.meta.get(COMPUTED_KEY)).filter(|_| r.verdict.is_valid());
-    let line = verdict_line(file, r) + &incidents_text(r);
+    let mut line = verdict_line(file, r) + &incidents_text(r);
+    if wall_checked(r) {
+        line += "; wall checked: every deal, draw, indicator and die is the one the source's own seed makes";
+    }
     match computed {
         Some(c) => format!("{line}; computed, not claimed: {}", printable(c)),
         None => line,

@@ -13,12 +13,14 @@ mod mcr;
 pub mod plot;
 pub mod report;
 mod riichi;
+mod spreadsheet;
 mod tayu;
 mod tzq;
 
 use paifu_core::replay::Played;
 use paifu_core::{FactKey, GameKind};
 use serde::{Deserialize, Serialize};
+use spreadsheet::Cell;
 use std::collections::BTreeMap;
 use std::ops::{Add, AddAssign};
 
@@ -450,25 +452,24 @@ pub fn to_json(a: &Analysis) -> serde_json::Value {
     })
 }
 
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_owned()
-    }
-}
-
-/// CSV with one line per subject, game and metric: `subject,game,metric,value`.
+/// CSV with one line per subject, game and metric: `subject,game,metric,value` (text cells
+/// neutralised, `spreadsheet.rs`).
 pub(crate) fn to_csv(a: &Analysis) -> String {
-    let mut out = String::from("subject,game,metric,value\n");
-    for (name, s) in subjects(a) {
+    let mut rows = Vec::new();
+    let subjects = subjects(a);
+    for (name, s) in &subjects {
         for (game, b) in &s.kinds {
             for m in metrics(game, b) {
-                out.push_str(&format!("{},{},{},{}\n", csv_field(&name), csv_field(game), csv_field(&m.key), m.value));
+                rows.push((name.as_str(), game.as_str(), m.key, m.value));
             }
         }
     }
-    out
+    spreadsheet::table(
+        &["subject", "game", "metric", "value"],
+        rows.iter().map(|(name, game, key, value)| {
+            vec![Cell::Text(name), Cell::Text(game), Cell::Text(key), Cell::number(value)]
+        }),
+    )
 }
 
 /// Plain text for a terminal.

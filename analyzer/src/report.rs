@@ -2,8 +2,8 @@
 //! verdict, certificates and a link to replay it, charts) and CSV tables, from the manifest the
 //! report publishes (docs/report.md).
 
-use crate::csv_field;
 use crate::plot::{self, escape as esc};
+use crate::spreadsheet::{table, Cell};
 use paifu_core::manifest::{ManifestBody, ManifestGame, StandingLine};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -21,55 +21,82 @@ fn points(p: Option<i64>) -> String {
     p.map_or_else(String::new, |p| format!("{:+.1}", p as f64 / 1000.0))
 }
 
-/// The standings, table by table: `game,ruleset,rank,player,games,firsts,placement_sum,average_place,total_score,points`.
+/// The standings, table by table: `game,ruleset,rank,player,games,firsts,placement_sum,average_place,total_score,points`
+/// (text cells neutralised against formulas, numbers as they are: `spreadsheet.rs`).
 pub fn standings_csv(lines: &[StandingLine]) -> String {
-    let mut out =
-        String::from("game,ruleset,rank,player,games,firsts,placement_sum,average_place,total_score,points\n");
-    for l in lines {
-        let _ = writeln!(
-            out,
-            "{},{},{},{},{},{},{},{},{},{}",
-            csv_field(&l.game),
-            csv_field(&l.ruleset),
-            l.rank,
-            csv_field(&l.player),
-            l.games,
-            l.firsts,
-            l.placement_sum,
-            average(l),
-            l.total_score,
-            l.points.map(|p| (p as f64 / 1000.0).to_string()).unwrap_or_default()
-        );
-    }
-    out
+    table(
+        &[
+            "game",
+            "ruleset",
+            "rank",
+            "player",
+            "games",
+            "firsts",
+            "placement_sum",
+            "average_place",
+            "total_score",
+            "points",
+        ],
+        lines.iter().map(|l| {
+            vec![
+                Cell::Text(&l.game),
+                Cell::Text(&l.ruleset),
+                Cell::number(l.rank),
+                Cell::Text(&l.player),
+                Cell::number(l.games),
+                Cell::number(l.firsts),
+                Cell::number(l.placement_sum),
+                Cell::Number(average(l)),
+                Cell::number(l.total_score),
+                Cell::Number(l.points.map(|p| (p as f64 / 1000.0).to_string()).unwrap_or_default()),
+            ]
+        }),
+    )
 }
 
 /// Every game: `file,blake3,log_digest,game,ruleset,seats,verdict,fault,final_scores,counted,certificates`
-/// (seats and scores separated by `;`, certificates by their files).
+/// (seats and scores separated by `;`, certificates by their files; text cells neutralised).
 pub fn games_csv(games: &[ManifestGame]) -> String {
-    let mut out =
-        String::from("file,blake3,log_digest,game,ruleset,seats,verdict,fault,final_scores,counted,certificates\n");
-    for g in games {
-        let scores =
-            g.verdict.final_scores.as_ref().map(|s| s.iter().map(i64::to_string).collect::<Vec<_>>().join(";"));
-        let certs: Vec<&str> = g.certificates.iter().map(|c| c.file.as_str()).collect();
-        let _ = writeln!(
-            out,
-            "{},{},{},{},{},{},{},{},{},{},{}",
-            csv_field(&g.file),
-            g.blake3,
-            g.log_digest.map(|d| d.to_hex()).unwrap_or_default(),
-            csv_field(&g.game),
-            csv_field(&g.ruleset),
-            csv_field(&g.seats.join(";")),
-            csv_field(&g.verdict.verdict),
-            g.verdict.fault.as_deref().unwrap_or(""),
-            scores.unwrap_or_default(),
-            g.counted,
-            csv_field(&certs.join(";"))
-        );
-    }
-    out
+    let rows: Vec<[String; 11]> = games
+        .iter()
+        .map(|g| {
+            let scores =
+                g.verdict.final_scores.as_ref().map(|s| s.iter().map(i64::to_string).collect::<Vec<_>>().join(";"));
+            let certs: Vec<&str> = g.certificates.iter().map(|c| c.file.as_str()).collect();
+            [
+                g.file.clone(),
+                g.blake3.to_hex(),
+                g.log_digest.map(|d| d.to_hex()).unwrap_or_default(),
+                g.game.clone(),
+                g.ruleset.clone(),
+                g.seats.join(";"),
+                g.verdict.verdict.clone(),
+                g.verdict.fault.clone().unwrap_or_default(),
+                scores.unwrap_or_default(),
+                g.counted.to_string(),
+                certs.join(";"),
+            ]
+        })
+        .collect();
+    table(
+        &[
+            "file",
+            "blake3",
+            "log_digest",
+            "game",
+            "ruleset",
+            "seats",
+            "verdict",
+            "fault",
+            "final_scores",
+            "counted",
+            "certificates",
+        ],
+        rows.iter().map(|r| {
+            // The scores list (`-500;500`) is numbers Paifu wrote, not text from a log.
+            r.iter().enumerate().map(|(i, c)| if i == 8 { Cell::Number(c.clone()) } else { Cell::Text(c) }).collect()
+        }),
+    )
 }
 
 /// Where each game links to be replayed: the dashboard's viewer when the report knows the
@@ -85,9 +112,16 @@ pub enum Replay {
 /// How each standings table with points counts them, by (game, ruleset): each distinct setting.
 pub type Terms = BTreeMap<(String, String), Vec<String>>;
 
-/// The report's page. `replay` holds each game's link, in the order of `m.games`; `logs` is the
-/// folder of logs relative to the page (`games`); `terms` how tables with points count them.
-pub fn tournament_html(m: &ManifestBody, replay: &[Replay], logs: &str, terms: &Terms) -> String {
+/// The report's page. `replay` holds each game's link, in the order of `m.games`, and `notes` what
+/// its log's header says that a reader must know (a match whose bots ran unsandboxed); `logs` is
+/// the folder of logs relative to the page (`games`); `terms` how tables with points count them.
+pub fn tournament_html(
+    m: &ManifestBody,
+    replay: &[Replay],
+    notes: &[Option<String>],
+    logs: &str,
+    terms: &Terms,
+) -> String {
     let mut tables: BTreeMap<(&str, &str), Vec<&StandingLine>> = BTreeMap::new();
     for l in &m.standings {
         tables.entry((l.game.as_str(), l.ruleset.as_str())).or_default().push(l);
@@ -164,7 +198,7 @@ pub fn tournament_html(m: &ManifestBody, replay: &[Replay], logs: &str, terms: &
         "<h2>Games</h2>\n<table><thead><tr><th>Game</th><th>Players</th><th>Verdict</th><th>Counted</th>\
          <th>Log (blake3)</th><th>Certificates</th><th>Replay</th></tr></thead><tbody>\n",
     );
-    for (g, r) in m.games.iter().zip(replay) {
+    for (i, (g, r)) in m.games.iter().zip(replay).enumerate() {
         let certs: Vec<String> = g
             .certificates
             .iter()
@@ -186,7 +220,10 @@ pub fn tournament_html(m: &ManifestBody, replay: &[Replay], logs: &str, terms: &
             game = esc(&g.game),
             ruleset = esc(&g.ruleset),
             players = esc(&g.seats.join(", ")),
-            verdict = esc(&g.verdict.to_string()),
+            verdict = match notes.get(i).and_then(Option::as_ref) {
+                Some(n) => format!("{}<br><small class=\"note\">{}</small>", esc(&g.verdict.to_string()), esc(n)),
+                None => esc(&g.verdict.to_string()),
+            },
             counted = if g.counted { "yes" } else { "no" },
             file = esc(&g.file),
             short = &g.blake3.to_hex()[..16],
@@ -247,6 +284,23 @@ mod tests {
     }
 
     #[test]
+    fn the_csv_tables_neutralise_names_that_begin_as_formulas_and_keep_negative_numbers() {
+        let s = standings_csv(&[line("=HYPERLINK(\"http://evil\",\"Aiko\")", 1, 3, 4, Some(-4_000))]);
+        let row = s.lines().nth(1).unwrap();
+        assert!(row.contains(",\"'=HYPERLINK(\"\"http://evil\"\",\"\"Aiko\"\")\",3,"), "{row}");
+        assert!(row.ends_with(",1000,-4"), "points stay a number: {row}");
+        for (name, cell) in [("+1", "'+1"), ("-Bo", "'-Bo"), ("@me", "'@me"), ("\tTab", "'\tTab")] {
+            let s = standings_csv(&[line(name, 1, 3, 4, None)]);
+            assert!(s.lines().nth(1).unwrap().contains(&format!(",1,{cell},3,")), "{s}");
+        }
+        let mut g = game("riichi-03.paifu", None);
+        g.seats = vec!["=1+1".into(), "Bo".into()];
+        g.verdict.final_scores = Some(vec![-4000, 4000]);
+        let row = games_csv(&[g]).lines().nth(1).unwrap().to_owned();
+        assert!(row.contains(",'=1+1;Bo,valid,,-4000;4000,true,"), "{row}");
+    }
+
+    #[test]
     fn the_csv_tables_quote_names_and_keep_exact_values() {
         let s = standings_csv(&[line("Aiko, the first", 1, 3, 4, Some(-12_300))]);
         assert_eq!(s.lines().nth(1), Some("riichi,tenhou,1,\"Aiko, the first\",3,1,4,1.33,1000,-12.3"));
@@ -272,9 +326,11 @@ mod tests {
         let html = tournament_html(
             &m,
             &[Replay::File("games/a.paifu".into()), Replay::Dashboard { url: "https://club.example/".into(), id: 7 }],
+            &[None, Some("bots <unsandboxed>".into())],
             "games",
             &terms,
         );
+        assert!(html.contains("<small class=\"note\">bots &lt;unsandboxed&gt;</small>"), "a game's note shown");
         assert!(html.contains("Points here: uma +20/+10/-10/-20."), "the options that count points are shown");
         assert!(html.contains("<h1>Cup &lt;1&gt;</h1>"));
         assert!(html.contains(&format!("<code id=\"root\">{}</code>", m.root)));

@@ -2,7 +2,8 @@
 //!
 //! The signature covers `blake3(derive_key("paifu 2026-11 certificate v1", postcard(body)))`,
 //! where `body` is the [`CertificateBody`] in the layout of its version (version 1: the fields up
-//! to `signer`; version 2 adds `ruleset`, `options_digest`, `source` and `paifu_version`). Key
+//! to `signer`; version 2 adds `ruleset`, `options_digest`, `source` and `paifu_version`, then
+//! `incidents` and `wall_checked` when a log has them, each signed only then). Key
 //! files are PEM (PKCS#8 for the private key, SubjectPublicKeyInfo for the public key), the forms
 //! `openssl pkey` reads.
 
@@ -94,6 +95,32 @@ pub struct CertificateBody {
     /// so that every certificate of a log without incidents keeps its bytes and its signature.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub incidents: Vec<CertIncident>,
+    /// Version 2: the log is an imported game whose every deal, draw, dead-wall draw, indicator and
+    /// die was rebuilt from its platform's own seed and matched ([`wall_checked`]). Absent when
+    /// false, so that every other certificate keeps its bytes and its signature.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub wall_checked: bool,
+}
+
+/// The header `meta` key in which `paifu import` states that an imported game's deals were
+/// rebuilt from its platform's own seed and matched (a Tenhou mjlog's `<SHUFFLE seed>`); its value
+/// names the algorithm (`mt19937ar-sha512-n288-base64`).
+pub const WALL_KEY: &str = "wall";
+
+/// The header `meta` key of the source an imported log embeds (`paifu_recorder::import`).
+const EMBEDDED_SOURCE_KEY: &str = "source";
+
+/// Whether a report is of a valid imported log whose deals were rebuilt from its source's own seed
+/// and matched: its header names its source, embeds it and states the check ([`WALL_KEY`]). That
+/// holds for the report of the validator that checks an imported log against the source it embeds
+/// (`paifu_recorder::import::source::validate_bytes`, which every command uses): it imports the
+/// source again, the wall check included, and requires the very header. The core validator alone
+/// does not read the source, and its report says nothing of the wall.
+pub fn wall_checked(report: &Report) -> bool {
+    report.verdict.is_valid()
+        && report.header.as_ref().is_some_and(|h| {
+            h.source.is_some() && h.meta.contains_key(EMBEDDED_SOURCE_KEY) && h.meta.contains_key(WALL_KEY)
+        })
 }
 
 /// The digest a certificate names for a header's options: blake3 in key-derivation mode with
@@ -145,6 +172,15 @@ struct SignedV2<'a> {
 struct SignedV2Incidents<'a> {
     v2: SignedV2<'a>,
     incidents: &'a [CertIncident],
+}
+
+/// A version 2 body whose wall was checked: the version 2 fields, the incidents (none or some),
+/// then `wall_checked` (a body without it is signed as before it existed).
+#[derive(Serialize)]
+struct SignedV2Wall<'a> {
+    v2: SignedV2<'a>,
+    incidents: &'a [CertIncident],
+    wall_checked: bool,
 }
 
 /// Why a certificate does not verify.
@@ -199,7 +235,9 @@ impl CertificateBody {
                 source: &self.source,
                 paifu_version: &self.paifu_version,
             };
-            if self.incidents.is_empty() {
+            if self.wall_checked {
+                postcard::to_stdvec(&SignedV2Wall { v2, incidents: &self.incidents, wall_checked: true })
+            } else if self.incidents.is_empty() {
                 postcard::to_stdvec(&v2)
             } else {
                 postcard::to_stdvec(&SignedV2Incidents { v2, incidents: &self.incidents })
@@ -262,6 +300,7 @@ impl CertificateBody {
             source: cert_source(header),
             paifu_version: Some(PAIFU_VERSION.to_owned()),
             incidents,
+            wall_checked: wall_checked(report),
         })
     }
 
@@ -270,10 +309,10 @@ impl CertificateBody {
     fn check_layout(&self) -> Result<(), CertError> {
         let v2 = [self.ruleset.is_some(), self.options_digest.is_some(), self.paifu_version.is_some()];
         match self.version {
-            1 if v2.contains(&true) || self.source.is_some() || !self.incidents.is_empty() => {
+            1 if v2.contains(&true) || self.source.is_some() || !self.incidents.is_empty() || self.wall_checked => {
                 Err(CertError::Malformed(
-                    "a version 1 certificate has no ruleset, options_digest, source, paifu_version or incidents (its \
-                     signature does not cover them)"
+                    "a version 1 certificate has no ruleset, options_digest, source, paifu_version, incidents or \
+                     wall_checked (its signature does not cover them)"
                         .into(),
                 ))
             }
@@ -401,6 +440,13 @@ impl Certificate {
                 actual: list(&fresh.incidents),
             });
         }
+        if fresh.wall_checked != self.certificate.wall_checked {
+            return Err(CertError::Differs {
+                field: "wall_checked",
+                certified: self.certificate.wall_checked.to_string(),
+                actual: fresh.wall_checked.to_string(),
+            });
+        }
         if fresh.verdict != self.certificate.verdict
             || fresh.final_scores != self.certificate.final_scores
             || fresh.fault.as_ref().map(|f| (&f.code, f.index))
@@ -492,6 +538,7 @@ mod tests {
             source: Some(CertSource { format: "tenhou6".into(), digest: Digest([2; 32]) }),
             paifu_version: Some(PAIFU_VERSION.into()),
             incidents: Vec::new(),
+            wall_checked: false,
         }
     }
 
@@ -595,6 +642,36 @@ mod tests {
         // A version 1 certificate cannot carry them.
         let mut v1 = sign(body_v1(&k.verifying_key()), &k);
         v1.certificate.incidents.push(incident);
+        assert!(matches!(v1.check_signature(&k.verifying_key()), Err(CertError::Malformed(_))));
+    }
+
+    #[test]
+    fn a_checked_wall_is_signed_and_a_body_without_it_signs_as_before() {
+        let k = secret_from_bytes([9; 32]);
+        let plain = body(&k.verifying_key());
+        let incident = CertIncident { index: 7, seat: 1, kind: "timeout".into(), detail: String::new() };
+        let with_incident = CertificateBody { incidents: vec![incident], ..plain.clone() };
+        // Without it, the JSON is what it was before it existed (and the signed bytes:
+        // incidents_are_signed_and_a_body_without_them_signs_as_before).
+        assert!(!sign(plain.clone(), &k).to_json().contains("wall_checked"));
+        for b in [&plain, &with_incident] {
+            let walled = CertificateBody { wall_checked: true, ..b.clone() };
+            assert_ne!(b.signing_digest(), walled.signing_digest());
+            let c = sign(walled, &k);
+            assert_eq!(c.check_signature(&k.verifying_key()), Ok(()));
+            assert!(c.to_json().contains("\"wall_checked\": true"), "{}", c.to_json());
+            assert_eq!(Certificate::from_json(&c.to_json()).unwrap(), c);
+            // Dropping the claim (or adding it to a body signed without it) breaks the signature.
+            let mut dropped = c.clone();
+            dropped.certificate.wall_checked = false;
+            assert_eq!(dropped.check_signature(&k.verifying_key()), Err(CertError::BadSignature));
+            let mut added = sign(b.clone(), &k);
+            added.certificate.wall_checked = true;
+            assert_eq!(added.check_signature(&k.verifying_key()), Err(CertError::BadSignature));
+        }
+        // A version 1 certificate cannot carry it.
+        let mut v1 = sign(body_v1(&k.verifying_key()), &k);
+        v1.certificate.wall_checked = true;
         assert!(matches!(v1.check_signature(&k.verifying_key()), Err(CertError::Malformed(_))));
     }
 

@@ -47,6 +47,9 @@ pub enum ErrorCode {
     /// A seat that must play its safe action (after a host incident of it, or once it has
     /// forfeited) played something else.
     NotSafeAction,
+    /// An imported game's deals are not the ones the platform's own seed makes (a Tenhou mjlog's
+    /// `<SHUFFLE seed>`): a deal, a draw, a dead-wall draw, an indicator or the dice differ.
+    WallMismatch,
 }
 
 impl ErrorCode {
@@ -70,6 +73,7 @@ impl ErrorCode {
             ErrorCode::SourceMismatch => "source_mismatch",
             ErrorCode::BelowMinimum => "below_minimum",
             ErrorCode::NotSafeAction => "not_safe_action",
+            ErrorCode::WallMismatch => "wall_mismatch",
         }
     }
 }

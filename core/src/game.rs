@@ -192,6 +192,13 @@ pub trait Game: Clone + Sized {
     /// Seat counts the game can be played with.
     const SEATS: std::ops::RangeInclusive<usize>;
 
+    /// The most records a game may hold. A game that reaches it is over there: the hand or round
+    /// in play is void (no payments), the scores stand as they are; a record after it is refused
+    /// like any record after a game's end (`after_game_end`). Far above any game played to its
+    /// end (each game's docs/rules/GAME.md, "Length", says its bound and why), it makes every
+    /// game end, whatever its players do (the engines count with [`Length`]).
+    const MAX_RECORDS: u32;
+
     /// Builds the rules from a header's ruleset name and options; an unknown option or a bad
     /// value is an error that names it.
     fn rules(ruleset: &str, options: &Options) -> Result<Self::Rules, SetupError>;
@@ -271,6 +278,16 @@ pub trait Game: Clone + Sized {
     /// docs/rules/GAME.md ("What a seat sees").
     fn seat_view(&self, seat: Seat) -> Self::View;
 
+    /// Whether the other seats at the table do not see `seat` play `action` now (asked before it
+    /// is played): a pass on a claim, which a player at the table never sees (that nobody claimed
+    /// is all the table learns when the window closes), and a host incident of a seat in a claim
+    /// window (which would tell that the seat was asked). A live host never tells them to the
+    /// other seats (docs/protocol.md). By default every action is seen; the games with claim
+    /// windows override it with [`hidden_in_window`].
+    fn hidden_from_others(&self, _seat: Seat, _action: &Self::Action) -> bool {
+        false
+    }
+
     /// Whether the game is over.
     fn is_over(&self) -> bool {
         self.to_act().is_empty()
@@ -343,6 +360,45 @@ impl fmt::Display for Excerpt {
             write!(f, "excerpt: rounds {} to {} of an unknown game", self.first, self.last)
         }
     }
+}
+
+/// The records a game has played, against its bound ([`Game::MAX_RECORDS`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Length(pub(crate) u32);
+
+impl Length {
+    /// Counts one record played; answers whether the game has now reached `max` records (the
+    /// engine then ends it).
+    pub(crate) fn count(&mut self, max: u32) -> bool {
+        self.0 = self.0.saturating_add(1);
+        self.0 >= max
+    }
+}
+
+/// Checks that `g`, once `near` made it one record short of its bound, is over after its next
+/// record (the first legal action of a seat to act), with the scores as they stood unless that
+/// record ended a round, and refuses any record after it.
+#[cfg(test)]
+pub(crate) fn ends_at_its_bound<G: Game>(mut g: G, near: impl FnOnce(&mut G)) {
+    near(&mut g);
+    assert!(!g.is_over(), "one record short of the bound, the game goes on");
+    let seat = g.to_act().iter().next().expect("a seat to act");
+    let action = g.legal_actions(seat).into_iter().next().expect("a legal action");
+    let (scores, rounds) = (g.scores(), g.results().len());
+    g.play_mut(seat, &action).expect("the last record within the bound is played");
+    assert!(g.is_over(), "{}: the game is over at its bound", G::KIND);
+    if g.results().len() == rounds {
+        assert_eq!(g.scores(), scores, "the scores stand as they were");
+    }
+    for s in 0..g.seat_count() as Seat {
+        assert_eq!(g.validate(s, &action).map_err(|v| v.code), Err(ErrorCode::NotYourTurn));
+    }
+}
+
+/// [`Game::hidden_from_others`] for a game with claim windows: in a window (`in_window`), a pass
+/// (`is_pass`), a host incident and a forfeit are hidden; everything else is seen.
+pub(crate) fn hidden_in_window<A: Action>(in_window: bool, action: &A, is_pass: bool) -> bool {
+    in_window && (is_pass || action.incident().is_some_and(|i| i.kind.is_host() || i.kind == IncidentKind::Forfeit))
 }
 
 /// Places from scores: 1 + the number of seats with a strictly higher score (ties share).

@@ -14,6 +14,7 @@ use paifu_core::{Digest, Seed};
 use paifu_recorder::archive::Archive;
 use paifu_recorder::arena::host::Timing;
 use paifu_recorder::arena::matches::{self, Folder, MatchSummary, Plan, Watch};
+use paifu_recorder::arena::sandbox::{Rlimits, Sandbox, Secrets};
 use paifu_recorder::bots::{self, Bots};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -30,10 +31,22 @@ Every answer is checked as it arrives. A bot that answers too late (--timeout-ms
 the host records the incident and plays the seat's safe action (the drawn tile discarded, a
 claim passed); with --policy forfeit the seat forfeits and is played safely to the end.
 
+Each bot runs in a sandbox made with bubblewrap (Debian package bubblewrap): its own PID,
+mount and network namespaces, the system's folders read-only, the files its command names, an
+empty /tmp of its own, no network, and limits on memory (--bot-memory-mb), CPU time (the
+game's budget and a minute), processes and files. The match folder, the working folder, homes,
+/run, the archive and the key are not there; give --allow PATH for anything else a bot reads.
+If the sandbox cannot start, the match does not either; --no-sandbox runs the bots as the host's
+own processes (the logs' headers then say so). Whatever a bot does, the host goes on: input it
+does not read, output it floods and standard error past 1 MiB a game are incidents or are not
+kept, and every process a bot started is killed when its game ends.
+
 The match folder holds each game's journal as it is played (live/), each finished log with its
 seed revealed, and arena.seed, the host's secret until the match is over. A host killed
 mid-game resumes with --resume DIR: every unfinished game continues from its journal, the bots
-restarted and told the game so far; the result is the game an uninterrupted run plays.
+restarted and told the game so far; the result is the game an uninterrupted run plays. The
+plan keeps --db, --tournament and --key: a resumed match stores its games as the first run
+would, without giving them again.
 
 Examples:
   paifu arena riichi --bot 'paifu bot riichi' --games 8 --out match/
@@ -61,8 +74,13 @@ pub struct ArenaArgs {
     /// The match folder (created; must not hold a match already).
     #[arg(long, short, required_unless_present = "resume")]
     pub out: Option<PathBuf>,
-    /// Resume the match in this folder (after the host was stopped or killed).
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["game", "out", "seed_from"])]
+    /// Resume the match in this folder (after the host was stopped or killed). Its plan keeps
+    /// everything else, --db, --tournament and --key included.
+    #[arg(
+        long,
+        value_name = "DIR",
+        conflicts_with_all = ["game", "out", "seed_from", "no_sandbox", "allow", "bot_memory_mb"]
+    )]
     pub resume: Option<PathBuf>,
     /// The protocol the bots speak: paifu (every game) or mjai (riichi).
     #[arg(long, default_value = "paifu")]
@@ -92,7 +110,20 @@ pub struct ArenaArgs {
     /// still loses nothing, a power cut may lose the last records (default: synced, fdatasync).
     #[arg(long)]
     pub no_sync: bool,
-    /// Store each finished game in this archive, and show the games in progress to its dashboard.
+    /// Run the bots as the host's own processes, without the sandbox: they can then read what
+    /// the host's user reads (the match seed among it) and reach the network. The logs' headers
+    /// say so (meta "sandbox").
+    #[arg(long)]
+    pub no_sandbox: bool,
+    /// A file or folder the sandboxed bots may read besides those their commands name
+    /// (repeatable): a model, a library, an interpreter in a home folder.
+    #[arg(long, value_name = "PATH")]
+    pub allow: Vec<PathBuf>,
+    /// The address space each process of a sandboxed bot may use, in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = matches::DEFAULT_BOT_MEMORY_MB)]
+    pub bot_memory_mb: u64,
+    /// Store each finished game in this archive, and show the games in progress to its dashboard
+    /// (kept in the plan: a resumed match stores into it too).
     #[arg(long)]
     pub db: Option<PathBuf>,
     /// With --db: the tournament the games go into (made if missing, trusting --key).
@@ -159,6 +190,8 @@ fn plan_of(a: &ArenaArgs, game: &str, commitments: Option<Digest>) -> Result<Pla
     if a.games == 0 {
         return Err(Error::Usage("--games 0: a match has at least one game".into()));
     }
+    let cwd = std::env::current_dir().map_err(Error::io(Path::new(".")))?;
+    let absolute = |p: &PathBuf| if p.is_absolute() { p.clone() } else { cwd.join(p) };
     Ok(Plan {
         game: kind.name().to_owned(),
         ruleset: a.ruleset.clone(),
@@ -172,6 +205,13 @@ fn plan_of(a: &ArenaArgs, game: &str, commitments: Option<Digest>) -> Result<Pla
         policy: a.policy.clone(),
         commitments,
         sync: !a.no_sync,
+        sandbox: !a.no_sandbox,
+        allow: a.allow.iter().map(absolute).collect(),
+        bot_memory_mb: a.bot_memory_mb,
+        db: a.db.as_ref().map(absolute),
+        tournament: a.tournament.clone(),
+        key: a.key.as_ref().map(absolute),
+        label: a.out.as_ref().map(|o| o.display().to_string()),
     })
 }
 
@@ -232,6 +272,20 @@ impl<A: Action> Watch<A> for Stored<'_> {
         self.archive.live_record(id, r.seq, record_line(r).trim_end(), now_ms()).map_err(self.failed())
     }
     fn finished(&mut self, number: u32, path: &Path, _timing: &Timing) -> std::result::Result<(), String> {
+        self.store(number, path)?;
+        self.progress.inc(1);
+        Ok(())
+    }
+    /// A game finished before: stored (again: storing the same log twice keeps one entry) and
+    /// taken off the live rows, in case the host that finished it was killed before it could.
+    fn settled(&mut self, number: u32, path: &Path) -> std::result::Result<(), String> {
+        self.store(number, path)
+    }
+}
+
+impl Stored<'_> {
+    /// Stores the finished game `number`'s log and ends its live row.
+    fn store(&mut self, number: u32, path: &Path) -> std::result::Result<(), String> {
         let hidden = Progress::hidden();
         let s =
             ingest_files(&mut self.archive, &[path.to_owned()], self.tournament.as_deref(), self.key.as_ref(), &hidden)
@@ -239,10 +293,9 @@ impl<A: Action> Watch<A> for Stored<'_> {
         if let Some(why) = s.invalid.first().or(s.refused.first()).or(s.unreadable.first()) {
             return Err(format!("the finished game did not store as valid: {why}"));
         }
-        if let Some(id) = self.live.remove(&number) {
-            self.archive.live_end(id).map_err(self.failed())?;
-        }
-        self.progress.inc(1);
+        let key = format!("{}/{}", self.root, matches::game_key(number));
+        self.live.remove(&number);
+        self.archive.live_end_key(&key).map_err(self.failed())?;
         Ok(())
     }
 }
@@ -259,6 +312,9 @@ impl<A> Watch<A> for Counted<'_> {
     }
     fn finished(&mut self, _: u32, _: &Path, _: &Timing) -> std::result::Result<(), String> {
         self.0.inc(1);
+        Ok(())
+    }
+    fn settled(&mut self, _: u32, _: &Path) -> std::result::Result<(), String> {
         Ok(())
     }
 }
@@ -288,6 +344,12 @@ impl<A: Action> Watch<A> for Watcher<'_> {
             Watcher::Store(w) => Watch::<A>::finished(&mut **w, n, p, t),
         }
     }
+    fn settled(&mut self, n: u32, p: &Path) -> std::result::Result<(), String> {
+        match self {
+            Watcher::Count(w) => Watch::<A>::settled(w, n, p),
+            Watcher::Store(w) => Watch::<A>::settled(&mut **w, n, p),
+        }
+    }
 }
 
 struct RunMatch<'a> {
@@ -295,18 +357,51 @@ struct RunMatch<'a> {
     plan: &'a Plan,
     seed: &'a Seed,
     watch: Watcher<'a>,
+    sandbox: Option<&'a Sandbox>,
 }
 
 impl bots::Visitor for RunMatch<'_> {
     type Output = std::result::Result<MatchSummary, matches::MatchError>;
     fn visit<G: Bots>(mut self) -> Self::Output {
-        matches::run::<G>(self.folder, self.plan, self.seed, G::protocol, &mut self.watch)
+        matches::run::<G>(self.folder, self.plan, self.seed, G::protocol, &mut self.watch, self.sandbox)
     }
 }
 
-fn play(folder: &Folder, plan: &Plan, seed: &Seed, watch: Watcher<'_>) -> Result<MatchSummary> {
-    let r = bots::by_name(&plan.game, RunMatch { folder, plan, seed, watch }).map_err(|f| Error::Usage(f.message))?;
+fn play(
+    folder: &Folder,
+    plan: &Plan,
+    seed: &Seed,
+    watch: Watcher<'_>,
+    sandbox: Option<&Sandbox>,
+) -> Result<MatchSummary> {
+    let r = bots::by_name(&plan.game, RunMatch { folder, plan, seed, watch, sandbox })
+        .map_err(|f| Error::Usage(f.message))?;
     r.map_err(Error::Arena)
+}
+
+/// The sandbox the plan's bots run in (`None` with `--no-sandbox`), tried once: a sandbox that
+/// cannot start stops the match before any game, with a message naming the package.
+fn sandbox_of(plan: &Plan, folder: &Folder, seed_from: Option<&Path>) -> Result<Option<Sandbox>> {
+    if !plan.sandbox {
+        return Ok(None);
+    }
+    let cwd = std::env::current_dir().map_err(Error::io(Path::new(".")))?;
+    let mut files: Vec<PathBuf> = Vec::new();
+    if let Some(db) = &plan.db {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            let mut p = db.clone().into_os_string();
+            p.push(suffix);
+            files.push(PathBuf::from(p));
+        }
+    }
+    files.extend(plan.key.iter().cloned());
+    files.extend(seed_from.map(Path::to_owned));
+    let secrets = Secrets { folders: vec![folder.root.clone()], files, allow: plan.allow.clone() };
+    let limits = Rlimits::new(plan.bot_memory_mb, plan.game_ms);
+    let own = std::env::current_exe().ok();
+    let sandbox = Sandbox::new(secrets, limits, &cwd, own).map_err(|e| Error::Usage(e.to_string()))?;
+    sandbox.probe().map_err(|e| Error::Usage(e.to_string()))?;
+    Ok(Some(sandbox))
 }
 
 /// `paifu arena`: 0 every game played to its end and recorded, 2 the match could not go on.
@@ -338,27 +433,24 @@ pub fn run(a: ArenaArgs) -> Result {
             (folder, plan, seed)
         }
     };
+    // A resumed match keeps its plan's archive, tournament and key unless they are given again.
+    let db = a.db.clone().or_else(|| plan.db.clone());
+    let tournament = a.tournament.clone().or_else(|| plan.tournament.clone());
+    let key_path = a.key.clone().or_else(|| plan.key.clone());
+    let sandbox = sandbox_of(&plan, &folder, a.seed_from.as_deref())?;
     let pb = progress(u64::from(plan.games), "{msg} {bar:40} {pos}/{len} games ({eta} left)", "playing", a.quiet);
-    let summary = match &a.db {
+    let summary = match &db {
         Some(db) => {
-            let key = a.key.as_deref().map(read_key).transpose()?;
+            let key = key_path.as_deref().map(read_key).transpose()?;
             let mut archive = open(db)?;
-            if let Some(t) = &a.tournament {
+            if let Some(t) = &tournament {
                 prepare_tournament(&mut archive, db, t, key.as_ref())?;
             }
-            let root = folder.root.display().to_string();
-            let w = Stored {
-                archive,
-                db: db.clone(),
-                root,
-                tournament: a.tournament.clone(),
-                key,
-                progress: &pb,
-                live: BTreeMap::new(),
-            };
-            play(&folder, &plan, &seed, Watcher::Store(Box::new(w)))?
+            let root = plan.label.clone().unwrap_or_else(|| folder.root.display().to_string());
+            let w = Stored { archive, db: db.clone(), root, tournament, key, progress: &pb, live: BTreeMap::new() };
+            play(&folder, &plan, &seed, Watcher::Store(Box::new(w)), sandbox.as_ref())?
         }
-        None => play(&folder, &plan, &seed, Watcher::Count(Counted(&pb)))?,
+        None => play(&folder, &plan, &seed, Watcher::Count(Counted(&pb)), sandbox.as_ref())?,
     };
     pb.finish();
     let t = summary.timing;

@@ -12,6 +12,7 @@ use paifu_core::replay::{validate_log, Verdict};
 use paifu_core::riichi::Riichi;
 use paifu_recorder::files::{read_text_limited, ReadError};
 use paifu_recorder::import::import_read;
+use paifu_recorder::import::mjlog::is_wall_mismatch;
 use paifu_recorder::import::to_log::MAX_SOURCE_BYTES;
 use paifu_recorder::import::to_log::{excerpt_note, COMPUTED_KEY};
 use rayon::prelude::*;
@@ -28,7 +29,9 @@ const PROGRESS_FROM: usize = 16;
 (tensoul).
   tenhou   Tenhou mjlog XML, read under the same name and told apart by its content (it starts with <): Tenhou's \
 own record of a game, <mjloggm> with a tag per draw, discard and call, downloaded by game id from tenhou.net (the \
-ids of the Phoenix room's games are listed in tenhou.net/sc/raw).
+ids of the Phoenix room's games are listed in tenhou.net/sc/raw). Its <SHUFFLE seed=\"mt19937ar-sha512-n288-base64,...\"> \
+is Tenhou's own seed: every round's wall and dice are rebuilt from it, and every dealt, drawn, dead-wall and \
+indicator tile and the dice must be the seed's (else the game is refused as wall_mismatch, exit 1; docs/import.md).
   mjai     mjai JSON Lines with every hand shown: an event a line (start_game, start_kyoku, tsumo, dahai, hora...), \
 as Mortal and mjai-reviewer read and write them, bot matches on mjai servers, and converters from Tenhou and Mahjong \
 Soul write them (paifu export mjai too).
@@ -261,6 +264,8 @@ fn import_one(
     }
     let imp = match import_read(format, &text, text.as_bytes(), excerpt) {
         Ok(imp) => imp,
+        // A record whose own seed does not make its deals is read, and is not a valid game.
+        Err(e) if is_wall_mismatch(&e) => return refused(Refusal::Invalid, e.to_string()),
         Err(e) => return refused(Refusal::NotImported, e.to_string()),
     };
     if let Err(e) = write_file(out, &log::encode(&imp.log, Encoding::JsonLines)) {

@@ -7,7 +7,7 @@ use crate::cmd::sign::certify;
 use crate::error::{Error, Result, Status};
 use crate::output::{outln, progress, Progress};
 use clap::Args;
-use paifu_core::cert::SecretKey;
+use paifu_core::cert::{Certificate, SecretKey};
 use paifu_recorder::archive::{check_name, prepare, Archive, ArchiveError, NameKind, Origin, Prepared};
 use paifu_recorder::files::{collect_logs, read_log_bytes, ReadError};
 use rayon::prelude::*;
@@ -21,10 +21,13 @@ const CHUNK: usize = 64;
     after_help = "Files and folders (searched for *.paifu and *.paifu.jsonl) are validated in parallel and every \
 log is stored with its verdict, an invalid one with its fault. A log already in the archive (the same log, in either \
 encoding) is not stored again and nothing about it changes; a log that differs in anything the validator reads (the \
-seed too) is an entry of its own, shown beside the other entries of its game. A file that is not a readable log, or \
-whose seat names are refused (control characters, more than 80 characters), is reported and not stored. Each batch \
-is committed before it is counted, so an interrupted ingest keeps every log it reported stored. Any number of \
-ingests (and a server) may write to one archive at once.
+seed too) is an entry of its own, shown beside the other entries of its game (one game: the same rules, seats, deal \
+and moves, whatever its bytes). A file that is not a readable log, or whose seat names are refused (control or \
+invisible characters, more than 80 characters, a new name that looks like a stored one), is reported and not \
+stored. An invalid log is kept up to 64 KiB past its fault. Each batch is committed, with the certificates --key \
+signs for it, before it is counted, so an interrupted ingest keeps every log it reported stored, and signed; run \
+again, it signs any stored log that has no certificate by --key. Any number of ingests (and a server) may write to \
+one archive at once.
 
 A tournament named with --tournament is made if missing; with --key it trusts that key (its standings count the \
 valid games certified by a key it trusts: see paifu tournament).
@@ -53,8 +56,9 @@ pub struct IngestArgs {
     /// Put the logs in this tournament (made if missing, trusting --key's public key).
     #[arg(long, value_name = "NAME")]
     pub tournament: Option<String>,
-    /// Sign a certificate for each newly stored log with this ed25519 private key (PKCS#8 PEM)
-    /// and store it.
+    /// Sign a certificate for each log with this ed25519 private key (PKCS#8 PEM) and store it
+    /// with the log, in one transaction (a log stored already gets one if it has none by this
+    /// key).
     #[arg(long, value_name = "FILE")]
     pub key: Option<PathBuf>,
     /// No progress bar, only the summary.
@@ -69,6 +73,8 @@ pub struct IngestSummary {
     pub new_valid: usize,
     pub new_invalid: usize,
     pub already: usize,
+    /// Logs stored already that had no certificate by the key, signed now.
+    pub signed_late: usize,
     pub unreadable: Vec<String>,
     /// `path: why` of each file that is not a log the archive stores.
     pub refused: Vec<String>,
@@ -90,6 +96,12 @@ impl IngestSummary {
         )?;
         if self.already > 0 {
             outln!("  the logs already in the archive are unchanged")?;
+        }
+        if self.signed_late > 0 {
+            outln!(
+                "  {} of them had no certificate by this key (an earlier ingest stopped before storing it): signed now",
+                self.signed_late
+            )?;
         }
         for (i, line) in self.invalid.iter().enumerate() {
             if i == 20 {
@@ -127,37 +139,60 @@ pub(crate) fn ingest_files(
 ) -> std::result::Result<IngestSummary, ArchiveError> {
     let mut s = IngestSummary { files: files.len(), ..IngestSummary::default() };
     for chunk in files.chunks(CHUNK) {
-        let prepared: Vec<(&PathBuf, std::result::Result<Prepared, ReadError>)> =
-            chunk.par_iter().map(|p| (p, read_log_bytes(p).map(|b| prepare(&b)))).collect();
+        // Validated and signed in parallel; stored, each log with its certificate, by one writer.
+        type Ready = (Prepared, Option<Certificate>);
+        let prepared: Vec<(&PathBuf, std::result::Result<Ready, ReadError>)> = chunk
+            .par_iter()
+            .map(|path| {
+                let ready = read_log_bytes(path).map(|b| {
+                    let p = prepare(&b);
+                    let c = key.filter(|_| p.refusal().is_none()).and_then(|k| certify(&p.report(), k));
+                    (p, c)
+                });
+                (path, ready)
+            })
+            .collect();
         let mut items = Vec::new();
+        let mut certificates = Vec::new();
         let mut names = Vec::new();
         for (path, r) in prepared {
             match r {
-                Ok(p) => match p.refusal() {
+                Ok((p, c)) => match p.refusal() {
                     Some(why) => s.refused.push(format!("{}: {why}", path.display())),
                     None => {
                         items.push(p);
+                        certificates.push(c);
                         names.push(path.display().to_string());
                     }
                 },
                 Err(e) => s.unreadable.push(e.to_string()),
             }
         }
-        let sources: Vec<Option<&str>> = names.iter().map(|n| Some(n.as_str())).collect();
-        let stored = archive.store_batch(&items, &sources, tournament, Origin::CommandLine)?;
-        for ((st, p), name) in stored.iter().zip(&items).zip(&names) {
+        // A name the archive refuses only knowing what it holds (a new name that looks like a
+        // stored one) refuses its log: the batch is stored again without it.
+        let stored = loop {
+            let sources: Vec<Option<&str>> = names.iter().map(|n| Some(n.as_str())).collect();
+            let certs: Vec<Option<&Certificate>> = certificates.iter().map(Option::as_ref).collect();
+            match archive.store_batch_certified(&items, &sources, &certs, tournament, Origin::CommandLine) {
+                Ok(stored) => break stored,
+                Err(ArchiveError::Refused { index, refusal }) if index < items.len() => {
+                    s.refused.push(format!("{}: {refusal}", names[index]));
+                    items.remove(index);
+                    certificates.remove(index);
+                    names.remove(index);
+                }
+                Err(e) => return Err(e),
+            }
+        };
+        for (st, name) in stored.iter().zip(&names) {
             match (st.new, st.valid) {
                 (false, _) => s.already += 1,
                 (true, true) => s.new_valid += 1,
                 (true, false) => s.new_invalid += 1,
             }
+            s.signed_late += usize::from(!st.new && st.certified_now);
             if let Some(f) = &st.fault {
                 s.invalid.push(format!("{name}: {}", f.describe()));
-            }
-            if let (Some(k), true) = (key, st.new) {
-                if let Some(c) = certify(&p.report(), k) {
-                    archive.add_certificate(st.id, &c)?;
-                }
             }
         }
         // Everything counted here is committed.
@@ -176,7 +211,10 @@ pub(crate) fn prepare_tournament(
 ) -> Result<()> {
     check_name(NameKind::Tournament, name).map_err(|e| Error::Usage(format!("--tournament: {e}")))?;
     let trusted: Vec<_> = key.map(|k| k.verifying_key()).into_iter().collect();
-    let (_, made) = archive.ensure_tournament(name, None, &trusted).map_err(Error::archive(db))?;
+    let (_, made) = archive.ensure_tournament(name, None, &trusted).map_err(|e| match e {
+        ArchiveError::Name(n) => Error::Usage(format!("--tournament: {n}")),
+        e => Error::archive(db)(e),
+    })?;
     if made && trusted.is_empty() {
         eprintln!(
             "made the tournament {name:?}; it trusts no signing key yet, so its standings count no game until one is \

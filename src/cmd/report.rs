@@ -101,6 +101,7 @@ pub fn run(a: ReportArgs) -> Result {
     make_dir(&logs)?;
     let bar = progress_of(published.games.len() as u64, "writing games", a.quiet);
     let mut replay = Vec::with_capacity(published.games.len());
+    let mut notes = Vec::with_capacity(published.games.len());
     for g in &published.games {
         let bytes = crate::archive::stored_log(&archive, &a.db, g.id)?;
         if identity_of(&bytes) != g.entry.blake3 {
@@ -113,6 +114,9 @@ pub fn run(a: ReportArgs) -> Result {
         for (c, text) in g.entry.certificates.iter().zip(&g.certificate_texts) {
             write_file(&logs.join(&c.file), text.as_bytes())?;
         }
+        // A match whose bots ran unsandboxed (paifu arena --no-sandbox) says so in its header.
+        let sandbox = paifu_core::log::read_header(&bytes).ok().and_then(|h| h.meta.get("sandbox").cloned());
+        notes.push(sandbox.map(|s| format!("sandbox: {s}")));
         replay.push(match &a.dashboard {
             Some(url) => Replay::Dashboard { url: url.clone(), id: g.id },
             None => Replay::File(format!("{LOGS}/{}", g.entry.file)),
@@ -131,7 +135,7 @@ pub fn run(a: ReportArgs) -> Result {
     let manifest = body.sign(&key);
     let m = &manifest.manifest;
     write_file(&a.output.join("manifest.json"), manifest.to_json().as_bytes())?;
-    write_file(&a.output.join("index.html"), tournament_html(m, &replay, LOGS, &published.terms).as_bytes())?;
+    write_file(&a.output.join("index.html"), tournament_html(m, &replay, &notes, LOGS, &published.terms).as_bytes())?;
     write_file(&a.output.join("standings.csv"), standings_csv(&m.standings).as_bytes())?;
     write_file(&a.output.join("games.csv"), games_csv(&m.games).as_bytes())?;
     let counted = m.games.iter().filter(|g| g.counted).count();

@@ -6,19 +6,29 @@ use crate::error::{Result, Status};
 use crate::output::outln;
 use clap::Args;
 use std::path::PathBuf;
+use std::time::Duration;
 
 #[derive(Args, Debug, Clone)]
 #[command(
     after_help = "Pages for the archive, the games (with a move-by-move viewer), players, tournaments, uploads and \
 certificate checks, with a JSON API under /api/ and the server's public key at /api/key (docs/web.md).
 
+No request can starve the others (docs/web.md, \"Threats and what holds\"): a request's head must arrive within \
+--head-timeout and its body within --body-timeout (408); a body past its route's cap is refused (413) before it is \
+read when its Content-Length says so, and as soon as it goes past otherwise; --max-connections are open at once, \
+--connections-per-client from one address (429 past that). Checking a certificate needs no token, so it is bounded \
+apart: bodies up to --anonymous-body bytes, --anonymous-jobs at once, --anonymous-queue waiting (up to \
+--anonymous-wait, 503 past that), --anonymous-per-client from one address (429). Behind a proxy, every client has \
+the proxy's address: set --connections-per-client 0 and --anonymous-per-client 0 and limit clients at the proxy.
+
 Reading needs nothing. Writing needs a token (paifu token create): send it as Authorization: Bearer TOKEN, or log \
 in with it at /login. Uploads are refused past --max-upload bytes, other request bodies past --max-form bytes. Use \
 the same --key every time: tournaments trust keys, and certificates by a key made for one run are not renewed.
 
-Games in progress (paifu arena --db) are at /live and /api/live, each followed move by move at /live/ID. For public \
-viewing, --live-delay SECS shows only the moves played at least SECS ago (and says how many are held back), so that \
-no one watching can tell a player what the others hold while the hand is still being played. The seed is never shown.
+Games in progress (paifu arena --db) are at /live and /api/live, each followed move by move at /live/ID. They are \
+shown --live-delay SECS behind (300 by default): only the moves played at least SECS ago (and how many are held \
+back), so that no one watching, a bot in the game included, can learn while the hand is played what its table does \
+not show. 0 shows every move at once (a private server). The seed is never shown, and nor is a pass on a claim.
 
 Example:
   paifu token create --db club.db --name alice --role organiser
@@ -40,18 +50,45 @@ pub struct ServeArgs {
     /// ed25519 private key (PKCS#8 PEM) to sign certificates with; created if the file does not exist.
     #[arg(long, value_name = "FILE")]
     pub key: Option<PathBuf>,
-    /// Largest upload accepted (a log, or the verify form with its files), in bytes.
+    /// Largest upload accepted (a log, alone or in the upload form), in bytes; certificate checks: --anonymous-body.
     #[arg(long, value_name = "BYTES", default_value_t = paifu_web::DEFAULT_MAX_UPLOAD)]
     pub max_upload: usize,
     /// Largest other request body accepted (the log-in form, JSON), in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = paifu_web::DEFAULT_MAX_FORM)]
     pub max_form: usize,
+    /// A request's line and headers must arrive within this time (408 otherwise).
+    #[arg(long, value_name = "SECS", default_value_t = paifu_web::Limits::default().head_timeout.as_secs())]
+    pub head_timeout: u64,
+    /// A request's body must arrive within this time of its head (408 otherwise, the connection closed).
+    #[arg(long, value_name = "SECS", default_value_t = paifu_web::Limits::default().body_timeout.as_secs())]
+    pub body_timeout: u64,
+    /// Connections open at once; further clients wait until one closes.
+    #[arg(long, value_name = "N", default_value_t = paifu_web::Limits::default().max_connections)]
+    pub max_connections: usize,
+    /// Connections one client address may have open at once (429 past that; 0: no limit).
+    #[arg(long, value_name = "N", default_value_t = paifu_web::Limits::default().connections_per_client)]
+    pub connections_per_client: usize,
+    /// Largest body of a certificate check (POST /verify, /api/verify: certificate, log and key), in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = paifu_web::Limits::default().anonymous_body)]
+    pub anonymous_body: usize,
+    /// Certificate checks run at once, at least 1 (they need no token, and replay the log they are given).
+    #[arg(long, value_name = "N", default_value_t = paifu_web::Limits::default().anonymous_jobs)]
+    pub anonymous_jobs: usize,
+    /// Certificate checks that may wait for their turn (503 past that).
+    #[arg(long, value_name = "N", default_value_t = paifu_web::Limits::default().anonymous_queue)]
+    pub anonymous_queue: usize,
+    /// Longest wait of a certificate check for its turn (503 past that).
+    #[arg(long, value_name = "SECS", default_value_t = paifu_web::Limits::default().anonymous_wait.as_secs())]
+    pub anonymous_wait: u64,
+    /// Certificate checks one client address may have running or waiting (429 past that; 0: no limit).
+    #[arg(long, value_name = "N", default_value_t = paifu_web::Limits::default().anonymous_per_client)]
+    pub anonymous_per_client: usize,
     /// Send the session cookie over HTTPS only (when a proxy serves the dashboard over HTTPS).
     #[arg(long)]
     pub secure_cookies: bool,
     /// Show games in progress this many seconds behind: moves played since are held back
-    /// (0 shows every move at once; for public viewing, say 300).
-    #[arg(long, value_name = "SECS", default_value_t = 0)]
+    /// (0 shows every move at once, for a server no player of a game in progress can reach).
+    #[arg(long, value_name = "SECS", default_value_t = 300)]
     pub live_delay: u64,
 }
 
@@ -73,6 +110,17 @@ pub fn run(a: ServeArgs) -> Result {
     config.max_form = a.max_form;
     config.secure_cookies = a.secure_cookies;
     config.live_delay_secs = a.live_delay;
+    config.limits = paifu_web::Limits {
+        anonymous_body: a.anonymous_body,
+        anonymous_jobs: a.anonymous_jobs,
+        anonymous_queue: a.anonymous_queue,
+        anonymous_per_client: a.anonymous_per_client,
+        anonymous_wait: Duration::from_secs(a.anonymous_wait),
+        head_timeout: Duration::from_secs(a.head_timeout),
+        body_timeout: Duration::from_secs(a.body_timeout),
+        max_connections: a.max_connections,
+        connections_per_client: a.connections_per_client,
+    };
     if let Some(path) = &a.key {
         let (key, created) = read_or_create_key(path)?;
         if created {

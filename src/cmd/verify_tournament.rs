@@ -22,7 +22,14 @@ use std::path::{Path, PathBuf};
   3. each game, replayed now: digest, verdict, final scores, seats, game and ruleset;
   4. each certificate: its blake3, signed by a key the manifest trusts, true of its log now;
   5. which games count and the standings, recomputed from the logs and certificates by the
-     archive's rules (docs/web.md, \"Standings\").
+     archive's rules (docs/web.md, \"Standings\"): of the entries of one game that a key the
+     manifest trusts certified valid, the one it says counts must be one of them.
+
+It checks the tournament as it was when the manifest was signed (issued_at): the folder is the
+whole evidence. Entries the archive stored since (another copy of a game, certified with more
+trust, that now counts in the archive's statistics) are not in it and change nothing here; a
+tournament's standings count only its own entries. A newer report has another root: the
+dashboard's tournament page shows the current one.
 
 Exit status: 0 the tournament is as signed, 1 it is not (every difference is named), 2 a file \
 could not be read or the key is not a key.
@@ -106,7 +113,12 @@ pub fn run(a: TournamentArgs) -> Result {
     again.ensure_tournament(&m.tournament, None, &trusted).map_err(Error::archive(":memory:"))?;
     let bar = progress_of(m.games.len() as u64, "replaying games", a.quiet);
     let mut intact: BTreeSet<&str> = BTreeSet::new();
-    for g in &m.games {
+    // The entries the manifest says count go first: among equal entries of one game (each
+    // certified by a trusted key) the first stored counts, and the archive that published it
+    // stored them in an order the folder does not keep.
+    let mut in_order: Vec<&ManifestGame> = m.games.iter().collect();
+    in_order.sort_by_key(|g| !g.counted);
+    for g in in_order {
         bar.inc(1);
         let file = printable(&g.file);
         if !plain_name(&g.file) {

@@ -261,6 +261,9 @@ mod mjai;
 #[path = "import_mjlog.rs"]
 mod mjlog;
 
+#[path = "import_one_game.rs"]
+mod one_game;
+
 #[path = "import_roundtrip.rs"]
 mod roundtrip;
 

@@ -1,13 +1,16 @@
 //! Paifu's integration tests: one binary, a module per area (ripgrep style).
 
 mod architecture;
+mod archive_attacks;
 mod arena;
+mod arena_threats;
 mod cli;
 mod cli_archive;
 mod conformance;
 mod fixtures;
 mod hungarian;
 mod import;
+mod import_mjlog_seed;
 mod incidents;
 mod log_format;
 mod mcr;

@@ -520,15 +520,19 @@ pub(crate) async fn upload(
                 return Err(not_owner(&info, &token.name));
             }
         }
-        let stored = a.store(&p, source.as_deref(), tournament.as_deref(), Origin::Web { token: token.id })?;
-        let certificate = if stored.new {
-            let c = sign_report(&st, &p.report());
-            if let Some(c) = &c {
-                a.add_certificate(stored.id, c)?;
-            }
-            c
-        } else {
-            a.certificate(stored.id, &st.public_hex)?.and_then(|j| Certificate::from_json(&j).ok())
+        // The entry and this server's certificate of it are stored in one transaction: a server
+        // stopped at any moment leaves no entry it acknowledged unsigned.
+        let signed = sign_report(&st, &p.report());
+        let stored = a.store_certified(
+            &p,
+            source.as_deref(),
+            signed.as_ref(),
+            tournament.as_deref(),
+            Origin::Web { token: token.id },
+        )?;
+        let certificate = match stored.certified_now {
+            true => signed,
+            false => a.certificate(stored.id, &st.public_hex)?.and_then(|j| Certificate::from_json(&j).ok()),
         };
         let message = match (stored.new, stored.added_to_tournament) {
             (true, _) => format!("stored as game #{}", stored.id),

@@ -6,13 +6,16 @@
 //! makes the server panic: every input is checked and bad input answers a 4xx page (or JSON
 //! under `/api/`) that says what is wrong, without repeating what was sent. Database work runs
 //! on the blocking pool; this server's writes go one at a time through one lock (other
-//! processes writing the same archive are waited for by the archive itself).
+//! processes writing the same archive are waited for by the archive itself). No request can
+//! starve the others: connections, the time a request may take to arrive, bodies and the work
+//! anyone may ask for are bounded (`limits.rs`).
 
 mod api;
 mod auth;
 mod data;
 mod hand_end;
 mod html;
+mod limits;
 mod live;
 mod pages;
 mod table;
@@ -29,7 +32,9 @@ use paifu_core::cert::{self, SecretKey};
 use paifu_recorder::archive::{Archive, ArchiveError};
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+
+pub use limits::Limits;
 
 /// The largest upload accepted by default (8 MiB): far more than any real log.
 pub const DEFAULT_MAX_UPLOAD: usize = 8 << 20;
@@ -43,7 +48,8 @@ pub struct Config {
     pub db: PathBuf,
     /// The key certificates are signed with; `None` makes a fresh one for this run.
     pub key: Option<SecretKey>,
-    /// Largest accepted upload (a log, or the verify form with its files), in bytes.
+    /// Largest accepted upload (a log, alone or in the upload form), in bytes; certificate checks
+    /// have their own (`Limits::anonymous_body`).
     pub max_upload: usize,
     /// Largest other request body (log-in form, JSON), in bytes.
     pub max_form: usize,
@@ -53,6 +59,9 @@ pub struct Config {
     /// Games in progress are shown as they were this many seconds ago: records played since
     /// are held back (0: none; for public viewing, say 300).
     pub live_delay_secs: u64,
+    /// What no request may take from the others: connections, time, sizes, the work anyone may
+    /// ask for (docs/web.md, "Threats and what holds").
+    pub limits: Limits,
 }
 
 impl Config {
@@ -64,6 +73,7 @@ impl Config {
             max_form: DEFAULT_MAX_FORM,
             secure_cookies: false,
             live_delay_secs: 0,
+            limits: Limits::default(),
         }
     }
 }
@@ -135,6 +145,11 @@ pub struct State {
     max_form: usize,
     secure_cookies: bool,
     live_delay_secs: u64,
+    limits: Limits,
+    /// The turns of the work anyone may ask for (certificate checks).
+    gate: limits::Gate,
+    /// Each client address's open connections.
+    connections: Arc<limits::PerClient>,
 }
 
 impl State {
@@ -160,6 +175,9 @@ impl State {
             max_form: config.max_form.max(1),
             secure_cookies: config.secure_cookies,
             live_delay_secs: config.live_delay_secs,
+            gate: limits::Gate::new(&config.limits),
+            limits: config.limits,
+            connections: Arc::default(),
         })
     }
 }
@@ -181,6 +199,15 @@ pub enum WebError {
     Conflict(String),
     #[error("{0}")]
     TooLarge(String),
+    /// A request (its head or body) that did not arrive in time.
+    #[error("{0}")]
+    Timeout(String),
+    /// One client asks for more than its share: try again after `retry_after` seconds.
+    #[error("{message}")]
+    TooMany { message: String, retry_after: u64 },
+    /// The server has as much of this work as it takes: try again after `retry_after` seconds.
+    #[error("{message}")]
+    Unavailable { message: String, retry_after: u64 },
     /// Well-formed but refused: not a readable log, a name the archive does not keep.
     #[error("{0}")]
     Unprocessable(String),
@@ -220,6 +247,9 @@ impl WebError {
             WebError::Forbidden(_) => StatusCode::FORBIDDEN,
             WebError::Conflict(_) => StatusCode::CONFLICT,
             WebError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            WebError::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
+            WebError::TooMany { .. } => StatusCode::TOO_MANY_REQUESTS,
+            WebError::Unavailable { .. } => StatusCode::SERVICE_UNAVAILABLE,
             WebError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             WebError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -233,9 +263,29 @@ impl WebError {
             WebError::Forbidden(_) => "Not allowed",
             WebError::Conflict(_) => "Already there",
             WebError::TooLarge(_) => "Too large",
+            WebError::Timeout(_) => "Too slow",
+            WebError::TooMany { .. } => "Too many requests",
+            WebError::Unavailable { .. } => "Busy",
             WebError::Unprocessable(_) => "Refused",
             WebError::Internal(_) => "Server error",
         }
+    }
+
+    /// When to ask again, in seconds (the `Retry-After` of a 429 or 503).
+    fn retry_after(&self) -> Option<u64> {
+        match self {
+            WebError::TooMany { retry_after, .. } | WebError::Unavailable { retry_after, .. } => Some(*retry_after),
+            _ => None,
+        }
+    }
+
+    /// The status and, for a 429 or 503, its `Retry-After`.
+    fn response(&self) -> actix_web::HttpResponseBuilder {
+        let mut r = HttpResponse::build(self.status());
+        if let Some(secs) = self.retry_after() {
+            r.insert_header((actix_web::http::header::RETRY_AFTER, secs.to_string()));
+        }
+        r
     }
 }
 
@@ -270,12 +320,7 @@ impl ResponseError for PageError {
             self.0.title(),
             html::esc(&self.0.to_string())
         );
-        HttpResponse::build(self.0.status()).content_type("text/html; charset=utf-8").body(html::page(
-            self.0.title(),
-            "",
-            &body,
-            None,
-        ))
+        self.0.response().content_type("text/html; charset=utf-8").body(html::page(self.0.title(), "", &body, None))
     }
 }
 
@@ -300,11 +345,15 @@ impl ResponseError for ApiError {
         self.0.status()
     }
     fn error_response(&self) -> HttpResponse {
-        let mut r = HttpResponse::build(self.0.status());
+        let mut r = self.0.response();
         if matches!(self.0, WebError::Unauthorized(_)) {
             r.insert_header((actix_web::http::header::WWW_AUTHENTICATE, "Bearer realm=\"paifu\""));
         }
-        r.json(serde_json::json!({ "error": self.0.to_string(), "status": self.0.status().as_u16() }))
+        let mut body = serde_json::json!({ "error": self.0.to_string(), "status": self.0.status().as_u16() });
+        if let Some(secs) = self.0.retry_after() {
+            body["retry_after"] = secs.into();
+        }
+        r.json(body)
     }
 }
 
@@ -380,23 +429,47 @@ const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; script-src 'un
                    connect-src 'self'; \
                    form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
+/// The server's worker threads (each runs its share of the connections).
+const WORKERS: usize = 2;
+/// Connections waiting to be accepted, beyond which the system refuses new ones.
+const BACKLOG: u32 = 1024;
+/// How long an idle kept-alive connection stays open for its next request.
+const KEEP_ALIVE: std::time::Duration = std::time::Duration::from_secs(5);
+/// How long a closing connection may take to flush and shut down.
+const DISCONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// The headers every answer carries (the guard's refusals too).
+const SECURITY_HEADERS: [(&str, &str); 3] =
+    [("x-content-type-options", "nosniff"), ("referrer-policy", "same-origin"), ("content-security-policy", CSP)];
+
 /// Binds the server to `addr` (port 0 picks a free port) and answers it with the address it is
 /// bound to; the server runs once the returned [`Server`] is awaited on an actix runtime.
 pub fn bind(config: Config, addr: &str) -> Result<(Server, SocketAddr), ServeError> {
     let data = state(config)?;
+    let limits = data.limits.clone();
+    let connections = data.connections.clone();
+    let per_client = limits.connections_per_client;
     let server = HttpServer::new(move || {
         App::new()
             .wrap(middleware::Compress::default())
-            .wrap(
-                middleware::DefaultHeaders::new()
-                    .add(("X-Content-Type-Options", "nosniff"))
-                    .add(("Referrer-Policy", "same-origin"))
-                    .add(("Content-Security-Policy", CSP)),
-            )
+            .wrap(SECURITY_HEADERS.into_iter().fold(middleware::DefaultHeaders::new(), |h, kv| h.add(kv)))
+            .wrap(middleware::from_fn(limits::guard))
             .app_data(data.clone())
             .configure(routes)
     })
-    .workers(2)
+    .workers(WORKERS)
+    // Each worker takes its share of the connections; a client past its own share is refused
+    // by the guard (a connection's place among its client's is counted here, when it opens).
+    .max_connections(limits.max_connections.div_ceil(WORKERS).max(1))
+    .backlog(BACKLOG)
+    .client_request_timeout(limits.head_timeout)
+    .client_disconnect_timeout(DISCONNECT_TIMEOUT)
+    .keep_alive(KEEP_ALIVE)
+    .on_connect(move |conn, ext| {
+        if let Some(peer) = conn.downcast_ref::<actix_web::rt::net::TcpStream>().and_then(|s| s.peer_addr().ok()) {
+            ext.insert(limits::ConnSlot::new(&connections, peer.ip(), per_client));
+        }
+    })
     .bind(addr)
     .map_err(|source| ServeError::Listen { addr: addr.to_owned(), source })?;
     let bound = server.addrs().first().copied().ok_or_else(|| ServeError::NoAddress(addr.to_owned()))?;

@@ -2,10 +2,13 @@
 //! move-by-move viewer (its latest position, refreshed as moves come in), and `/api/live`,
 //! `/api/live/{id}` give the same as JSON.
 //!
-//! With a delay (`paifu serve --live-delay SECS`), every page and answer shows only the records
-//! played at least that long ago and says how many are held back. The seed never reaches a page
-//! or an answer: the archive keeps it out of the header it gives, and only the replay that
-//! rebuilds positions on the server reads it.
+//! With a delay (`paifu serve --live-delay SECS`, 300 by default), every page and answer shows
+//! only the records played at least that long ago and says how many are held back. The seed never
+//! reaches a page or an answer: the archive keeps it out of the header it gives, and only the
+//! replay that rebuilds positions on the server reads it. Until a game is stored, its moves and
+//! counts leave out what nobody at the table sees (a pass on a claim, an incident that tells a
+//! seat was asked: `Archive::live_log`), so that a bot in the game learns nothing from them;
+//! moves are numbered among those shown.
 
 use crate::html::{esc, page};
 use crate::viewer::Step;
@@ -145,16 +148,17 @@ async fn live_view(
 ) -> Result<LiveView, WebError> {
     let (delay_secs, now) = (state.live_delay_secs, now_ms());
     let upto = cut_off(delay_secs, now);
-    let (game, text) = with_db(state, move |a| {
+    let (game, public, text) = with_db(state, move |a| {
         let game = a.live_game(id, upto)?.ok_or_else(|| gone(id))?;
+        let (public, _) = a.live_log(id, upto)?.ok_or_else(|| gone(id))?;
         let (text, _) = a.live_replay_log(id, upto)?.ok_or_else(|| gone(id))?;
-        Ok((game, text))
+        Ok((game, public, text))
     })
     .await?;
     let want = Some(want.unwrap_or(usize::MAX));
     let seats = game.seats.clone();
     let (position, moves) = web::block(move || {
-        let moves = moves_of(&text, &seats, after);
+        let moves = moves_of(&public, &seats, after);
         (crate::viewer::live_step(text.as_bytes(), want, own), moves)
     })
     .await
@@ -174,19 +178,21 @@ async fn live_view(
     Ok(LiveView { delay_secs, now_ms: now, game, moves, position, note })
 }
 
-/// The records of a log's text after the first `after`, for the moves list.
+/// The records of a log's text after the first `after`, for the moves list, numbered by their
+/// place in the text (the records shown: a number never tells of a record left out).
 fn moves_of(text: &str, seats: &[String], after: usize) -> Vec<Move> {
     #[derive(Deserialize)]
     struct Line {
-        seq: u32,
         seat: u8,
         action: String,
     }
     text.lines()
-        .skip(1 + after)
-        .filter_map(|l| serde_json::from_str::<Line>(l).ok())
-        .map(|l| Move {
-            seq: l.seq,
+        .skip(1)
+        .enumerate()
+        .skip(after)
+        .filter_map(|(i, l)| serde_json::from_str::<Line>(l).ok().map(|l| (i, l)))
+        .map(|(i, l)| Move {
+            seq: u32::try_from(i).unwrap_or(u32::MAX),
             seat: l.seat,
             player: seats.get(usize::from(l.seat)).cloned().unwrap_or_default(),
             action: l.action,

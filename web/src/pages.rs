@@ -389,6 +389,10 @@ async fn game(req: HttpRequest, state: web::Data<State>, id: web::Path<String>) 
     kv("Source", esc(g.source.as_deref().unwrap_or("—")));
     kv("Added", html::time(g.added_at));
     kv("Checked by", esc(&g.engine));
+    // A match whose bots ran unsandboxed (paifu arena --no-sandbox) says so in its header.
+    if let Some(s) = g.header.as_ref().and_then(|h| h["meta"]["sandbox"].as_str()) {
+        kv("Sandbox", esc(s));
+    }
     kv(
         "Tournaments",
         if g.tournaments.is_empty() {

@@ -6,7 +6,8 @@
 use paifu_core::log::{self, Encoding, MAGIC};
 use paifu_recorder::import::to_log::MAX_SOURCE_BYTES;
 use paifu_recorder::import::{import_text, ImportError};
-use serde_json::Value;
+use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
 
 /// The formats an upload may be in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,8 +46,83 @@ pub(crate) enum UploadError {
     Import { format: Format, source: ImportError },
 }
 
+/// A JSON value read for what the detection needs and nothing more: serde skips everything
+/// else without building it (`IgnoredAny`), so recognising an 8 MiB record takes no memory
+/// beyond its bytes (a `serde_json::Value` of it took 37 times its size).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Field {
+    /// Not in the object.
+    #[default]
+    Absent,
+    Number,
+    /// `"start_game"` or `"start_kyoku"`: an mjai event that begins a game or a hand.
+    Start,
+    /// Any other value.
+    Other,
+}
+
+struct FieldVisitor;
+
+impl<'de> Visitor<'de> for FieldVisitor {
+    type Value = Field;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Field, E> {
+        Ok(Field::Number)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Field, E> {
+        Ok(Field::Number)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Field, E> {
+        Ok(Field::Number)
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Field, E> {
+        Ok(if v == "start_game" || v == "start_kyoku" { Field::Start } else { Field::Other })
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Field, E> {
+        Ok(Field::Other)
+    }
+    fn visit_unit<E>(self) -> Result<Field, E> {
+        Ok(Field::Other)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Field, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Field::Other)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Field, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(Field::Other)
+    }
+}
+
+impl<'de> Deserialize<'de> for Field {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Field, D::Error> {
+        d.deserialize_any(FieldVisitor)
+    }
+}
+
+/// The fields of a JSON object that tell the formats apart; the rest is skipped unread.
+#[derive(Deserialize)]
+struct Probe {
+    #[serde(default)]
+    log: Field,
+    #[serde(default, rename = "type")]
+    kind: Field,
+    #[serde(default)]
+    paifu: Field,
+}
+
+/// `text` as one JSON object's telling fields; `None` when it is not one JSON object (serde
+/// would read a struct from an array too, its fields by position).
+fn probe(text: &str) -> Option<Probe> {
+    text.trim_start().starts_with('{').then(|| serde_json::from_str::<Probe>(text).ok()).flatten()
+}
+
 /// The format of an upload, by its content, or why it is none of the game records: `Paifu`
-/// when it looks like nothing else (the log reader then names its fault).
+/// when it looks like nothing else (the log reader then names its fault). Nothing is parsed
+/// into memory: an upload of any size is told by its bytes (see [`Field`]).
 pub(crate) fn detect(bytes: &[u8]) -> (Format, Option<&'static str>) {
     if bytes.starts_with(MAGIC) {
         return (Format::Paifu, None);
@@ -63,28 +139,30 @@ pub(crate) fn detect(bytes: &[u8]) -> (Format, Option<&'static str>) {
         };
     }
     // A tenhou.net/6 record is one JSON object (on one line or many) with a `log`.
-    if let Ok(Value::Object(o)) = serde_json::from_str::<Value>(text) {
-        if o.contains_key("log") && !o.get("paifu").is_some_and(Value::is_number) {
+    if let Some(p) = probe(text) {
+        if p.log != Field::Absent && p.paifu != Field::Number {
             return (Format::Tenhou6, None);
         }
     }
     let first = text.lines().next().unwrap_or("");
-    match serde_json::from_str::<Value>(first) {
+    match probe(first) {
         // mjai events have a `type`; a Paifu log's header a version number in `paifu` (an mjai
         // export's `start_game` carries an object there).
-        Ok(Value::Object(o)) if o.contains_key("type") => {
-            let events = text.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok());
-            if events.take(64).any(|v| v["type"] == "start_game" || v["type"] == "start_kyoku") {
+        Some(p) if p.kind != Field::Absent => {
+            if text.lines().filter_map(probe).take(64).any(|p| p.kind == Field::Start) {
                 (Format::Mjai, None)
             } else {
                 (Format::Paifu, Some("JSON Lines without a start_game or start_kyoku event, not an mjai log"))
             }
         }
-        Ok(Value::Object(o)) if o.get("paifu").is_some_and(Value::is_number) => (Format::Paifu, None),
-        Ok(_) => {
+        Some(p) if p.paifu == Field::Number => (Format::Paifu, None),
+        Some(_) => {
             (Format::Paifu, Some("JSON that is not a tenhou.net/6 record (no \"log\") nor an mjai event (no \"type\")"))
         }
-        Err(_) => (Format::Paifu, Some("its first line is not JSON nor XML")),
+        None if serde_json::from_str::<IgnoredAny>(first).is_ok() => {
+            (Format::Paifu, Some("JSON that is not a tenhou.net/6 record (no \"log\") nor an mjai event (no \"type\")"))
+        }
+        None => (Format::Paifu, Some("its first line is not JSON nor XML")),
     }
 }
 

@@ -239,3 +239,75 @@ async fn bad_live_requests_are_clear() {
     let (status, _) = get(&app, "/api/live/999").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }
+
+/// A riichi game's live rows as a host writes them (no seed), with a timeout before one of its
+/// passes (as the host records it when a bot is late in a claim window) and one before a
+/// discard: the records, as lines.
+fn riichi_lines() -> (String, Vec<String>) {
+    use paifu_core::log::Record;
+    use paifu_core::riichi::{Action, Riichi};
+    let log =
+        paifu_recorder::samples::game_log::<Riichi>("standard", "live-web/passes", &["Ann", "Bo", "Cy", "Di"]).unwrap();
+    let mut h = log.header.clone();
+    h.seed = None;
+    let timeout = |seat| Record {
+        seq: 0,
+        seat,
+        action: "incident timeout: no answer within 5000 ms".parse::<Action>().unwrap(),
+        claim: None,
+    };
+    let mut records: Vec<Record<Action>> = Vec::new();
+    let (mut before_pass, mut before_discard) = (false, false);
+    for r in log.records.iter().take(300) {
+        let text = r.action.to_string();
+        if !before_pass && text == "pass" {
+            records.push(timeout(r.seat));
+            before_pass = true;
+        } else if !before_discard && text.starts_with("discard") {
+            records.push(timeout(r.seat));
+            before_discard = true;
+        }
+        records.push(r.clone());
+    }
+    for (i, r) in records.iter_mut().enumerate() {
+        r.seq = i as u32;
+    }
+    (header_line(&h), records.iter().map(record_line).collect())
+}
+
+#[actix_web::test]
+async fn a_live_poll_shows_no_pass_nor_an_incident_that_tells_a_seat_was_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("live.db");
+    let (header, lines) = riichi_lines();
+    let mut a = Archive::open(&db).unwrap();
+    let id = a.live_begin("arena/game-0001", &header, long_ago()).unwrap();
+    for (i, l) in lines.iter().enumerate() {
+        a.live_record(id, i as u32, l, long_ago()).unwrap();
+    }
+    let passes = lines.iter().filter(|l| l.contains("\"action\":\"pass\"")).count();
+    assert!(passes > 10, "the game so far has passes: {passes}");
+    let mut config = Config::new(&db);
+    config.live_delay_secs = 0;
+    let app = app!(config);
+    let j = json(&get(&app, &format!("/api/live/{id}")).await.1);
+    let moves = j["moves"].as_array().unwrap();
+    assert!(moves.iter().all(|m| m["action"] != "pass"), "{j}");
+    let incidents: Vec<&serde_json::Value> =
+        moves.iter().filter(|m| m["action"].as_str().unwrap().starts_with("incident")).collect();
+    assert_eq!(incidents.len(), 1, "the timeout on a seat's own turn is seen, the one in a claim window not: {j}");
+    assert_eq!(moves.len(), lines.len() - passes - 1);
+    assert_eq!(j["game"]["records"].as_u64(), Some(moves.len() as u64));
+    let seqs: Vec<u64> = moves.iter().map(|m| m["seq"].as_u64().unwrap()).collect();
+    assert_eq!(seqs, (0..moves.len() as u64).collect::<Vec<_>>(), "numbered among the moves shown");
+    let (_, page) = get(&app, &format!("/live/{id}")).await;
+    assert!(!page.contains("<code>pass</code>"), "{page}");
+    let (_, list) = get(&app, "/live").await;
+    assert!(list.contains(&format!("<td class=\"n\">{}</td>", moves.len())), "{list}");
+    // A timeout that is the last record so far may yet be followed by a pass: held until then.
+    let n = lines.len() as u32;
+    let late = format!("{{\"seq\":{n},\"seat\":2,\"action\":\"incident timeout: no answer within 5000 ms\"}}");
+    a.live_record(id, n, &late, long_ago()).unwrap();
+    let j = json(&get(&app, &format!("/api/live/{id}")).await.1);
+    assert_eq!(j["moves"].as_array().unwrap().len(), moves.len(), "{j}");
+}

@@ -122,6 +122,8 @@ pub struct Hungarian {
     pub(super) phase: Phase,
     /// Forfeits, host incidents owed a safe action, the hand's incidents (core/src/incident.rs).
     pub(super) incidents: crate::incident::Incidents,
+    /// Records played, against the bound (docs/rules/hungarian.md, "Length").
+    pub(super) length: crate::game::Length,
 }
 
 fn data(e: DataError) -> SetupError {
@@ -152,6 +154,7 @@ impl Hungarian {
             },
             phase: Phase::Over,
             incidents: Default::default(),
+            length: Default::default(),
         };
         g.deal();
         Ok(g)

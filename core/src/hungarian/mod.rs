@@ -51,6 +51,7 @@ impl Game for Hungarian {
     type Fact = FactKind;
     const KIND: GameKind = GameKind::Hungarian;
     const SEATS: std::ops::RangeInclusive<usize> = 4..=4;
+    const MAX_RECORDS: u32 = 500_000;
 
     fn rules(ruleset: &str, options: &Options) -> Result<Rules, SetupError> {
         Rules::from_options(ruleset, options)
@@ -94,6 +95,15 @@ impl Game for Hungarian {
         self.safe_of(seat, &self.legal(self.chair_of(seat)))
     }
 
+    /// A pass on a claim, and a host incident in a claim window.
+    fn hidden_from_others(&self, _seat: Seat, action: &Action) -> bool {
+        crate::game::hidden_in_window(
+            matches!(self.phase, engine::Phase::Claims { .. }),
+            action,
+            matches!(action, Action::Pass),
+        )
+    }
+
     fn check(&self, seat: Seat, action: &Action) -> Result<(), Violation> {
         if self.incidents.screen("hungarian", seat, action.incident(), action, || self.safe_action(seat))? {
             return Ok(());
@@ -129,6 +139,9 @@ impl Game for Hungarian {
             }
         }
         close_round(&mut self.results, before, &mut self.incidents, FactKind::Incident);
+        if self.length.count(Self::MAX_RECORDS) && !self.is_over() {
+            self.phase = engine::Phase::Over;
+        }
     }
 
     /// By score; a seat that forfeited after every other.

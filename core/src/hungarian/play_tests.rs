@@ -397,3 +397,10 @@ fn a_refused_action_leaves_the_state_untouched() {
     assert!(Hungarian::new(Rules::default(), 4, None).is_err());
     let _ = Tile::kind_tile(0);
 }
+
+#[test]
+fn a_game_ends_at_its_length_bound() {
+    let rules = Hungarian::rules("standard", &Default::default()).unwrap();
+    let g = Hungarian::new(rules, 4, Some(&Seed::from_text("hungarian bound"))).unwrap();
+    crate::game::ends_at_its_bound(g, |g| g.length = crate::game::Length(Hungarian::MAX_RECORDS - 1));
+}

@@ -115,6 +115,8 @@ pub struct Mcr {
     turns: u32,
     /// Forfeits, host incidents owed a safe action, the hand's incidents (core/src/incident.rs).
     pub(super) incidents: crate::incident::Incidents,
+    /// Records played, against the bound (docs/rules/mcr.md, "Length").
+    pub(super) length: crate::game::Length,
 }
 
 fn tiles_of(n: usize) -> Vec<Piece> {
@@ -143,6 +145,7 @@ impl Mcr {
             seen: [0; 45],
             turns: 0,
             incidents: Default::default(),
+            length: Default::default(),
         };
         g.start_hand();
         Ok(g)

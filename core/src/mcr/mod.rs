@@ -45,6 +45,7 @@ impl Game for Mcr {
     type Fact = FactKind;
     const KIND: GameKind = GameKind::Mcr;
     const SEATS: std::ops::RangeInclusive<usize> = 4..=4;
+    const MAX_RECORDS: u32 = 100_000;
 
     fn rules(ruleset: &str, options: &Options) -> Result<Rules, SetupError> {
         Rules::from_options(ruleset, options)
@@ -83,6 +84,15 @@ impl Game for Mcr {
         self.safe_of(seat, &self.legal(seat))
     }
 
+    /// A pass on a claim, and a host incident in a claim window.
+    fn hidden_from_others(&self, _seat: Seat, action: &Action) -> bool {
+        crate::game::hidden_in_window(
+            matches!(self.phase, engine::Phase::Claims { .. } | engine::Phase::Rob { .. }),
+            action,
+            matches!(action, Action::Pass),
+        )
+    }
+
     fn check(&self, seat: Seat, action: &Action) -> Result<(), Violation> {
         if self.incidents.screen("mcr", seat, action.incident(), action, || self.safe_action(seat))? {
             return self.check_false_win(seat, action);
@@ -103,6 +113,9 @@ impl Game for Mcr {
             }
         }
         close_round(&mut self.results, before, &mut self.incidents, FactKind::Incident);
+        if self.length.count(Self::MAX_RECORDS) && !self.is_over() {
+            self.phase = engine::Phase::Over;
+        }
     }
 
     /// By score; a seat that forfeited after every other.

@@ -337,3 +337,10 @@ fn the_last_tile_of_the_wall_and_its_discard_count_and_after_it_only_a_win_may_c
     assert_eq!(r.deltas, [0, 0, 0, 0]);
     assert!(r.summary.starts_with("drawn"), "{}", r.summary);
 }
+
+#[test]
+fn a_game_ends_at_its_length_bound() {
+    let rules = Mcr::rules("standard", &Default::default()).unwrap();
+    let g = Mcr::new(rules, 4, Some(&crate::Seed::from_text("mcr bound"))).unwrap();
+    crate::game::ends_at_its_bound(g, |g| g.length = crate::game::Length(Mcr::MAX_RECORDS - 1));
+}

@@ -50,6 +50,7 @@ impl Game for Riichi {
     type Fact = FactKind;
     const KIND: GameKind = GameKind::Riichi;
     const SEATS: std::ops::RangeInclusive<usize> = 4..=4;
+    const MAX_RECORDS: u32 = 100_000;
 
     fn rules(ruleset: &str, options: &Options) -> Result<Rules, SetupError> {
         Rules::from_options(ruleset, options)
@@ -92,6 +93,15 @@ impl Game for Riichi {
         self.safe_of(seat, &self.legal(seat))
     }
 
+    /// A pass on a claim, and a host incident in a claim window.
+    fn hidden_from_others(&self, _seat: Seat, action: &Action) -> bool {
+        crate::game::hidden_in_window(
+            matches!(self.phase, Phase::Claims { .. }),
+            action,
+            matches!(action, Action::Pass),
+        )
+    }
+
     fn check(&self, seat: Seat, action: &Action) -> Result<(), Violation> {
         if self.incidents.screen("riichi", seat, action.incident(), action, || self.safe_action(seat))? {
             return match action.incident() {
@@ -117,6 +127,9 @@ impl Game for Riichi {
             }
         }
         close_round(&mut self.results, before, &mut self.incidents, FactKind::Incident);
+        if self.length.count(Self::MAX_RECORDS) && !self.is_over() {
+            self.phase = Phase::Over;
+        }
     }
     fn round(&self) -> u32 {
         self.results.len() as u32 + u32::from(!self.is_over_now())

@@ -280,6 +280,7 @@ impl Riichi {
             last_hand: None,
             last_end: None,
             incidents: Default::default(),
+            length: Default::default(),
             chombos: 0,
         };
         for p in g.players.iter_mut() {

@@ -962,3 +962,10 @@ fn every_hand_end_agrees_with_its_round_result() {
     // (tests/integration/riichi.rs reads every hand end of the real Tenhou games).
     assert!(draws > 0, "{wins} wins, {draws} draws");
 }
+
+#[test]
+fn a_game_ends_at_its_length_bound() {
+    let rules = Riichi::rules("standard", &Default::default()).unwrap();
+    let g = Riichi::new(rules, 4, Some(&crate::Seed::from_text("riichi bound"))).unwrap();
+    crate::game::ends_at_its_bound(g, |g| g.length = crate::game::Length(Riichi::MAX_RECORDS - 1));
+}

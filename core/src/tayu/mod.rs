@@ -240,6 +240,8 @@ pub struct Tayu {
     end: Option<End>,
     results: Vec<RoundResult>,
     incidents: Incidents,
+    /// Records played, against the bound (docs/rules/tayu.md, "Length").
+    length: crate::game::Length,
 }
 
 /// An unchecked position, for tests and tools: build one by hand, then [`Tayu::from_setup`]
@@ -302,6 +304,7 @@ impl Tayu {
             end: None,
             results: Vec::new(),
             incidents: Incidents::default(),
+            length: Default::default(),
         })
     }
 
@@ -837,6 +840,7 @@ impl Game for Tayu {
     type Fact = FactKind;
     const KIND: GameKind = GameKind::Tayu;
     const SEATS: std::ops::RangeInclusive<usize> = 2..=4;
+    const MAX_RECORDS: u32 = 10_000;
 
     fn rules(ruleset: &str, options: &Options) -> Result<Rules, SetupError> {
         let mut r = Rules::named(ruleset)
@@ -928,6 +932,9 @@ impl Game for Tayu {
             }
         }
         close_round(&mut self.results, before, &mut self.incidents, FactKind::Incident);
+        if self.length.count(Self::MAX_RECORDS) && !self.is_over() {
+            self.phase = Phase::Over;
+        }
     }
 
     /// By score; a seat that forfeited after every other.

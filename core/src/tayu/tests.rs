@@ -718,3 +718,12 @@ fn the_view_carries_the_board_the_coasts_and_the_column_marks() {
 fn actions_encode_without_maps_chars_or_floats() {
     crate::log::plain::assert_plain_records::<Action>(&["bid 20", "pass", "choose ns", "draw 3", "place 015 9 8 N"]);
 }
+
+#[test]
+fn a_game_ends_at_its_length_bound() {
+    for seats in 2..=4 {
+        let rules = Tayu::rules("standard", &Default::default()).unwrap();
+        let g = Tayu::new(rules, seats, Some(&crate::Seed::from_text("tayu bound"))).unwrap();
+        crate::game::ends_at_its_bound(g, |g| g.length = crate::game::Length(Tayu::MAX_RECORDS - 1));
+    }
+}

@@ -21,6 +21,10 @@ use serde::{Deserialize, Serialize};
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
 
+/// The times the draw pile may be rebuilt from the discards in one round: when it runs out once
+/// more, the round ends drawn (docs/rules/tzq.md, "A round ends"), so that every round ends.
+pub const MAX_RESHUFFLES: u32 = 3;
+
 /// One TZQ decision.
 ///
 /// Notation (JSON Lines logs, the command line): `draw`, `discard 5b`,
@@ -216,6 +220,8 @@ pub struct Tzq {
     /// Turns played this round.
     turns: u32,
     incidents: Incidents,
+    /// Records played, against the bound (docs/rules/tzq.md, "Length").
+    length: crate::game::Length,
 }
 
 fn is_set(cards: [Card; 3]) -> bool {
@@ -346,6 +352,7 @@ impl Tzq {
             reshuffles: 0,
             turns: 0,
             incidents: Incidents::default(),
+            length: Default::default(),
         })
     }
 
@@ -416,6 +423,13 @@ impl Tzq {
         self.phase = Phase::Start;
         self.reshuffles = 0;
         self.turns = 0;
+    }
+
+    /// Whether an emptied draw pile is rebuilt from the discards: not with `drawn_on_exhaustion`
+    /// (advanced rule 2), nor once it was rebuilt [`MAX_RESHUFFLES`] times this round (the
+    /// ruling "A round ends", docs/rules/tzq.md): the round then ends drawn when the turn ends.
+    fn may_reshuffle(&self) -> bool {
+        !self.rules.drawn_on_exhaustion && self.reshuffles < MAX_RESHUFFLES
     }
 
     /// Shuffles the discard pile, except its last `keep_back` cards, into a new draw pile.
@@ -505,7 +519,7 @@ impl Tzq {
         // Refill the hand to five.
         while self.hands[s].len() < 5 {
             if self.pile.is_empty() {
-                if self.rules.drawn_on_exhaustion {
+                if !self.may_reshuffle() {
                     break;
                 }
                 self.reshuffle(2);
@@ -518,7 +532,7 @@ impl Tzq {
             }
         }
         // The refill took the last card: the next player still needs a pile to draw from.
-        if self.pile.is_empty() && !self.rules.drawn_on_exhaustion {
+        if self.pile.is_empty() && self.may_reshuffle() {
             self.reshuffle(2);
         }
         self.end_turn();
@@ -526,13 +540,15 @@ impl Tzq {
 
     fn end_turn(&mut self) {
         self.turns += 1;
-        // With reshuffling the pile is only empty here if every other card is held or kept.
+        // With reshuffling the pile is only empty here if every other card is held or kept, or
+        // it was rebuilt as often as a round allows.
         if self.pile.is_empty() {
-            self.end_round(
-                vec![0, 0],
-                "the round is drawn: the draw pile ran out".to_owned(),
-                vec![Fact::table(FactKind::Drawn, 1)],
-            );
+            let why = if self.reshuffles >= MAX_RESHUFFLES && !self.rules.drawn_on_exhaustion {
+                format!("the round is drawn: the draw pile ran out after {MAX_RESHUFFLES} rebuilds")
+            } else {
+                "the round is drawn: the draw pile ran out".to_owned()
+            };
+            self.end_round(vec![0, 0], why, vec![Fact::table(FactKind::Drawn, 1)]);
             return;
         }
         self.turn = 1 - self.turn;
@@ -705,7 +721,7 @@ impl Tzq {
                     self.hands[s].push(c);
                     self.phase = Phase::Drawn(c);
                 }
-                if self.pile.is_empty() && !self.rules.drawn_on_exhaustion {
+                if self.pile.is_empty() && self.may_reshuffle() {
                     self.reshuffle(0);
                 }
             }
@@ -739,6 +755,7 @@ impl Game for Tzq {
     type Fact = FactKind;
     const KIND: GameKind = GameKind::Tzq;
     const SEATS: std::ops::RangeInclusive<usize> = 2..=2;
+    const MAX_RECORDS: u32 = 20_000;
 
     fn rules(ruleset: &str, options: &Options) -> Result<Rules, SetupError> {
         let mut r = Rules::named(ruleset)
@@ -807,6 +824,7 @@ impl Game for Tzq {
             reshuffles: 0,
             turns: 0,
             incidents: Incidents::default(),
+            length: Default::default(),
         };
         g.start_round();
         Ok(g)
@@ -850,6 +868,9 @@ impl Game for Tzq {
             }
         }
         close_round(&mut self.results, before, &mut self.incidents, FactKind::Incident);
+        if self.length.count(Self::MAX_RECORDS) && !self.is_over() {
+            self.phase = Phase::Over;
+        }
     }
 
     /// By score; a seat that forfeited after the other.

@@ -490,3 +490,10 @@ fn actions_encode_without_maps_chars_or_floats() {
         "chow 3b 4g take 5r keep 5r",
     ]);
 }
+
+#[test]
+fn a_game_ends_at_its_length_bound() {
+    let rules = Tzq::rules("standard", &Default::default()).unwrap();
+    let g = Tzq::new(rules, 2, Some(&Seed::from_text("tzq bound"))).unwrap();
+    crate::game::ends_at_its_bound(g, |g| g.length = crate::game::Length(Tzq::MAX_RECORDS - 1));
+}

@@ -185,8 +185,7 @@ pub(super) const MIGRATION_4: &str = "
                                 AND k.tournament_id = OLD.tournament_id);
     END;";
 
-/// Migration 4's code: folds every name, and adds up every counted game's statistics (in chunks
-/// of 4096 games, so that memory stays flat).
+/// Migration 4's code: folds every name, and adds up every counted game's statistics.
 pub(super) fn build(conn: &Connection) -> Result<()> {
     conn.execute_batch(MIGRATION_4)?;
     let names: Vec<(i64, String)> = conn
@@ -197,6 +196,12 @@ pub(super) fn build(conn: &Connection) -> Result<()> {
     for (id, name) in names {
         fold.execute(params![id, fold_name(&name)])?;
     }
+    add_up_counted(conn)
+}
+
+/// Every counted game's statistics added to the players' (in chunks of 4096 games, so that
+/// memory stays flat).
+pub(super) fn add_up_counted(conn: &Connection) -> Result<()> {
     let mut pending = Pending::default();
     let mut n = 0u32;
     super::counted_games(conn, &super::Filter::default(), |g| {

@@ -121,14 +121,50 @@ fn checked_header(text: &str) -> Result<(Header, Option<Seed>)> {
     Ok((h, seed))
 }
 
-/// The records of live game `id` shown at cut-off `upto_ms` (all without one): those before the
-/// first record played after it; answers them and the number of records in all.
-fn shown(conn: &Connection, id: i64, upto_ms: Option<i64>) -> Result<(u64, u64)> {
-    let (total, first_held): (i64, Option<i64>) = conn
-        .prepare_cached("SELECT COUNT(*), MIN(CASE WHEN at > ?2 THEN seq END) FROM live_records WHERE game_id = ?1")?
-        .query_row(params![id, upto_ms.unwrap_or(i64::MAX)], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    let total = total.max(0) as u64;
-    Ok((first_held.map_or(total, |f| (f.max(0) as u64).min(total)), total))
+/// One record of a game in progress as stored: when it was played, its line.
+struct Row {
+    at: i64,
+    line: String,
+}
+
+/// The records of live game `id`, in order.
+fn rows(conn: &Connection, id: i64) -> Result<Vec<Row>> {
+    let mut st = conn.prepare_cached("SELECT at, line FROM live_records WHERE game_id = ?1 ORDER BY seq")?;
+    let rows = st
+        .query_map([id], |r| Ok(Row { at: r.get(0)?, line: r.get(1)? }))?
+        .collect::<std::result::Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+/// The first record played after the cut-off `upto_ms` (none without one): the records before
+/// it are shown, it and those after are held back (shown in order: a record played before the
+/// cut-off after one played after it waits for it).
+fn cut(rows: &[Row], upto_ms: Option<i64>) -> usize {
+    let upto = upto_ms.unwrap_or(i64::MAX);
+    rows.iter().position(|r| r.at > upto).unwrap_or(rows.len())
+}
+
+/// Which records the public sees while the game is in progress: not a pass on a claim (nobody
+/// at the table sees who passed, docs/protocol.md), nor an incident followed by a pass of its
+/// seat (it would tell that the seat was asked), nor an incident that is the last record so far
+/// (its pass may follow). The host stored every record; the whole log is public once stored.
+fn public(rows: &[Row]) -> Vec<bool> {
+    #[derive(Deserialize)]
+    struct Seen {
+        seat: u8,
+        action: String,
+    }
+    let read: Vec<Option<Seen>> = rows.iter().map(|r| serde_json::from_str::<Seen>(&r.line).ok()).collect();
+    let is_pass = |i: usize| read.get(i).and_then(Option::as_ref).is_some_and(|r| r.action == "pass");
+    (0..rows.len())
+        .map(|i| match &read[i] {
+            Some(r) if r.action == "pass" => false,
+            Some(r) if r.action.starts_with("incident") => {
+                i + 1 < rows.len() && !(is_pass(i + 1) && read[i + 1].as_ref().is_some_and(|n| n.seat == r.seat))
+            }
+            _ => true,
+        })
+        .collect()
 }
 
 impl Archive {
@@ -226,6 +262,17 @@ impl Archive {
         })
     }
 
+    /// Ends the game in progress the host calls `key`, if there is one (a resumed host ends the
+    /// live row of a game the killed one finished); answers whether there was.
+    pub fn live_end_key(&mut self, key: &str) -> Result<bool> {
+        let id: Option<i64> =
+            self.conn.query_row("SELECT id FROM live_games WHERE key = ?1", [key], |r| r.get(0)).optional()?;
+        match id {
+            Some(id) => self.live_end(id).map(|()| true),
+            None => Ok(false),
+        }
+    }
+
     /// The games in progress, oldest first, their records counted up to the cut-off `upto_ms`
     /// (records played after it are held back; all are counted without one).
     pub fn live_games(&self, upto_ms: Option<i64>) -> Result<Vec<LiveGame>> {
@@ -259,14 +306,11 @@ impl Archive {
             })
             .optional()?;
         let Some((key, game, ruleset, seats, started_ms)) = row else { return Ok(None) };
-        let (records, total) = shown(&self.conn, id, upto_ms)?;
-        let updated_ms = match records.checked_sub(1) {
-            Some(last) => self
-                .conn
-                .prepare_cached("SELECT at FROM live_records WHERE game_id = ?1 AND seq = ?2")?
-                .query_row(params![id, last as i64], |r| r.get(0))?,
-            None => started_ms,
-        };
+        let rows = rows(&self.conn, id)?;
+        let (cut, public) = (cut(&rows, upto_ms), public(&rows));
+        let records = public[..cut].iter().filter(|p| **p).count() as u64;
+        let held_back = public[cut..].iter().filter(|p| **p).count() as u64;
+        let updated_ms = (0..cut).rev().find(|&i| public[i]).map_or(started_ms, |i| rows[i].at);
         Ok(Some(LiveGame {
             id,
             key,
@@ -274,48 +318,50 @@ impl Archive {
             ruleset,
             seats: super::parse_json(&seats, "a live game's seats")?,
             records,
-            held_back: total - records,
+            held_back,
             started_ms,
             updated_ms,
         }))
     }
 
-    /// The log so far of game in progress `id` as JSON Lines text (the header, without a seed,
-    /// then the records played at or before `upto_ms`: all of them without a cut-off, else those
-    /// before the first played after it), and the number of records held back; `None` when it
-    /// is not in progress.
+    /// What the public sees of game in progress `id` so far, as JSON Lines text: the header,
+    /// without a seed, then the records played at or before `upto_ms` (all of them without a
+    /// cut-off, else those before the first played after it) but those the table does not see
+    /// (a pass on a claim, an incident that tells a seat was asked: see [`LiveGame`]'s counts);
+    /// and the number of such records held back. `None` when it is not in progress.
     pub fn live_log(&self, id: i64, upto_ms: Option<i64>) -> Result<Option<(String, usize)>> {
         self.live_text(id, upto_ms, false)
     }
 
-    /// [`Archive::live_log`] with the seed put back into the header when the host sent one:
-    /// for rebuilding positions with the engine on the server, never to be shown or sent (a
-    /// seed known before the game ends tells every tile to come).
+    /// Every record of game in progress `id` up to the cut-off (passes too), with the seed put
+    /// back into the header when the host sent one: for rebuilding positions with the engine on
+    /// the server, never to be shown or sent (a seed known before the game ends tells every tile
+    /// to come); and the number of records held back.
     pub fn live_replay_log(&self, id: i64, upto_ms: Option<i64>) -> Result<Option<(String, usize)>> {
         self.live_text(id, upto_ms, true)
     }
 
-    fn live_text(&self, id: i64, upto_ms: Option<i64>, with_seed: bool) -> Result<Option<(String, usize)>> {
+    fn live_text(&self, id: i64, upto_ms: Option<i64>, whole: bool) -> Result<Option<(String, usize)>> {
         let row = self
             .conn
             .prepare_cached("SELECT header, seed FROM live_games WHERE id = ?1")?
             .query_row([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?)))
             .optional()?;
         let Some((mut text, seed)) = row else { return Ok(None) };
-        if let (true, Some(seed)) = (with_seed, seed) {
+        if let (true, Some(seed)) = (whole, seed) {
             let mut h = read_jsonl_header(&text).map_err(|f| ArchiveError::Corrupt(f.describe()))?;
             h.seed = Some(seed.parse().map_err(|_| ArchiveError::Corrupt(format!("live game {id}'s seed")))?);
             text = header_line(&h);
         }
-        let (records, total) = shown(&self.conn, id, upto_ms)?;
-        let mut st =
-            self.conn.prepare_cached("SELECT line FROM live_records WHERE game_id = ?1 AND seq < ?2 ORDER BY seq")?;
-        let mut rows = st.query(params![id, records as i64])?;
-        while let Some(r) = rows.next()? {
-            text.push_str(r.get_ref(0)?.as_str().map_err(|e| ArchiveError::Corrupt(e.to_string()))?);
+        let rows = rows(&self.conn, id)?;
+        let (cut, public) = (cut(&rows, upto_ms), public(&rows));
+        let shown = |i: usize| whole || public[i];
+        for (_, r) in rows[..cut].iter().enumerate().filter(|(i, _)| shown(*i)) {
+            text.push_str(&r.line);
             text.push('\n');
         }
-        Ok(Some((text, (total - records) as usize)))
+        let held = (cut..rows.len()).filter(|&i| shown(i)).count();
+        Ok(Some((text, held)))
     }
 }
 
@@ -536,18 +582,19 @@ mod tests {
         // A schema-4 archive as migrations 1 to 4 make it.
         let v4 = dir.path().join("v4.db");
         schema::migrate_to(&mut Connection::open(&v4).unwrap(), "v4.db", 4).unwrap();
-        // An archive with a game stored, taken back to schema 4: the same schema.
+        // An archive with a game stored at schema 4, as that Paifu stored it.
         let old = dir.path().join("old.db");
         let (log, header, lines) = game("live/migrated");
-        let stored = Archive::open(&old).unwrap().ingest_bytes(&encode(&log, Encoding::Binary), None, None).unwrap();
-        Connection::open(&old)
-            .unwrap()
-            .execute_batch("DROP TABLE live_records; DROP TABLE live_games; PRAGMA user_version = 4;")
-            .unwrap();
+        let stored_id = {
+            let mut c = Connection::open(&old).unwrap();
+            schema::migrate_to(&mut c, "old.db", 4).unwrap();
+            let p = super::super::prepare(&encode(&log, Encoding::Binary));
+            super::super::tests::store_at_schema_5(&c, &p, None, None)
+        };
         assert_eq!(schema(&old), schema(&v4));
         assert!(schema(&old).iter().all(|t| !t.1.starts_with("live")));
         let mut a = Archive::open(&old).unwrap();
-        assert_eq!(a.schema_version().unwrap(), 5);
+        assert_eq!(a.schema_version().unwrap(), super::super::SCHEMA_VERSION);
         let live: Vec<String> = schema(&old).into_iter().filter(|t| t.0 == "table").map(|t| t.1).collect();
         assert!(live.contains(&"live_games".to_owned()) && live.contains(&"live_records".to_owned()), "{live:?}");
         let id = a.live_begin("k", &header, 0).unwrap();
@@ -555,9 +602,9 @@ mod tests {
         drop(a);
         // Opened again: nothing applied twice, the stored game and the live rows kept.
         let a = Archive::open(&old).unwrap();
-        assert_eq!(a.schema_version().unwrap(), 5);
+        assert_eq!(a.schema_version().unwrap(), super::super::SCHEMA_VERSION);
         assert_eq!(a.live_game(id, None).unwrap().unwrap().records, 1);
-        let g = a.game(stored.id).unwrap().unwrap();
+        let g = a.game(stored_id).unwrap().unwrap();
         assert!(g.valid && g.counted);
     }
 }

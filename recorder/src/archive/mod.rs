@@ -5,11 +5,15 @@
 //! identity, the blake3 of that encoding: everything the validator reads (the header with the
 //! seed as revealed, every record, every claim). The same log in either encoding is one entry;
 //! logs that differ in anything the validator reads are two, each with its own verdict and
-//! certificates, and neither ever changes the other. Entries of one game (the same game digest,
-//! which leaves a revealed seed out) are kept side by side; only a valid one counts for the game
-//! in statistics and standings (`logs.counted`, at most one per game). Bytes that are not a
-//! readable log are refused, not stored. Stored logs, verdicts and certificates never change:
-//! a new signature is a new certificate, and the history is kept.
+//! certificates, and neither ever changes the other. Entries of one game (the same game key,
+//! computed from what the game is: `game_key.rs`) are kept side by side; one valid entry counts
+//! for the game in statistics, the one certified with the most trust (`counting.rs`;
+//! `logs.counted`, at most one per game), and a tournament's standings count one of its own
+//! entries per game. Bytes that are not a readable log are refused, not stored; an invalid log
+//! is kept up to a little past its fault (`prepare.rs`). Stored logs, verdicts and certificates
+//! never change: a new signature is a new certificate, and the history is kept. An entry and the
+//! certificate its writer signs for it are stored in one transaction
+//! ([`Archive::store_batch_certified`]).
 //!
 //! Writers take the write lock when their transaction begins (`BEGIN IMMEDIATE`), wait for it
 //! (busy timeout) and try again if it stays busy, so any number of processes may write at once.
@@ -17,6 +21,8 @@
 //! Every query binds its inputs as parameters; no SQL text is ever built from input.
 
 mod aggregates;
+mod counting;
+mod game_key;
 mod live;
 mod names;
 mod prepare;
@@ -26,8 +32,8 @@ mod tokens;
 mod tournaments;
 
 pub use live::{LiveGame, LiveRefusal};
-pub use names::{check_name, NameError, NameKind, MAX_NAME_CHARS};
-pub use prepare::{identity_of, prepare, DigestKind, Prepared, Refusal, StoredForm};
+pub use names::{check_name, check_new_name, skeleton, NameError, NameKind, MAX_NAME_CHARS};
+pub use prepare::{identity_of, prepare, DigestKind, Prepared, Refusal, StoredForm, KEEP_AFTER_FAULT_BYTES};
 pub use publish::{log_file_name, Published, PublishedGame};
 pub use schema::SCHEMA_VERSION;
 pub use tokens::{BadRole, NewToken, Role, Token, TOKEN_PREFIX};
@@ -122,18 +128,25 @@ pub struct Stored {
     /// entry changed.
     pub new: bool,
     pub valid: bool,
-    /// The game digest (hex): entries of one game share it.
+    /// The log digest (hex): what certificates name.
     pub digest: String,
+    /// The game key (hex): entries of one game share it.
+    pub game: String,
     /// The entry's identity (hex): blake3 of the log's binary encoding.
     pub identity: String,
     pub fault: Option<Fault>,
-    /// Whether this entry is the one that counts for its game in statistics and standings.
+    /// Whether this entry is the one that counts for its game in statistics (once this store is
+    /// committed).
     pub counted: bool,
     /// Other entries of the same game in the archive.
     pub others: u64,
     /// Whether this store put the entry in the tournament named (false when none was named or
     /// it was in it already).
     pub added_to_tournament: bool,
+    /// Whether this store added the certificate it was given (false when none was given, or the
+    /// entry had one by that key already). For an entry that was stored already, this is a
+    /// certificate an interrupted writer never stored.
+    pub certified_now: bool,
 }
 
 /// Counts over the whole archive.
@@ -216,7 +229,10 @@ pub struct SeatRow {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GameDetail {
     pub id: i64,
+    /// The log digest (what certificates name).
     pub digest: String,
+    /// The game key: the entries of this game share it.
+    pub game_key: String,
     /// `log` (the log digest) or `bytes` (blake3 of bytes that could not be decoded).
     pub digest_kind: String,
     pub game: Option<String>,
@@ -228,6 +244,8 @@ pub struct GameDetail {
     /// For an excerpt of an unknown game, its verdict (`excerpt: rounds ... of an unknown game`).
     pub excerpt: Option<String>,
     pub records: u64,
+    /// Records of an invalid log not kept, past a little after its fault.
+    pub dropped: u64,
     pub size: u64,
     /// `binary` or `raw`.
     pub form: String,
@@ -268,6 +286,9 @@ pub struct EntryRow {
     pub valid: bool,
     pub fault_code: Option<String>,
     pub counted: bool,
+    /// How much its certificates are trusted (docs/web.md, "Which entry counts"): 2 certified
+    /// valid by a key a tournament it is in trusts, 1 certified valid by another key, 0 neither.
+    pub trust: u8,
     /// Whether the header holds the seed.
     pub seed_revealed: bool,
     pub added_at: i64,
@@ -333,12 +354,27 @@ struct GamesQuery {
 
 /// A player's games are read from their seats, in the order of the index of seats by player and
 /// game: a page of a player's games reads that page's rows, however many games they have (a
-/// player in two seats of a game: the first seat).
+/// player in two seats of a game: the first seat). One line per game: its lead entry (the one
+/// that counts, or while none does the first stored; `counting.rs`).
 const PLAYER_FROM: &str = "seats ps JOIN logs l ON l.id = ps.log_id JOIN verdicts v ON v.log_id = l.id";
 const PLAYER_COND: &str = "ps.player_id = (SELECT id FROM players WHERE name = ?)
-     AND ps.seat = (SELECT MIN(s2.seat) FROM seats s2 WHERE s2.log_id = ps.log_id AND s2.player_id = ps.player_id)";
+     AND ps.seat = (SELECT MIN(s2.seat) FROM seats s2 WHERE s2.log_id = ps.log_id AND s2.player_id = ps.player_id)
+     AND l.lead = 1";
+
+/// The games of a tournament, as a list shows them: its entries.
+const TOURNAMENT_ENTRIES: &str = "l.id IN (SELECT tg.log_id FROM tournament_games tg
+                      WHERE tg.tournament_id = (SELECT id FROM tournaments WHERE name = ?))";
+/// The games of a tournament, as statistics count them: each game with an entry in it, read from
+/// the entry that counts in the archive (the same results: `counting.rs`).
+const TOURNAMENT_GAMES: &str =
+    "l.game_key IN (SELECT tl.game_key FROM tournament_games tg JOIN logs tl ON tl.id = tg.log_id
+                      WHERE tg.tournament_id = (SELECT id FROM tournaments WHERE name = ?))";
 
 fn where_clause(filter: &Filter) -> GamesQuery {
+    where_clause_of(filter, TOURNAMENT_ENTRIES)
+}
+
+fn where_clause_of(filter: &Filter, in_tournament: &'static str) -> GamesQuery {
     use rusqlite::types::Value;
     let mut parts: Vec<&str> = vec!["1 = 1"];
     let mut values: Vec<Value> = Vec::new();
@@ -353,10 +389,7 @@ fn where_clause(filter: &Filter) -> GamesQuery {
         values.push(Value::Text(g.clone()));
     }
     if let Some(t) = &filter.tournament {
-        parts.push(
-            "l.id IN (SELECT tg.log_id FROM tournament_games tg
-                      WHERE tg.tournament_id = (SELECT id FROM tournaments WHERE name = ?))",
-        );
+        parts.push(in_tournament);
         values.push(Value::Text(t.clone()));
     }
     if let Some(v) = filter.valid {
@@ -447,18 +480,51 @@ impl Archive {
         out.pop().ok_or_else(|| ArchiveError::Corrupt("nothing stored".into()))
     }
 
+    /// [`Archive::store`] with the certificate its writer signed for it, in the same transaction
+    /// (see [`Archive::store_batch_certified`]).
+    pub fn store_certified(
+        &mut self,
+        p: &Prepared,
+        source: Option<&str>,
+        certificate: Option<&Certificate>,
+        tournament: Option<&str>,
+        origin: Origin,
+    ) -> Result<Stored> {
+        let mut out =
+            self.store_batch_certified(std::slice::from_ref(p), &[source], &[certificate], tournament, origin)?;
+        out.pop().ok_or_else(|| ArchiveError::Corrupt("nothing stored".into()))
+    }
+
     /// Stores several prepared logs in one transaction (faster for bulk ingest); all are
     /// committed when this returns `Ok`, none if it fails. `sources[i]` names where `items[i]`
     /// came from (missing entries mean unknown). A tournament named is made if missing (with no
     /// owner and no trusted key: see [`Archive::ensure_tournament`] to make one with them).
     ///
     /// Refuses the whole batch, storing nothing, when an item is not a readable log or has a
-    /// seat name the archive does not keep ([`Prepared::refusal`]), or when the tournament's
-    /// name is not one it keeps.
+    /// seat name the archive does not keep ([`Prepared::refusal`], or a new name that is
+    /// invisible in part or looks like a stored one: [`ArchiveError::Refused`] names the item),
+    /// or when the tournament's name is not one it keeps.
     pub fn store_batch(
         &mut self,
         items: &[Prepared],
         sources: &[Option<&str>],
+        tournament: Option<&str>,
+        origin: Origin,
+    ) -> Result<Vec<Stored>> {
+        self.store_batch_certified(items, sources, &[], tournament, origin)
+    }
+
+    /// [`Archive::store_batch`], each item with the certificate its writer signed for it
+    /// (`certificates[i]` for `items[i]`; missing entries mean none), stored in the same
+    /// transaction as the entry: a writer that stops at any moment leaves every entry it stored
+    /// with its certificate, or neither. An item stored already gets its certificate when it has
+    /// none by that key (a writer interrupted before this was so stored it unsigned: running it
+    /// again finishes its work). Each certificate must be of its item's log.
+    pub fn store_batch_certified(
+        &mut self,
+        items: &[Prepared],
+        sources: &[Option<&str>],
+        certificates: &[Option<&Certificate>],
         tournament: Option<&str>,
         origin: Origin,
     ) -> Result<Vec<Stored>> {
@@ -468,6 +534,16 @@ impl Archive {
         if let Some(t) = tournament {
             check_name(NameKind::Tournament, t)?;
         }
+        for (i, (p, c)) in items.iter().zip(certificates).enumerate() {
+            if let Some(c) = c {
+                if c.certificate.log_digest != p.digest {
+                    return Err(ArchiveError::Corrupt(format!(
+                        "item {i}: its certificate names the log {}, not this log {}",
+                        c.certificate.log_digest, p.digest
+                    )));
+                }
+            }
+        }
         self.write(|tx| {
             let tid = match tournament {
                 Some(name) => Some(tournaments::ensure(tx, name, None, &[])?.0),
@@ -476,14 +552,17 @@ impl Archive {
             let mut out = Vec::with_capacity(items.len());
             let mut pending = aggregates::Pending::default();
             for (i, p) in items.iter().enumerate() {
-                let source = sources.get(i).copied().flatten();
-                let mut stored = store_one(tx, p, source, origin, &mut pending)?;
-                if let Some(t) = tid {
-                    stored.added_to_tournament = tx.execute(
-                        "INSERT OR IGNORE INTO tournament_games(tournament_id, log_id) VALUES (?1, ?2)",
-                        params![t, stored.id],
-                    )? == 1;
-                }
+                let item = Item {
+                    p,
+                    source: sources.get(i).copied().flatten(),
+                    certificate: certificates.get(i).copied().flatten(),
+                    tournament: tid,
+                    origin,
+                };
+                let stored = store_one(tx, &item, &mut pending).map_err(|e| match e {
+                    ArchiveError::Refused { refusal, .. } => ArchiveError::Refused { index: i, refusal },
+                    e => e,
+                })?;
                 out.push(stored);
             }
             pending.write(tx)?;
@@ -665,17 +744,29 @@ impl Archive {
         Ok(rows)
     }
 
-    /// The entries of the game with this game digest (hex): the one that counts first, then
-    /// valid ones, then oldest first.
+    /// The entries with this log digest (hex), as a certificate names a log: the one that counts
+    /// first, then valid ones, then oldest first.
     pub fn entries_of_game(&self, digest: &str) -> Result<Vec<EntryRow>> {
-        let mut st = self.conn.prepare_cached(
+        self.entry_rows("l.digest", digest)
+    }
+
+    /// The entries of the game with this game key (hex): the one that counts first, then valid
+    /// ones, then oldest first.
+    pub fn entries_of_game_key(&self, key: &str) -> Result<Vec<EntryRow>> {
+        self.entry_rows("l.game_key", key)
+    }
+
+    /// The entries whose `column` (one of the two constants above) is `value`.
+    fn entry_rows(&self, column: &'static str, value: &str) -> Result<Vec<EntryRow>> {
+        let mut st = self.conn.prepare_cached(&format!(
             "SELECT l.id, l.identity, v.valid, v.fault_code, l.counted,
-                    json_extract(l.header_json, '$.seed') IS NOT NULL, l.added_at
-             FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE l.digest = ?1
+                    json_extract(l.header_json, '$.seed') IS NOT NULL, l.added_at, {}
+             FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE {column} = ?1
              ORDER BY l.counted DESC, v.valid DESC, l.id",
-        )?;
+            counting::TRUST
+        ))?;
         let v = st
-            .query_map([digest], |r| {
+            .query_map([value], |r| {
                 Ok(EntryRow {
                     id: r.get(0)?,
                     identity: r.get(1)?,
@@ -684,6 +775,7 @@ impl Archive {
                     counted: r.get::<_, i64>(4)? != 0,
                     seed_revealed: r.get::<_, i64>(5)? != 0,
                     added_at: r.get(6)?,
+                    trust: r.get::<_, i64>(7)?.clamp(0, 2) as u8,
                 })
             })?
             .collect::<std::result::Result<_, _>>()?;
@@ -697,7 +789,7 @@ impl Archive {
             .query_row(
                 "SELECT l.digest, l.digest_kind, l.game, l.ruleset, v.valid, v.fault_json, v.final_scores, l.records,
                         l.size, l.form, l.header_json, l.source, l.added_at, v.engine,
-                        l.identity, l.counted, l.origin, l.token_id, t.name, v.excerpt
+                        l.identity, l.counted, l.origin, l.token_id, t.name, v.excerpt, l.game_key, l.dropped
                  FROM logs l JOIN verdicts v ON v.log_id = l.id LEFT JOIN tokens t ON t.id = l.token_id
                  WHERE l.id = ?1",
                 [id],
@@ -722,6 +814,8 @@ impl Archive {
                             r.get::<_, i64>(15)? != 0,
                             StoredBy { origin: r.get(16)?, token: r.get(17)?, name: r.get(18)? },
                             r.get::<_, Option<String>>(19)?,
+                            r.get::<_, String>(20)?,
+                            r.get::<_, i64>(21)?,
                         ),
                     ))
                 },
@@ -742,13 +836,15 @@ impl Archive {
             source,
             added,
             engine,
-            (identity, counted, stored_by, excerpt),
+            (identity, counted, stored_by, excerpt, game_key, dropped),
         )) = row
         else {
             return Ok(None);
         };
         Ok(Some(GameDetail {
-            entries: self.entries_of_game(&digest)?,
+            entries: self.entries_of_game_key(&game_key)?,
+            game_key,
+            dropped: dropped as u64,
             certificates: self.certificates(id)?,
             identity,
             counted,
@@ -890,17 +986,15 @@ impl Archive {
     }
 
     /// Adds a certificate of entry `id` to its history (certificates are never replaced);
-    /// answers the certificate's number.
+    /// answers the certificate's number. The game is recounted: a certificate may make the entry
+    /// the most trusted of its game, or one its tournaments' standings count.
     pub fn add_certificate(&mut self, id: i64, c: &Certificate) -> Result<i64> {
-        let json = c.to_json();
-        let signer = c.certificate.signer.to_hex();
-        let valid = i64::from(c.certificate.verdict == "valid");
         self.write(|tx| {
-            tx.execute(
-                "INSERT INTO certificates(log_id, signer, issued_at, valid, json) VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![id, signer, c.certificate.issued_at, valid, json],
-            )?;
-            Ok(tx.last_insert_rowid())
+            let n = insert_certificate(tx, id, c)?;
+            if let Some(key) = counting::key_of(tx, id)? {
+                counting::recount_entry(tx, id, &key)?;
+            }
+            Ok(n)
         })
     }
 }
@@ -946,7 +1040,8 @@ fn rounds_of(conn: &Connection, id: i64) -> Result<Vec<RoundResult>> {
 /// Calls `f` with every game matching `filter` that counts (valid, and the one entry of its game
 /// that counts), oldest first, reading in chunks so that memory stays flat; answers how many.
 fn counted_games(conn: &Connection, filter: &Filter, mut f: impl FnMut(Played) -> Result<()>) -> Result<u64> {
-    let GamesQuery { from, key, cond, values } = where_clause(&Filter { valid: Some(true), ..filter.clone() });
+    let GamesQuery { from, key, cond, values } =
+        where_clause_of(&Filter { valid: Some(true), ..filter.clone() }, TOURNAMENT_GAMES);
     let mut after = 0i64;
     let mut count = 0u64;
     let mut ids = conn.prepare_cached(&format!(
@@ -964,14 +1059,7 @@ fn counted_games(conn: &Connection, filter: &Filter, mut f: impl FnMut(Played) -
         for (id, name) in chunk {
             let game = GameKind::from_name(&name)
                 .ok_or_else(|| ArchiveError::Corrupt(format!("game {id} is a valid game of unknown kind {name:?}")))?;
-            let seats = seats_of(conn, id)?;
-            f(Played {
-                game,
-                players: seats.iter().map(|s| s.player.clone()).collect(),
-                final_scores: seats.iter().map(|s| s.final_score.unwrap_or(0)).collect(),
-                placements: seats.iter().map(|s| s.placement.unwrap_or(0)).collect(),
-                rounds: rounds_of(conn, id)?,
-            })?;
+            f(played_from_rows(conn, id, game)?)?;
             count += 1;
         }
     }
@@ -994,71 +1082,196 @@ fn row<T, P: rusqlite::Params>(
     c.prepare_cached(sql)?.query_row(p, f)
 }
 
-fn store_one(
-    tx: &Transaction<'_>,
-    p: &Prepared,
-    source: Option<&str>,
-    origin: Origin,
-    pending: &mut aggregates::Pending,
-) -> Result<Stored> {
-    let digest = p.digest.to_hex();
-    let identity = p.identity.to_hex();
-    // What storing it did, `others` counted now.
-    let answer = |id: i64, new: bool, valid: bool, fault: Option<Fault>, counted: bool| -> Result<Stored> {
-        let others: i64 =
-            row(tx, "SELECT COUNT(*) FROM logs WHERE digest = ?1 AND id <> ?2", params![digest, id], |r| r.get(0))?;
-        Ok(Stored {
-            id,
-            new,
-            valid,
-            digest: digest.clone(),
-            identity: identity.clone(),
-            fault,
-            counted,
-            others: others as u64,
-            added_to_tournament: false,
-        })
-    };
-    let existing = tx
-        .query_row(
-            "SELECT l.id, v.valid, v.fault_json, l.counted FROM logs l JOIN verdicts v ON v.log_id = l.id
-             WHERE l.identity = ?1",
-            [&identity],
-            |r| {
-                Ok((
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, i64>(1)? != 0,
-                    r.get::<_, Option<String>>(2)?,
-                    r.get::<_, i64>(3)? != 0,
-                ))
-            },
-        )
-        .optional()?;
-    // This very log is stored already: nothing about it changes.
-    if let Some((id, valid, fault_json, counted)) = existing {
-        let fault = fault_json.filter(|_| !valid).map(|f| parse_json(&f, "fault")).transpose()?;
-        return answer(id, false, valid, fault, counted);
-    }
-    let valid = p.verdict.is_valid();
-    let excerpt = p.verdict.outcome().and_then(|o| o.excerpt.as_ref()).map(|e| e.to_string());
-    // A valid entry counts for its game unless another one already does (two valid entries of
-    // one game cannot differ in anything the digest leaves out, but the index keeps it so). An
-    // excerpt of an unknown game never counts: it is not a game, in statistics or standings.
-    let counted = valid
-        && excerpt.is_none()
-        && tx
-            .query_row("SELECT 1 FROM logs WHERE digest = ?1 AND counted = 1", [&digest], |_| Ok(()))
-            .optional()?
-            .is_none();
+/// Adds a certificate to entry `id`'s history; answers its number.
+fn insert_certificate(tx: &Connection, id: i64, c: &Certificate) -> Result<i64> {
     exec(
         tx,
-        "INSERT INTO logs(identity, digest, digest_kind, game, ruleset, seat_count, form, bytes, size, records,
-                          header_json, source, added_at, counted, origin, token_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+        "INSERT INTO certificates(log_id, signer, issued_at, valid, json) VALUES (?1, ?2, ?3, ?4, ?5)",
         params![
-            identity,
-            digest,
+            id,
+            c.certificate.signer.to_hex(),
+            c.certificate.issued_at,
+            i64::from(c.certificate.verdict == "valid"),
+            c.to_json()
+        ],
+    )?;
+    Ok(tx.last_insert_rowid())
+}
+
+/// The player named `name`, made if the archive has none: a new name must pass
+/// [`names::check_new_name`] and may not read as one the archive holds ([`names::skeleton`]).
+/// A refusal is [`ArchiveError::Refused`] (the batch's index is set by the caller).
+fn player_id(tx: &Connection, seat: usize, name: &str) -> Result<i64> {
+    if let Some(id) = row(tx, "SELECT id FROM players WHERE name = ?1", [name], |r| r.get(0)).optional()? {
+        return Ok(id);
+    }
+    let refuse = |error| ArchiveError::Refused { index: 0, refusal: Box::new(Refusal::PlayerName { seat, error }) };
+    check_name(NameKind::Player, name).map_err(refuse)?;
+    // The name it passes for first (a lookalike with an invisible character names it too).
+    let skeleton = names::skeleton(name);
+    let like: Option<String> =
+        row(tx, "SELECT name FROM players WHERE skeleton = ?1 ORDER BY id LIMIT 1", [&skeleton], |r| r.get(0))
+            .optional()?;
+    if let Some(existing) = like {
+        return Err(refuse(NameError::Confusable { kind: NameKind::Player, existing }));
+    }
+    names::check_new_name(NameKind::Player, name).map_err(refuse)?;
+    exec(
+        tx,
+        "INSERT INTO players(name, folded, skeleton) VALUES (?1, ?2, ?3)",
+        params![name, aggregates::fold_name(name), skeleton],
+    )?;
+    Ok(tx.last_insert_rowid())
+}
+
+/// One log to store, with what goes with it.
+struct Item<'a> {
+    p: &'a Prepared,
+    source: Option<&'a str>,
+    certificate: Option<&'a Certificate>,
+    /// The tournament to put it in.
+    tournament: Option<i64>,
+    origin: Origin,
+}
+
+fn store_one(tx: &Transaction<'_>, item: &Item<'_>, pending: &mut aggregates::Pending) -> Result<Stored> {
+    let p = item.p;
+    let digest = p.digest.to_hex();
+    let identity = p.identity.to_hex();
+    let key = p.game_key.to_hex();
+    let existing = tx
+        .query_row(
+            "SELECT l.id, v.valid, v.fault_json FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE l.identity = ?1",
+            [&identity],
+            |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)? != 0, r.get::<_, Option<String>>(2)?)),
+        )
+        .optional()?;
+    let (id, new, new_game, valid, fault) = match existing {
+        // This very log is stored already: nothing about it changes (but a certificate its
+        // writer never stored, and its place in the tournament).
+        Some((id, valid, fault_json)) => {
+            let fault = fault_json.filter(|_| !valid).map(|f| parse_json(&f, "fault")).transpose()?;
+            (id, false, false, valid, fault)
+        }
+        None => {
+            let (id, new_game) = insert_entry(tx, p, &key, item, pending)?;
+            (id, true, new_game, p.verdict.is_valid(), p.verdict.fault().cloned())
+        }
+    };
+    let mut certified_now = false;
+    if let Some(c) = item.certificate {
+        let signer = c.certificate.signer.to_hex();
+        let has: bool = row(
+            tx,
+            "SELECT EXISTS (SELECT 1 FROM certificates WHERE log_id = ?1 AND signer = ?2)",
+            params![id, signer],
+            |r| r.get(0),
+        )?;
+        if !has {
+            insert_certificate(tx, id, c)?;
+            certified_now = true;
+        }
+    }
+    let added_to_tournament = match item.tournament {
+        Some(t) => {
+            exec(tx, "INSERT OR IGNORE INTO tournament_games(tournament_id, log_id) VALUES (?1, ?2)", params![t, id])?
+                == 1
+        }
+        None => false,
+    };
+    if new || certified_now || added_to_tournament {
+        let recounted = match new_game {
+            // The game's only entry, stored counted when it may and leading (`insert_entry`):
+            // nothing to weigh it against but in its tournament.
+            true => {
+                if let Some(t) = item.tournament {
+                    counting::recount_in_tournament(tx, t, &key)?;
+                }
+                let eligible = valid && p.verdict.outcome().is_some_and(|o| o.excerpt.is_none());
+                counting::Recounted { before: None, now: eligible.then_some(id) }
+            }
+            false => counting::recount_entry(tx, id, &key)?,
+        };
+        // The game's first counted entry: its statistics are added. (A takeover changes no
+        // statistic: valid entries of one game replay alike.)
+        if let (None, Some(now)) = (recounted.before, recounted.now) {
+            match (now == id && new, p.verdict.outcome(), p.header.as_ref()) {
+                (true, Some(o), Some(h)) => {
+                    if let Some(game) = GameKind::from_name(&h.game) {
+                        pending.counted(&Played {
+                            game,
+                            players: h.seats.clone(),
+                            final_scores: (0..h.seats.len())
+                                .map(|s| o.final_scores.get(s).copied().unwrap_or(0))
+                                .collect(),
+                            placements: (0..h.seats.len()).map(|s| o.placements.get(s).copied().unwrap_or(0)).collect(),
+                            rounds: o.rounds.clone(),
+                        });
+                    }
+                }
+                _ => {
+                    if let Some(g) = played_of(tx, now)? {
+                        pending.counted(&g);
+                    }
+                }
+            }
+        }
+    }
+    let (counted, others): (bool, i64) = match new_game {
+        true => (valid && p.verdict.outcome().is_some_and(|o| o.excerpt.is_none()), 0),
+        false => row(
+            tx,
+            "SELECT (SELECT counted FROM logs WHERE id = ?1), (SELECT COUNT(*) FROM logs WHERE game_key = ?2 AND id <> ?1)",
+            params![id, key],
+            |r| Ok((r.get::<_, i64>(0)? != 0, r.get(1)?)),
+        )?,
+    };
+    Ok(Stored {
+        id,
+        new,
+        valid,
+        digest,
+        game: key,
+        identity,
+        fault,
+        counted,
+        others: others as u64,
+        added_to_tournament,
+        certified_now,
+    })
+}
+
+/// A new entry: its log, verdict, seats and rounds. The first entry of a game counts when it
+/// may (valid, not an excerpt) and leads; an entry of a game stored already is counted by the
+/// caller (`counting.rs`). Answers its number and whether its game is new.
+fn insert_entry(
+    tx: &Transaction<'_>,
+    p: &Prepared,
+    key: &str,
+    item: &Item<'_>,
+    pending: &mut aggregates::Pending,
+) -> Result<(i64, bool)> {
+    // A game the archive did not have: one more game for each of its players.
+    let new_game: bool = !row(tx, "SELECT EXISTS (SELECT 1 FROM logs WHERE game_key = ?1)", [key], |r| r.get(0))?;
+    let valid = p.verdict.is_valid();
+    let excerpt = p.verdict.outcome().and_then(|o| o.excerpt.as_ref()).map(|e| e.to_string());
+    // The players first: a refused name stores nothing.
+    let players = match &p.header {
+        Some(h) => {
+            h.seats.iter().enumerate().map(|(seat, name)| player_id(tx, seat, name)).collect::<Result<Vec<_>>>()?
+        }
+        None => Vec::new(),
+    };
+    exec(
+        tx,
+        "INSERT INTO logs(identity, digest, digest_kind, game_key, game, ruleset, seat_count, form, bytes, size,
+                          records, dropped, header_json, source, added_at, counted, lead, origin, token_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?18, ?19, ?16, ?17)",
+        params![
+            p.identity.to_hex(),
+            p.digest.to_hex(),
             p.digest_kind.as_str(),
+            key,
             p.header.as_ref().map(|h| h.game.as_str()),
             p.header.as_ref().map(|h| h.ruleset.as_str()),
             p.header.as_ref().map_or(0, |h| h.seats.len() as i64),
@@ -1066,16 +1279,18 @@ fn store_one(
             p.stored,
             p.size as i64,
             p.records as i64,
+            p.dropped as i64,
             p.header.as_ref().map(json),
-            source,
+            item.source,
             now(),
-            i64::from(counted),
-            origin.as_str(),
-            origin.token(),
+            item.origin.as_str(),
+            item.origin.token(),
+            i64::from(new_game && valid && excerpt.is_none()),
+            i64::from(new_game),
         ],
     )?;
     let id = tx.last_insert_rowid();
-    let fault = p.verdict.fault().cloned();
+    let fault = p.verdict.fault();
     let outcome = p.verdict.outcome();
     let final_scores = outcome.map(|o| o.final_scores.clone());
     exec(
@@ -1086,10 +1301,10 @@ fn store_one(
         params![
             id,
             i64::from(valid),
-            fault.as_ref().map(|f| f.code.as_str()),
-            fault.as_ref().and_then(|f| f.index).map(|i| i as i64),
-            fault.as_ref().map(|f| f.message.as_str()),
-            fault.as_ref().map(json),
+            fault.map(|f| f.code.as_str()),
+            fault.and_then(|f| f.index).map(|i| i as i64),
+            fault.map(|f| f.message.as_str()),
+            fault.map(json),
             final_scores.as_ref().map(json),
             outcome.map_or(0, |o| o.rounds.len() as i64),
             paifu_core::ENGINE,
@@ -1097,27 +1312,19 @@ fn store_one(
             excerpt,
         ],
     )?;
-    if let Some(h) = &p.header {
-        let places = outcome.map(|o| &o.placements);
-        for (seat, name) in h.seats.iter().enumerate() {
-            exec(
-                tx,
-                "INSERT INTO players(name, folded) VALUES (?1, ?2) ON CONFLICT(name) DO NOTHING",
-                params![name, aggregates::fold_name(name)],
-            )?;
-            let pid: i64 = row(tx, "SELECT id FROM players WHERE name = ?1", [name], |r| r.get(0))?;
-            exec(
-                tx,
-                "INSERT INTO seats(log_id, seat, player_id, final_score, placement) VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![
-                    id,
-                    seat as i64,
-                    pid,
-                    final_scores.as_ref().and_then(|s| s.get(seat)),
-                    places.as_ref().and_then(|p| p.get(seat)).map(|&p| i64::from(p)),
-                ],
-            )?;
-        }
+    let places = outcome.map(|o| &o.placements);
+    for (seat, pid) in players.iter().enumerate() {
+        exec(
+            tx,
+            "INSERT INTO seats(log_id, seat, player_id, final_score, placement) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![
+                id,
+                seat as i64,
+                pid,
+                final_scores.as_ref().and_then(|s| s.get(seat)),
+                places.as_ref().and_then(|p| p.get(seat)).map(|&p| i64::from(p)),
+            ],
+        )?;
     }
     if let Some(o) = outcome {
         for r in &o.rounds {
@@ -1128,20 +1335,32 @@ fn store_one(
             )?;
         }
     }
-    if let Some(h) = &p.header {
+    if let (Some(h), true) = (&p.header, new_game) {
         pending.entry(&h.seats);
-        // The game as the statistics read it back from its rows (see `counted_games`).
-        if let (true, Some(o), Some(game)) = (counted, outcome, GameKind::from_name(&h.game)) {
-            pending.counted(&Played {
-                game,
-                players: h.seats.clone(),
-                final_scores: (0..h.seats.len()).map(|s| o.final_scores.get(s).copied().unwrap_or(0)).collect(),
-                placements: (0..h.seats.len()).map(|s| o.placements.get(s).copied().unwrap_or(0)).collect(),
-                rounds: o.rounds.clone(),
-            });
-        }
     }
-    answer(id, true, valid, fault, counted)
+    Ok((id, new_game))
+}
+
+/// A stored valid game as the statistics read it (see `counted_games`); `None` for an entry
+/// of a kind this build does not know.
+fn played_of(conn: &Connection, id: i64) -> Result<Option<Played>> {
+    let name: Option<String> = row(conn, "SELECT game FROM logs WHERE id = ?1", [id], |r| r.get(0))?;
+    match name.as_deref().and_then(GameKind::from_name) {
+        Some(game) => Ok(Some(played_from_rows(conn, id, game)?)),
+        None => Ok(None),
+    }
+}
+
+/// Entry `id`, a game of kind `game`, read back from its seats and rounds.
+fn played_from_rows(conn: &Connection, id: i64, game: GameKind) -> Result<Played> {
+    let seats = seats_of(conn, id)?;
+    Ok(Played {
+        game,
+        players: seats.iter().map(|s| s.player.clone()).collect(),
+        final_scores: seats.iter().map(|s| s.final_score.unwrap_or(0)).collect(),
+        placements: seats.iter().map(|s| s.placement.unwrap_or(0)).collect(),
+        rounds: rounds_of(conn, id)?,
+    })
 }
 
 #[cfg(test)]

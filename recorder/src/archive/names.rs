@@ -1,6 +1,7 @@
 //! The names the archive keeps and shows (players, tournaments, tokens): checked before they are
 //! stored, so that no name can hide text from a reader, break a terminal or a page, or grow
-//! without bound.
+//! without bound; and a new player or tournament name, also so that it cannot pass for one the
+//! archive holds already (see [`check_new_name`] and [`skeleton`]).
 
 use std::fmt;
 
@@ -38,6 +39,14 @@ pub enum NameError {
     Control { kind: NameKind, code: u32, at: usize },
     #[error("a {kind} name may not begin or end with white space")]
     Space { kind: NameKind },
+    /// A character Unicode says to show as nothing (Default_Ignorable_Code_Point: zero-width
+    /// spaces and joiners, Hangul fillers, variation selectors, tags, ...).
+    #[error("a new {kind} name may not hold invisible characters; this one has U+{code:04X} at character {at}")]
+    Invisible { kind: NameKind, code: u32, at: usize },
+    /// A new name that reads as one the archive holds (the same TR39 skeleton); `existing` is
+    /// that one, as stored.
+    #[error("a new {kind} name may not look like an existing one: this one can be read as {existing:?}, which the archive holds already (use that name, or one that does not look like it)")]
+    Confusable { kind: NameKind, existing: String },
 }
 
 /// Characters that reorder the text around them (bidirectional embeddings, overrides and
@@ -63,6 +72,35 @@ pub fn check_name(kind: NameKind, name: &str) -> Result<(), NameError> {
     }
     if kind != NameKind::Player && name.trim() != name {
         return Err(NameError::Space { kind });
+    }
+    Ok(())
+}
+
+/// Whether Unicode says to show `c` as nothing where it is not supported: the
+/// Default_Ignorable_Code_Point property (DerivedCoreProperties.txt; ICU4X's data), which holds
+/// the zero-width space, joiners and non-joiner (U+200B-U+200D), the text-direction marks,
+/// embeddings and isolates, the word joiner and invisible operators (U+2060-U+206F), the byte
+/// order mark (U+FEFF), the soft hyphen, the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0),
+/// variation selectors and tags.
+pub(super) fn invisible(c: char) -> bool {
+    use icu_properties::props::{BinaryProperty, DefaultIgnorableCodePoint};
+    DefaultIgnorableCodePoint::for_char(c)
+}
+
+/// A name's skeleton (Unicode Technical Standard #39, section 4): two names that look alike
+/// (`Cup` and Cyrillic `Сup`, `Aiko` and `Aiko` with a zero-width space) have the same one.
+pub fn skeleton(name: &str) -> String {
+    unicode_security::skeleton(name).collect()
+}
+
+/// Checks a name the archive does not hold yet: [`check_name`], and no invisible character
+/// ([`NameError::Invisible`]). Whether it looks like one the archive holds is the archive's
+/// check, by [`skeleton`], when it stores it. Names stored before these checks keep working:
+/// they are not new.
+pub fn check_new_name(kind: NameKind, name: &str) -> Result<(), NameError> {
+    check_name(kind, name)?;
+    if let Some((at, c)) = name.chars().enumerate().find(|(_, c)| invisible(*c)) {
+        return Err(NameError::Invisible { kind, code: u32::from(c), at: at + 1 });
     }
     Ok(())
 }
@@ -101,5 +139,44 @@ mod tests {
         // The message never repeats the name.
         let long = "secret".repeat(20);
         assert!(!check_name(NameKind::Tournament, &long).unwrap_err().to_string().contains("secret"));
+    }
+
+    #[test]
+    fn new_names_hold_nothing_invisible() {
+        // Zero-width space, joiner, word joiner, byte order mark, Hangul filler, variation
+        // selector, tag: each Default_Ignorable_Code_Point.
+        for (bad, code, at) in [
+            ("Aiko\u{200B}", 0x200B, 5),
+            ("Cup\u{200D}", 0x200D, 4),
+            ("A\u{2060}B", 0x2060, 2),
+            ("\u{FEFF}Ann", 0xFEFF, 1),
+            ("\u{3164}", 0x3164, 1),
+            ("Ann\u{FE0F}", 0xFE0F, 4),
+            ("Ann\u{E0041}", 0xE0041, 4),
+            ("So\u{AD}ft", 0xAD, 3),
+        ] {
+            assert_eq!(
+                check_new_name(NameKind::Player, bad),
+                Err(NameError::Invisible { kind: NameKind::Player, code, at }),
+                "{bad:?}"
+            );
+            // An old name holding one is not refused by the checks every name passes.
+            assert_eq!(check_name(NameKind::Player, bad), Ok(()), "{bad:?}");
+        }
+        for ok in ["Aiko", "東風戦 2026", "Émile", "Сup", "ニックネーム"] {
+            assert_eq!(check_new_name(NameKind::Tournament, ok), Ok(()), "{ok}");
+        }
+        // The text-direction characters stay refused as before, by every name.
+        assert!(matches!(check_new_name(NameKind::Player, "A\u{202E}B"), Err(NameError::Control { .. })));
+    }
+
+    #[test]
+    fn lookalike_names_share_a_skeleton() {
+        assert_eq!(skeleton("Cup"), skeleton("\u{421}up"), "Cyrillic Es");
+        assert_eq!(skeleton("Cup"), skeleton("Cup\u{200B}"));
+        assert_eq!(skeleton("Aiko"), skeleton("Aiko\u{200B}"));
+        assert_eq!(skeleton("paypal"), skeleton("\u{440}ay\u{440}al"));
+        assert_ne!(skeleton("Cup"), skeleton("Cap"));
+        assert_ne!(skeleton("Aiko"), skeleton("Aika"));
     }
 }

@@ -122,6 +122,14 @@ const MIGRATIONS: &[Migration] = &[
         PRIMARY KEY(game_id, seq)
     ) WITHOUT ROWID;",
     ),
+    // 6: which entry counts is decided by trust, and entries are grouped into games by what the
+    // game is (issue 24): the logs get their game key, lead flag and dropped records count
+    // (the table rebuilt, so that its bytes stay its last column), every game is recounted in
+    // the archive and in each tournament, and the players' aggregates are added up again.
+    Migration::Code(games_by_content_and_trust),
+    // 7: lookalike names (issue 24): each player and tournament name's TR39 skeleton, indexed,
+    // so that a new name that reads as an existing one is refused naming it.
+    Migration::Code(name_skeletons),
 ];
 
 /// The schema version this Paifu writes.
@@ -230,6 +238,134 @@ fn identity_and_credentials(tx: &Transaction<'_>) -> Result<()> {
     }
     drop((next, copy));
     tx.execute_batch(MIGRATION_2_AFTER)?;
+    Ok(())
+}
+
+/// Migration 6, before the logs are copied: the tournament triggers that chose counted games
+/// (replaced by `counting.rs`, run by the archive as it writes) and the new logs table.
+const MIGRATION_6_BEFORE: &str = "
+    DROP TRIGGER IF EXISTS tournament_game_added;
+    DROP TRIGGER IF EXISTS tournament_game_certified;
+    DROP TRIGGER IF EXISTS tournament_key_trusted;
+    DROP TRIGGER IF EXISTS tournament_key_dropped;
+    CREATE TABLE logs_v6(
+        id INTEGER PRIMARY KEY,
+        identity TEXT NOT NULL UNIQUE,
+        digest TEXT NOT NULL,
+        digest_kind TEXT NOT NULL CHECK (digest_kind IN ('log', 'bytes')),
+        game_key TEXT NOT NULL,
+        game TEXT,
+        ruleset TEXT,
+        seat_count INTEGER NOT NULL,
+        form TEXT NOT NULL CHECK (form IN ('binary', 'raw')),
+        size INTEGER NOT NULL,
+        records INTEGER NOT NULL,
+        dropped INTEGER NOT NULL DEFAULT 0,
+        header_json TEXT,
+        source TEXT,
+        added_at INTEGER NOT NULL,
+        counted INTEGER NOT NULL DEFAULT 0 CHECK (counted IN (0, 1)),
+        lead INTEGER NOT NULL DEFAULT 0 CHECK (lead IN (0, 1)),
+        origin TEXT NOT NULL CHECK (origin IN ('migrated', 'cli', 'web')),
+        token_id INTEGER REFERENCES tokens(id),
+        -- Last: a query that reads the other columns never walks the log's bytes.
+        bytes BLOB NOT NULL
+    );";
+
+/// Migration 6, after the logs are copied: the table in place with its indexes and guards, and
+/// the trigger that keeps each tournament's count of entries and valid entries.
+const MIGRATION_6_AFTER: &str = "
+    DROP TABLE logs;
+    ALTER TABLE logs_v6 RENAME TO logs;
+    CREATE INDEX logs_game ON logs(game, id);
+    CREATE INDEX logs_digest ON logs(digest, id);
+    CREATE INDEX logs_added ON logs(added_at);
+    CREATE INDEX logs_game_key ON logs(game_key, id);
+    CREATE UNIQUE INDEX logs_counted ON logs(game_key) WHERE counted = 1;
+    CREATE UNIQUE INDEX logs_lead ON logs(game_key) WHERE lead = 1;
+    CREATE TRIGGER logs_fixed BEFORE UPDATE OF identity, digest, digest_kind, game_key, form, bytes, header_json,
+                                              records, dropped ON logs
+        BEGIN SELECT RAISE(ABORT, 'a stored log never changes: a different log is a new entry'); END;
+    CREATE TRIGGER logs_kept BEFORE DELETE ON logs
+        BEGIN SELECT RAISE(ABORT, 'stored logs are never deleted'); END;
+    CREATE TRIGGER tournament_game_added AFTER INSERT ON tournament_games BEGIN
+        UPDATE tournaments SET games = games + 1,
+            valid = valid + COALESCE((SELECT valid FROM verdicts WHERE log_id = NEW.log_id), 0)
+            WHERE id = NEW.tournament_id;
+    END;
+    DELETE FROM tournament_counted;
+    DELETE FROM player_stats;";
+
+/// Migration 6: each log's game key computed from its stored bytes, one row at a time (bytes
+/// that do not decode, stored raw by an early version, are a game of their own: their digest);
+/// then every game recounted, the aggregates added up again from the entries that count now, and
+/// every tournament's games recounted.
+fn games_by_content_and_trust(tx: &Transaction<'_>) -> Result<()> {
+    tx.execute_batch(MIGRATION_6_BEFORE)?;
+    let mut next = tx.prepare("SELECT id, bytes, digest FROM logs WHERE id > ?1 ORDER BY id LIMIT 1")?;
+    let mut copy = tx.prepare(
+        "INSERT INTO logs_v6(id, identity, digest, digest_kind, game_key, game, ruleset, seat_count, form, size,
+                             records, header_json, source, added_at, origin, token_id, bytes)
+         SELECT id, identity, digest, digest_kind, ?2, game, ruleset, seat_count, form, size,
+                records, header_json, source, added_at, origin, token_id, bytes
+         FROM logs WHERE id = ?1",
+    )?;
+    let mut after = 0i64;
+    while let Some((id, bytes, digest)) = next
+        .query_row([after], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?, r.get::<_, String>(2)?)))
+        .optional()?
+    {
+        let key = super::game_key::game_key_of_bytes(&bytes).map_or(digest, |k| k.to_hex());
+        copy.execute(params![id, key])?;
+        after = id;
+    }
+    drop((next, copy));
+    tx.execute_batch(MIGRATION_6_AFTER)?;
+    let keys: Vec<String> = tx
+        .prepare("SELECT DISTINCT game_key FROM logs")?
+        .query_map([], |r| r.get(0))?
+        .collect::<std::result::Result<_, _>>()?;
+    for key in &keys {
+        super::counting::recount_game(tx, key)?;
+    }
+    tx.execute_batch(
+        "UPDATE players SET games = (SELECT COUNT(DISTINCT s.log_id) FROM seats s JOIN logs l ON l.id = s.log_id
+                                     WHERE s.player_id = players.id AND l.lead = 1);",
+    )?;
+    super::aggregates::add_up_counted(tx)?;
+    let pairs: Vec<(i64, String)> = tx
+        .prepare(
+            "SELECT DISTINCT tg.tournament_id, l.game_key FROM tournament_games tg JOIN logs l ON l.id = tg.log_id",
+        )?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<std::result::Result<_, _>>()?;
+    for (tid, key) in pairs {
+        super::counting::recount_in_tournament(tx, tid, &key)?;
+    }
+    Ok(())
+}
+
+/// Migration 7: the skeleton of every player and tournament name (see `names::skeleton`).
+fn name_skeletons(tx: &Transaction<'_>) -> Result<()> {
+    tx.execute_batch(
+        "ALTER TABLE players ADD COLUMN skeleton TEXT NOT NULL DEFAULT '';
+         ALTER TABLE tournaments ADD COLUMN skeleton TEXT NOT NULL DEFAULT '';",
+    )?;
+    for table in ["players", "tournaments"] {
+        // The table's name is one of these two constants, not input.
+        let names: Vec<(i64, String)> = tx
+            .prepare(&format!("SELECT id, name FROM {table}"))?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<std::result::Result<_, _>>()?;
+        let mut set = tx.prepare(&format!("UPDATE {table} SET skeleton = ?2 WHERE id = ?1"))?;
+        for (id, name) in names {
+            set.execute(params![id, super::names::skeleton(&name)])?;
+        }
+    }
+    tx.execute_batch(
+        "CREATE INDEX players_skeleton ON players(skeleton);
+         CREATE INDEX tournaments_skeleton ON tournaments(skeleton);",
+    )?;
     Ok(())
 }
 

@@ -808,14 +808,15 @@ fn recomputed(a: &Archive) -> PlayerStats {
     analysis.players.into_iter().map(|(name, s)| (name, s.kinds)).collect()
 }
 
-/// The aggregates as stored: each player's rows, and their game counts beside a count of their
-/// entries.
+/// The aggregates as stored: each player's rows, and their game counts beside a count of the
+/// games (game keys) of their entries.
 fn aggregated(a: &Archive) -> (PlayerStats, Vec<(String, i64, i64)>) {
     let names: Vec<(String, i64, i64)> = a
         .conn
         .prepare(
-            "SELECT p.name, p.games, (SELECT COUNT(DISTINCT s.log_id) FROM seats s WHERE s.player_id = p.id)
-             FROM players p",
+            "SELECT p.name, p.games, (SELECT COUNT(DISTINCT l.game_key) FROM seats s JOIN logs l ON l.id = s.log_id
+                                      WHERE s.player_id = p.id)
+             FROM players p ORDER BY p.name",
         )
         .unwrap()
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
@@ -885,37 +886,177 @@ fn player_aggregates_equal_the_sums_of_every_game_that_counts() {
     assert_eq!((ann.games, ann.seat_games), (6, 7));
     let riichi: Vec<u64> = stats.values().filter_map(|k| k.get("riichi")).map(|b| b.games).collect();
     assert_eq!(riichi, [1, 1, 1, 1]);
-    // Every stored entry a player sits in is one of their games, counted or not (the players
-    // list shows these): Ann sits in 10 entries, in 11 seats.
-    assert!(seats.iter().all(|(_, kept, counted)| kept == counted && *kept > 0), "{seats:?}");
-    assert_eq!(seats.iter().find(|s| s.0 == "Ann").map(|s| s.1), Some(10));
+    // Every game a player sits in is one of their games, counted or not (the players list shows
+    // these): Ann sits in 10 entries of 8 games (a seedless copy beside the genuine game, a
+    // second valid entry of one), in 11 seats.
+    assert!(seats.iter().all(|(_, kept, games)| kept == games && *kept > 0), "{seats:?}");
+    assert_eq!(seats.iter().find(|s| s.0 == "Ann").map(|s| s.1), Some(8));
+    let entries: i64 = a
+        .conn
+        .query_row(
+            "SELECT COUNT(DISTINCT s.log_id) FROM seats s JOIN players p ON p.id = s.player_id WHERE p.name = 'Ann'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(entries, 10);
+    // The player's list shows one line per game, as many as the count says.
+    let page = a.list_games(&Filter { player: Some("Ann".into()), ..Filter::default() }, 1, 50).unwrap();
+    assert_eq!((page.total, page.rows.len()), (8, 8));
+}
+
+/// Stores a log as the archive did at schemas 2 to 5 (their `store_one` for a new log, without
+/// the aggregates, which migrations 4 and 6 build from these rows): counted when valid, not an
+/// excerpt, and the first such entry of its log digest. Answers the entry's number, or the one
+/// it had when this very log was stored already.
+pub(super) fn store_at_schema_5(
+    c: &Connection,
+    p: &Prepared,
+    tournament: Option<&str>,
+    certificate: Option<&Certificate>,
+) -> i64 {
+    let identity = p.identity.to_hex();
+    let id = match c.query_row("SELECT id FROM logs WHERE identity = ?1", [&identity], |r| r.get(0)).optional().unwrap()
+    {
+        Some(id) => id,
+        None => {
+            let excerpt = p.verdict.outcome().and_then(|o| o.excerpt.as_ref()).map(|e| e.to_string());
+            let counted = p.verdict.is_valid()
+                && excerpt.is_none()
+                && c.query_row("SELECT 1 FROM logs WHERE digest = ?1 AND counted = 1", [p.digest.to_hex()], |_| Ok(()))
+                    .optional()
+                    .unwrap()
+                    .is_none();
+            c.execute(
+                "INSERT INTO logs(identity, digest, digest_kind, game, ruleset, seat_count, form, bytes, size, records,
+                                  header_json, source, added_at, counted, origin)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, NULL, 1700000000, ?12, 'cli')",
+                params![
+                    identity,
+                    p.digest.to_hex(),
+                    p.digest_kind.as_str(),
+                    p.header.as_ref().map(|h| h.game.as_str()),
+                    p.header.as_ref().map(|h| h.ruleset.as_str()),
+                    p.header.as_ref().map_or(0, |h| h.seats.len() as i64),
+                    p.form.as_str(),
+                    p.stored,
+                    p.size as i64,
+                    p.records as i64,
+                    p.header.as_ref().map(json),
+                    i64::from(counted),
+                ],
+            )
+            .unwrap();
+            let id = c.last_insert_rowid();
+            let fault = p.verdict.fault();
+            let outcome = p.verdict.outcome();
+            c.execute(
+                "INSERT INTO verdicts(log_id, valid, fault_code, fault_index, fault_message, fault_json, final_scores,
+                                      rounds, engine, checked_at, excerpt)
+                 VALUES (?1, ?2, ?3, NULL, ?4, ?5, ?6, ?7, 'paifu-core 0.1.0', 0, ?8)",
+                params![
+                    id,
+                    i64::from(p.verdict.is_valid()),
+                    fault.map(|f| f.code.as_str()),
+                    fault.map(|f| f.message.as_str()),
+                    fault.map(json),
+                    outcome.map(|o| json(&o.final_scores)),
+                    outcome.map_or(0, |o| o.rounds.len() as i64),
+                    excerpt,
+                ],
+            )
+            .unwrap();
+            for (seat, name) in p.header.as_ref().map_or(&[][..], |h| &h.seats[..]).iter().enumerate() {
+                c.execute("INSERT INTO players(name) VALUES (?1) ON CONFLICT(name) DO NOTHING", [name]).unwrap();
+                c.execute(
+                    "INSERT INTO seats(log_id, seat, player_id, final_score, placement)
+                     VALUES (?1, ?2, (SELECT id FROM players WHERE name = ?3), ?4, ?5)",
+                    params![
+                        id,
+                        seat as i64,
+                        name,
+                        outcome.and_then(|o| o.final_scores.get(seat).copied()),
+                        outcome.and_then(|o| o.placements.get(seat)).map(|&p| i64::from(p))
+                    ],
+                )
+                .unwrap();
+            }
+            for r in outcome.map_or(&[][..], |o| &o.rounds[..]) {
+                c.execute(
+                    "INSERT INTO rounds(log_id, round, deltas, summary, facts) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![id, i64::from(r.round), json(&r.deltas), r.summary, json(&r.facts)],
+                )
+                .unwrap();
+            }
+            id
+        }
+    };
+    if let Some(t) = tournament {
+        c.execute("INSERT INTO tournaments(name, created_at) VALUES (?1, 0) ON CONFLICT(name) DO NOTHING", [t])
+            .unwrap();
+        c.execute(
+            "INSERT OR IGNORE INTO tournament_games(tournament_id, log_id)
+             VALUES ((SELECT id FROM tournaments WHERE name = ?1), ?2)",
+            params![t, id],
+        )
+        .unwrap();
+    }
+    if let Some(cert) = certificate {
+        c.execute(
+            "INSERT INTO certificates(log_id, signer, issued_at, valid, json) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![
+                id,
+                cert.certificate.signer.to_hex(),
+                cert.certificate.issued_at,
+                i64::from(cert.certificate.verdict == "valid"),
+                cert.to_json()
+            ],
+        )
+        .unwrap();
+    }
+    id
+}
+
+/// What `mixed_archive` stores, in its order: each log and the tournament it goes in.
+fn mixed_items() -> Vec<(Prepared, Option<&'static str>)> {
+    let [genuine, seedless, wrong_seed] = genuine_and_copies("aggregates/forged");
+    let mut v = vec![(prepare(&seedless), None), (prepare(&wrong_seed), Some("Cup")), (prepare(&genuine), Some("Cup"))];
+    for i in 0..6 {
+        let seats = [["Ann", "Bo"], ["Bo", "Cy"], ["Cy", "Ann"]][i % 3];
+        v.push((prepare(&tzq_bytes(&format!("aggregates/{i}"), seats, Encoding::Binary)), Some("Cup")));
+    }
+    let mut truncated = tzq_log("aggregates/bad", ["Ann", "Cy"]);
+    truncated.records.truncate(5);
+    v.push((prepare(&paifu_core::log::encode(&truncated, Encoding::Binary)), Some("Cup")));
+    v.push((prepare(&tzq_bytes("aggregates/self", ["Ann", "Ann"], Encoding::Binary)), Some("Cup")));
+    let mut uncommitted = tzq_log("aggregates/0", ["Ann", "Bo"]);
+    uncommitted.header.commitment = None;
+    v.push((prepare(&paifu_core::log::encode(&uncommitted, Encoding::Binary)), None));
+    v.push((prepare(&real_tenhou(None)), None));
+    v.push((prepare(&real_tenhou(Some(11..13))), None));
+    v
 }
 
 #[test]
-fn migration_4_builds_the_aggregates_from_the_stored_rows() {
-    let (d, a) = mixed_archive();
-    let before = aggregated(&a);
+fn migrations_4_and_6_build_the_aggregates_from_the_stored_rows() {
+    let (_d, a) = mixed_archive();
+    let fresh = aggregated(&a);
     let (tournaments, recounted) = tournament_counts(&a);
     assert_eq!(tournaments, recounted);
-    // The same rows as a schema-3 archive holds them: without what migration 4 adds.
-    a.conn
-        .execute_batch(
-            "DROP TABLE player_stats; DROP INDEX players_games; DROP INDEX players_folded;
-             ALTER TABLE players DROP COLUMN games; ALTER TABLE players DROP COLUMN folded;
-             DROP TRIGGER tournament_counted_add; DROP TRIGGER tournament_counted_remove;
-             DROP TRIGGER tournament_game_added; DROP TRIGGER tournament_game_certified;
-             DROP TRIGGER tournament_key_trusted; DROP TRIGGER tournament_key_dropped;
-             DROP TABLE tournament_counted; ALTER TABLE tournaments DROP COLUMN games;
-             ALTER TABLE tournaments DROP COLUMN valid; ALTER TABLE tournaments DROP COLUMN counted;
-             DROP TABLE live_records; DROP TABLE live_games;
-             PRAGMA user_version = 3;",
-        )
-        .unwrap();
-    drop(a);
-    let a = Archive::open(&d.path().join("test.db")).unwrap();
+    // The same logs as a schema-3 archive holds them, stored as that Paifu stored them.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v3.db");
+    {
+        let mut c = Connection::open(&path).unwrap();
+        schema::migrate_to(&mut c, "v3.db", 3).unwrap();
+        for (p, t) in mixed_items() {
+            store_at_schema_5(&c, &p, t, None);
+        }
+    }
+    let a = Archive::open(&path).unwrap();
     assert_eq!(a.schema_version().unwrap(), SCHEMA_VERSION);
-    assert_eq!(aggregated(&a), before);
-    assert_eq!(before.0, recomputed(&a));
+    assert_eq!(aggregated(&a), fresh);
+    assert_eq!(fresh.0, recomputed(&a));
     assert_eq!(tournament_counts(&a), (tournaments.clone(), tournaments));
     // Names are folded for search as a new store folds them.
     let folded: String = a.conn.query_row("SELECT folded FROM players WHERE name = 'Ann'", [], |r| r.get(0)).unwrap();
@@ -1011,15 +1152,18 @@ type Counts = Vec<(String, u64, u64, u64)>;
 
 fn tournament_counts(a: &Archive) -> (Counts, Counts) {
     let kept = a.tournaments().unwrap().into_iter().map(|t| (t.name, t.games, t.valid, t.counted)).collect();
-    let sql = format!(
-        "SELECT t.name, (SELECT COUNT(*) FROM tournament_games tg WHERE tg.tournament_id = t.id),
+    // Counted: the games with an entry in it that is valid, not an excerpt and certified valid by
+    // a key it trusts (one per game).
+    let sql = "SELECT t.name, (SELECT COUNT(*) FROM tournament_games tg WHERE tg.tournament_id = t.id),
                 (SELECT COUNT(*) FROM tournament_games tg JOIN verdicts v ON v.log_id = tg.log_id
                  WHERE tg.tournament_id = t.id AND v.valid = 1),
-                (SELECT COUNT(*) FROM tournament_games tg WHERE tg.tournament_id = t.id AND {})
-         FROM tournaments t ORDER BY t.id DESC",
-        tournaments::COUNTS_IN_STANDINGS
-    );
-    let mut st = a.conn.prepare(&sql).unwrap();
+                (SELECT COUNT(DISTINCT l.game_key) FROM tournament_games tg JOIN logs l ON l.id = tg.log_id
+                 JOIN verdicts v ON v.log_id = l.id
+                 WHERE tg.tournament_id = t.id AND v.valid = 1 AND v.excerpt IS NULL
+                   AND EXISTS (SELECT 1 FROM certificates c JOIN tournament_keys k ON k.signer = c.signer
+                               WHERE c.log_id = l.id AND c.valid = 1 AND k.tournament_id = t.id))
+         FROM tournaments t ORDER BY t.id DESC";
+    let mut st = a.conn.prepare(sql).unwrap();
     let n = |r: &rusqlite::Row<'_>, i| r.get::<_, i64>(i).map(|v| v as u64);
     let counted = st.query_map([], |r| Ok((r.get(0)?, n(r, 1)?, n(r, 2)?, n(r, 3)?))).unwrap();
     (kept, counted.collect::<std::result::Result<_, _>>().unwrap())
@@ -1075,4 +1219,307 @@ fn tournament_counts_follow_games_certificates_and_trusted_keys() {
     a.set_trusted_keys("Cup", &[one.verifying_key()]).unwrap();
     check(&a, &[("Cup", 0), ("Trusting", 6)]);
     assert_eq!(a.tournaments().unwrap().iter().find(|t| t.name == "Trusting").map(|t| t.games), Some(7));
+}
+
+/// The logs of issue 24's first attack: the organiser's log and a copy of it with the
+/// `commitment` deleted (valid: the seed is there).
+fn genuine_and_uncommitted(seed: &str, players: [&str; 2]) -> (Prepared, Prepared) {
+    let log = tzq_log(seed, players);
+    let mut copy = log.clone();
+    copy.header.commitment = None;
+    (
+        prepare(&paifu_core::log::encode(&log, Encoding::Binary)),
+        prepare(&paifu_core::log::encode(&copy, Encoding::JsonLines)),
+    )
+}
+
+#[test]
+fn a_better_certified_entry_takes_over_counting() {
+    // Issue 24: the copy stored first (by an uploader: the server's key signs it) counted, and
+    // the organiser's log, certified by the tournament's key, did not: its standings were empty.
+    let (_d, mut a) = temp_archive();
+    let (server, referee) = (key(21), key(22));
+    a.ensure_tournament("Cup", None, &[referee.verifying_key()]).unwrap();
+    let (genuine, copy) = genuine_and_uncommitted("archive/takeover", ["Ann", "Bo"]);
+    let c = a.store_certified(&copy, None, Some(&certify(&copy, &server)), None, Origin::Web { token: 0 });
+    // (No token 0 exists: the copy is stored from the command line instead.)
+    let c = c.or_else(|_| a.store_certified(&copy, None, Some(&certify(&copy, &server)), None, Origin::CommandLine));
+    let c = c.unwrap();
+    assert!(c.new && c.valid && c.counted && c.certified_now);
+    let g = a
+        .store_certified(&genuine, None, Some(&certify(&genuine, &referee)), Some("Cup"), Origin::CommandLine)
+        .unwrap();
+    assert!(g.new && g.valid && g.counted, "the organiser's entry takes over");
+    assert_eq!((g.game.as_str(), g.others), (c.game.as_str(), 1));
+    let detail = a.game(c.id).unwrap().unwrap();
+    assert!(!detail.counted, "the copy stays, not counted");
+    assert_eq!(
+        detail.entries.iter().map(|e| (e.id, e.counted, e.trust)).collect::<Vec<_>>(),
+        [(g.id, true, 2), (c.id, false, 1)],
+        "side by side, the one that counts first"
+    );
+    assert_eq!(a.standings("Cup").unwrap().unwrap().iter().map(|s| s.games).sum::<u64>(), 2);
+    assert_eq!(a.for_each_game(&Filter::default(), |_| ()).unwrap(), 1);
+    // A takeover changes no statistic: the game was counted once before and after.
+    let (stats, _) = aggregated(&a);
+    assert_eq!(stats, recomputed(&a));
+    assert_eq!(stats["Ann"]["tzq"].games, 1);
+    // Among equals the one that counts stays: another entry certified by the referee too.
+    let mut third = tzq_log("archive/takeover", ["Ann", "Bo"]);
+    third.header.meta.insert("table".into(), "3".into());
+    let third = prepare(&paifu_core::log::encode(&third, Encoding::Binary));
+    let t =
+        a.store_certified(&third, None, Some(&certify(&third, &referee)), Some("Cup"), Origin::CommandLine).unwrap();
+    assert!(t.new && t.valid && !t.counted);
+    assert!(a.game(g.id).unwrap().unwrap().counted);
+    assert_eq!(a.tournaments().unwrap()[0].counted, 1);
+    // An uncertified copy stored after never takes over either.
+    let mut fourth = tzq_log("archive/takeover", ["Ann", "Bo"]);
+    fourth.header.meta.insert("table".into(), "4".into());
+    let f = a.ingest_bytes(&paifu_core::log::encode(&fourth, Encoding::Binary), None, None).unwrap();
+    assert!(f.new && !f.counted && a.game(g.id).unwrap().unwrap().counted);
+}
+
+#[test]
+fn another_tournaments_copy_never_takes_a_game_out_of_the_standings() {
+    // An organiser of another tournament, trusting the server's key, stores the copy there first:
+    // equal trust, so it keeps counting in the archive, but the first tournament's standings count
+    // its own entry.
+    let (_d, mut a) = temp_archive();
+    let (server, referee) = (key(23), key(24));
+    a.ensure_tournament("Evil", None, &[server.verifying_key()]).unwrap();
+    a.ensure_tournament("Cup", None, &[referee.verifying_key()]).unwrap();
+    let (genuine, copy) = genuine_and_uncommitted("archive/evil", ["Ann", "Bo"]);
+    let c = a.store_certified(&copy, None, Some(&certify(&copy, &server)), Some("Evil"), Origin::CommandLine).unwrap();
+    let g = a
+        .store_certified(&genuine, None, Some(&certify(&genuine, &referee)), Some("Cup"), Origin::CommandLine)
+        .unwrap();
+    assert!(c.counted && !g.counted, "equal trust: the first stays in the archive");
+    let cup = a.published("Cup").unwrap().unwrap();
+    assert_eq!(cup.games.len(), 1);
+    assert!(cup.games[0].entry.counted);
+    assert_eq!(cup.standings.iter().map(|s| s.games).sum::<u64>(), 2);
+    assert_eq!(
+        a.tournaments().unwrap().iter().map(|t| (t.name.as_str(), t.counted)).collect::<Vec<_>>(),
+        [("Cup", 1), ("Evil", 1)]
+    );
+}
+
+#[test]
+fn storing_an_entry_and_its_certificate_is_one_transaction() {
+    // A batch refused after its first item (a refused name) stores neither entries nor
+    // certificates; an entry stored without its certificate gets it when stored again with it.
+    let (_d, mut a) = temp_archive();
+    let referee = key(25);
+    a.ingest_bytes(&tzq_bytes("archive/tx/0", ["Cup", "Bo"], Encoding::Binary), None, None).unwrap();
+    let ok = prepare(&tzq_bytes("archive/tx/1", ["Ann", "Bo"], Encoding::Binary));
+    let bad = prepare(&tzq_bytes("archive/tx/2", ["\u{421}up", "Bo"], Encoding::Binary));
+    let certs = [certify(&ok, &referee), certify(&bad, &referee)];
+    let e = a
+        .store_batch_certified(
+            &[ok.clone(), bad.clone()],
+            &[],
+            &[Some(&certs[0]), Some(&certs[1])],
+            None,
+            Origin::CommandLine,
+        )
+        .unwrap_err();
+    assert!(matches!(e, ArchiveError::Refused { index: 1, .. }), "{e}");
+    assert_eq!(a.summary().unwrap().games, 1);
+    let n: i64 = a.conn.query_row("SELECT COUNT(*) FROM certificates", [], |r| r.get(0)).unwrap();
+    assert_eq!(n, 0);
+    let st = a.store(&ok, None, None, Origin::CommandLine).unwrap();
+    assert!(a.certificates(st.id).unwrap().is_empty());
+    let again = a.store_certified(&ok, None, Some(&certs[0]), None, Origin::CommandLine).unwrap();
+    assert!(!again.new && again.certified_now);
+    assert_eq!(a.certificates(st.id).unwrap().len(), 1);
+    let third = a.store_certified(&ok, None, Some(&certify(&ok, &referee)), None, Origin::CommandLine).unwrap();
+    assert!(!third.certified_now, "one certificate per key is enough");
+    // A certificate of another log is refused.
+    let e = a.store_certified(&ok, None, Some(&certs[1]), None, Origin::CommandLine).unwrap_err();
+    assert!(e.to_string().contains("names the log"), "{e}");
+}
+
+#[test]
+fn lookalike_names_are_refused_through_the_archive() {
+    let (_d, mut a) = temp_archive();
+    a.ensure_tournament("Cup", None, &[]).unwrap();
+    a.ingest_bytes(&tzq_bytes("archive/names/0", ["Aiko", "Bo"], Encoding::Binary), None, None).unwrap();
+    for name in ["Cup\u{200B}", "\u{421}up"] {
+        let e = a.ensure_tournament(name, None, &[]).unwrap_err();
+        assert!(
+            matches!(&e, ArchiveError::Name(NameError::Confusable { existing, .. }) if existing == "Cup"),
+            "{name:?}: {e}"
+        );
+        assert!(e.to_string().contains("\"Cup\""), "{e}");
+        let e = a.ingest_bytes(&tzq_bytes("archive/names/1", ["Ann", "Bo"], Encoding::Binary), None, Some(name));
+        assert!(matches!(e, Err(ArchiveError::Name(NameError::Confusable { .. }))), "{e:?}");
+    }
+    let e = a.ingest_bytes(&tzq_bytes("archive/names/2", ["Aiko\u{200B}", "Bo"], Encoding::Binary), None, None);
+    match e {
+        Err(ArchiveError::Refused { refusal, .. }) => {
+            assert_eq!(
+                *refusal,
+                Refusal::PlayerName {
+                    seat: 0,
+                    error: NameError::Confusable { kind: NameKind::Player, existing: "Aiko".into() }
+                }
+            );
+            assert!(refusal.to_string().contains("\"Aiko\""), "{refusal}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // Invisible in a name that reads as no stored one: refused as invisible.
+    let e = a.ingest_bytes(&tzq_bytes("archive/names/3", ["Zed\u{2060}", "Bo"], Encoding::Binary), None, None);
+    assert!(
+        matches!(&e, Err(ArchiveError::Refused { refusal, .. })
+            if matches!(**refusal, Refusal::PlayerName { error: NameError::Invisible { code: 0x2060, .. }, .. })),
+        "{e:?}"
+    );
+    // Two new lookalikes in one log: the second is refused naming the first.
+    let e = a.ingest_bytes(&tzq_bytes("archive/names/4", ["Bob", "B\u{43E}b"], Encoding::Binary), None, None);
+    assert!(
+        matches!(&e, Err(ArchiveError::Refused { refusal, .. }) if refusal.to_string().contains("\"Bob\"")),
+        "{e:?}"
+    );
+    assert_eq!(a.players(None, 10, 0).unwrap().len(), 2, "nothing refused was stored");
+}
+
+#[test]
+fn migration_7_keeps_old_lookalike_names_working() {
+    // A schema-6 archive holding `Cup` and `Cup` + U+200B, `Aiko` and `Aiko` + U+200B (stored
+    // before names were checked): both keep working; a new lookalike of either is refused.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v6.db");
+    {
+        let mut c = Connection::open(&path).unwrap();
+        schema::migrate_to(&mut c, "v6.db", 5).unwrap();
+        for (i, (p, t)) in [(["Aiko", "Bo"], "Cup"), (["Aiko\u{200B}", "Bo"], "Cup\u{200B}")].iter().enumerate() {
+            store_at_schema_5(
+                &c,
+                &prepare(&tzq_bytes(&format!("archive/m7/{i}"), *p, Encoding::Binary)),
+                Some(t),
+                None,
+            );
+        }
+        schema::migrate_to(&mut c, "v6.db", 6).unwrap();
+    }
+    let mut a = Archive::open(&path).unwrap();
+    let sk: Vec<String> = a
+        .conn
+        .prepare("SELECT skeleton FROM players WHERE name LIKE 'Aiko%' ORDER BY id")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(|r| r.unwrap())
+        .collect();
+    assert_eq!(sk[0], sk[1], "the old pair share a skeleton");
+    let plan: String =
+        a.conn.query_row("EXPLAIN QUERY PLAN SELECT name FROM players WHERE skeleton = 'x'", [], |r| r.get(3)).unwrap();
+    assert!(plan.contains("players_skeleton"), "{plan}");
+    // Old names keep working: more games with them, in their tournaments.
+    for (i, (p, t)) in [(["Aiko", "Cy"], "Cup"), (["Aiko\u{200B}", "Cy"], "Cup\u{200B}")].iter().enumerate() {
+        let st =
+            a.ingest_bytes(&tzq_bytes(&format!("archive/m7/new/{i}"), *p, Encoding::Binary), None, Some(t)).unwrap();
+        assert!(st.new && st.valid);
+    }
+    assert_eq!(a.player("Aiko\u{200B}").unwrap().unwrap().games, 2);
+    assert!(a.ingest_bytes(&tzq_bytes("archive/m7/x", ["A\u{131}ko", "Cy"], Encoding::Binary), None, None).is_err());
+    assert!(a.ensure_tournament("\u{421}up", None, &[]).is_err());
+}
+
+#[test]
+fn migration_6_counts_by_trust_and_merges_games() {
+    // A schema-5 archive as e7c92f0 left it after the attacks: the copy stored first counted and
+    // the organiser's certified entry did not (standings empty); two uploads of one game with
+    // another `meta` counted as two games.
+    let referee = key(26);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v5.db");
+    let (genuine, copy) = genuine_and_uncommitted("archive/m6", ["Ann", "Bo"]);
+    let mut other = tzq_log("archive/m6/meta", ["Ann", "Cy"]);
+    let plain = prepare(&paifu_core::log::encode(&other, Encoding::Binary));
+    other.header.meta.insert("table".into(), "2".into());
+    let with_meta = prepare(&paifu_core::log::encode(&other, Encoding::Binary));
+    {
+        let mut c = Connection::open(&path).unwrap();
+        schema::migrate_to(&mut c, "v5.db", 5).unwrap();
+        store_at_schema_5(&c, &copy, None, None);
+        store_at_schema_5(&c, &genuine, Some("Cup"), Some(&certify(&genuine, &referee)));
+        c.execute(
+            "INSERT INTO tournament_keys(tournament_id, signer) VALUES ((SELECT id FROM tournaments), ?1)",
+            [key_hex(&referee)],
+        )
+        .unwrap();
+        store_at_schema_5(&c, &plain, None, None);
+        store_at_schema_5(&c, &with_meta, None, None);
+        let counted: i64 = c.query_row("SELECT COUNT(*) FROM logs WHERE counted = 1", [], |r| r.get(0)).unwrap();
+        let in_cup: i64 = c.query_row("SELECT counted FROM tournaments", [], |r| r.get(0)).unwrap();
+        assert_eq!((counted, in_cup), (3, 0), "the state the attacks left");
+    }
+    let a = Archive::open(&path).unwrap();
+    let counted: Vec<i64> = a
+        .conn
+        .prepare("SELECT id FROM logs WHERE counted = 1 ORDER BY id")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(|r| r.unwrap())
+        .collect();
+    assert_eq!(counted, [2, 3], "the organiser's entry counts, and one entry of the other game");
+    assert_eq!(a.tournaments().unwrap()[0].counted, 1);
+    assert_eq!(a.standings("Cup").unwrap().unwrap().iter().map(|s| s.games).sum::<u64>(), 2);
+    assert_eq!(a.player("Ann").unwrap().unwrap().games, 2, "two games, four entries");
+    let (stats, _) = aggregated(&a);
+    assert_eq!(stats, recomputed(&a));
+    assert_eq!(stats["Ann"]["tzq"].games, 2);
+    assert_eq!(a.game(1).unwrap().unwrap().entries.len(), 2);
+}
+
+#[test]
+fn an_invalid_log_is_kept_only_a_little_past_its_fault() {
+    // Issue 24: a log of 188 870 records after a fault at record 0 was kept whole.
+    let (_d, mut a) = temp_archive();
+    let game = tzq_log("archive/long", ["Ann", "Bo"]);
+    let mut long = game.clone();
+    long.records.clear();
+    while long.records.len() < 190_000 {
+        for r in &game.records {
+            let mut r = r.clone();
+            r.seq = long.records.len() as u32;
+            long.records.push(r);
+        }
+    }
+    long.records.truncate(190_000);
+    long.records[0].seat ^= 1;
+    let bytes = paifu_core::log::encode(&long, Encoding::Binary);
+    let p = prepare(&bytes);
+    let fault = p.verdict.fault().cloned().unwrap();
+    assert_eq!(fault.index, Some(0), "{fault:?}");
+    assert_eq!(p.records + p.dropped, 190_000);
+    assert!(p.stored.len() <= KEEP_AFTER_FAULT_BYTES + 1024, "{} of {} bytes kept", p.stored.len(), bytes.len());
+    assert_eq!(p.size, bytes.len());
+    // What is kept is judged again, to the same fault; a certificate of it holds.
+    let again = crate::import::source::validate_bytes(&p.stored);
+    assert_eq!(again.verdict.fault(), Some(&fault));
+    assert_eq!(again.records, p.records);
+    let referee = key(27);
+    let st = a.store_certified(&p, None, Some(&certify(&p, &referee)), None, Origin::CommandLine).unwrap();
+    let g = a.game(st.id).unwrap().unwrap();
+    assert_eq!((g.records as usize, g.dropped as usize), (p.records, p.dropped));
+    let c = Certificate::from_json(&a.certificates(st.id).unwrap()[0].json).unwrap();
+    c.verify(&referee.verifying_key(), &again).unwrap();
+    // A log whose fault is near its end, or a real game waiting for its seed, is kept whole.
+    let mut late = game.clone();
+    let last = late.records.len() - 1;
+    late.records[last].seat ^= 1;
+    let p = prepare(&paifu_core::log::encode(&late, Encoding::Binary));
+    assert!(!p.verdict.is_valid() && p.dropped == 0);
+    let mut seedless = game.clone();
+    seedless.header.seed = None;
+    let p = prepare(&paifu_core::log::encode(&seedless, Encoding::Binary));
+    assert_eq!(
+        (p.verdict.fault().map(|f| f.code), p.dropped, p.records),
+        (Some(ErrorCode::MissingSeed), 0, game.records.len())
+    );
 }

@@ -1,7 +1,7 @@
 //! Tournaments: who owns one, which signing keys it trusts, and its standings, which count only
 //! the games that are valid and certified valid by a key it trusts.
 
-use super::names::{check_name, NameKind};
+use super::names::{check_name, check_new_name, skeleton, NameError, NameKind};
 use super::tokens::{Role, Token};
 use super::{now, Archive, ArchiveError, Result};
 use paifu_core::cert::PublicKey;
@@ -86,31 +86,40 @@ fn key_hex(k: &PublicKey) -> String {
     hex::encode(k.to_bytes())
 }
 
-/// The condition that a tournament game (`tg`) counts in its standings: the entry counts for its
-/// game (valid, see `logs.counted`) and a key the tournament trusts certified it valid.
-pub(super) const COUNTS_IN_STANDINGS: &str = "EXISTS (SELECT 1 FROM logs cl WHERE cl.id = tg.log_id AND cl.counted = 1)
-     AND EXISTS (SELECT 1 FROM certificates c JOIN tournament_keys k ON k.signer = c.signer
-                 WHERE c.log_id = tg.log_id AND c.valid = 1 AND k.tournament_id = tg.tournament_id)";
+/// The condition that a tournament game (`tg`) counts in its standings: it is the entry of its
+/// game that the tournament counts (valid, not an excerpt, certified valid by a key the
+/// tournament trusts, and the first such of its game in the tournament: `counting.rs`).
+pub(super) const COUNTS_IN_STANDINGS: &str = "EXISTS (SELECT 1 FROM tournament_counted tc
+                 WHERE tc.tournament_id = tg.tournament_id AND tc.log_id = tg.log_id)";
 
 /// Makes the tournament `name` if there is none, owned by `owner` and trusting `trusted`;
-/// answers its id and whether it was made now.
-pub(super) fn ensure(
-    tx: &Transaction<'_>,
-    name: &str,
-    owner: Option<&str>,
-    trusted: &[String],
-) -> rusqlite::Result<(i64, bool)> {
-    let made = tx.execute(
-        "INSERT INTO tournaments(name, created_at, owner) VALUES (?1, ?2, ?3) ON CONFLICT(name) DO NOTHING",
-        params![name, now(), owner],
-    )? == 1;
-    let id: i64 = tx.query_row("SELECT id FROM tournaments WHERE name = ?1", [name], |r| r.get(0))?;
-    if made {
-        for k in trusted {
-            tx.execute("INSERT OR IGNORE INTO tournament_keys(tournament_id, signer) VALUES (?1, ?2)", params![id, k])?;
-        }
+/// answers its id and whether it was made now. A new name must pass
+/// [`super::names::check_new_name`] and may not read as the name of a tournament the archive
+/// holds ([`NameError::Confusable`] names it).
+pub(super) fn ensure(tx: &Transaction<'_>, name: &str, owner: Option<&str>, trusted: &[String]) -> Result<(i64, bool)> {
+    let found: Option<i64> =
+        tx.query_row("SELECT id FROM tournaments WHERE name = ?1", [name], |r| r.get(0)).optional()?;
+    if let Some(id) = found {
+        return Ok((id, false));
     }
-    Ok((id, made))
+    check_name(NameKind::Tournament, name)?;
+    let skeleton = skeleton(name);
+    let like: Option<String> = tx
+        .query_row("SELECT name FROM tournaments WHERE skeleton = ?1 ORDER BY id LIMIT 1", [&skeleton], |r| r.get(0))
+        .optional()?;
+    if let Some(existing) = like {
+        return Err(NameError::Confusable { kind: NameKind::Tournament, existing }.into());
+    }
+    check_new_name(NameKind::Tournament, name)?;
+    tx.execute(
+        "INSERT INTO tournaments(name, created_at, owner, skeleton) VALUES (?1, ?2, ?3, ?4)",
+        params![name, now(), owner, skeleton],
+    )?;
+    let id = tx.last_insert_rowid();
+    for k in trusted {
+        tx.execute("INSERT OR IGNORE INTO tournament_keys(tournament_id, signer) VALUES (?1, ?2)", params![id, k])?;
+    }
+    Ok((id, true))
 }
 
 impl Archive {
@@ -142,7 +151,7 @@ impl Archive {
             check_name(NameKind::Token, o)?;
         }
         let keys: Vec<String> = trusted.iter().map(key_hex).collect();
-        let (_, made) = self.write(|tx| Ok(ensure(tx, name, owner, &keys)?))?;
+        let (_, made) = self.write(|tx| ensure(tx, name, owner, &keys))?;
         let info = self.tournament_info(name)?.ok_or_else(|| ArchiveError::NoTournament(name.to_owned()))?;
         Ok((info, made))
     }
@@ -165,6 +174,8 @@ impl Archive {
                     params![id, k],
                 )?;
             }
+            // Which of its entries count, here and in the archive, follows the keys.
+            super::counting::recount_tournament(tx, id)?;
             Ok(true)
         })?;
         if !found {

@@ -123,9 +123,9 @@ impl<G: Game> Player<G> {
     /// Sends one line and waits up to `deadline` for its answer, dropping late answers to
     /// earlier lines on the way.
     fn exchange(&mut self, line: &str, deadline: Duration) -> Result<String, BotFault> {
-        self.bot.send(line)?;
-        self.owed += 1;
         let start = Instant::now();
+        self.bot.send(line, deadline)?;
+        self.owed += 1;
         loop {
             let text = self.bot.answer(deadline.saturating_sub(start.elapsed()))?;
             self.owed -= 1;
@@ -177,9 +177,6 @@ impl Timing {
     }
 }
 
-/// The longest game the host plays before calling it off (as the simulator).
-const MAX_RECORDS: usize = 2_000_000;
-
 /// One game to host.
 pub struct Hosted<'a, G: Game> {
     /// The game's header as the log will carry it (seed revealed once the game is over).
@@ -227,13 +224,15 @@ impl<G: Game> Hosted<'_, G> {
         }
         let mut records: Vec<Record<G::Action>> = Vec::new();
         for (index, r) in std::mem::take(&mut self.replay).into_iter().enumerate() {
+            let hidden = self.state.hidden_from_others(r.seat, &r.action);
             self.state.play_mut(r.seat, &r.action).map_err(|v| HostError::Replay { index, why: v.message })?;
-            self.show(r.seat, &r.action);
+            self.show(r.seat, &r.action, hidden);
             records.push(r);
         }
         while !self.state.is_over() {
-            if records.len() >= MAX_RECORDS {
-                return Err(HostError::TooLong(MAX_RECORDS));
+            // Every engine ends a game at its bound (`Game::MAX_RECORDS`): this never happens.
+            if records.len() > G::MAX_RECORDS as usize {
+                return Err(HostError::TooLong(G::MAX_RECORDS as usize));
             }
             let Some(seat) = self.state.to_act().iter().next() else { break };
             if self.state.legal_actions(seat).is_empty() {
@@ -241,6 +240,7 @@ impl<G: Game> Hosted<'_, G> {
             }
             for action in self.decide(seat, &mut timing)? {
                 let before = self.state.results().len();
+                let hidden = self.state.hidden_from_others(seat, &action);
                 self.state
                     .play_mut(seat, &action)
                     .map_err(|v| HostError::Unrecordable { action: action.to_string(), why: v.message })?;
@@ -250,7 +250,7 @@ impl<G: Game> Hosted<'_, G> {
                 sink.record(&record)?;
                 timing.recording += clock.elapsed();
                 timing.records += 1;
-                self.show(seat, &record.action);
+                self.show(seat, &record.action, hidden);
                 records.push(record);
             }
         }
@@ -263,11 +263,13 @@ impl<G: Game> Hosted<'_, G> {
         Ok((Log { header: self.header, records }, timing))
     }
 
-    /// Shows every seat's protocol the action just played, and sends the notices it makes.
-    fn show(&mut self, seat: Seat, action: &G::Action) {
+    /// Shows every seat's protocol the action just played (`hidden`: the other seats do not
+    /// see it, [`Game::hidden_from_others`]), and sends the notices it makes.
+    fn show(&mut self, seat: Seat, action: &G::Action, hidden: bool) {
         let wait = self.limits.decision;
-        for p in self.players.iter_mut() {
-            p.protocol.observe(seat, action, &self.state);
+        for (s, p) in self.players.iter_mut().enumerate() {
+            let seen = !hidden || s == usize::from(seat);
+            p.protocol.observe(seat, action, &self.state, seen);
             let notices = p.protocol.notices();
             p.tell(notices, wait);
         }

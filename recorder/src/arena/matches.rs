@@ -10,19 +10,20 @@
 //!   seed's commitment only);
 //! - `game-NNNN.paifu.jsonl`: a finished game's log, the seed revealed in its header (the same
 //!   digest as its journal: the digest counts the commitment, not the seed);
-//! - `bots/game-NNNN-seat-S.stderr`: what each bot wrote to its standard error.
+//! - `bots/game-NNNN-seat-S.stderr`: what each bot wrote to its standard error (the first
+//!   `process::STDERR_CAP` bytes, then how many more it wrote).
 
 use super::host::{HostError, Hosted, Limits, Player, Policy, Timing};
 use super::journal::{Journal, JournalError};
-use super::process::{BotFault, BotProcess};
+use super::process::{BotFault, BotProcess, Launch};
 use super::protocol::{Protocol, ProtocolKind};
+use super::sandbox::Sandbox;
 use paifu_core::log::{self, Encoding, Header, Options, Record};
 use paifu_core::Digest;
 use paifu_core::{Game, Seed};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::time::Duration;
 
 /// What a match is, as `arena.json` keeps it.
@@ -51,11 +52,45 @@ pub struct Plan {
     /// Whether each record is synced to the disk before play goes on (see `Journal::set_sync`).
     #[serde(default = "yes")]
     pub sync: bool,
+    /// Whether each bot runs in the sandbox (docs/protocol.md, "The sandbox"); `false` with
+    /// `--no-sandbox`, which the logs' headers then say.
+    #[serde(default = "yes")]
+    pub sandbox: bool,
+    /// Files and folders the sandboxed bots may read besides those their commands name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allow: Vec<PathBuf>,
+    /// The address space each process of a bot may use, in MiB.
+    #[serde(default = "default_memory")]
+    pub bot_memory_mb: u64,
+    /// The archive finished games are stored in (`--db`), kept so that a resumed match stores
+    /// its games as the first run would.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub db: Option<PathBuf>,
+    /// The tournament they go into (`--tournament`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<String>,
+    /// The key that certifies them (`--key`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<PathBuf>,
+    /// The match folder as it was named when the match began: its games' names in the archive's
+    /// live rows (`NAME/game-0003`), the same however the folder is named when resuming.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
 }
 
 fn yes() -> bool {
     true
 }
+
+/// The default address space of a bot's process: 2 GiB.
+pub const DEFAULT_BOT_MEMORY_MB: u64 = 2048;
+
+fn default_memory() -> u64 {
+    DEFAULT_BOT_MEMORY_MB
+}
+
+/// What the header's `meta` says of a match played with `--no-sandbox`.
+pub const UNSANDBOXED: &str = "none: the bots ran unsandboxed (--no-sandbox)";
 
 impl Plan {
     pub fn protocol_kind(&self) -> Result<ProtocolKind, MatchError> {
@@ -148,7 +183,8 @@ impl Folder {
             std::fs::create_dir_all(&dir).map_err(io(&dir))?;
         }
         let p = self.seed();
-        write_durably(&p, format!("{}\n", seed.to_hex()).as_bytes())?;
+        // The host's secret: readable by its user only (and the bots never see the folder).
+        write_file(&p, format!("{}\n", seed.to_hex()).as_bytes(), 0o600)?;
         let text = serde_json::to_string_pretty(plan).map_err(|e| MatchError::Plan(e.to_string()))?;
         write_durably(&self.plan(), format!("{text}\n").as_bytes())
     }
@@ -183,9 +219,16 @@ impl Folder {
 
 /// Writes a file whole and durably: a temporary file beside it, synced, then renamed.
 fn write_durably(path: &Path, bytes: &[u8]) -> Result<(), MatchError> {
+    write_file(path, bytes, 0o644)
+}
+
+/// [`write_durably`] with the file's permissions `mode` (0o600: only the host's user reads it).
+fn write_file(path: &Path, bytes: &[u8], mode: u32) -> Result<(), MatchError> {
     use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
     let tmp = path.with_extension("tmp");
-    let mut f = std::fs::File::create(&tmp).map_err(io(&tmp))?;
+    let _ = std::fs::remove_file(&tmp);
+    let mut f = std::fs::OpenOptions::new().write(true).create_new(true).mode(mode).open(&tmp).map_err(io(&tmp))?;
     f.write_all(bytes).and_then(|()| f.sync_all()).map_err(io(&tmp))?;
     std::fs::rename(&tmp, path).map_err(io(path))
 }
@@ -198,6 +241,10 @@ pub trait Watch<A> {
     fn record(&mut self, number: u32, record: &Record<A>) -> Result<(), String>;
     /// A game is over and its log written at `path`.
     fn finished(&mut self, number: u32, path: &Path, timing: &Timing) -> Result<(), String>;
+    /// A game found finished when the match (re)started, its log at `path`: whatever the run
+    /// that finished it had still to do with it (a host killed between writing the log and
+    /// storing it) is done now.
+    fn settled(&mut self, number: u32, path: &Path) -> Result<(), String>;
 }
 
 /// Watching nothing.
@@ -211,6 +258,9 @@ impl<A> Watch<A> for Unwatched {
         Ok(())
     }
     fn finished(&mut self, _: u32, _: &Path, _: &Timing) -> Result<(), String> {
+        Ok(())
+    }
+    fn settled(&mut self, _: u32, _: &Path) -> Result<(), String> {
         Ok(())
     }
 }
@@ -230,14 +280,23 @@ pub struct MatchSummary {
     pub timing: Timing,
 }
 
-/// Plays (or resumes) every game of the match in `folder` that is not finished.
+/// Plays (or resumes) every game of the match in `folder` that is not finished, each bot in
+/// `sandbox` (`None`: unsandboxed, as the plan must then say).
 pub fn run<G: Game>(
     folder: &Folder,
     plan: &Plan,
     seed: &Seed,
     make: ProtocolMaker<G>,
     watch: &mut dyn Watch<G::Action>,
+    sandbox: Option<&Sandbox>,
 ) -> Result<MatchSummary, MatchError> {
+    if plan.sandbox != sandbox.is_some() {
+        return Err(MatchError::Plan(if plan.sandbox {
+            "the plan runs the bots in the sandbox, but none was made".into()
+        } else {
+            "the plan runs the bots unsandboxed (--no-sandbox), but a sandbox was given".into()
+        }));
+    }
     let kind = plan.protocol_kind()?;
     let policy = plan.policy_kind()?;
     let rules = G::rules(&plan.ruleset, &plan.options).map_err(|e| MatchError::Plan(e.0))?;
@@ -260,6 +319,9 @@ pub fn run<G: Game>(
     let mut summary = MatchSummary::default();
     for number in 1..=plan.games {
         if folder.log(number).exists() {
+            watch
+                .settled(number, &folder.log(number))
+                .map_err(|why| MatchError::Host { number, source: HostError::Sink(why) })?;
             summary.skipped += 1;
             continue;
         }
@@ -273,6 +335,9 @@ pub fn run<G: Game>(
         ]);
         if let Some(c) = plan.commitments {
             header.meta.insert("commitments".to_owned(), c.to_string());
+        }
+        if !plan.sandbox {
+            header.meta.insert("sandbox".to_owned(), UNSANDBOXED.to_owned());
         }
         let jpath = folder.journal(number);
         let (mut journal, replay) = if jpath.exists() {
@@ -298,8 +363,9 @@ pub fn run<G: Game>(
         for seat in 0..seats {
             let command = &plan.bots[plan.bot_at(number, seat)];
             let err_path = folder.stderr(number, seat);
-            let err = std::fs::OpenOptions::new().create(true).append(true).open(&err_path).map_err(io(&err_path))?;
-            let bot = BotProcess::spawn(command, seat as u8, Stdio::from(err)).map_err(|source| MatchError::Bot {
+            std::fs::OpenOptions::new().create(true).append(true).open(&err_path).map_err(io(&err_path))?;
+            let launch = Launch { sandbox, stderr: Some(&err_path) };
+            let bot = BotProcess::spawn(command, seat as u8, launch).map_err(|source| MatchError::Bot {
                 number,
                 seat,
                 source,
@@ -349,6 +415,13 @@ mod tests {
             policy: "safe".into(),
             commitments: None,
             sync: true,
+            sandbox: true,
+            allow: Vec::new(),
+            bot_memory_mb: DEFAULT_BOT_MEMORY_MB,
+            db: None,
+            tournament: None,
+            key: None,
+            label: None,
         }
     }
 

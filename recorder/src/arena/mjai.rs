@@ -386,7 +386,9 @@ impl Protocol<Riichi> for Mjai {
         vec![line(&[json!({"type": "start_game", "names": table.names, "id": table.seat})])]
     }
 
-    fn observe(&mut self, seat: Seat, action: &Action, game: &Riichi) {
+    /// mjai tells no pass at all (a window closes as the call that stood, or nothing), so
+    /// `seen` changes nothing here.
+    fn observe(&mut self, seat: Seat, action: &Action, game: &Riichi, _seen: bool) {
         let s = usize::from(seat & 3);
         match *action {
             Action::Discard { tile, drawn, riichi } => {

@@ -13,13 +13,16 @@ pub const PAIFU_PROTOCOL: &str = "paifu/1";
 /// - `{"type":"start","protocol":"paifu/1","game":…,"ruleset":…,"options":{…},"seat":S,
 ///   "names":[…],"number":K}`, answered with anything (`ok`);
 /// - `{"type":"ask","seat":S,"events":[{"seq":N,"seat":T,"action":"…"},…],"view":{…},
-///   "legal":["…",…]}`: the decisions played since this seat was last asked (every seat's,
-///   in order), the seat's view (what it sees at the table, nothing hidden from it shown), and
-///   its legal actions; answered with one of `legal`, as written;
+///   "legal":["…",…]}`: the decisions played since this seat was last asked that it sees at the
+///   table (every seat's, in order, but another seat's pass on a claim and its incidents while a
+///   claim window is open: `Game::hidden_from_others`), numbered by `seq` among the events this
+///   seat was told, the seat's view (what it sees at the table, nothing hidden from it shown),
+///   and its legal actions; answered with one of `legal`, as written;
 /// - `{"type":"end","scores":[…],"placements":[…]}`, answered with anything.
 pub struct PaifuLine {
-    /// Decisions since this seat's last question: (seq, seat, notation).
+    /// Decisions since this seat's last question that it sees: (seq, seat, notation).
     events: Vec<Event>,
+    /// Events told to this seat so far (the next one's `seq`).
     seq: u32,
 }
 
@@ -90,9 +93,11 @@ impl<G: Game> Protocol<G> for PaifuLine {
         })]
     }
 
-    fn observe(&mut self, seat: Seat, action: &G::Action, _game: &G) {
-        self.events.push(Event { seq: self.seq, seat, action: action.to_string() });
-        self.seq += 1;
+    fn observe(&mut self, seat: Seat, action: &G::Action, _game: &G, seen: bool) {
+        if seen {
+            self.events.push(Event { seq: self.seq, seat, action: action.to_string() });
+            self.seq += 1;
+        }
     }
 
     fn ask(&mut self, game: &G, seat: Seat) -> String {

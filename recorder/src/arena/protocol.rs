@@ -42,8 +42,10 @@ pub trait Protocol<G: Game> {
     /// Lines sent before the first decision (each answer read and ignored).
     fn begin(&mut self, table: &Table<'_>, game: &G) -> Vec<String>;
     /// Notes an action just played (any seat's, incidents and the host's safe actions
-    /// included); `game` is the state after it.
-    fn observe(&mut self, seat: Seat, action: &G::Action, game: &G);
+    /// included); `game` is the state after it. `seen`: whether this seat sees it at the table
+    /// (false for another seat's pass on a claim, and its incidents while a claim window is
+    /// open: [`Game::hidden_from_others`]); what it does not see is never told.
+    fn observe(&mut self, seat: Seat, action: &G::Action, game: &G, seen: bool);
     /// Lines to send now that are not questions (each answer read and ignored), drained after
     /// each [`Protocol::observe`]. Most protocols have none.
     fn notices(&mut self) -> Vec<String> {

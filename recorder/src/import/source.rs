@@ -28,15 +28,23 @@ use paifu_core::replay::{self, Beside, Report, Verdict};
 use paifu_core::riichi::{Action, Riichi};
 use paifu_core::{ErrorCode, Fault, Game as _, GameKind};
 
+/// What the header of a log imported from a source says of it beyond its game (an mjlog
+/// record's checked wall, `meta.wall`).
+type Meta = Option<(String, String)>;
+
 /// Reads a source of a log header's `source.format` (`tenhou6`, `mjlog`, `mjai`) as `paifu
-/// import` reads a file of that format: its game in the record model and where its places are
-/// in the source; read as an excerpt when `excerpt` says the log was (`paifu import --excerpt`).
-fn read_as(format: &str, text: &str, excerpt: bool) -> Result<(Game, PosMap), ImportError> {
+/// import` reads a file of that format: its game in the record model, where its places are in
+/// the source, and what the header says of it beyond the game; read as an excerpt when
+/// `excerpt` says the log was (`paifu import --excerpt`).
+fn read_as(format: &str, text: &str, excerpt: bool) -> Result<(Game, PosMap, Meta), ImportError> {
     match format {
-        "tenhou6" => tenhou6::parse(text).map(|g| (g, PosMap::default())),
+        "tenhou6" => tenhou6::parse(text).map(|g| (g, PosMap::default(), None)),
         // `paifu import` gives mjlog records no id (they carry none).
-        "mjlog" => mjlog::read_game(text, "", excerpt),
-        "mjai" => mjai::read_game(text),
+        "mjlog" => mjlog::read_game(text, "", excerpt).map(|r| {
+            let meta = r.meta();
+            (r.game, r.pm, meta)
+        }),
+        "mjai" => mjai::read_game(text).map(|(g, pm)| (g, pm, None)),
         other => Err(ImportError::new("source.format", format!("{other:?} is not a format Paifu imports"))),
     }
 }
@@ -62,7 +70,10 @@ fn header_difference(log: &Header, src: &Header) -> Option<String> {
         .or_else(|| differ("source", brief(&log.source), brief(&src.source)))
         .or_else(|| {
             let keys = log.meta.keys().chain(src.meta.keys());
-            keys.filter(|k| log.meta.get(*k) != src.meta.get(*k))
+            // A log imported before Paifu rebuilt Tenhou's walls does not say its wall was checked
+            // (`meta.wall`): it claims less, and its source's wall is checked all the same.
+            let unclaimed = |k: &str| k == mjlog::WALL_KEY && !log.meta.contains_key(k);
+            keys.filter(|k| log.meta.get(*k) != src.meta.get(*k) && !unclaimed(k))
                 .map(|k| differ(&format!("meta.{k}"), brief(&log.meta.get(k)), brief(&src.meta.get(k))))
                 .next()
                 .flatten()
@@ -72,8 +83,12 @@ fn header_difference(log: &Header, src: &Header) -> Option<String> {
 /// Whether the log's header is the one its source gives (`expected`, made without the source
 /// text, which the log's `meta.source` is: a source that fits a header is embedded in it),
 /// the engine name apart. Compared field by field; the message is written only for a difference.
+/// A log imported before Paifu rebuilt Tenhou's walls does not say its wall was checked
+/// (`meta.wall`): it claims less, and its source's wall is checked all the same.
 fn same_header(log: &Header, expected: &Header, text: &str) -> bool {
     let meta_but_source = log.meta.iter().filter(|(k, _)| *k != META_KEY);
+    let unclaimed = |k: &str| k == mjlog::WALL_KEY && !log.meta.contains_key(k);
+    let expected_meta = expected.meta.iter().filter(|(k, _)| !unclaimed(k));
     log.paifu == expected.paifu
         && log.game == expected.game
         && log.ruleset == expected.ruleset
@@ -83,7 +98,7 @@ fn same_header(log: &Header, expected: &Header, text: &str) -> bool {
         && log.commitment == expected.commitment
         && log.source == expected.source
         && to_log::embeddable(text.as_bytes()).is_some()
-        && meta_but_source.eq(expected.meta.iter())
+        && meta_but_source.eq(expected_meta)
 }
 
 /// What a record says, for a message: its seat, action and claim.
@@ -162,8 +177,18 @@ impl SourceCheck {
             return Err(f);
         }
         let excerpt = to_log::is_excerpt(h);
-        let (game, pm) = read_as(&src.format, text, excerpt)
-            .map_err(|e| mismatch(format!("the source the log embeds ({}) cannot be imported: {e}", src.format)))?;
+        let (game, pm, meta) = read_as(&src.format, text, excerpt).map_err(|e| {
+            if mjlog::is_wall_mismatch(&e) {
+                // A Tenhou record whose own seed does not make its deals (mjlog/wall.rs).
+                let what = e.message.strip_prefix("wall_mismatch: ").unwrap_or(&e.message).to_owned();
+                let e = ImportError { message: what, ..e };
+                return Fault::new(
+                    ErrorCode::WallMismatch,
+                    format!("the source the log embeds ({}) is not what its own seed deals: {e}", src.format),
+                );
+            }
+            mismatch(format!("the source the log embeds ({}) cannot be imported: {e}", src.format))
+        })?;
         if game.paifu.is_some() {
             // Importing such a file gives the log it embeds (embedded/), whose header would have
             // to hold this very text, which holds that header: never the log's.
@@ -174,6 +199,7 @@ impl SourceCheck {
             )));
         }
         let mut expected = to_log::bare_header(&src.format, &game, src.digest, excerpt);
+        expected.meta.extend(meta);
         if let Some(c) = to_log::computed_note(&game) {
             expected.meta.insert(to_log::COMPUTED_KEY.into(), c);
         }

@@ -107,6 +107,8 @@ pub struct Riichi {
     pub(crate) last_end: Option<std::sync::Arc<crate::riichi::HandEnd>>,
     /// Forfeits, host incidents owed a safe action, the hand's incidents (core/src/incident.rs).
     pub(crate) incidents: crate::incident::Incidents,
+    /// Records played, against the bound (docs/rules/riichi.md, "Length").
+    pub(crate) length: crate::game::Length,
     /// Chombos so far in the match: each deal after the n-th is drawn from streams labelled
     /// with `/chombo/n` (none before the first, so games without one deal as they always did).
     pub(crate) chombos: u32,
@@ -177,6 +179,7 @@ impl Riichi {
             last_hand: None,
             last_end: None,
             incidents: Default::default(),
+            length: Default::default(),
             chombos: 0,
         };
         g.start_round();

@@ -2,7 +2,7 @@
 //! Python package `mjai`, the real clients) driven by a small loop of the engine's own.
 
 use super::*;
-use crate::arena::process::BotProcess;
+use crate::arena::process::{BotProcess, Launch};
 use paifu_core::log::Options;
 use paifu_core::Seed;
 use std::path::{Path, PathBuf};
@@ -115,7 +115,7 @@ fn play_first(g: &mut Riichi, ps: &mut [Mjai], steps: usize, stop: impl Fn(&Riic
         let a = g.legal_actions(s)[0];
         g.play_mut(s, &a).expect("a legal action");
         for p in ps.iter_mut() {
-            p.observe(s, &a, g);
+            p.observe(s, &a, g, true);
             notices.extend(p.notices());
         }
         if stop(g, &a) {
@@ -182,7 +182,7 @@ fn a_whole_game_of_first_choices_tells_every_seat_the_same_events_apart_from_hid
         let a = g.legal_actions(s)[0];
         g.play_mut(s, &a).expect("a legal action");
         for (i, p) in ps.iter_mut().enumerate() {
-            p.observe(s, &a, &g);
+            p.observe(s, &a, &g, true);
             for n in p.notices() {
                 seen[i].extend(events(&n));
             }
@@ -320,7 +320,7 @@ fn reach_asks_again_with_the_reach_event_then_reads_the_riichi_discard() {
             .unwrap_or(&legal[0]);
         g.play_mut(s, &a).expect("legal");
         for p in ps.iter_mut() {
-            p.observe(s, &a, &g);
+            p.observe(s, &a, &g, true);
             p.notices();
         }
     }
@@ -342,7 +342,7 @@ fn reach_asks_again_with_the_reach_event_then_reads_the_riichi_discard() {
     // reach already).
     g.play_mut(s, &riichi).expect("legal");
     for (i, p) in ps.iter_mut().enumerate() {
-        p.observe(s, &riichi, &g);
+        p.observe(s, &riichi, &g, true);
         p.notices();
         let ev = events(&p.ask(&g, i as Seat));
         let kinds: Vec<&str> = ev.iter().filter_map(|e| e["type"].as_str()).collect();
@@ -420,7 +420,7 @@ fn in_a_claim_window_none_passes_and_calls_are_read_with_their_tiles() {
         let a = g.legal_actions(s)[0];
         g.play_mut(s, &a).expect("legal");
         for p in ps.iter_mut() {
-            p.observe(s, &a, &g);
+            p.observe(s, &a, &g, true);
             p.notices();
         }
     }
@@ -461,13 +461,13 @@ fn in_a_claim_window_none_passes_and_calls_are_read_with_their_tiles() {
     g2.play_mut(s, &call).expect("legal");
     let mut ps2 = ps.clone();
     for p in ps2.iter_mut() {
-        p.observe(s, &call, &g2);
+        p.observe(s, &call, &g2, true);
     }
     while g2.claim_window() == Some((from, t)) {
         let Some(o) = g2.to_act().iter().next() else { break };
         g2.play_mut(o, &Action::Pass).expect("a pass");
         for p in ps2.iter_mut() {
-            p.observe(o, &Action::Pass, &g2);
+            p.observe(o, &Action::Pass, &g2, true);
         }
     }
     if g2.melds(s).len() > g.melds(s).len() {
@@ -551,13 +551,14 @@ fn play_bots(seed: &str, classes: [&str; 4], dir: &Path) -> (Riichi, Played) {
     let mut ps: Vec<Mjai> = (0..4).map(Mjai::new).collect();
     let mut bots: Vec<BotProcess> = (0..4u8)
         .map(|s| {
-            let err = std::fs::File::create(dir.join(format!("seat-{s}.stderr"))).expect("a stderr file");
-            BotProcess::spawn(&bot_command(classes[usize::from(s)]), s, Stdio::from(err)).expect("the bot starts")
+            let err = dir.join(format!("seat-{s}.stderr"));
+            let launch = Launch { sandbox: None, stderr: Some(&err) };
+            BotProcess::spawn(&bot_command(classes[usize::from(s)]), s, launch).expect("the bot starts")
         })
         .collect();
     let wait = Duration::from_secs(60);
     let exchange = |bots: &mut Vec<BotProcess>, s: usize, line: &str| -> String {
-        bots[s].send(line).unwrap_or_else(|e| panic!("seed {seed:?}, seat {s}: {e}"));
+        bots[s].send(line, wait).unwrap_or_else(|e| panic!("seed {seed:?}, seat {s}: {e}"));
         bots[s].answer(wait).unwrap_or_else(|e| panic!("seed {seed:?}, seat {s}: {e} (after {line})"))
     };
     for (s, lines) in begin_all(&g, &mut ps).into_iter().enumerate() {
@@ -601,7 +602,7 @@ fn play_bots(seed: &str, classes: [&str; 4], dir: &Path) -> (Riichi, Played) {
         }
         g.play_mut(s, &action).expect("checked");
         for (o, p) in ps.iter_mut().enumerate() {
-            p.observe(s, &action, &g);
+            p.observe(s, &action, &g, true);
             for n in p.notices() {
                 exchange(&mut bots, o, &n);
             }
@@ -639,11 +640,12 @@ fn a_reference_bot_sent_events_that_confuse_it_reports_an_exception() {
     // The check the games rely on can fail: a draw before any hand began.
     let dir = tempfile::tempdir().expect("a folder");
     let path = dir.path().join("seat-0.stderr");
-    let err = std::fs::File::create(&path).expect("a stderr file");
-    let mut bot = BotProcess::spawn(&bot_command("RulebaseBot"), 0, Stdio::from(err)).expect("the bot starts");
-    bot.send(r#"[{"type":"start_game","names":["a","b","c","d"],"id":0}]"#).expect("sent");
+    let launch = Launch { sandbox: None, stderr: Some(&path) };
+    let mut bot = BotProcess::spawn(&bot_command("RulebaseBot"), 0, launch).expect("the bot starts");
+    let wait = Duration::from_secs(60);
+    bot.send(r#"[{"type":"start_game","names":["a","b","c","d"],"id":0}]"#, wait).expect("sent");
     assert_eq!(bot.answer(Duration::from_secs(60)).expect("an answer"), r#"{"type":"none"}"#);
-    bot.send(r#"[{"type":"tsumo","actor":0,"pai":"1m"}]"#).expect("sent");
+    bot.send(r#"[{"type":"tsumo","actor":0,"pai":"1m"}]"#, wait).expect("sent");
     assert_eq!(bot.answer(Duration::from_secs(60)).expect("an answer"), r#"{"type":"none"}"#);
     drop(bot);
     let text = std::fs::read_to_string(&path).expect("the stderr file");
@@ -756,7 +758,7 @@ fn the_events_are_those_paifu_export_mjai_writes_with_the_others_tiles_hidden() 
         for r in &log.records {
             g.play_mut(r.seat, &r.action).expect("the log replays");
             for (i, p) in ps.iter_mut().enumerate() {
-                p.observe(r.seat, &r.action, &g);
+                p.observe(r.seat, &r.action, &g, true);
                 for l in p.notices() {
                     told[i].extend(events(&l));
                 }
