@@ -195,10 +195,20 @@ pub fn tournament_html(
         body.push_str("</figure></section>\n");
     }
     body.push_str(
-        "<h2>Games</h2>\n<table><thead><tr><th>Game</th><th>Players</th><th>Verdict</th><th>Counted</th>\
-         <th>Log (blake3)</th><th>Certificates</th><th>Replay</th></tr></thead><tbody>\n",
+        "<h2>Games</h2>\n<table><thead><tr><th>Game</th><th>Players</th><th>Verdict</th><th>Final scores</th>\
+         <th>Counted</th><th>Log (blake3)</th><th>Certificates</th><th>Replay</th></tr></thead><tbody>\n",
     );
-    for (i, (g, r)) in m.games.iter().zip(replay).enumerate() {
+    // Games in the order they were played when the dashboard's numbers say it (the archive
+    // numbers games as they are stored), each game's kind together; else by kind and file.
+    let mut order: Vec<(usize, (&ManifestGame, &Replay))> = m.games.iter().zip(replay).enumerate().collect();
+    order.sort_by_key(|(_, (g, r))| {
+        let id = match r {
+            Replay::Dashboard { id, .. } => Some(*id),
+            Replay::File(_) => None,
+        };
+        (g.game.clone(), id, g.file.clone())
+    });
+    for (i, (g, r)) in order {
         let certs: Vec<String> = g
             .certificates
             .iter()
@@ -214,16 +224,17 @@ pub fn tournament_html(
         };
         let _ = writeln!(
             body,
-            "<tr class=\"{cls}\"><td>{game} ({ruleset})</td><td>{players}</td><td>{verdict}</td><td>{counted}</td>\
+            "<tr class=\"{cls}\"><td>{game} ({ruleset})</td><td>{players}</td><td>{verdict}</td><td>{scores}</td><td>{counted}</td>\
              <td><a href=\"{logs}/{file}\"><code>{short}</code></a></td><td>{certs}</td><td>{link}</td></tr>",
             cls = if g.verdict.fault.is_some() { "invalid" } else { "ok" },
             game = esc(&g.game),
             ruleset = esc(&g.ruleset),
             players = esc(&g.seats.join(", ")),
             verdict = match notes.get(i).and_then(Option::as_ref) {
-                Some(n) => format!("{}<br><small class=\"note\">{}</small>", esc(&g.verdict.to_string()), esc(n)),
-                None => esc(&g.verdict.to_string()),
+                Some(n) => format!("{}<br><small class=\"note\">{}</small>", verdict_text(g), esc(n)),
+                None => verdict_text(g),
             },
+            scores = final_scores_text(g),
             counted = if g.counted { "yes" } else { "no" },
             file = esc(&g.file),
             short = &g.blake3.to_hex()[..16],
@@ -237,6 +248,24 @@ pub fn tournament_html(
          </head><body><main>\n{body}</main></body></html>\n",
         title = esc(&m.tournament)
     )
+}
+
+/// A game's verdict in words: `valid`, `invalid: truncated`, or an excerpt's rounds.
+fn verdict_text(g: &ManifestGame) -> String {
+    match &g.verdict.fault {
+        Some(code) => format!("{}: <code>{}</code>", esc(&g.verdict.verdict), esc(code)),
+        None => esc(&g.verdict.verdict),
+    }
+}
+
+/// Each player's final score, by name: `Aiko 32000, Bence 28000`.
+fn final_scores_text(g: &ManifestGame) -> String {
+    match &g.verdict.final_scores {
+        Some(scores) => {
+            esc(&g.seats.iter().zip(scores).map(|(p, s)| format!("{p} {s}")).collect::<Vec<_>>().join(", "))
+        }
+        None => "—".to_owned(),
+    }
 }
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:0;color:#111;background:#fff}\
@@ -339,9 +368,33 @@ mod tests {
         assert!(html.contains("<code>paifu show games/a.paifu</code>"));
         assert!(html.contains("A,1, &lt;B&gt;"), "seat names escaped");
         assert!(html.contains("<tr class=\"invalid\"><td>riichi (tenhou)</td>"));
-        assert!(html.contains("invalid (truncated)"));
+        assert!(html.contains("<td>invalid: <code>truncated</code></td>"), "the verdict in words");
+        assert!(html.contains("<td>A,1 10, &lt;B&gt; -10</td>"), "final scores by name, not an array");
+        assert!(!html.contains("[10, -10]"), "no raw arrays");
+
         assert!(html.contains("<svg"), "a chart per table");
         assert!(!html.contains("<script"), "no script");
         assert!(!html.contains("src=\"http"), "nothing loaded from elsewhere");
+    }
+
+    #[test]
+    fn the_games_are_listed_in_the_order_they_were_stored() {
+        let k = paifu_core::cert::SecretKey::from_bytes(&[9; 32]);
+        let m = ManifestBody::new(
+            "Cup".into(),
+            "2026-11-23T00:00:00Z".into(),
+            &k.verifying_key(),
+            vec![],
+            vec![game("a.paifu", None), game("b.paifu", None)],
+            vec![],
+        );
+        let replay: Vec<Replay> = m
+            .games
+            .iter()
+            .map(|g| Replay::Dashboard { url: "http://x".into(), id: if g.file == "a.paifu" { 9 } else { 3 } })
+            .collect();
+        let html = tournament_html(&m, &replay, &[], "games", &Terms::new());
+        let (a, b) = (html.find("games/a.paifu\"").unwrap(), html.find("games/b.paifu\"").unwrap());
+        assert!(b < a, "game 3 (b.paifu) before game 9 (a.paifu), whatever their files' names");
     }
 }

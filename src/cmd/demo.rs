@@ -13,7 +13,7 @@ use paifu_core::cert::SecretKey;
 use paifu_core::log::{self, Encoding};
 use paifu_core::replay;
 use paifu_core::Seed;
-use paifu_recorder::archive::Role;
+use paifu_recorder::archive::{Role, Standing};
 use paifu_recorder::bots::Bots;
 use paifu_recorder::play_game;
 use std::collections::BTreeMap;
@@ -30,7 +30,8 @@ pub struct DemoArgs {
     /// Where to serve the dashboard.
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: String,
-    /// Stop after signing: do not store the games or serve the dashboard.
+    /// Stop once the games are signed and stored in the archive (paifu-demo/paifu.db): do not
+    /// serve the dashboard.
     #[arg(long)]
     pub no_serve: bool,
 }
@@ -42,20 +43,10 @@ pub(crate) const DEMO_TOURNAMENT: &str = "Paifu demo";
 pub(crate) const PLAYERS: [(&str, &str); 4] =
     [("Aiko", "greedy"), ("Bence", "greedy"), ("Chen", "random"), ("Dani", "random")];
 
-/// One player's line in a game's standings.
-#[derive(Default, Debug)]
-pub struct Standing {
-    pub played: u32,
-    /// Games finished first (alone or shared).
-    pub won: u32,
-    pub points: i64,
-}
-
 /// What the demo made.
 pub struct Made {
     pub logs: Vec<PathBuf>,
     pub valid: usize,
-    pub standings: BTreeMap<&'static str, BTreeMap<&'static str, Standing>>,
 }
 
 struct Ctx<'a> {
@@ -89,16 +80,8 @@ fn table<G: Bots>(cx: &mut Ctx, ruleset: &str, label: &str, players: &[(&'static
     if let Some(c) = certify(&report, cx.key) {
         write_file(&cx.certs.join(format!("{}.cert.json", label.replace('/', "-"))), c.to_json().as_bytes())?;
     }
-    if let Some(o) = report.verdict.outcome() {
+    if report.verdict.outcome().is_some() {
         cx.made.valid += 1;
-        let best = o.final_scores.iter().copied().max().unwrap_or(0);
-        let st = cx.made.standings.entry(G::KIND.title()).or_default();
-        for (seat, (name, _)) in players.iter().enumerate() {
-            let s = st.entry(name).or_default();
-            s.played += 1;
-            s.points += o.final_scores[seat];
-            s.won += u32::from(o.final_scores[seat] == best);
-        }
     }
     cx.made.logs.push(path);
     Ok(())
@@ -117,13 +100,7 @@ pub fn make(out: &Path, seed: &str) -> Result<Made> {
         write_key_pair(&key_path, &out.join("referee.pub"))?;
     }
     let key = read_key(&key_path)?;
-    let mut cx = Ctx {
-        seed: Seed::from_text(seed),
-        logs,
-        certs,
-        key: &key,
-        made: Made { logs: Vec::new(), valid: 0, standings: BTreeMap::new() },
-    };
+    let mut cx = Ctx { seed: Seed::from_text(seed), logs, certs, key: &key, made: Made { logs: Vec::new(), valid: 0 } };
 
     // Tien Zi Que: a round robin, every pairing twice with the seats swapped.
     let mut n = 0;
@@ -145,21 +122,60 @@ pub fn make(out: &Path, seed: &str) -> Result<Made> {
     table::<paifu_core::tayu::Tayu>(&mut cx, "standard", "tayu/02", &[PLAYERS[1], PLAYERS[3]])?;
     table::<paifu_core::tayu::Tayu>(&mut cx, "standard", "tayu/03", &PLAYERS)?;
     table::<paifu_core::tayu::Tayu>(&mut cx, "standard", "tayu/04", &PLAYERS[..3])?;
+    // Chinese Official mahjong: one match of sixteen hands.
+    table::<paifu_core::mcr::Mcr>(&mut cx, "standard", "mcr/01", &PLAYERS)?;
+    // Hungarian mahjong: one party.
+    table::<paifu_core::hungarian::Hungarian>(&mut cx, "standard", "hungarian/01", &PLAYERS)?;
     Ok(cx.made)
 }
 
-/// Prints the standings and what to try next.
+/// Prints the standings as the archive ranks them (riichi by points after uma and oka, the
+/// other games by average place), one table per game and ruleset.
+fn print_standings(lines: &[Standing]) -> Result<()> {
+    let mut start = 0;
+    while start < lines.len() {
+        let first = &lines[start];
+        let end =
+            start + lines[start..].iter().take_while(|l| l.game == first.game && l.ruleset == first.ruleset).count();
+        let title = paifu_core::GameKind::from_name(&first.game).map_or(first.game.as_str(), |k| k.title());
+        let riichi = first.points.is_some();
+        outln!(
+            "\n{title} ({} rules), ranked by {}:",
+            first.ruleset,
+            if riichi { "points after uma and oka" } else { "average place" }
+        )?;
+        outln!(
+            "  {:>4} {:<8} {:>5} {:>9} {:>6} {:>11}",
+            "rank",
+            "player",
+            "games",
+            "avg place",
+            "firsts",
+            if riichi { "points" } else { "total score" }
+        )?;
+        for l in &lines[start..end] {
+            let last = match l.points {
+                Some(p) => format!("{:+.1}", p as f64 / 1000.0),
+                None => l.total_score.to_string(),
+            };
+            outln!(
+                "  {:>4} {:<8} {:>5} {:>9.2} {:>6} {:>11}",
+                l.rank,
+                l.player,
+                l.games,
+                l.average_placement,
+                l.firsts,
+                last
+            )?;
+        }
+        start = end;
+    }
+    Ok(())
+}
+
+/// Prints what to try next.
 fn print_summary(made: &Made, out: &Path) -> Result<()> {
     outln!("\n{} of {} games valid and signed.", made.valid, made.logs.len())?;
-    for (game, table) in &made.standings {
-        outln!("\n{game}:")?;
-        outln!("  {:<8} {:>6} {:>4} {:>9}", "player", "played", "won", "points")?;
-        let mut rows: Vec<_> = table.iter().collect();
-        rows.sort_by_key(|(_, s)| std::cmp::Reverse((s.won, s.points)));
-        for (name, s) in rows {
-            outln!("  {:<8} {:>6} {:>4} {:>9}", name, s.played, s.won, s.points)?;
-        }
-    }
     let first = out.join("logs/tzq-01.paifu.jsonl");
     outln!("\nEverything is in {}. Try:", out.display())?;
     outln!("  paifu show {}", first.display())?;
@@ -173,24 +189,29 @@ fn print_summary(made: &Made, out: &Path) -> Result<()> {
     outln!("Then change a card in {} and validate it again to see where and why it is rejected.", first.display())
 }
 
-/// `paifu demo`: with --no-serve, 0 every game valid and signed, 1 otherwise; else serves until
-/// stopped.
+/// `paifu demo`: with --no-serve, 0 every game valid, signed and stored, 1 otherwise; else
+/// serves until stopped.
 pub fn run(a: DemoArgs) -> Result {
-    outln!("Paifu demo: a tournament of Tien Zi Que, riichi mahjong and Ta Yü for four players.\n")?;
+    outln!(
+        "Paifu demo: a tournament of Tien Zi Que, riichi mahjong, Ta Yü, Chinese Official mahjong and Hungarian \
+         mahjong for four players.\n"
+    )?;
     let made = make(&a.out, &a.seed)?;
-    print_summary(&made, &a.out)?;
-    if a.no_serve {
-        return Ok(Status::faulty_if(made.valid != made.logs.len()));
-    }
     let key = read_key(&a.out.join("referee.key"))?;
-    outln!()?;
-    // Store everything in the demo's archive as one tournament, with certificates, then serve it.
+    // Store everything in the demo's archive as one tournament, with certificates.
     let db = a.out.join("paifu.db");
     let mut archive = open(&db)?;
     prepare_tournament(&mut archive, &db, DEMO_TOURNAMENT, Some(&key))?;
     let s = ingest_files(&mut archive, &made.logs, Some(DEMO_TOURNAMENT), Some(&key), &Progress::hidden())
         .map_err(Error::archive(&db))?;
+    outln!()?;
     s.print()?;
+    let standings = archive.standings(DEMO_TOURNAMENT).map_err(Error::archive(&db))?.unwrap_or_default();
+    print_standings(&standings)?;
+    print_summary(&made, &a.out)?;
+    if a.no_serve {
+        return Ok(Status::faulty_if(made.valid != made.logs.len()));
+    }
     // A token for this run, so that the dashboard's uploads can be tried.
     let token = archive.create_token("demo", Role::Admin).map_err(Error::archive(&db))?;
     drop(archive);

@@ -256,11 +256,24 @@ fn demo_runs_a_tournament_and_signs_every_game() {
     let o = paifu(&["demo", "--out", "d", "--no-serve"], t.path());
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("18 of 18 games valid and signed"), "{out}");
-    for game in ["Tien Zi Que:", "Riichi mahjong:", "Ta Yü:"] {
-        assert!(out.contains(game), "{out}");
+    assert!(out.contains("20 of 20 games valid and signed"), "{out}");
+    // Every game the README lists, each ranked as the archive ranks it: riichi by points after
+    // uma and oka, the others by average place.
+    for game in [
+        "Tien Zi Que (standard rules), ranked by average place:",
+        "Riichi mahjong (standard rules), ranked by points after uma and oka:",
+        "Ta Yü (standard rules), ranked by average place:",
+        "Chinese Official mahjong (MCR) (standard rules), ranked by average place:",
+        "Hungarian mahjong (1925) (standard rules), ranked by average place:",
+    ] {
+        assert!(out.contains(game), "{game}: {out}");
     }
-    assert_eq!(fs::read_dir(t.path().join("d/certs")).unwrap().count(), 18);
+    assert_eq!(fs::read_dir(t.path().join("d/certs")).unwrap().count(), 20);
+    // --no-serve still stores every game in the archive.
+    let a = paifu_recorder::archive::Archive::open(&t.path().join("d/paifu.db")).unwrap();
+    let standings = a.standings("Paifu demo").unwrap().unwrap();
+    assert_eq!(standings.iter().filter(|l| l.game == "riichi").count(), 4, "{standings:?}");
+    assert!(standings.iter().filter(|l| l.game == "riichi").all(|l| l.points.is_some()));
     // A second run keeps the referee's key.
     let key = fs::read(t.path().join("d/referee.key")).unwrap();
     assert_eq!(paifu(&["demo", "--out", "d", "--no-serve"], t.path()).status.code(), Some(0));

@@ -22,4 +22,5 @@ mod robustness;
 mod tayu;
 mod tenhou;
 mod util;
+mod web_crawl;
 mod web_e2e;

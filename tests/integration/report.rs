@@ -93,7 +93,7 @@ fn the_report_publishes_every_game_and_verify_finds_the_tournament_as_signed() {
     // The page and the tables.
     let html = std::fs::read_to_string(p.join("out/index.html")).unwrap();
     assert!(html.contains(&format!("<code id=\"root\">{}</code>", m.manifest.root)));
-    assert!(html.contains("invalid (truncated)") && html.contains("<svg"), "verdicts and charts");
+    assert!(html.contains("invalid: <code>truncated</code>") && html.contains("<svg"), "verdicts and charts");
     // How the riichi table counts its points, from its games' options.
     let terms = "start 25000, return 30000, oka +20 to the first, uma +20/+10/-10/-20";
     assert_eq!(published.terms.values().collect::<Vec<_>>(), [&vec![terms.to_owned()]]);

@@ -150,7 +150,7 @@ async fn dashboard_in_chromium() {
     // Step through it with the keyboard.
     c.find(Locator::LinkText("Step through it")).await.unwrap().click().await.unwrap();
     wait_text(&c, "#step", |t| t == "0").await;
-    assert!(c.find(Locator::Css(".seat .t")).await.is_ok(), "hands are drawn as tiles");
+    assert!(c.find(Locator::Css(".seat .card")).await.is_ok(), "hands are drawn as cards");
     press(&c, Key::Right).await;
     wait_text(&c, "#step", |t| t == "1").await;
     let action = wait_text(&c, "#action", |t| !t.is_empty()).await;
@@ -168,10 +168,17 @@ async fn dashboard_in_chromium() {
     // Jump to round 2.
     let option = c.find(Locator::Css("select#round option:nth-child(2)")).await.unwrap();
     let start = option.attr("value").await.unwrap().expect("the option is the round's first step");
+    // Choosing it goes there at once (the script sends the form); Go stays there.
     option.click().await.unwrap();
-    c.find(Locator::Css(".viewer-nav form button")).await.unwrap().click().await.unwrap();
     wait_text(&c, "#step", |t| t == start).await;
-    assert!(c.source().await.unwrap().contains("<b>Round 2</b>"));
+    c.find(Locator::Css(".viewer-forms form button")).await.unwrap().click().await.unwrap();
+    wait_text(&c, "#step", |t| t == start).await;
+    // Round 2's first step is the one that ends round 1: round 1's end is shown over its last
+    // position, and the select says where the game is now.
+    let src = c.source().await.unwrap();
+    assert!(src.contains("<b>Round 1</b>") && src.contains("End of round 1"), "{src}");
+    let chosen = c.execute("return document.querySelector('#round').selectedIndex", vec![]).await.unwrap();
+    assert_eq!(chosen, serde_json::json!(1));
 
     // Uploading needs a log-in: the upload page says so; log in with the token.
     c.goto(&format!("{base}/upload")).await.unwrap();
@@ -182,6 +189,10 @@ async fn dashboard_in_chromium() {
     c.find(Locator::Css("button#login")).await.unwrap().click().await.unwrap();
     wait_text(&c, "#who", |t| t.contains("e2e")).await;
     assert!(c.current_url().await.unwrap().path().ends_with("/upload"), "back on the upload page");
+    // Logged in, the header says who rather than offering to log in.
+    wait_text(&c, "header #account", |t| t == "Logged in: e2e").await;
+    c.goto(&format!("{base}/games")).await.unwrap();
+    wait_text(&c, "header #account", |t| t == "Logged in: e2e").await;
 
     // Upload a log and see its verdict; then a bad one.
     let upload_dir = tempfile::tempdir().unwrap();
@@ -407,6 +418,353 @@ async fn a_live_game_follows_its_moves_in_chromium() {
     wait_text(&c, "#step", |t| t == "5").await;
     a.live_end(id).unwrap();
     wait_text(&c, "main", |t| t.contains("it has ended")).await;
+    c.close().await.unwrap();
+    server.stop();
+}
+
+/// A Chromium session with a window of `width` x `height`.
+async fn connect_sized(driver: &Driver, width: u32, height: u32) -> Client {
+    let profile = driver._profile.path().display().to_string();
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".into(),
+        serde_json::json!({
+            "binary": CHROMIUM,
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", "--hide-scrollbars", format!("--window-size={width},{height}"),
+                format!("--user-data-dir={profile}/{width}x{height}"),
+            ],
+        }),
+    );
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    let c = ClientBuilder::new(connector)
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{}", driver.port))
+        .await
+        .expect("a Chromium session through chromedriver");
+    // The window's size includes its frame: grow it until the page itself is width x height.
+    let inner = |c: Client| async move {
+        let v = c.execute("return [window.innerWidth, window.innerHeight]", vec![]).await.unwrap();
+        (c, v[0].as_u64().unwrap_or(0) as u32, v[1].as_u64().unwrap_or(0) as u32)
+    };
+    let (c, w, h) = inner(c).await;
+    if (w, h) != (width, height) {
+        c.set_window_size(width + width.saturating_sub(w), height + height.saturating_sub(h)).await.unwrap();
+    }
+    c
+}
+
+/// Saves a screenshot of the page as `docs/screenshots/NAME.png` when PAIFU_SCREENSHOTS is set
+/// (how the screenshots in docs/ are made: `PAIFU_SCREENSHOTS=1 cargo test --test integration
+/// web_e2e`).
+async fn screenshot(c: &Client, name: &str) {
+    if std::env::var_os("PAIFU_SCREENSHOTS").is_none() {
+        return;
+    }
+    let png = c.screenshot().await.expect("a screenshot");
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
+}
+
+/// The step shown (read by script: the element may be swapped while it is read).
+async fn step_now(c: &Client) -> usize {
+    let v = c.execute("return document.getElementById('step').textContent", vec![]).await.unwrap();
+    v.as_str().and_then(|t| t.parse().ok()).unwrap_or(0)
+}
+
+/// A number the page's script answers.
+async fn js_f64(c: &Client, script: &str) -> f64 {
+    c.execute(script, vec![]).await.expect("the script runs").as_f64().unwrap_or(f64::NAN)
+}
+
+/// The real Tenhou game stored in a fresh archive, with its step numbers: where its first hand
+/// ends, and a step in the middle of its first hand.
+fn real_riichi_archive(db: &Path) -> (i64, paifu_core::log::Log<paifu_core::riichi::Action>) {
+    let real = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/real-logs/tenhou/2010081709gm-00a9-0000-fe3371ad.json");
+    let text = std::fs::read_to_string(&real).unwrap();
+    let imported = paifu_recorder::import::tenhou6::import(&text, text.as_bytes()).unwrap();
+    let mut a = Archive::open(db).unwrap();
+    let g =
+        a.ingest_bytes(&paifu_core::log::encode(&imported.log, Encoding::Binary), None, Some("Review Cup")).unwrap();
+    assert!(g.valid);
+    (g.id, imported.log)
+}
+
+/// The riichi table at 1366x768: the followed seat's hand is inside the first 768 pixels;
+/// stepping with the arrow key changes the table in place (no navigation: the page's own
+/// JavaScript state survives, the scroll stays); held keys and the play button step on; a seat
+/// followed with "only what they knew" sees the others' hands face down; the hand's end sits
+/// over the table it ended on and names that hand; the last step shows the final standings.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_riichi_table_fits_the_screen_and_steps_in_place() {
+    if !browser_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("table.db");
+    let (game, _log) = real_riichi_archive(&db);
+    let server = paifu_web::spawn(paifu_web::Config::new(&db), "127.0.0.1:0").expect("the server starts");
+    let base = server.url();
+    let driver = start_driver();
+    let c = connect_sized(&driver, 1366, 768).await;
+
+    // Mid-hand, following seat 2: its hand is on screen.
+    c.goto(&format!("{base}/games/{game}/view?step=40&seat=2")).await.unwrap();
+    wait_text(&c, "#step", |t| t == "40").await;
+    assert_eq!(js_f64(&c, "return window.innerWidth").await, 1366.0);
+    let bottom = js_f64(
+        &c,
+        "var b=0;document.querySelectorAll(\"g.seat-tiles[data-seat='2'] g.t\").forEach(function(e){\
+         b=Math.max(b,e.getBoundingClientRect().bottom)});return b",
+    )
+    .await;
+    assert!(bottom > 300.0 && bottom <= 768.0, "the followed hand ends at {bottom} px");
+    screenshot(&c, "riichi-mid-hand").await;
+
+    // The arrow key: the table changes, the page does not load again, the scroll stays.
+    c.execute("window.__kept = 'still here'; window.scrollTo(0, 0); return 1", vec![]).await.unwrap();
+    let table_before: String = c.find(Locator::Css("svg.table")).await.unwrap().html(false).await.unwrap();
+    press(&c, Key::Right).await;
+    let next = wait_text(&c, "#step", |t| t != "40").await;
+    let table_after: String = c.find(Locator::Css("svg.table")).await.unwrap().html(false).await.unwrap();
+    assert_ne!(table_before, table_after, "step {next} draws another table");
+    let kept = c.execute("return window.__kept", vec![]).await.unwrap();
+    assert_eq!(kept, serde_json::json!("still here"), "no navigation: the page's state survives");
+    assert_eq!(js_f64(&c, "return window.scrollY").await, 0.0);
+    assert!(c.current_url().await.unwrap().as_str().contains(&format!("step={next}")), "the address follows");
+    // Held: many key presses in a row step on.
+    let from: usize = next.parse().unwrap();
+    let mut held = KeyActions::new("keyboard".into());
+    let right: char = Key::Right.into();
+    for _ in 0..12 {
+        held = held.then(KeyAction::Down { value: right });
+    }
+    held = held.then(KeyAction::Up { value: right });
+    c.perform_actions(held).await.expect("held key");
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let at = step_now(&c).await;
+        if at >= from + 3 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "holding → went only from {from} to {at}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(c.execute("return window.__kept", vec![]).await.unwrap(), serde_json::json!("still here"));
+    // Play at 8 steps a second, then pause.
+    let at = step_now(&c).await;
+    c.execute("document.getElementById('speed').value='8';return 1", vec![]).await.unwrap();
+    c.find(Locator::Css("#play")).await.unwrap().click().await.unwrap();
+    wait_text(&c, "#step", |t| t.parse::<usize>().is_ok_and(|n| n >= at + 4)).await;
+    c.find(Locator::Css("#play")).await.unwrap().click().await.unwrap();
+    wait_text(&c, "#play", |t| t.contains("Play")).await;
+
+    // Only what seat 2 knew: the three other hands face down.
+    c.goto(&format!("{base}/games/{game}/view?step=40&seat=2&hide=1")).await.unwrap();
+    wait_text(&c, "#step", |t| t == "40").await;
+    let backs =
+        js_f64(&c, "return document.querySelectorAll(\"g.seat-tiles:not([data-seat='2']) g.t.back\").length").await;
+    assert!(backs >= 24.0, "{backs} tiles face down");
+    assert_eq!(
+        js_f64(&c, "return document.querySelectorAll(\"g.seat-tiles[data-seat='2'] g.t.back\").length").await,
+        0.0
+    );
+
+    // The first hand's end, over the table it ended on, names the hand that ended.
+    c.goto(&format!("{base}/games/{game}/view?step=1")).await.unwrap();
+    wait_text(&c, "#step", |t| t == "1").await;
+    press_char(&c, ']').await;
+    let title = wait_text(&c, "#hand-end-title", |t| !t.is_empty()).await;
+    assert!(title.starts_with("End of East 1, 0 honba: "), "{title}");
+    assert!(c.find(Locator::Css(".v-table details#overlay[open] #hand-end")).await.is_ok(), "over the table");
+    let hand = c.find(Locator::Css("#hand-name")).await.unwrap().text().await.unwrap();
+    assert_eq!(hand, "East 1", "the table the hand ended on");
+    let where_ = c.find(Locator::Css("#where b")).await.unwrap().text().await.unwrap();
+    assert!(where_.starts_with("East 1"), "{where_}");
+    for r in rows(&c, "table.payments tbody tr").await {
+        assert!(!r[3].is_empty(), "every payment says what it is for: {r:?}");
+    }
+    screenshot(&c, "riichi-end-of-hand").await;
+
+    // The last step: the final standings with points after uma and oka.
+    c.goto(&format!("{base}/games/{game}/view?step=end")).await.unwrap();
+    wait_text(&c, "#final-title", |t| t == "Final standings").await;
+    let lines = rows(&c, "table.final tbody tr").await;
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines.iter().map(|r| r[0].clone()).collect::<Vec<_>>(), ["1", "2", "3", "4"]);
+    let points: f64 = lines.iter().map(|r| r[3].trim_start_matches('+').parse::<f64>().unwrap()).sum();
+    assert!(points.abs() < 0.05, "points after uma and oka add up to zero: {lines:?}");
+    screenshot(&c, "riichi-final").await;
+    c.close().await.unwrap();
+
+    // A phone in portrait: no horizontal scroll, the followed hand drawn large under the table.
+    let phone = connect_sized(&driver, 390, 844).await;
+    phone.goto(&format!("{base}/games/{game}/view?step=40&seat=0")).await.unwrap();
+    wait_text(&phone, "#step", |t| t == "40").await;
+    let (scroll, inner) = (
+        js_f64(&phone, "return document.documentElement.scrollWidth").await,
+        js_f64(&phone, "return window.innerWidth").await,
+    );
+    assert!(scroll <= inner, "scrollWidth {scroll} > innerWidth {inner}");
+    let tile =
+        js_f64(&phone, "var e=document.querySelector('.v-hand g.t');return e?e.getBoundingClientRect().width:0").await;
+    assert!(tile >= 20.0, "the followed hand's tiles are {tile} px wide");
+    screenshot(&phone, "riichi-phone").await;
+    phone.close().await.unwrap();
+    server.stop();
+}
+
+/// A finished game of `G` between greedy bots.
+fn greedy_game<G: paifu_recorder::bots::Bots>(seed: &str, names: &[&str]) -> paifu_core::log::Log<G::Action> {
+    let s = paifu_core::Seed::from_text(seed);
+    let mut bots: Vec<Box<dyn paifu_recorder::Bot<G>>> =
+        (0..names.len()).map(|i| G::bot("greedy", &s.child(&format!("bot/{i}"))).expect("a greedy bot")).collect();
+    let rules = G::rules("standard", &Default::default()).expect("rules");
+    let mut log = paifu_recorder::play_game::<G>("standard", rules, s, &mut bots, Default::default()).expect("game");
+    log.header.seats = names.iter().map(|n| (*n).to_owned()).collect();
+    log
+}
+
+/// The step (records played) at which the first won hand of `log` ends.
+fn first_win<G: paifu_core::Game>(log: &paifu_core::log::Log<G::Action>) -> usize {
+    let mut g: G = paifu_core::replay::setup::<G>(&log.header).expect("set up");
+    for (i, r) in log.records.iter().enumerate() {
+        let before = g.results().len();
+        g.play_mut(r.seat, &r.action).expect("a valid log");
+        if g.results()[before..].iter().any(|x| x.deltas.iter().any(|&d| d != 0)) {
+            return i + 1;
+        }
+    }
+    panic!("no hand was won");
+}
+
+/// MCR and Hungarian games in the browser: the won hand's end shows the winning hand drawn as
+/// tiles, MCR's fan by their official names with the 8 + fan payments, Hungarian's scoring lines
+/// by name and the settlement pair by pair; their game pages name the players and link each
+/// round to the viewer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcr_and_hungarian_hands_are_drawn_and_named() {
+    use paifu_core::{hungarian::Hungarian, mcr::Mcr};
+    if !browser_available() {
+        return;
+    }
+    let names = ["Aiko", "Bence", "Chen", "Dani"];
+    let mcr = greedy_game::<Mcr>("e2e/mcr", &names);
+    let hun = greedy_game::<Hungarian>("e2e/hungarian", &names);
+    let (mcr_win, hun_win) = (first_win::<Mcr>(&mcr), first_win::<Hungarian>(&hun));
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("mahjong.db");
+    let (m, h) = {
+        let mut a = Archive::open(&db).unwrap();
+        let m = a.ingest_bytes(&paifu_core::log::encode(&mcr, Encoding::Binary), None, None).unwrap();
+        let h = a.ingest_bytes(&paifu_core::log::encode(&hun, Encoding::Binary), None, None).unwrap();
+        assert!(m.valid && h.valid);
+        (m.id, h.id)
+    };
+    let server = paifu_web::spawn(paifu_web::Config::new(&db), "127.0.0.1:0").expect("the server starts");
+    let base = server.url();
+    let driver = start_driver();
+    let c = connect_sized(&driver, 1366, 768).await;
+
+    // MCR: the winning hand, the fan sheet, the payments.
+    c.goto(&format!("{base}/games/{m}/view?step={mcr_win}")).await.unwrap();
+    let title = wait_text(&c, "#hand-end-title", |t| !t.is_empty()).await;
+    assert!(title.contains(" wins ") && names.iter().any(|n| title.contains(n)), "{title}");
+    let tiles = js_f64(&c, "return document.querySelectorAll('.mcr-win svg g.t').length").await;
+    assert!(tiles >= 14.0, "the winning hand drawn: {tiles} tiles");
+    let fans = rows(&c, "table.fans tbody tr").await;
+    assert!(!fans.is_empty());
+    for f in &fans {
+        assert!(!f[0].contains('_') && f[0].chars().any(|ch| ('\u{4e00}'..='\u{9fff}').contains(&ch)), "{f:?}");
+    }
+    let total: u32 = c.find(Locator::Css("th.total-fan")).await.unwrap().text().await.unwrap().parse().unwrap();
+    let pays = rows(&c, "table.payments tbody tr").await;
+    assert_eq!(pays.len(), 3, "{pays:?}");
+    assert!(pays.iter().any(|p| p[2] == (8 + total).to_string()), "8 + fan from the discarder or each: {pays:?}");
+    screenshot(&c, "mcr-hand-end").await;
+    // Its game page: rounds by the players' names, linked to the viewer.
+    c.goto(&format!("{base}/games/{m}")).await.unwrap();
+    wait_text(&c, "h1", |t| t.contains("Chinese Official")).await;
+    let heads: Vec<String> = {
+        let mut v = Vec::new();
+        for th in c.find_all(Locator::Css("table.rounds thead th")).await.unwrap() {
+            v.push(th.text().await.unwrap());
+        }
+        v
+    };
+    for n in names {
+        assert!(heads.iter().any(|h| h == n), "{heads:?}");
+    }
+    let src = c.source().await.unwrap();
+    assert!(!src.contains("seat 0") && !src.contains("last_tile"), "no seat numbers or internal names");
+    assert!(c.find(Locator::Css(&format!("table.rounds a.round-link[href^='/games/{m}/view?step=']"))).await.is_ok());
+
+    // Hungarian: every hand with its lines by name, the settlement pair by pair.
+    c.goto(&format!("{base}/games/{h}/view?step={hun_win}")).await.unwrap();
+    wait_text(&c, "#hand-end-title", |t| t.contains("wins")).await;
+    assert_eq!(js_f64(&c, "return document.querySelectorAll('.hand-score').length").await, 4.0);
+    let winner_tiles = js_f64(&c, "return document.querySelectorAll('.hand-score.win svg g.t').length").await;
+    assert!(winner_tiles >= 14.0, "{winner_tiles}");
+    for l in rows(&c, "table.lines tbody tr").await {
+        assert!(!l[0].contains('_'), "{l:?}");
+    }
+    let pairs = rows(&c, "table.pairs tbody tr").await;
+    assert!(pairs.len() >= 3, "each loser pays the winner: {pairs:?}");
+    screenshot(&c, "hungarian-hand-end").await;
+    c.goto(&format!("{base}/games/{h}")).await.unwrap();
+    wait_text(&c, "h1", |t| t.contains("Hungarian")).await;
+    let src = c.source().await.unwrap();
+    assert!(!src.contains("payments ["), "no raw payment arrays");
+    c.close().await.unwrap();
+    server.stop();
+}
+
+/// The other games and the tournament: TZQ's cards drawn as cards, the Ta Yü board, the
+/// tournament's standings before its audit; the uncertified game offers no certificate link.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_game_and_the_tournament_in_chromium() {
+    if !browser_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("five.db");
+    let (ids, key) = crate::web_crawl::five_games(&db);
+    let mut config = paifu_web::Config::new(&db);
+    config.key = Some(key);
+    let server = paifu_web::spawn(config, "127.0.0.1:0").expect("the server starts");
+    let base = server.url();
+    let driver = start_driver();
+    let c = connect_sized(&driver, 1366, 768).await;
+    c.goto(&format!("{base}/games/{}/view?step=9", ids[0])).await.unwrap();
+    wait_text(&c, "#step", |t| t == "9").await;
+    assert!(js_f64(&c, "return document.querySelectorAll('.seat .card').length").await >= 5.0, "cards as cards");
+    screenshot(&c, "tzq").await;
+    c.goto(&format!("{base}/games/{}/view?step=20", ids[4])).await.unwrap();
+    wait_text(&c, "#step", |t| t == "20").await;
+    assert!(c.find(Locator::Css("svg.board")).await.is_ok());
+    screenshot(&c, "tayu").await;
+    c.goto(&format!("{base}/games/{}/view?step=60", ids[2])).await.unwrap();
+    wait_text(&c, "#step", |t| t == "60").await;
+    assert!(js_f64(&c, "return document.querySelectorAll('svg.table g.t.flower').length").await >= 0.0);
+    screenshot(&c, "mcr-table").await;
+    c.goto(&format!("{base}/tournaments/Crawl%20Cup")).await.unwrap();
+    wait_text(&c, "h1", |t| t == "Crawl Cup").await;
+    let src = c.source().await.unwrap();
+    let (standings, audit) = (src.find("<h2>Standings</h2>").unwrap(), src.find("id=\"audit\"").unwrap());
+    assert!(standings < audit && src.find("id=\"root\"").unwrap() > audit, "standings first, then the audit");
+    screenshot(&c, "tournament").await;
+    // The certified game links its certificate; the other says there is none.
+    c.goto(&format!("{base}/games/{}", ids[1])).await.unwrap();
+    wait_text(&c, "h1", |t| t.contains("Riichi")).await;
+    assert!(c.find(Locator::Css(&format!("a[href='/games/{}/certificate']", ids[1]))).await.is_ok());
+    c.goto(&format!("{base}/games/{}", ids[0])).await.unwrap();
+    wait_text(&c, "h1", |t| t.contains("Tien Zi Que")).await;
+    assert!(c.find(Locator::Css(&format!("a[href='/games/{}/certificate']", ids[0]))).await.is_err());
+    wait_text(&c, ".game-links", |t| t.contains("No certificate by this server yet")).await;
     c.close().await.unwrap();
     server.stop();
 }

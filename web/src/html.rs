@@ -19,80 +19,17 @@ pub(crate) fn esc(s: &str) -> String {
     o
 }
 
-/// Percent-encodes a path segment or query value.
+/// What [`url`] leaves as it is: the unreserved characters of RFC 3986 (letters, digits,
+/// `-`, `.`, `_`, `~`); everything else is percent-encoded.
+const COMPONENT: &percent_encoding::AsciiSet =
+    &percent_encoding::NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
+
+/// Percent-encodes a path segment or query value (the `percent-encoding` crate).
 pub(crate) fn url(s: &str) -> String {
-    let mut o = String::new();
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
-            o.push(b as char);
-        } else {
-            let _ = write!(o, "%{b:02X}");
-        }
-    }
-    o
+    percent_encoding::utf8_percent_encode(s, COMPONENT).to_string()
 }
 
-const CSS: &str = r#"
-*{box-sizing:border-box}
-body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1b1b;background:#f6f5f1}
-a{color:#0b57a4}
-a:focus,button:focus,input:focus,select:focus,textarea:focus,summary:focus{outline:3px solid #f2a900;outline-offset:2px}
-.skip{position:absolute;left:-999px}.skip:focus{left:8px;top:8px;background:#fff;padding:4px 8px;z-index:9}
-header{background:#20313b;color:#fff}
-header .in{display:flex;flex-wrap:wrap;align-items:center;gap:4px 16px;max-width:1100px;margin:0 auto;padding:8px 16px}
-header a{color:#fff;text-decoration:none;padding:6px 4px}
-header a[aria-current]{border-bottom:3px solid #f2a900}
-header .brand{font-weight:700;font-size:1.2em}
-main{max-width:1100px;margin:0 auto;padding:12px 16px 48px}
-h1{font-size:1.6em;margin:.4em 0}
-h2{font-size:1.25em;margin:1.2em 0 .4em}
-.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(150px,1fr));gap:10px}
-.card{background:#fff;border:1px solid #ddd;border-radius:8px;padding:10px}
-.card b{display:block;font-size:1.6em}
-.scroll{overflow-x:auto;-webkit-overflow-scrolling:touch}
-table{border-collapse:collapse;background:#fff;min-width:100%}
-th,td{border-bottom:1px solid #e3e3e3;padding:6px 8px;text-align:left;vertical-align:top}
-th{background:#eef0f2}
-td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
-.ok{color:#13692c;font-weight:600}.bad{color:#a11;font-weight:600}
-.fault{background:#fff1f0;border-left:4px solid #a11;padding:8px 12px;margin:8px 0;overflow-wrap:anywhere}
-.note{background:#eef6ff;border-left:4px solid #0b57a4;padding:8px 12px;margin:8px 0}
-form.filters{display:flex;flex-wrap:wrap;gap:8px;align-items:flex-end;margin:8px 0}
-label{display:flex;flex-direction:column;font-size:.9em;gap:2px}
-input,select,button,textarea{font:inherit;padding:6px 8px;border:1px solid #888;border-radius:6px;background:#fff}
-button,.button{background:#0b57a4;color:#fff;border-color:#0b57a4;cursor:pointer;text-decoration:none;display:inline-block;padding:6px 12px;border-radius:6px}
-.button.off{background:#aaa;border-color:#aaa;pointer-events:none}
-.pager{display:flex;gap:8px;align-items:center;flex-wrap:wrap;margin:10px 0}
-svg.plot{width:100%;height:auto;max-width:720px;background:#fff;border:1px solid #ddd;border-radius:8px}
-.plots{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,460px),1fr));gap:12px}
-figure.chart{margin:0}table.numbers{min-width:0;font-size:.9em;margin-top:4px}table.numbers td,table.numbers th{padding:2px 8px}
-.t{display:inline-block;min-width:2.1em;padding:4px 3px;margin:2px 1px;border:1px solid #999;border-bottom-width:3px;border-radius:5px;background:#fffdf6;text-align:center;font-weight:700;font-family:ui-monospace,Menlo,Consolas,monospace;line-height:1.2}
-.t.cb{color:#1d4ed8}.t.cg{color:#15803d}.t.cr{color:#b91c1c}.t.cw{color:#555;background:#fff}.t.ck{color:#111;background:#f3e9c6}
-.t.cm{color:#b91c1c}.t.cp{color:#1d4ed8}.t.cs{color:#15803d}.t.cz{color:#111}
-.tiles{display:flex;flex-wrap:wrap;align-items:center;gap:1px}
-.t.side{transform:rotate(90deg);margin:2px 6px}.t.gone{opacity:.35}.t.tg{background:#eee}
-table.rec{min-width:0;font-size:.9em}table.rec th,table.rec td{padding:2px 6px}
-.meld{display:inline-flex;align-items:center;gap:2px;margin-right:10px}
-svg.board{width:100%;max-width:560px;height:auto;background:#fff;border:1px solid #ccc}
-svg.table{width:100%;max-width:760px;height:auto;display:block;margin:8px 0}svg.tiles-svg{vertical-align:middle;max-width:100%;height:auto}
-.viewer-forms{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center;margin:0 0 8px}.viewer-forms form{display:flex;gap:6px;align-items:center}
-.viewer-forms label{flex-direction:row;gap:4px;align-items:center}#slider{width:min(420px,60vw)}
-.hand-end{background:#fff;border:2px solid #2e6b4f;border-radius:8px;padding:8px 12px;margin:8px 0}.hand-end h2{margin-top:.2em}
-tr.faulty td{background:#fff1f0}
-code.incident{color:#a8071a;font-weight:bold}
-.seats{display:grid;grid-template-columns:repeat(auto-fit,minmax(280px,1fr));gap:10px}
-.seat{background:#fff;border:1px solid #ccc;border-radius:8px;padding:8px 10px}
-.seat.act{border:2px solid #f2a900;box-shadow:0 0 0 2px #fde9a8}
-.seat h3{margin:0 0 4px;font-size:1.05em;display:flex;justify-content:space-between;gap:8px}
-.k{font-size:.85em;color:#555;margin-top:4px}
-.viewer-nav{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:10px 0;position:sticky;top:0;background:#f6f5f1;padding:6px 0;z-index:2}
-pre{background:#fff;border:1px solid #ddd;padding:8px;overflow-x:auto;white-space:pre-wrap}
-.board td{width:2em;height:2em;text-align:center;border:1px solid #999;padding:0}
-dl.kv{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:0}
-dl.kv dt{font-weight:600}dl.kv dd{margin:0;overflow-wrap:anywhere}
-code{overflow-wrap:anywhere}
-@media (max-width:600px){.wide{display:none}body{font-size:15px}main{padding:8px 10px 40px}h1{font-size:1.3em}.card b{font-size:1.3em}th,td{padding:5px 6px}}
-"#;
+const CSS: &str = include_str!("paifu.css");
 
 /// The sections of the site, for the navigation bar.
 pub(crate) const NAV: &[(&str, &str)] = &[
@@ -108,21 +45,57 @@ pub(crate) const NAV: &[(&str, &str)] = &[
 
 /// A whole page. `active` is the navigation entry to mark; `script` is inline JavaScript.
 pub(crate) fn page(title: &str, active: &str, body: &str, script: Option<&str>) -> String {
-    let mut nav = String::new();
-    for (href, label) in NAV {
-        let cur = if *href == active { " aria-current=\"page\"" } else { "" };
-        let _ = write!(nav, "<a href=\"{href}\"{cur}>{label}</a>");
+    layout(&Chrome { title, active, user: None, scripts: &[] }, body, script)
+}
+
+/// A whole page that loads scripts this server serves (`/static/...`).
+pub(crate) fn page_with_scripts(title: &str, active: &str, body: &str, scripts: &[&str]) -> String {
+    layout(&Chrome { title, active, user: None, scripts }, body, None)
+}
+
+/// What frames a page: its title, the navigation entry to mark, who is logged in (the header
+/// then names them instead of offering to log in), the scripts it loads.
+pub(crate) struct Chrome<'a> {
+    pub title: &'a str,
+    pub active: &'a str,
+    pub user: Option<&'a str>,
+    pub scripts: &'a [&'a str],
+}
+
+/// A whole page in its frame; `inline` is inline JavaScript.
+pub(crate) fn layout(c: &Chrome, body: &str, inline: Option<&str>) -> String {
+    use maud::{html, PreEscaped, DOCTYPE};
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width,initial-scale=1";
+                title { (c.title) " · Paifu" }
+                style { (PreEscaped(CSS)) }
+            }
+            body {
+                a.skip href="#main" { "Skip to content" }
+                header { nav.in aria-label="Main" {
+                    a.brand href="/" { "Paifu" }
+                    @for (href, label) in NAV {
+                        @if *href == "/login" {
+                            @match c.user {
+                                Some(u) => a #account href="/login" aria-current=[(c.active == *href).then_some("page")] { "Logged in: " (u) },
+                                None => a href="/login" aria-current=[(c.active == *href).then_some("page")] { (label) },
+                            }
+                        } @else {
+                            a href=(href) aria-current=[(c.active == *href).then_some("page")] { (label) }
+                        }
+                    }
+                } }
+                main #main tabindex="-1" { (PreEscaped(body)) }
+                @if let Some(s) = inline { script { (PreEscaped(s)) } }
+                @for src in c.scripts { script src=(src) defer {} }
+            }
+        }
     }
-    let script = script.map(|s| format!("<script>{s}</script>")).unwrap_or_default();
-    format!(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
-         <title>{t} · Paifu</title><style>{CSS}</style></head><body>\
-         <a class=\"skip\" href=\"#main\">Skip to content</a>\
-         <header><nav class=\"in\" aria-label=\"Main\"><a class=\"brand\" href=\"/\">Paifu</a>{nav}</nav></header>\
-         <main id=\"main\" tabindex=\"-1\">{body}</main>{script}</body></html>",
-        t = esc(title)
-    )
+    .into_string()
 }
 
 /// The CSS class of a tile from its notation's last letter: the suit or colour.
@@ -149,6 +122,41 @@ pub(crate) fn is_tile(s: &str) -> bool {
 /// One tile or card, drawn as a tile.
 pub(crate) fn tile(t: &str) -> String {
     format!("<span class=\"t {}\" title=\"{}\">{}</span>", tile_class(t), esc(t), esc(t))
+}
+
+/// A Tien Zi Que card drawn as a card: its kind large (a number, a wind, 中 the Red Dragon, 雀
+/// the Sparrow), its colour named under it, the card in its colour.
+pub(crate) fn card(t: &str) -> String {
+    let (kind, colour) = t.split_at(t.len().saturating_sub(1));
+    let name = match colour {
+        "b" => "blue",
+        "g" => "green",
+        "r" => "red",
+        "w" => "white",
+        "k" => "black",
+        _ => "",
+    };
+    let face = match kind {
+        "E" => "東",
+        "S" => "南",
+        "W" => "西",
+        "N" => "北",
+        "R" => "中",
+        "Q" => "雀",
+        k => k,
+    };
+    maud::html! {
+        span class={ "card c" (colour) } title={ (t) " (" (name) ")" } { b { (face) } small { (name) } }
+    }
+    .into_string()
+}
+
+/// A row of Tien Zi Que cards.
+pub(crate) fn cards(ts: &[String]) -> String {
+    if ts.is_empty() {
+        return "<span class=\"k\">none</span>".into();
+    }
+    format!("<span class=\"cards\">{}</span>", ts.iter().map(|t| card(t)).collect::<String>())
 }
 
 /// A row of tiles.

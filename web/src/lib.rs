@@ -13,10 +13,12 @@
 mod api;
 mod auth;
 mod data;
+mod game_page;
 mod hand_end;
 mod html;
 mod limits;
 mod live;
+mod names;
 mod pages;
 mod table;
 mod tiles;
@@ -423,9 +425,11 @@ pub fn state(config: Config) -> Result<web::Data<State>, ServeError> {
     Ok(web::Data::new(State::new(config)?))
 }
 
-/// Everything is served by this server; the only scripts and styles are inline, and the only
-/// request a script makes is to this server (a live game's page asking for new moves).
-const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src 'self' data:; \
+/// Everything is served by this server; the scripts are this server's (`/static/viewer.js`) or
+/// inline, the styles inline, and the only requests a script makes are to this server (the
+/// viewer's steps, a live game's page asking for new moves).
+const CSP: &str =
+    "default-src 'none'; style-src 'unsafe-inline'; script-src 'self' 'unsafe-inline'; img-src 'self' data:; \
                    connect-src 'self'; \
                    form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 

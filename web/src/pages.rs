@@ -15,14 +15,21 @@ use std::fmt::Write as _;
 
 type Page = Result<HttpResponse, PageError>;
 
-fn ok(title: &str, active: &str, body: &str) -> Page {
-    Ok(HttpResponse::Ok().content_type("text/html; charset=utf-8").body(page(title, active, body, None)))
+/// A page for `user` (who is logged in: the header names them rather than offering to log in).
+fn ok(user: Option<&str>, title: &str, active: &str, body: &str) -> Page {
+    let html = crate::html::layout(&crate::html::Chrome { title, active, user, scripts: &[] }, body, None);
+    Ok(HttpResponse::Ok().content_type("text/html; charset=utf-8").body(html))
+}
+
+/// Who is logged in on this request's session, if anyone.
+async fn user(req: &HttpRequest, state: &web::Data<State>) -> Option<String> {
+    session_caller(req, state).await.ok().flatten().map(|c| c.token.name)
 }
 
 pub(crate) fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/", web::get().to(overview))
         .route("/games", web::get().to(games))
-        .route("/games/{id}", web::get().to(game))
+        .route("/games/{id}", web::get().to(crate::game_page::game))
         .route("/games/{id}/view", web::get().to(crate::viewer_page::viewer))
         .route("/games/{id}/certificate", web::get().to(certificate))
         .route("/games/{id}/certificate", web::post().to(sign))
@@ -37,7 +44,16 @@ pub(crate) fn routes(cfg: &mut web::ServiceConfig) {
         .route("/verify", web::post().to(verify))
         .route("/login", web::get().to(login_form))
         .route("/login", web::post().to(login))
-        .route("/logout", web::post().to(logout));
+        .route("/logout", web::post().to(logout))
+        .route("/static/viewer.js", web::get().to(viewer_js));
+}
+
+/// The viewer's script, served by this server (the pages' CSP allows scripts from it).
+async fn viewer_js() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/javascript; charset=utf-8")
+        .insert_header((header::CACHE_CONTROL, "public, max-age=300"))
+        .body(crate::viewer_page::VIEWER_JS)
 }
 
 /// The hidden field a session's forms carry.
@@ -89,11 +105,12 @@ fn login_form_html(next: &str, message: Option<&str>) -> String {
 
 async fn login_form(req: HttpRequest, state: web::Data<State>, q: web::Query<LoginQuery>) -> Page {
     let next = local_path(q.next.as_deref());
-    let mut b = login_form_html(&next, None);
-    if let Ok(Some(c)) = session_caller(&req, &state).await {
-        b.push_str(&logged_in(&c));
-    }
-    ok("Log in", "/login", &b)
+    let caller = session_caller(&req, &state).await.ok().flatten();
+    let b = match &caller {
+        Some(c) => format!("<h1>Logged in</h1>{}", logged_in(c)),
+        None => login_form_html(&next, None),
+    };
+    ok(caller.as_ref().map(|c| c.token.name.as_str()), "Log in", "/login", &b)
 }
 
 #[derive(Deserialize)]
@@ -165,94 +182,74 @@ fn player_links(players: &[String]) -> String {
 }
 
 fn games_table(rows: &[GameRow]) -> String {
+    use maud::{html, PreEscaped};
     if rows.is_empty() {
         return "<p class=\"note\">No games match.</p>".into();
     }
-    let mut s = String::from(
-        "<div class=\"scroll\"><table><caption class=\"skip\">Games</caption><thead><tr><th>Game</th><th>Kind</th>\
-         <th>Players</th><th>Verdict</th><th class=\"n wide\">Rounds</th><th>Final scores</th><th class=\"wide\">Added</th></tr></thead><tbody>",
-    );
-    for r in rows {
-        let scores = r
-            .final_scores
-            .as_ref()
-            .map(|v| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" / "))
-            .unwrap_or_default();
-        let _ = write!(
-            s,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"n wide\">{}</td><td>{}</td><td class=\"wide\">{}</td></tr>",
-            game_link(r.id),
-            esc(r.game.as_deref().unwrap_or("?")),
-            player_links(&r.players),
-            html::stored_verdict(r.valid, r.fault_code.as_deref(), r.excerpt.as_deref()),
-            r.rounds,
-            esc(&scores),
-            html::time(r.added_at)
-        );
+    html! {
+        div.scroll { table {
+            caption.skip { "Games" }
+            thead { tr { th { "Game" } th { "Kind" } th { "Players" } th { "Verdict" } th.n.wide { "Rounds" } th { "Final scores" } th.wide { "Added" } } }
+            tbody {
+                @for r in rows {
+                    tr {
+                        td { a href={ "/games/" (r.id) } { "#" (r.id) } }
+                        td { (r.game.as_deref().and_then(paifu_core::GameKind::from_name).map_or(r.game.as_deref().unwrap_or("?"), |k| k.title())) }
+                        td { @for (i, p) in r.players.iter().enumerate() { @if i > 0 { ", " } a href={ "/players/" (url(p)) } { (p) } } }
+                        td { (PreEscaped(html::stored_verdict(r.valid, r.fault_code.as_deref(), r.excerpt.as_deref()))) }
+                        td.n.wide { (r.rounds) }
+                        td { @if let Some(v) = &r.final_scores { (v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" · ")) } }
+                        td.wide { (html::time(r.added_at)) }
+                    }
+                }
+            }
+        } }
     }
-    s + "</tbody></table></div>"
+    .into_string()
 }
 
-async fn overview(state: web::Data<State>) -> Page {
+async fn overview(req: HttpRequest, state: web::Data<State>) -> Page {
+    use maud::{html, PreEscaped};
     let o = data::overview(&state).await?;
     let s = &o.summary;
-    let mut b = String::from("<h1>Archive overview</h1><div class=\"cards\">");
-    for (label, n, href) in [
+    let cards = [
         ("Games", s.games, "/games"),
         ("Valid", s.valid, "/games?verdict=valid"),
         ("Invalid", s.invalid, "/games?verdict=invalid"),
         ("Rounds", s.rounds, "/games"),
         ("Players", s.players, "/players"),
         ("Tournaments", s.tournaments, "/tournaments"),
-    ] {
-        let _ = write!(b, "<a class=\"card\" href=\"{href}\"><b>{n}</b>{label}</a>");
-    }
-    b.push_str("</div>");
-    if !s.per_game.is_empty() {
-        b.push_str("<h2>By game</h2><ul>");
-        for (g, n) in &s.per_game {
-            let name = g.as_deref().unwrap_or("unreadable");
-            let title = paifu_core::GameKind::from_name(name).map_or(name, |k| k.title());
-            let _ = write!(b, "<li><a href=\"/games?game={}\">{}</a>: {n}</li>", url(name), esc(title));
+    ];
+    let b = html! {
+        h1 { "Archive overview" }
+        div.cards { @for (label, n, href) in cards { a.card href=(href) { b { (n) } (label) } } }
+        @if !s.per_game.is_empty() {
+            h2 { "By game" }
+            ul {
+                @for (g, n) in &s.per_game {
+                    @let name = g.as_deref().unwrap_or("unreadable");
+                    li { a href={ "/games?game=" (url(name)) } { (paifu_core::GameKind::from_name(name).map_or(name, |k| k.title())) } ": " (n) }
+                }
+            }
         }
-        b.push_str("</ul>");
-    }
-    if !s.faults.is_empty() {
-        b.push_str("<h2>Faults of invalid logs</h2><ul>");
-        for (code, n) in &s.faults {
-            let _ = write!(b, "<li><code>{}</code>: {n}</li>", esc(code));
+        @if !s.faults.is_empty() {
+            h2 { "Faults of invalid logs" }
+            ul { @for (code, n) in &s.faults { li { code { (code) } ": " (n) } } }
         }
-        b.push_str("</ul>");
-    }
-    b.push_str("<h2>Latest games</h2>");
-    b.push_str(&games_table(&o.recent.rows));
-    if !o.tournaments.is_empty() {
-        b.push_str("<h2>Tournaments</h2><ul>");
-        for t in &o.tournaments {
-            let _ = write!(
-                b,
-                "<li><a href=\"/tournaments/{}\">{}</a> ({} games)</li>",
-                url(&t.name),
-                esc(&t.name),
-                t.games
-            );
+        h2 { "Latest games" }
+        (PreEscaped(games_table(&o.recent.rows)))
+        @if !o.tournaments.is_empty() {
+            h2 { "Tournaments" }
+            ul { @for t in &o.tournaments { li { a href={ "/tournaments/" (url(&t.name)) } { (t.name) } " (" (t.games) " games)" } } }
         }
-        b.push_str("</ul>");
-    }
-    if !o.top_players.is_empty() {
-        b.push_str("<h2>Most active players</h2><ul>");
-        for p in &o.top_players {
-            let _ =
-                write!(b, "<li><a href=\"/players/{}\">{}</a> ({} games)</li>", url(&p.name), esc(&p.name), p.games);
+        @if !o.top_players.is_empty() {
+            h2 { "Most active players" }
+            ul { @for p in &o.top_players { li { a href={ "/players/" (url(&p.name)) } { (p.name) } " (" (p.games) " games)" } } }
         }
-        b.push_str("</ul>");
-    }
-    let _ = write!(
-        b,
-        "<h2>This server's key</h2><p>Certificates are signed with <code>{}</code> (<a href=\"/api/key\">/api/key</a>).</p>",
-        esc(&o.public_key)
-    );
-    ok("Overview", "/", &b)
+        h2 { "This server's key" }
+        p { "Certificates are signed with " code { (o.public_key) } " (" a href="/api/key" { "/api/key" } ")." }
+    };
+    ok(user(&req, &state).await.as_deref(), "Overview", "/", &b.into_string())
 }
 
 /// The links to the pages beside a page of games, and where it is: "Games 51–100 of 1234".
@@ -279,7 +276,7 @@ fn pager(base: &str, g: &GamePage, pages: u64, q: &GamesQuery) -> String {
     )
 }
 
-async fn games(state: web::Data<State>, q: web::Query<GamesQuery>) -> Page {
+async fn games(req: HttpRequest, state: web::Data<State>, q: web::Query<GamesQuery>) -> Page {
     let q = q.into_inner();
     let g = data::games(&state, q.clone()).await?;
     let sel = |v: &str, cur: &Option<String>| if cur.as_deref() == Some(v) { " selected" } else { "" };
@@ -307,179 +304,7 @@ async fn games(state: web::Data<State>, q: web::Query<GamesQuery>) -> Page {
     );
     b.push_str(&games_table(&g.games.rows));
     b.push_str(&pager("/games", &g.games, g.pages, &q));
-    ok("Games", "/games", &b)
-}
-
-async fn game(req: HttpRequest, state: web::Data<State>, id: web::Path<String>) -> Page {
-    let id = data::parse_id(&id)?;
-    let g = data::game(&state, id).await?;
-    let caller = session_caller(&req, &state).await.ok().flatten();
-    let title = g.game.as_deref().and_then(paifu_core::GameKind::from_name).map_or("Unknown game", |k| k.title());
-    let mut b = format!("<h1>Game #{id}: {}</h1>", esc(title));
-    let _ = write!(
-        b,
-        "<p>{}",
-        html::stored_verdict(g.valid, g.fault.as_ref().map(|f| f.code.as_str()), g.excerpt.as_deref())
-    );
-    if g.form == "binary" {
-        let _ = write!(b, " · <a class=\"button\" href=\"/games/{id}/view\">Step through it</a>");
-    }
-    let _ = write!(
-        b,
-        " · <a href=\"/games/{id}/certificate\" download>Certificate</a> · <a href=\"/games/{id}/log\" download>Log file</a> · <a href=\"/api/games/{id}\">JSON</a></p>"
-    );
-    if let Some(e) = &g.excerpt {
-        let _ = write!(b, "<p class=\"note\" id=\"excerpt\">{}: no final standings</p>", esc(e));
-    }
-    if let Some(f) = &g.fault {
-        let _ = write!(b, "<div class=\"fault\" role=\"alert\"><b>Fault:</b> {}</div>", esc(&f.describe()));
-    }
-    if g.entries.len() > 1 {
-        b.push_str(&entries_table(id, &g.entries));
-    } else if g.valid && !g.counted {
-        b.push_str("<p class=\"note\">Another entry of this game counts in statistics and standings.</p>");
-    }
-    b.push_str("<h2>Players and result</h2><div class=\"scroll\"><table><thead><tr><th>Seat</th><th>Player</th><th class=\"n\">Final score</th><th class=\"n\">Place</th></tr></thead><tbody>");
-    for s in &g.seats {
-        let _ = write!(
-            b,
-            "<tr><td>{}</td><td><a href=\"/players/{}\">{}</a></td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
-            s.seat,
-            url(&s.player),
-            esc(&s.player),
-            s.final_score.map_or("—".into(), |x| x.to_string()),
-            s.placement.map_or("—".into(), |x| x.to_string())
-        );
-    }
-    b.push_str("</tbody></table></div>");
-    if !g.rounds.is_empty() {
-        let names: Vec<String> = g.seats.iter().map(|s| s.player.clone()).collect();
-        b.push_str("<h2>Scores over the rounds</h2>");
-        let start = plot::starting_score(g.final_scores.as_deref().unwrap_or(&[]), &g.rounds);
-        b.push_str(&plot::score_chart(&names, &g.rounds, start, &format!("Game #{id}: scores after each round")));
-        b.push_str("<h2>Rounds</h2><div class=\"scroll\"><table><thead><tr><th>Round</th><th>Score changes</th><th>Scores after</th><th>What happened</th></tr></thead><tbody>");
-        // The chart's numbers: every seat's total after each round.
-        let mut totals = vec![start; names.len()];
-        for r in &g.rounds {
-            let d = r.deltas.iter().map(|x| format!("{x:+}")).collect::<Vec<_>>().join(" / ");
-            for (t, x) in totals.iter_mut().zip(&r.deltas) {
-                *t += x;
-            }
-            let after = totals.iter().map(i64::to_string).collect::<Vec<_>>().join(" / ");
-            let _ = write!(
-                b,
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                r.round,
-                esc(&d),
-                esc(&after),
-                esc(&r.summary)
-            );
-        }
-        b.push_str("</tbody></table></div>");
-    }
-    b.push_str("<h2>Details</h2><dl class=\"kv\">");
-    let mut kv = |k: &str, v: String| {
-        let _ = write!(b, "<dt>{k}</dt><dd>{v}</dd>");
-    };
-    kv("Digest", format!("<code>{}</code> ({})", esc(&g.digest), esc(&g.digest_kind)));
-    kv("Ruleset", esc(g.ruleset.as_deref().unwrap_or("—")));
-    kv("Records", g.records.to_string());
-    kv("Size uploaded", format!("{} bytes", g.size));
-    kv("Stored as", esc(&g.form));
-    kv("Source", esc(g.source.as_deref().unwrap_or("—")));
-    kv("Added", html::time(g.added_at));
-    kv("Checked by", esc(&g.engine));
-    // A match whose bots ran unsandboxed (paifu arena --no-sandbox) says so in its header.
-    if let Some(s) = g.header.as_ref().and_then(|h| h["meta"]["sandbox"].as_str()) {
-        kv("Sandbox", esc(s));
-    }
-    kv(
-        "Tournaments",
-        if g.tournaments.is_empty() {
-            "—".into()
-        } else {
-            g.tournaments
-                .iter()
-                .map(|t| format!("<a href=\"/tournaments/{}\">{}</a>", url(t), esc(t)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        },
-    );
-    kv("Identity", format!("<code>{}</code> (blake3 of the stored log)", esc(&g.identity)));
-    kv("Stored by", stored_by(&g.stored_by));
-    kv("Counts", if g.counted { "yes: in statistics and standings".into() } else { "no".into() });
-    b.push_str("</dl>");
-    b.push_str(&certificates_html(id, &g.certificates, caller.as_ref(), &state.public_hex));
-    ok(&format!("Game #{id}"), "/games", &b)
-}
-
-/// The entries of one game side by side: the one that counts first.
-fn entries_table(id: i64, entries: &[paifu_recorder::archive::EntryRow]) -> String {
-    let mut s = String::from(
-        "<h2 id=\"entries\">Entries of this game</h2><p>These logs share the game digest (the same game) but differ \
-         in something the validator reads, such as the seed: each is judged and certified on its own, and only a \
-         valid one counts.</p><div class=\"scroll\"><table><thead><tr><th>Entry</th><th>Verdict</th><th>Seed</th>\
-         <th>Counts</th><th class=\"wide\">Added</th></tr></thead><tbody>",
-    );
-    for e in entries {
-        let link = if e.id == id { format!("<b>#{} (this one)</b>", e.id) } else { game_link(e.id) };
-        let _ = write!(
-            s,
-            "<tr><td>{link}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"wide\">{}</td></tr>",
-            html::verdict(e.valid, e.fault_code.as_deref()),
-            if e.seed_revealed { "revealed" } else { "secret" },
-            if e.counted { "✔ counts" } else { "—" },
-            html::time(e.added_at)
-        );
-    }
-    s + "</tbody></table></div>"
-}
-
-fn stored_by(s: &paifu_recorder::archive::StoredBy) -> String {
-    match (s.origin.as_str(), &s.name, s.token) {
-        ("web", Some(name), Some(t)) => format!("{} (token {t}), through the web", esc(name)),
-        ("cli", _, _) => "the command line (paifu ingest)".into(),
-        ("migrated", _, _) => "not recorded (stored before the archive recorded it)".into(),
-        (other, _, _) => esc(other),
-    }
-}
-
-/// A game's certificates, oldest first, and for an organiser a button to have it signed.
-fn certificates_html(
-    id: i64,
-    certs: &[paifu_recorder::archive::CertificateRow],
-    caller: Option<&Caller>,
-    server_key: &str,
-) -> String {
-    let mut s = String::from("<h2 id=\"certificates\">Certificates</h2>");
-    if certs.is_empty() {
-        s.push_str("<p class=\"note\">No certificate yet.</p>");
-    } else {
-        s.push_str(
-            "<div class=\"scroll\"><table><thead><tr><th>Signed</th><th>Says</th><th>Signer</th></tr></thead><tbody>",
-        );
-        for c in certs {
-            let mine = if c.signer == server_key { " (this server)" } else { "" };
-            let _ = write!(
-                s,
-                "<tr><td>{}</td><td>{}</td><td><code>{}</code>{mine}</td></tr>",
-                esc(&c.issued_at),
-                if c.valid { "valid" } else { "invalid" },
-                esc(&c.signer)
-            );
-        }
-        s.push_str("</tbody></table></div>");
-    }
-    let signed_here = certs.iter().any(|c| c.signer == server_key);
-    if let Some(c) = caller.filter(|c| c.token.may(Role::Organiser) && !signed_here) {
-        let _ = write!(
-            s,
-            "<form method=\"post\" action=\"/games/{id}/certificate\">{}<button type=\"submit\" id=\"sign\">\
-             Sign with this server's key</button></form>",
-            csrf_field(c)
-        );
-    }
-    s
+    ok(user(&req, &state).await.as_deref(), "Games", "/games", &b)
 }
 
 async fn certificate(state: web::Data<State>, id: web::Path<String>) -> Page {
@@ -504,7 +329,7 @@ async fn log_file(state: web::Data<State>, id: web::Path<String>) -> Page {
         .body(bytes))
 }
 
-async fn players(state: web::Data<State>, q: web::Query<PlayersQuery>) -> Page {
+async fn players(req: HttpRequest, state: web::Data<State>, q: web::Query<PlayersQuery>) -> Page {
     let search = q.q.clone().unwrap_or_default();
     let rows = data::players(&state, q.into_inner()).await?;
     let mut b = format!(
@@ -529,10 +354,10 @@ async fn players(state: web::Data<State>, q: web::Query<PlayersQuery>) -> Page {
         }
         b.push_str("</tbody></table></div>");
     }
-    ok("Players", "/players", &b)
+    ok(user(&req, &state).await.as_deref(), "Players", "/players", &b)
 }
 
-async fn player(state: web::Data<State>, name: web::Path<String>) -> Page {
+async fn player(req: HttpRequest, state: web::Data<State>, name: web::Path<String>) -> Page {
     let name = name.into_inner();
     let p = data::player(&state, name.clone()).await?;
     let mut b = format!(
@@ -549,8 +374,12 @@ async fn player(state: web::Data<State>, name: web::Path<String>) -> Page {
         let _ = write!(b, "<h2>{}</h2><div class=\"scroll\"><table><tbody>", esc(&k.title));
         // Per-category and per-yaku lines that never happened say nothing; the JSON has them all.
         for m in k.metrics.iter().filter(|m| !(m.key.contains(':') && m.value == 0.0)) {
-            let _ =
-                write!(b, "<tr><th scope=\"row\">{}</th><td class=\"n\">{}</td></tr>", esc(&m.label), esc(&m.shown()));
+            let _ = write!(
+                b,
+                "<tr><th scope=\"row\">{}</th><td class=\"n\">{}</td></tr>",
+                esc(&m.label),
+                esc(&metric_text(m))
+            );
         }
         b.push_str("</tbody></table></div><div class=\"plots\">");
         let places: Vec<(String, f64)> = k.placements.iter().map(|(p, n)| (p.to_string(), *n as f64)).collect();
@@ -574,7 +403,21 @@ async fn player(state: web::Data<State>, name: web::Path<String>) -> Page {
     let q =
         GamesQuery { player: Some(p.player.name.clone()), per_page: Some(p.recent.per_page), ..GamesQuery::default() };
     b.push_str(&pager("/games", &p.recent, p.recent.total.div_ceil(u64::from(p.recent.per_page)).max(1), &q));
-    ok(&name, "/players", &b)
+    ok(user(&req, &state).await.as_deref(), &name, "/players", &b)
+}
+
+/// A statistic as a number people read: counts whole, shares in percent, averages to two
+/// decimals without trailing zeros, whole when they are large (an average score of 43520, not
+/// 43520.00).
+fn metric_text(m: &paifu_analyzer::Metric) -> String {
+    match m.unit {
+        paifu_analyzer::Unit::Average if m.value.abs() >= 100.0 => format!("{:.0}", m.value),
+        paifu_analyzer::Unit::Average => {
+            let s = format!("{:.2}", m.value);
+            s.trim_end_matches('0').trim_end_matches('.').to_owned()
+        }
+        _ => m.shown(),
+    }
 }
 
 /// A chart with its numbers beside it, in a table, for readers who prefer numbers (and for
@@ -593,7 +436,7 @@ fn chart_with_numbers(b: &mut String, svg: &str, label: &str, value: &str, value
     b.push_str("</tbody></table></details></figure>");
 }
 
-async fn tournaments(state: web::Data<State>) -> Page {
+async fn tournaments(req: HttpRequest, state: web::Data<State>) -> Page {
     let rows = data::tournaments(&state).await?;
     let mut b = String::from("<h1>Tournaments</h1>");
     if rows.is_empty() {
@@ -612,98 +455,82 @@ async fn tournaments(state: web::Data<State>) -> Page {
         }
         b.push_str("</tbody></table></div>");
     }
-    ok("Tournaments", "/tournaments", &b)
+    ok(user(&req, &state).await.as_deref(), "Tournaments", "/tournaments", &b)
 }
 
 fn recent(g: &GamePage) -> String {
     games_table(&g.rows)
 }
 
-async fn tournament(state: web::Data<State>, name: web::Path<String>) -> Page {
-    let t = data::tournament(&state, name.into_inner()).await?;
-    let mut b = format!(
-        "<h1>{}</h1><p>{} games · <a href=\"/games?tournament={}\">all games</a> · <a href=\"/api/tournaments/{}\">JSON</a></p><h2>Standings</h2>",
-        esc(&t.name),
-        t.games.total,
-        url(&t.name),
-        url(&t.name)
-    );
-    let _ = write!(
-        b,
-        "<p id=\"trust\">The standings count the valid games that a key this tournament trusts certified valid: {} of \
-         {} games. Owner: {}. Trusted keys: {}.</p>",
-        t.counted,
-        t.games.total,
-        t.info.owner.as_deref().map(esc).unwrap_or_else(|| "none (admins only)".into()),
-        if t.info.trusted_keys.is_empty() {
-            "none".into()
-        } else {
-            t.info.trusted_keys.iter().map(|k| format!("<code>{}</code>", esc(k))).collect::<Vec<_>>().join(", ")
-        }
-    );
-    let _ = write!(
-        b,
-        "<p>Merkle root of its games and their certificates by trusted keys: <code id=\"root\">{}</code>. \
-         <code>paifu report --tournament</code> signs this root in the tournament's manifest, and \
-         <code>paifu verify tournament</code> checks every game against it.</p>",
-        esc(&t.root)
-    );
-    if t.standings.is_empty() {
-        b.push_str("<p class=\"note\">No game counts yet.</p>");
-    } else {
-        // One table per game and ruleset: points of different games are never added together.
-        let mut start = 0;
-        while start < t.standings.len() {
-            let first = &t.standings[start];
-            let end = start
-                + t.standings[start..]
-                    .iter()
-                    .take_while(|s| s.game == first.game && s.ruleset == first.ruleset)
-                    .count();
-            let riichi = first.points.is_some();
-            let terms = t
-                .final_points
-                .iter()
-                .find(|f| f.game == first.game && f.ruleset == first.ruleset)
-                .map(|f| format!(" Here: {}.", esc(&f.terms.join("; "))))
-                .unwrap_or_default();
-            let title =
-                paifu_core::GameKind::from_name(&first.game).map_or(first.game.clone(), |k| k.title().to_owned());
-            let _ = write!(
-                b,
-                "<h2>{} ({} rules)</h2><p class=\"note\">{}{terms}</p><div class=\"scroll\"><table class=\"standings\"><thead><tr><th class=\"n\">Rank</th><th>Player</th><th class=\"n\">Games</th>{}<th class=\"n\">Average place</th><th class=\"n\">Firsts</th><th class=\"n\">Total score</th></tr></thead><tbody>",
-                esc(&title),
-                esc(&first.ruleset),
-                if riichi {
-                    "Ranked by points: each game's final score less the return points, plus uma and oka as the \
-                     game's ruleset sets them, in thousands; then average place, then firsts."
-                } else {
-                    "Ranked by average place (exact, not rounded), then firsts, then total score."
-                },
-                if riichi { "<th class=\"n\">Points</th>" } else { "" }
-            );
-            for s in &t.standings[start..end] {
-                let points =
-                    s.points.map(|p| format!("<td class=\"n\">{:+.1}</td>", p as f64 / 1000.0)).unwrap_or_default();
-                let _ = write!(
-                    b,
-                    "<tr><td class=\"n\">{}</td><td><a href=\"/players/{}\">{}</a></td><td class=\"n\">{}</td>{points}<td class=\"n\">{:.3}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
-                    s.rank,
-                    url(&s.player),
-                    esc(&s.player),
-                    s.games,
-                    s.average_placement,
-                    s.firsts,
-                    s.total_score
-                );
-            }
-            b.push_str("</tbody></table></div>");
-            start = end;
-        }
+/// A tournament: its standings first (one table per game and ruleset: points of different
+/// games are never added together), then the audit (who owns it, the keys it trusts, the root
+/// `paifu report` signs), then its games.
+fn tournament_body(t: &data::TournamentPage) -> maud::Markup {
+    use maud::{html, PreEscaped};
+    let mut tables: Vec<&[paifu_recorder::archive::Standing]> = Vec::new();
+    let mut rest = t.standings.as_slice();
+    while let Some(first) = rest.first() {
+        let n = rest.iter().take_while(|s| s.game == first.game && s.ruleset == first.ruleset).count();
+        tables.push(&rest[..n]);
+        rest = &rest[n..];
     }
-    b.push_str("<h2>Games</h2>");
-    b.push_str(&recent(&t.games));
-    ok(&t.name, "/tournaments", &b)
+    html! {
+        h1 { (t.name) }
+        p { (t.games.total) " games · " a href={ "/games?tournament=" (url(&t.name)) } { "all games" }
+            " · " a href={ "/api/tournaments/" (url(&t.name)) } { "JSON" } }
+        h2 { "Standings" }
+        @if tables.is_empty() { p.note { "No game counts yet." } }
+        @for lines in &tables {
+            @let first = &lines[0];
+            @let riichi = first.points.is_some();
+            @let title = paifu_core::GameKind::from_name(&first.game).map_or(first.game.clone(), |k| k.title().to_owned());
+            @let terms = t.final_points.iter().find(|f| f.game == first.game && f.ruleset == first.ruleset);
+            h3.standings-title { (title) " (" (first.ruleset) " rules)" }
+            p.note {
+                @if riichi {
+                    "Ranked by points: each game's final score less the return points, plus uma and oka as the game's \
+                     ruleset sets them, in thousands; then average place, then firsts."
+                } @else {
+                    "Ranked by average place (exact, not rounded), then firsts, then total score."
+                }
+                @if let Some(f) = terms { " Here: " (f.terms.join("; ")) "." }
+            }
+            div.scroll { table.standings {
+                thead { tr {
+                    th.n { "Rank" } th { "Player" } th.n { "Games" } @if riichi { th.n { "Points" } }
+                    th.n { "Average place" } th.n { "Firsts" } th.n { "Total score" }
+                } }
+                tbody {
+                    @for s in lines.iter() {
+                        tr {
+                            td.n { (s.rank) } td { a href={ "/players/" (url(&s.player)) } { (s.player) } } td.n { (s.games) }
+                            @if let Some(p) = s.points { td.n { (format!("{:+.1}", p as f64 / 1000.0)) } }
+                            td.n { (format!("{:.3}", s.average_placement)) } td.n { (s.firsts) } td.n { (s.total_score) }
+                        }
+                    }
+                }
+            } }
+        }
+        h2 #audit { "Audit" }
+        p #trust {
+            "The standings count the valid games that a key this tournament trusts certified valid: "
+            (t.counted) " of " (t.games.total) " games. Owner: " (t.info.owner.as_deref().unwrap_or("none (admins only)"))
+            ". Trusted keys: "
+            @if t.info.trusted_keys.is_empty() { "none" }
+            @for (i, k) in t.info.trusted_keys.iter().enumerate() { @if i > 0 { ", " } code { (k) } }
+            "."
+        }
+        p { "Merkle root of its games and their certificates by trusted keys: " code #root { (t.root) } ". "
+            code { "paifu report --tournament" } " signs this root in the tournament's manifest, and "
+            code { "paifu verify tournament" } " checks every game against it." }
+        h2 { "Games" }
+        (PreEscaped(recent(&t.games)))
+    }
+}
+
+async fn tournament(req: HttpRequest, state: web::Data<State>, name: web::Path<String>) -> Page {
+    let t = data::tournament(&state, name.into_inner()).await?;
+    ok(user(&req, &state).await.as_deref(), &t.name, "/tournaments", &tournament_body(&t).into_string())
 }
 
 fn upload_form_html(max: usize, caller: Option<&Caller>) -> String {
@@ -736,7 +563,12 @@ fn upload_form_html(max: usize, caller: Option<&Caller>) -> String {
 
 async fn upload_form(req: HttpRequest, state: web::Data<State>) -> Page {
     let caller = session_caller(&req, &state).await?;
-    ok("Upload", "/upload", &upload_form_html(state.max_upload, caller.as_ref()))
+    ok(
+        caller.as_ref().map(|c| c.token.name.as_str()),
+        "Upload",
+        "/upload",
+        &upload_form_html(state.max_upload, caller.as_ref()),
+    )
 }
 
 fn text_field(form: &std::collections::BTreeMap<String, (Option<String>, Vec<u8>)>, k: &str) -> Option<String> {
@@ -787,7 +619,7 @@ async fn upload(req: HttpRequest, state: web::Data<State>, mp: Multipart) -> Pag
         "<h2>Upload another</h2>",
         1,
     ));
-    ok("Upload result", "/upload", &b)
+    ok(Some(&caller.token.name), "Upload result", "/upload", &b)
 }
 
 fn upper_first(s: &str) -> String {
@@ -808,8 +640,8 @@ fn verify_form_html() -> String {
         .into()
 }
 
-async fn verify_form() -> Page {
-    ok("Verify", "/verify", &verify_form_html())
+async fn verify_form(req: HttpRequest, state: web::Data<State>) -> Page {
+    ok(user(&req, &state).await.as_deref(), "Verify", "/verify", &verify_form_html())
 }
 
 async fn verify(state: web::Data<State>, mp: Multipart) -> Page {
@@ -846,4 +678,21 @@ async fn verify(state: web::Data<State>, mp: Multipart) -> Page {
     b.push_str(&verify_form_html().replacen("<h1>Verify a certificate</h1>", "<h2>Verify another</h2>", 1));
     let status = if v.ok { actix_web::http::StatusCode::OK } else { actix_web::http::StatusCode::UNPROCESSABLE_ENTITY };
     Ok(HttpResponse::build(status).content_type("text/html; charset=utf-8").body(page("Verify", "/verify", &b, None)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use paifu_analyzer::{Metric, Unit};
+
+    #[test]
+    fn statistics_read_as_numbers() {
+        let m = |v: f64, u: Unit| metric_text(&Metric::new("k", "label", v, u));
+        assert_eq!(m(43520.0, Unit::Average), "43520");
+        assert_eq!(m(2.5, Unit::Average), "2.5");
+        assert_eq!(m(2.333, Unit::Average), "2.33");
+        assert_eq!(m(3.0, Unit::Average), "3");
+        assert_eq!(m(12.0, Unit::Count), "12");
+        assert_eq!(m(0.25, Unit::Ratio), "25.0%");
+    }
 }

@@ -3,7 +3,7 @@
 //! face down. A tile is a `<g>` placed in a larger picture ([`Row`]), upright, turned sideways
 //! (a riichi tile, a claimed tile in a meld) or face down, and dimmed when another seat took it.
 
-use paifu_core::mahjong::Tile;
+use paifu_core::mahjong::{Flower, Tile};
 use std::fmt::Write as _;
 
 /// A tile's width and height, in the picture's units.
@@ -36,10 +36,29 @@ const HONOURS: [(&str, &str); 7] = [
 const CORNERS: [&str; 7] = ["E", "S", "W", "N", "Wh", "G", "R"];
 const RED: &str = "#d91e18";
 
+/// How a tile in a river is marked, as players read a river.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Look {
+    /// Taken by another seat's call: dimmed, with a corner mark.
+    pub called: bool,
+    /// Discarded as it was drawn (tsumogiri): a shaded face.
+    pub tsumogiri: bool,
+}
+
+impl Look {
+    pub(crate) const PLAIN: Look = Look { called: false, tsumogiri: false };
+    #[cfg(test)]
+    pub(crate) const CALLED: Look = Look { called: true, tsumogiri: false };
+}
+
 /// The face of `t`, drawn with its top-left corner at the origin, upright.
-fn face(t: Tile, dim: bool) -> String {
+fn face(t: Tile, look: Look) -> String {
     let mut s = String::new();
-    let (fill, stroke) = if t.is_aka() { ("#ffe9e6", RED) } else { ("#fffdf6", "#8a8a8a") };
+    let (fill, stroke) = match (t.is_aka(), look.tsumogiri) {
+        (true, _) => ("#ffe9e6", RED),
+        (false, true) => ("#dcdcd4", "#8a8a8a"),
+        (false, false) => ("#fffdf6", "#8a8a8a"),
+    };
     let _ = write!(
         s,
         "<rect x=\"0.5\" y=\"0.5\" width=\"{}\" height=\"{}\" rx=\"3\" fill=\"{fill}\" stroke=\"{stroke}\"{}/>",
@@ -57,7 +76,7 @@ fn face(t: Tile, dim: bool) -> String {
         } else {
             let _ = write!(
                 s,
-                "<text x=\"12\" y=\"23\" font-size=\"17\" text-anchor=\"middle\" fill=\"{colour}\" font-weight=\"700\">{glyph}</text>"
+                "<text x=\"12\" y=\"24\" font-size=\"19\" text-anchor=\"middle\" fill=\"{colour}\" font-weight=\"700\">{glyph}</text>"
             );
         }
     } else {
@@ -65,8 +84,8 @@ fn face(t: Tile, dim: bool) -> String {
         let numeral = if t.is_aka() { RED } else { colour };
         let _ = write!(
             s,
-            "<text x=\"12\" y=\"15\" font-size=\"14\" text-anchor=\"middle\" fill=\"{numeral}\" font-weight=\"700\">{}</text>\
-             <text x=\"12\" y=\"28\" font-size=\"10\" text-anchor=\"middle\" fill=\"{colour}\">{glyph}</text>",
+            "<text x=\"12\" y=\"17\" font-size=\"18\" text-anchor=\"middle\" fill=\"{numeral}\" font-weight=\"700\">{}</text>\
+             <text x=\"12\" y=\"29\" font-size=\"10\" text-anchor=\"middle\" fill=\"{colour}\">{glyph}</text>",
             t.num()
         );
         if t.is_aka() {
@@ -74,8 +93,11 @@ fn face(t: Tile, dim: bool) -> String {
             let _ = write!(s, "<circle cx=\"19.5\" cy=\"5\" r=\"2.5\" fill=\"{RED}\"/>");
         }
     }
-    if dim {
-        s.push_str("<rect x=\"0\" y=\"0\" width=\"24\" height=\"32\" rx=\"3\" fill=\"#555\" fill-opacity=\"0.45\"/>");
+    if look.called {
+        s.push_str(
+            "<rect x=\"0\" y=\"0\" width=\"24\" height=\"32\" rx=\"3\" fill=\"#555\" fill-opacity=\"0.45\"/>\
+             <path d=\"M14 0.5h7a3 3 0 0 1 3 3v7z\" fill=\"#f2a900\"/>",
+        );
     }
     s
 }
@@ -87,17 +109,54 @@ const BACK: &str =
 
 /// The tile `t` with its top-left corner at (`x`, `y`); a sideways tile is `H` wide and `W` tall.
 /// Its class names it (`t t-5m`) and its title gives its notation.
-pub(crate) fn tile_at(t: Tile, x: i32, y: i32, pose: Pose, dim: bool) -> String {
+pub(crate) fn tile_at(t: Tile, x: i32, y: i32, pose: Pose, look: Look) -> String {
     let (transform, body) = match pose {
-        Pose::Up => (format!("translate({x} {y})"), face(t, dim)),
-        Pose::Side => (format!("translate({x} {}) rotate(-90)", y + W), face(t, dim)),
+        Pose::Up => (format!("translate({x} {y})"), face(t, look)),
+        Pose::Side => (format!("translate({x} {}) rotate(-90)", y + W), face(t, look)),
         Pose::Down => (format!("translate({x} {y})"), BACK.to_owned()),
     };
     let (label, class) = match pose {
         Pose::Down => ("face down".to_owned(), "t back".to_owned()),
-        _ => (t.to_string(), format!("t t-{t}{}", if dim { " dim" } else { "" })),
+        _ => (
+            format!(
+                "{t}{}{}",
+                if look.tsumogiri { " (as drawn)" } else { "" },
+                if look.called { " (called)" } else { "" }
+            ),
+            format!("t t-{t}{}{}", if look.called { " dim" } else { "" }, if look.tsumogiri { " tg" } else { "" }),
+        ),
     };
     format!("<g class=\"{class}\" transform=\"{transform}\"><title>{label}</title>{body}</g>")
+}
+
+/// The flowers 1f-4f (plum, orchid, chrysanthemum, bamboo) and the seasons 5f-8f (spring,
+/// summer, autumn, winter), each with its character and its seat number.
+const FLOWERS: [(&str, &str); 8] = [
+    ("梅", "plum"),
+    ("蘭", "orchid"),
+    ("菊", "chrysanthemum"),
+    ("竹", "bamboo"),
+    ("春", "spring"),
+    ("夏", "summer"),
+    ("秋", "autumn"),
+    ("冬", "winter"),
+];
+
+/// A flower or season tile with its top-left corner at (`x`, `y`), upright: its character,
+/// its seat number in the corner, flowers in green and seasons in blue.
+pub(crate) fn flower_at(f: Flower, x: i32, y: i32) -> String {
+    let i = usize::from(f.number().clamp(1, 8) - 1);
+    let (glyph, name) = FLOWERS[i];
+    let colour = if f.is_season() { "#1d4ed8" } else { "#15803d" };
+    format!(
+        "<g class=\"t flower f-{f}\" transform=\"translate({x} {y})\"><title>{f} ({name})</title>\
+         <rect x=\"0.5\" y=\"0.5\" width=\"{}\" height=\"{}\" rx=\"3\" fill=\"#fffdf6\" stroke=\"#8a8a8a\"/>\
+         <text x=\"3\" y=\"9\" font-size=\"8\" fill=\"{RED}\" font-weight=\"700\">{}</text>\
+         <text x=\"12\" y=\"26\" font-size=\"16\" text-anchor=\"middle\" fill=\"{colour}\" font-weight=\"700\">{glyph}</text></g>",
+        W - 1,
+        H - 1,
+        f.seat_number()
+    )
 }
 
 /// A row of tiles laid left to right along a baseline: upright tiles stand on it, sideways ones
@@ -115,15 +174,15 @@ impl Row {
     }
 
     /// The next tile, and the room it takes.
-    pub(crate) fn push(&mut self, t: Tile, pose: Pose, dim: bool) {
+    pub(crate) fn push(&mut self, t: Tile, pose: Pose, look: Look) {
         let (w, h) = if pose == Pose::Side { (H, W) } else { (W, H) };
-        self.svg.push_str(&tile_at(t, self.x, self.bottom - h, pose, dim));
+        self.svg.push_str(&tile_at(t, self.x, self.bottom - h, pose, look));
         self.x += w;
     }
 
     /// A second sideways tile on the one just pushed (an added kan's fourth tile).
     pub(crate) fn stack(&mut self, t: Tile) {
-        self.svg.push_str(&tile_at(t, self.x - H, self.bottom - 2 * W, Pose::Side, false));
+        self.svg.push_str(&tile_at(t, self.x - H, self.bottom - 2 * W, Pose::Side, Look::PLAIN));
     }
 
     pub(crate) fn gap(&mut self, g: i32) {
@@ -141,32 +200,40 @@ mod tests {
 
     #[test]
     fn faces_carry_their_numeral_suit_honour_and_red_mark() {
-        let five = tile_at(t("5m"), 0, 0, Pose::Up, false);
+        let five = tile_at(t("5m"), 0, 0, Pose::Up, Look::PLAIN);
         assert!(
             five.contains(">5</text>") && five.contains(">萬</text>") && five.contains("<title>5m</title>"),
             "{five}"
         );
         assert!(!five.contains(RED), "a plain five is not red: {five}");
-        let red = tile_at(t("0p"), 0, 0, Pose::Up, false);
+        let red = tile_at(t("0p"), 0, 0, Pose::Up, Look::PLAIN);
         assert!(red.contains(">5</text>") && red.contains(">筒</text>") && red.contains("<circle"), "{red}");
         assert!(red.contains(&format!("fill=\"{RED}\"")) && red.contains("<title>0p</title>"), "{red}");
         for (n, glyph) in [("1z", "東"), ("2z", "南"), ("3z", "西"), ("4z", "北"), ("6z", "發"), ("7z", "中")] {
-            assert!(tile_at(t(n), 0, 0, Pose::Up, false).contains(&format!(">{glyph}</text>")), "{n}");
+            assert!(tile_at(t(n), 0, 0, Pose::Up, Look::PLAIN).contains(&format!(">{glyph}</text>")), "{n}");
         }
-        let white = tile_at(t("5z"), 0, 0, Pose::Up, false);
+        let white = tile_at(t("5z"), 0, 0, Pose::Up, Look::PLAIN);
         assert!(white.contains(">Wh</text>") && white.contains("#2563eb"), "the white dragon is a frame: {white}");
-        let back = tile_at(t("5z"), 0, 0, Pose::Down, false);
+        let back = tile_at(t("5z"), 0, 0, Pose::Down, Look::PLAIN);
         assert!(back.contains("face down") && !back.contains("5z") && back.contains("t back"), "{back}");
-        assert!(tile_at(t("3s"), 0, 0, Pose::Up, true).contains("t t-3s dim"));
+        assert!(tile_at(t("3s"), 0, 0, Pose::Up, Look::CALLED).contains("t t-3s dim"));
+    }
+
+    #[test]
+    fn flowers_and_seasons_have_their_character_and_seat_number() {
+        let plum = flower_at(Flower::numbered(1).unwrap(), 0, 0);
+        assert!(plum.contains(">梅</text>") && plum.contains("<title>1f (plum)</title>") && plum.contains(">1</text>"));
+        let winter = flower_at(Flower::numbered(8).unwrap(), 0, 0);
+        assert!(winter.contains(">冬</text>") && winter.contains(">4</text>") && winter.contains("#1d4ed8"));
     }
 
     #[test]
     fn a_row_lays_sideways_tiles_on_its_baseline() {
         let mut r = Row::new(10, 100);
-        r.push(t("1m"), Pose::Up, false);
-        r.push(t("2m"), Pose::Side, false);
+        r.push(t("1m"), Pose::Up, Look::PLAIN);
+        r.push(t("2m"), Pose::Side, Look::PLAIN);
         r.stack(t("2m"));
-        r.push(t("3m"), Pose::Up, false);
+        r.push(t("3m"), Pose::Up, Look::PLAIN);
         assert_eq!(r.x, 10 + W + H + W);
         // Upright: top at 100 - 32; sideways: rotated about its lower-left corner at 100.
         assert!(r.svg.contains("translate(10 68)"), "{}", r.svg);

@@ -13,15 +13,23 @@ use std::fmt::Write as _;
 
 /// The position: seats, the shared table, the board, and the text render where there is one.
 /// `bottom` is the seat a table drawn around its centre shows at the bottom (riichi).
+#[cfg(test)]
 pub(crate) fn position_html(view: &View, bottom: Seat) -> String {
+    let (picture, rest) = parts(view, bottom);
+    picture.unwrap_or_default() + &rest
+}
+
+/// The position in two parts: the picture of the table (riichi, MCR, Hungarian), and the rest
+/// (the seats as text, folded when there is a picture; the shared table; the board).
+pub(crate) fn parts(view: &View, bottom: Seat) -> (Option<String>, String) {
     let layout = match view {
         View::Tzq(v) => tzq_layout(v),
         View::Riichi(v) => riichi_layout(v, bottom),
-        View::Mcr(v) => mcr_layout(v),
-        View::Hungarian(v) => hungarian_layout(v),
+        View::Mcr(v) => mcr_layout(v, bottom),
+        View::Hungarian(v) => hungarian_layout(v, bottom),
         View::Tayu(v) => tayu_layout(v),
     };
-    layout.html()
+    (layout.picture.clone(), layout.html())
 }
 
 /// A position laid out for the page.
@@ -65,8 +73,7 @@ fn seat_name(name: &Option<String>) -> String {
 impl Layout {
     fn html(&self) -> String {
         let mut o = String::new();
-        if let Some(svg) = &self.picture {
-            o.push_str(svg);
+        if self.picture.is_some() {
             o.push_str("<details class=\"as-text\"><summary>The seats as text</summary>");
         }
         if !self.seats.is_empty() {
@@ -117,6 +124,11 @@ impl SeatBox {
     }
 }
 
+/// Tien Zi Que cards drawn as cards.
+fn tzq_cards<T: std::fmt::Display>(items: &[T]) -> String {
+    html::cards(&items.iter().map(|x| x.to_string()).collect::<Vec<_>>())
+}
+
 fn tzq_layout(v: &tzq::View) -> Layout {
     let seats = v
         .seats
@@ -125,18 +137,20 @@ fn tzq_layout(v: &tzq::View) -> Layout {
             name: seat_name(&s.name),
             score: s.score,
             acting: s.to_act,
-            rows: vec![("Hand", notation(&s.hand)), ("Scoring cards", notation(&s.kept))],
+            rows: vec![("Hand", tzq_cards(&s.hand)), ("Scoring cards", tzq_cards(&s.kept))],
         })
         .collect();
     let mut table = Vec::new();
     if let Some(c) = v.drawn {
-        table.push(("Card drawn".to_owned(), esc(&c.to_string())));
+        table.push(("Card drawn".to_owned(), html::card(&c.to_string())));
     }
-    table.push(("May be chowed".to_owned(), notation(&v.chowable)));
-    table.push(("Discard pile".to_owned(), notation(&v.discards)));
+    table.push(("May be chowed".to_owned(), tzq_cards(&v.chowable)));
+    table.push(("Discard pile".to_owned(), tzq_cards(&v.discards)));
     table.push(("Cards left in the draw pile".to_owned(), v.pile.to_string()));
-    table.push(("turn".to_owned(), v.turn.to_string()));
-    table.push(("over".to_owned(), shown(&v.over)));
+    table.push(("Turn".to_owned(), v.turn.to_string()));
+    if v.over {
+        table.push(("The game".to_owned(), "is over".to_owned()));
+    }
     Layout { picture: None, seats, table, board: None, text: Some(v.text.clone()) }
 }
 
@@ -179,7 +193,7 @@ fn riichi_layout(v: &riichi::View, bottom: Seat) -> Layout {
 
 /// Chinese Official mahjong: each seat's hand, melds, flowers and discards; the table with the
 /// claim window and the last win with its fan list.
-fn mcr_layout(v: &mcr::View) -> Layout {
+fn mcr_layout(v: &mcr::View, bottom: Seat) -> Layout {
     let seats = v
         .players
         .iter()
@@ -206,27 +220,36 @@ fn mcr_layout(v: &mcr::View) -> Layout {
         table.push((what.to_owned(), format!("{} from seat {}", html::tile(&c.tile.to_string()), c.from)));
     }
     if let Some(w) = &v.last_win {
+        let who = |s: Seat| {
+            v.players.iter().find(|p| p.seat == s).and_then(|p| p.name.clone()).unwrap_or_else(|| format!("seat {s}"))
+        };
         let how = match w.from {
             None => "self-drawn".to_owned(),
-            Some(f) => format!("from seat {f}"),
+            Some(f) => format!("from {}", who(f)),
         };
         table.push((
             "Last win".to_owned(),
-            format!("seat {} on {} {}, {} fan", w.seat, html::tile(&w.tile.to_string()), esc(&how), w.fan),
+            format!("{} on {} {}, {} fan", esc(&who(w.seat)), html::tile(&w.tile.to_string()), esc(&how), w.fan),
         ));
-        table.push(("Fan of the last win".to_owned(), shown(&w.fans)));
+        let fans = maud::html! {
+            table.rec { tbody { @for f in &w.fans {
+                @let n = crate::names::fan(f.name);
+                tr data-fan=(f.name) { td { (n.english) " " span.orig lang="zh" { (n.original) } } td.n { (f.fan) @if f.count > 1 { " ×" (f.count) } } }
+            } } }
+        };
+        table.push(("Fan of the last win".to_owned(), fans.into_string()));
     }
     table.push(("Tiles left in the wall".to_owned(), v.wall.to_string()));
     for (label, x) in [
-        ("hand", format!("{} of {}", v.hand, v.hands)),
-        ("round_wind", v.round_wind.to_string()),
-        ("dealer", v.dealer.to_string()),
-        ("dice", shown(&v.dice)),
-        ("over", shown(&v.over)),
+        ("Hand", format!("{} of {}", v.hand, v.hands)),
+        ("Prevalent wind", crate::table::wind_name(v.round_wind).to_owned()),
+        ("Dealer", format!("seat {}", v.dealer)),
+        ("Dice", v.dice.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(" ")),
     ] {
         table.push((label.to_owned(), x));
     }
-    Layout { picture: None, seats, table, board: None, text: None }
+    let picture = crate::table::draw(&crate::table::mcr(v), bottom);
+    Layout { picture: Some(picture), seats, table, board: None, text: None }
 }
 
 /// Hungarian sets by the names the seed gives them, a kong's kind and whether it is concealed
@@ -253,7 +276,7 @@ fn hungarian_sets(melds: &[hungarian::MeldView]) -> String {
 /// Hungarian mahjong: each seat's hand, laid-out sets, flowers and discards, with what it scored
 /// and paid at the last hand's end; the table: the wall, the break, the seating, the claim window
 /// and the last hand's result.
-fn hungarian_layout(v: &hungarian::View) -> Layout {
+fn hungarian_layout(v: &hungarian::View, bottom: Seat) -> Layout {
     let seats = v
         .players
         .iter()
@@ -296,17 +319,17 @@ fn hungarian_layout(v: &hungarian::View) -> Layout {
     }
     table.push(("Tiles left in the live wall".to_owned(), v.wall.to_string()));
     for (label, x) in [
-        ("hand", v.hand.to_string()),
-        ("prevailing", v.prevailing.to_string()),
-        ("east", v.east.to_string()),
-        ("loose_drawn", v.loose_drawn.to_string()),
-        ("wall_break", shown(&v.wall_break)),
-        ("seating", shown(&v.seating)),
-        ("over", shown(&v.over)),
+        ("Hand", v.hand.to_string()),
+        ("Prevailing wind", crate::table::wind_name(v.prevailing).to_owned()),
+        ("East", format!("seat {}", v.east)),
+        ("Loose tiles drawn", v.loose_drawn.to_string()),
+        ("The wall's break", shown(&v.wall_break)),
+        ("The seating", shown(&v.seating)),
     ] {
         table.push((label.to_owned(), x));
     }
-    Layout { picture: None, seats, table, board: None, text: None }
+    let picture = crate::table::draw(&crate::table::hungarian(v), bottom);
+    Layout { picture: Some(picture), seats, table, board: None, text: None }
 }
 
 fn tayu_layout(v: &tayu::View) -> Layout {
@@ -500,8 +523,10 @@ mod tests {
             assert!(h.contains("<h2>Table</h2>"), "{h}");
             assert_eq!(h.matches(" to act").count(), v_to_act(v), "{h}");
             // Tiles and cards are drawn as tiles, from their notation.
-            if !matches!(v, View::Tayu(_)) {
-                assert!(h.contains("class=\"t "), "{h}");
+            match v {
+                View::Tayu(_) => {}
+                View::Tzq(_) => assert!(h.contains("class=\"card c"), "TZQ's cards as cards: {h}"),
+                _ => assert!(h.contains("class=\"t "), "{h}"),
             }
         }
     }
@@ -532,9 +557,10 @@ mod tests {
         let h = position_html(&View::Mcr(v.clone()), 0);
         let w = v.last_win.unwrap();
         assert!(h.contains(&format!("seat 1 on {} from seat 0, {} fan", html::tile("5z"), w.fan)), "{h}");
+        assert!(h.contains("Mixed Straight <span class=\"orig\" lang=\"zh\">花龙</span>"), "{h}");
         assert!(w.fans.iter().any(|f| f.name == "mixed_straight"));
         for f in &w.fans {
-            assert!(h.contains(&format!("<td>{}</td>", f.name)), "{} missing: {h}", f.name);
+            assert!(h.contains(&format!("data-fan=\"{}\"", f.name)), "{} missing: {h}", f.name);
         }
     }
 

@@ -36,6 +36,17 @@ pub(crate) struct Step {
     pub results: Vec<RoundResult>,
     /// The position.
     pub view: View,
+    /// When the record that led here ended a round: the table as it stood just before, the
+    /// last position of the round that ended (the hand-end screen sits over it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ended_table: Option<View>,
+    /// At the end of a riichi game: how its final points are counted (`start 25000, return
+    /// 30000, oka +20 to the first, uma +20/+10/-10/-20`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub final_terms: Option<String>,
+    /// The position as the chosen seat saw it (`hide`): the other seats' concealed tiles left
+    /// out.
+    pub hidden: bool,
     /// Where the viewer's keys and buttons lead from here.
     pub nav: Nav,
     /// Set when the log is invalid: the replay stopped at the record with this fault, so steps
@@ -106,29 +117,77 @@ impl Nav {
     }
 }
 
-/// The position `state` is in, its seats named.
-fn view_with<G: Registered>(state: &G, names: &[String]) -> View {
-    let mut v = View::of(state);
+/// What to show: the step asked for, the seat followed, and whether to show only what that
+/// seat saw.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Want {
+    pub step: Option<usize>,
+    pub own: Option<Seat>,
+    /// Show the position as `own` saw it at the table (the other hands hidden).
+    pub hide: bool,
+}
+
+/// The position `state` is in, its seats named; as `seen_by` saw it when given.
+fn view_with<G: Registered>(state: &G, names: &[String], seen_by: Option<Seat>) -> View {
+    let mut v = match seen_by {
+        Some(s) => G::any_view(state.seat_view(s)),
+        None => View::of(state),
+    };
     v.name_seats(names);
     v
+}
+
+/// A riichi hand's dora indicators as the table shows them from the hand's first step: an
+/// imported hand's indicator is a record after the deal, so until it comes the view holds the
+/// last hand's. `at` is the hand's first indicator record's step, `shown` the indicators then.
+fn patch_dora(view: &mut View, at: usize, shown: &[paifu_core::mahjong::Tile], step: usize) {
+    if let View::Riichi(v) = view {
+        if step < at {
+            v.dora_indicators = shown.to_vec();
+        }
+    }
+}
+
+/// A riichi game's final points terms, from its header's ruleset and options.
+fn final_terms(header: &log::Header) -> Option<String> {
+    use paifu_core::Game as _;
+    (header.game == "riichi")
+        .then(|| paifu_core::riichi::Riichi::rules(&header.ruleset, &header.options).ok())
+        .flatten()
+        .map(|r| r.final_points_terms())
 }
 
 /// The name of the round `state` is starting: the hand and honba for riichi.
 fn round_name(view: &View, round: u32) -> String {
     match view {
         View::Riichi(v) => crate::table::hand_title(&v.hand, v.honba),
+        View::Mcr(v) => format!("{} wind, hand {}", crate::table::wind_name(v.round_wind), v.hand),
+        View::Hungarian(v) => format!("{} wind, hand {}", crate::table::wind_name(v.prevailing), v.hand),
         _ => format!("Round {round}"),
     }
 }
 
+/// The game's name in logs (`riichi`, `mcr`, ...) of a view.
+pub(crate) fn game_of(view: &View) -> &'static str {
+    match view {
+        View::Tzq(_) => "tzq",
+        View::Riichi(_) => "riichi",
+        View::Mcr(_) => "mcr",
+        View::Hungarian(_) => "hungarian",
+        View::Tayu(_) => "tayu",
+    }
+}
+
 /// `live`: the log is a game in progress, so ending before the game does is no fault.
-fn replay_to<G: Registered>(bytes: &[u8], want: Option<usize>, own: Option<Seat>, live: bool) -> Result<Step, Fault> {
+fn replay_to<G: Registered>(bytes: &[u8], w: Want, live: bool) -> Result<Step, Fault> {
+    let (want, own) = (w.step, w.own);
+    let seen_by = own.filter(|_| w.hide);
     let (log, pos) = log::decode::<G::Action>(bytes)?;
     let names = log.header.seats.clone();
     let mut state: G = replay::setup::<G>(&log.header)?;
     let steps = log.records.len();
     let want = want.map(|w| w.min(steps));
-    let first = view_with(&state, &names);
+    let first = view_with(&state, &names, seen_by);
     let mut round_names = vec![round_name(&first, state.round())];
     let mut round_starts = vec![(state.round(), 0usize)];
     let mut kinds = Vec::with_capacity(steps);
@@ -136,10 +195,20 @@ fn replay_to<G: Registered>(bytes: &[u8], want: Option<usize>, own: Option<Seat>
     // (the default, the last or the faulty record's, is known only at the end).
     let mut shown: Option<(usize, View, u32, Vec<RoundResult>)> =
         (want.unwrap_or(0) == 0).then(|| (0, first, state.round(), vec![]));
+    // The position before the record asked for: the table a round ended on.
+    let mut before_shown: Option<View> = None;
+    // The step asked for's hand: where it starts, and its first dora indicator record's step
+    // with the indicators it showed (riichi imported hands).
+    let mut hand_of_want = 0usize;
+    let mut first_dora: Option<(usize, usize, Vec<paifu_core::mahjong::Tile>)> = None;
+    let mut want_dora = None;
     let mut fault = None;
     for (i, rec) in log.records.iter().enumerate() {
         let before = state.results().len();
         let action = rec.action.to_string();
+        if want == Some(i + 1) {
+            before_shown = Some(view_with(&state, &names, seen_by));
+        }
         // A wrong claim is found once its record is applied: the faulty step shows the position
         // before it, like any other fault's.
         let saved = rec.claim.is_some().then(|| state.clone());
@@ -156,8 +225,22 @@ fn replay_to<G: Registered>(bytes: &[u8], want: Option<usize>, own: Option<Seat>
             round_starts.push((state.round(), i + 1));
             round_names.push(round_name(&View::of(&state), state.round()));
         }
+        let start = round_starts.last().map_or(0, |r| r.1);
+        if want.is_some_and(|w| w > i) {
+            hand_of_want = start;
+        }
+        if action.starts_with("dora ") && first_dora.as_ref().is_none_or(|d| d.0 != start) {
+            if let View::Riichi(v) = View::of(&state) {
+                first_dora = Some((start, i + 1, v.dora_indicators));
+            }
+        }
+        if first_dora.as_ref().is_some_and(|d| d.0 == hand_of_want)
+            && want_dora.as_ref().is_none_or(|d: &(usize, usize, Vec<_>)| d.0 != hand_of_want)
+        {
+            want_dora = first_dora.clone();
+        }
         if want == Some(i + 1) {
-            shown = Some((i + 1, view_with(&state, &names), state.round(), ended));
+            shown = Some((i + 1, view_with(&state, &names, seen_by), state.round(), ended));
         }
     }
     if fault.is_none() && !state.is_over() && state.excerpt().is_none() && !live {
@@ -171,12 +254,17 @@ fn replay_to<G: Registered>(bytes: &[u8], want: Option<usize>, own: Option<Seat>
         None if fault.is_some() => reached,
         None => 0,
     };
-    let (view, round, results) = match shown.filter(|s| s.0 == step) {
+    let (mut view, round, results) = match shown.filter(|s| s.0 == step) {
         Some((_, v, r, e)) => (v, r, e),
-        None if step == reached => (view_with(&state, &names), state.round(), vec![]),
+        None if step == reached => (view_with(&state, &names, seen_by), state.round(), vec![]),
         // The step asked for lies past the fault: replay to the one shown.
-        None => return replay_to::<G>(bytes, Some(step), own, live),
+        None => return replay_to::<G>(bytes, Want { step: Some(step), ..w }, live),
     };
+    if let Some((_, at, shown)) = want_dora.filter(|d| d.0 == hand_of_want) {
+        patch_dora(&mut view, at, &shown, step);
+    }
+    let ended_table = before_shown.filter(|_| !results.is_empty() && want == Some(step));
+    let final_terms = final_terms(&log.header).filter(|_| state.is_over() && step == steps);
     let last = step.checked_sub(1).and_then(|i| log.records.get(i)).map(|r| LastAction {
         seat: r.seat,
         player: names.get(usize::from(r.seat)).cloned().unwrap_or_default(),
@@ -195,32 +283,54 @@ fn replay_to<G: Registered>(bytes: &[u8], want: Option<usize>, own: Option<Seat>
     let nav = Nav::new(step, &kinds, reached, &starts, own);
     let excerpt = state.excerpt().filter(|_| fault.is_none()).map(|e| e.to_string());
     let ended = results.iter().map(|r| r.summary.clone()).collect();
-    Ok(Step { step, steps, last, passes, round, round_starts, round_names, ended, results, view, nav, fault, excerpt })
+    Ok(Step {
+        step,
+        steps,
+        last,
+        passes,
+        round,
+        round_starts,
+        round_names,
+        ended,
+        results,
+        view,
+        ended_table,
+        final_terms,
+        hidden: seen_by.is_some(),
+        nav,
+        fault,
+        excerpt,
+    })
 }
 
 /// The position after `step` records of a stored log (any game with an engine); without a
 /// step, the first, or the faulty record's for an invalid log. `own` is the seat whose
 /// decisions the viewer steps through.
 pub(crate) fn step(bytes: &[u8], step: Option<usize>, own: Option<Seat>) -> Result<Step, Fault> {
-    replay(bytes, step, own, false)
+    replay(bytes, Want { step, own, hide: false }, false)
+}
+
+/// [`step`] with everything the viewer may ask: the position as the followed seat saw it.
+pub(crate) fn step_as(bytes: &[u8], want: Want) -> Result<Step, Fault> {
+    replay(bytes, want, false)
 }
 
 /// [`step`] for the log so far of a game in progress: it ends before the game does, which is
 /// no fault.
 pub(crate) fn live_step(bytes: &[u8], step: Option<usize>, own: Option<Seat>) -> Result<Step, Fault> {
-    replay(bytes, step, own, true)
+    replay(bytes, Want { step, own, hide: false }, true)
 }
 
-fn replay(bytes: &[u8], step: Option<usize>, own: Option<Seat>, live: bool) -> Result<Step, Fault> {
-    struct Replay<'a>(&'a [u8], Option<usize>, Option<Seat>, bool);
+fn replay(bytes: &[u8], want: Want, live: bool) -> Result<Step, Fault> {
+    struct Replay<'a>(&'a [u8], Want, bool);
     impl Visitor for Replay<'_> {
         type Output = Result<Step, Fault>;
         fn visit<G: Registered>(self) -> Self::Output {
-            replay_to::<G>(self.0, self.1, self.2, self.3)
+            replay_to::<G>(self.0, self.1, self.2)
         }
     }
     let header = log::read_header(bytes)?;
-    games::by_name(&header.game, Replay(bytes, step, own, live))?
+    games::by_name(&header.game, Replay(bytes, want, live))?
 }
 
 #[cfg(test)]
@@ -249,6 +359,46 @@ mod tests {
         assert!(step(b"junk", Some(0), None).is_err());
         // A valid log opens at its first step.
         assert_eq!(step(&bytes, None, None).unwrap().step, 0);
+    }
+
+    /// A real Tenhou game: the step that ends its first hand keeps the table the hand ended on
+    /// (the next hand's deal is the position), and the next hand shows its own dora indicator
+    /// from its first step, before the record that reveals it.
+    #[test]
+    fn a_hands_end_keeps_its_table_and_the_next_hand_shows_its_dora_from_the_start() {
+        let real = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../shared/real-logs/tenhou/2010081709gm-00a9-0000-fe3371ad.json");
+        let text = std::fs::read_to_string(&real).unwrap();
+        let imported = paifu_recorder::import::tenhou6::import(&text, text.as_bytes()).unwrap();
+        let bytes = paifu_core::log::encode(&imported.log, Encoding::Binary);
+        let s0 = step(&bytes, Some(0), None).unwrap();
+        let end = s0.round_starts[1].1;
+        let s = step(&bytes, Some(end), None).unwrap();
+        assert!(!s.results.is_empty(), "step {end} ends the first hand");
+        let (Some(View::Riichi(before)), View::Riichi(after)) = (&s.ended_table, &s.view) else {
+            panic!("riichi views")
+        };
+        assert_eq!((before.hand.as_str(), after.hand.as_str()), ("E1", "E2"));
+        assert!(before.players.iter().any(|p| !p.discards.is_empty()), "the table the hand ended on");
+        assert!(after.hand_end.is_some());
+        // The dora record of the second hand comes after its deal; its indicator shows from the
+        // hand's first step on.
+        let at =
+            imported.log.records[end..].iter().position(|r| r.action.to_string().starts_with("dora ")).unwrap() + end;
+        let revealed = step(&bytes, Some(at + 1), None).unwrap();
+        let View::Riichi(r) = &revealed.view else { panic!() };
+        assert_eq!(after.dora_indicators, r.dora_indicators, "step {end} shows the hand's own dora");
+        let mid = step(&bytes, Some(end + 1), None).unwrap();
+        let View::Riichi(m) = &mid.view else { panic!() };
+        assert_eq!(m.dora_indicators, r.dora_indicators);
+        assert!(mid.ended_table.is_none(), "only the step that ends a hand keeps its table");
+        // A seat's view hides the others' hands.
+        let hidden = step_as(&bytes, Want { step: Some(end + 20), own: Some(1), hide: true }).unwrap();
+        let View::Riichi(h) = &hidden.view else { panic!() };
+        assert!(hidden.hidden && h.players.iter().filter(|p| p.hidden.is_some()).count() == 3, "{h:?}");
+        // The last step: the final points terms.
+        let last = step(&bytes, Some(usize::MAX), None).unwrap();
+        assert!(last.final_terms.as_deref().is_some_and(|t| t.contains("uma")), "{:?}", last.final_terms);
     }
 
     #[test]

@@ -1,10 +1,13 @@
-//! The move-by-move viewer's page: its stepping (actions, hands, a seat's decisions, a slider,
-//! keys), the move that led to the step, the fault where the replay stops, the hand's end and
-//! the position. Every step is a plain link; the few lines of script only add keys.
+//! The move-by-move viewer's page: the table (and the hand's end over it), the followed seat's
+//! hand, the stepping (actions, hands, a seat's decisions, a slider, keys, play), the move that
+//! led to the step and the fault where the replay stops. Every step is a plain link and every
+//! form a plain GET; the script (`viewer.js`) loads steps in place. Built with maud, which
+//! escapes every value by default.
 
-use crate::html::{esc, page};
+use crate::html::page_with_scripts;
 use crate::{data, PageError, State, WebError};
 use actix_web::{web, HttpResponse};
+use maud::{html, Markup, PreEscaped};
 use paifu_core::Seat;
 use serde::Deserialize;
 use std::fmt::Write as _;
@@ -15,9 +18,17 @@ type Page = Result<HttpResponse, PageError>;
 pub(crate) struct StepQuery {
     step: Option<String>,
     seat: Option<String>,
+    /// `1`: show only what the followed seat knew (the other hands hidden).
+    hide: Option<String>,
+    /// `viewer`: only the viewer's part of the page (the script's stepping in place).
+    part: Option<String>,
 }
 
 impl StepQuery {
+    pub(crate) fn hide(&self) -> bool {
+        matches!(self.hide.as_deref().map(str::trim), Some("1" | "on" | "true" | "yes"))
+    }
+
     pub(crate) fn step(&self) -> Option<&str> {
         self.step.as_deref()
     }
@@ -45,28 +56,16 @@ pub(crate) fn parse_step(s: Option<&str>) -> Result<Option<usize>, WebError> {
     }
 }
 
-/// The viewer's keys: ← → a step, Shift+← → or PageUp PageDown or [ ] a hand, ↑ ↓ the chosen
-/// seat's decisions, Home End the ends; the slider goes to its step when let go.
-pub(crate) const VIEWER_JS: &str = r#"
-document.addEventListener('keydown',function(e){
-  if(e.altKey||e.ctrlKey||e.metaKey)return;
-  var t=e.target&&e.target.tagName;if(t==='INPUT'||t==='SELECT'||t==='TEXTAREA')return;
-  var k=e.key,id;
-  if(e.shiftKey&&k==='ArrowRight'||k==='PageDown'||k===']')id='next-hand';
-  else if(e.shiftKey&&k==='ArrowLeft'||k==='PageUp'||k==='[')id='prev-hand';
-  else id={ArrowRight:'next',ArrowLeft:'prev',Home:'first',End:'last',ArrowDown:'next-own',ArrowUp:'prev-own'}[k];
-  if(!id)return;var a=document.getElementById(id);
-  if(a&&a.href){e.preventDefault();location.href=a.href;}
-});
-var sl=document.getElementById('slider');
-if(sl){sl.addEventListener('change',function(){sl.form.submit();});
-  sl.addEventListener('input',function(){var o=document.getElementById('slider-at');if(o)o.textContent=sl.value;});}
-"#;
+/// The viewer's script (web/src/viewer.js): keys, stepping in place, play. Pages load it as
+/// `/static/viewer.js`; a page that inlines it (the live page) gets the same.
+pub(crate) const VIEWER_JS: &str = include_str!("viewer.js");
 
 pub(crate) async fn viewer(state: web::Data<State>, id: web::Path<String>, q: web::Query<StepQuery>) -> Page {
     let id = data::parse_id(&id)?;
     let want = parse_step(q.step())?;
     let own = q.seat()?;
+    let hide = q.hide() && own.is_some();
+    let fragment = q.part.as_deref() == Some("viewer");
     let (bytes, form) = data::log_bytes(&state, id).await?;
     if form != paifu_recorder::archive::StoredForm::Binary {
         return Err(WebError::NotFound(format!(
@@ -74,7 +73,8 @@ pub(crate) async fn viewer(state: web::Data<State>, id: web::Path<String>, q: we
         ))
         .into());
     }
-    let s = web::block(move || crate::viewer::step(&bytes, want, own))
+    let w = crate::viewer::Want { step: want, own, hide };
+    let s = web::block(move || crate::viewer::step_as(&bytes, w))
         .await
         .map_err(|_| WebError::Internal("the replay stopped unexpectedly".into()))?
         .map_err(|f| WebError::NotFound(format!("game {id} cannot be replayed: {}", f.describe())))?;
@@ -86,13 +86,15 @@ pub(crate) async fn viewer(state: web::Data<State>, id: web::Path<String>, q: we
         ))
         .into());
     }
-    let b = viewer_body(id, &s, own, &seats);
-    Ok(HttpResponse::Ok().content_type("text/html; charset=utf-8").body(page(
-        &format!("Game #{id}, step {}", s.step),
-        "/games",
-        &b,
-        Some(VIEWER_JS),
-    )))
+    let title = format!("Game #{id}, step {}", s.step);
+    let heading = html! { h1 { a href={ "/games/" (id) } { "Game #" (id) } ": move by move" } };
+    let b = viewer_html(&format!("/games/{id}/view"), heading, &s, own, hide, &seats, &title);
+    let html = if fragment {
+        b.into_string()
+    } else {
+        page_with_scripts(&title, "/games", &b.into_string(), &["/static/viewer.js"])
+    };
+    Ok(HttpResponse::Ok().content_type("text/html; charset=utf-8").body(html))
 }
 
 /// The seats' names of a position.
@@ -108,65 +110,35 @@ fn view_seats(v: &paifu_core::games::View) -> Vec<String> {
 
 /// The fault of an invalid log where the replay stops, `step` the step shown: the faulty
 /// record (the next one from here) highlighted with its seat, action, code and message.
-fn fault_html(f: &paifu_core::Fault, step: usize, steps: usize) -> String {
-    let mut o = String::from("<div class=\"fault\" id=\"fault\" role=\"alert\">");
-    match f.index {
-        Some(i) if i == step && i < steps => {
-            let _ = write!(
-                o,
-                "<p><b>The log is invalid at record {i}</b>, the next move from here; the replay stops before it.</p>"
-            );
-            o.push_str("<table class=\"rec\"><tbody><tr class=\"faulty\">");
-            let _ = write!(o, "<th scope=\"row\">Record {i}</th>");
-            if let Some(seat) = f.seat {
-                let _ = write!(o, "<td>seat {seat}</td>");
+fn fault_html(f: &paifu_core::Fault, step: usize, steps: usize) -> Markup {
+    html! {
+        div.fault #fault role="alert" {
+            @match f.index {
+                Some(i) if i == step && i < steps => {
+                    p { b { "The log is invalid at record " (i) } ", the next move from here; the replay stops before it." }
+                    table.rec { tbody { tr.faulty {
+                        th scope="row" { "Record " (i) }
+                        @if let Some(seat) = f.seat { td { "seat " (seat) } }
+                        @if let Some(a) = &f.action { td { code #fault-action { (a) } } }
+                        td { code #fault-code { (f.code.as_str()) } }
+                        td #fault-message { (f.message) }
+                    } } }
+                }
+                Some(i) if i == step => {
+                    p { "The log is invalid after its last record: " code #fault-code { (f.code.as_str()) } " " (f.message) }
+                }
+                Some(i) => {
+                    p { "The log is invalid: the replay stops at record " (i) " (" a href={ "?step=" (i) } { "show it" } "): "
+                        code #fault-code { (f.code.as_str()) } " " (f.message) }
+                }
+                None => { p { "The log is invalid: " code #fault-code { (f.code.as_str()) } " " (f.message) } }
             }
-            if let Some(a) = &f.action {
-                let _ = write!(o, "<td><code id=\"fault-action\">{}</code></td>", esc(a));
-            }
-            let _ = write!(
-                o,
-                "<td><code id=\"fault-code\">{}</code></td><td id=\"fault-message\">{}</td></tr></tbody></table>",
-                f.code.as_str(),
-                esc(&f.message)
-            );
-        }
-        Some(i) if i == step => {
-            let _ = write!(
-                o,
-                "<p>The log is invalid after its last record: <code id=\"fault-code\">{}</code> {}</p>",
-                f.code.as_str(),
-                esc(&f.message)
-            );
-        }
-        Some(i) => {
-            let _ = write!(
-                o,
-                "<p>The log is invalid: the replay stops at record {i} (<a href=\"?step={i}\">show it</a>): <code id=\"fault-code\">{}</code> {}</p>",
-                f.code.as_str(),
-                esc(&f.message)
-            );
-        }
-        None => {
-            let _ = write!(
-                o,
-                "<p>The log is invalid: <code id=\"fault-code\">{}</code> {}</p>",
-                f.code.as_str(),
-                esc(&f.message)
-            );
         }
     }
-    o + "</div>"
 }
 
-/// The viewer's page: its stepping, the move that led here, the fault, the hand's end and the
-/// position.
-fn viewer_body(id: i64, s: &crate::viewer::Step, own: Option<Seat>, seats: &[String]) -> String {
-    let heading = format!("<h1><a href=\"/games/{id}\">Game #{id}</a>: move by move</h1>");
-    steps_body(&format!("/games/{id}/view"), &heading, s, own, seats)
-}
-
-/// The viewer's page at `base` (its steps are `base?step=N`) under `heading`.
+/// The viewer's page at `base` (its steps are `base?step=N`) under `heading`, as text (the
+/// live page's form).
 pub(crate) fn steps_body(
     base: &str,
     heading: &str,
@@ -174,90 +146,180 @@ pub(crate) fn steps_body(
     own: Option<Seat>,
     seats: &[String],
 ) -> String {
-    let seat_q = own.map(|o| format!("&amp;seat={o}")).unwrap_or_default();
-    let link = |idn: &str, label: &str, to: Option<usize>, rel: &str| match to {
-        Some(t) => {
-            format!("<a class=\"button\" id=\"{idn}\" {rel} href=\"{base}?step={t}{seat_q}\">{label}</a>")
+    viewer_html(base, PreEscaped(heading.to_owned()), s, own, false, seats, "").into_string()
+}
+
+/// A link to step `to` of the viewer at `base` (a disabled button when there is none).
+fn step_link(id: &str, label: &str, to: Option<usize>, rel: Option<&str>, link: &dyn Fn(usize) -> String) -> Markup {
+    html! {
+        @match to {
+            Some(t) => a.button #(id) rel=[rel] href=(link(t)) data-step=(t) { (label) },
+            None => span.button.off #(id) aria-disabled="true" { (label) },
         }
-        None => format!("<span class=\"button off\" id=\"{idn}\" aria-disabled=\"true\">{label}</span>"),
-    };
-    let n = &s.nav;
-    let mut rounds = String::new();
+    }
+}
+
+/// The round a step shows: the one a step that ended a round ended (its table is shown), else
+/// the one it is in.
+fn shown_round(s: &crate::viewer::Step) -> usize {
     let current = s.round_starts.iter().rposition(|r| r.1 <= s.step).unwrap_or(0);
-    for (i, ((_, start), name)) in s.round_starts.iter().zip(&s.round_names).enumerate() {
-        let cur = if i == current { " selected" } else { "" };
-        let _ = write!(rounds, "<option value=\"{start}\"{cur}>{}</option>", esc(name));
+    if s.ended_table.is_some() && !s.results.is_empty() && current > 0 && s.round_starts[current].1 == s.step {
+        current - 1
+    } else {
+        current
     }
-    let mut seat_options = String::from("<option value=\"\">none (seat 0 at the bottom)</option>");
-    for (i, name) in seats.iter().enumerate() {
-        let cur = if own == Some(i as Seat) { " selected" } else { "" };
-        let _ = write!(seat_options, "<option value=\"{i}\"{cur}>{i}: {}</option>", esc(name));
-    }
-    let hidden_seat = own.map(|o| format!("<input type=\"hidden\" name=\"seat\" value=\"{o}\">")).unwrap_or_default();
-    let mut b = format!(
-        "{heading}\
-         <nav class=\"viewer-nav\" aria-label=\"Steps\">{}{}<span id=\"pos\" aria-live=\"polite\">Step <b id=\"step\">{}</b> of {}</span>{}{}\
-         {}{}{}{}<form method=\"get\" action=\"{base}\"><label class=\"skip\" for=\"round\">Jump to a round</label>\
-         <select id=\"round\" name=\"step\" aria-label=\"Jump to a round\">{rounds}</select>{hidden_seat} <button type=\"submit\">Go</button></form></nav>\
-         <div class=\"viewer-forms\"><form method=\"get\" action=\"{base}\" class=\"slider\"><label for=\"slider\">Step \
-         <output id=\"slider-at\" for=\"slider\">{}</output></label><input type=\"range\" id=\"slider\" name=\"step\" min=\"0\" max=\"{}\" value=\"{}\">\
-         {hidden_seat}<button type=\"submit\">Go</button></form>\
-         <form method=\"get\" action=\"{base}\"><input type=\"hidden\" name=\"step\" value=\"{}\"><label class=\"skip\" for=\"seat\">Follow a seat</label>\
-         <select id=\"seat\" name=\"seat\" aria-label=\"Follow a seat\">{seat_options}</select> <button type=\"submit\">Follow</button></form></div>\
-         <p class=\"k\" id=\"keys\">Keys: ← previous, → next step (passes on a claim are skipped); Shift+← Shift+→, PageUp PageDown or [ ] \
-         previous or next hand; ↑ ↓ the followed seat's previous or next decision; Home first, End last.</p>",
-        link("first", "« First", (s.step > 0).then_some(0), ""),
-        link("prev", "← Previous", n.prev, "rel=\"prev\""),
-        s.step,
-        s.steps,
-        link("next", "Next →", n.next, "rel=\"next\""),
-        link("last", "Last »", (s.step < n.last).then_some(n.last), ""),
-        link("prev-hand", "⇤ Hand", n.prev_hand, ""),
-        link("next-hand", "Hand ⇥", n.next_hand, ""),
-        if own.is_some() { link("prev-own", "↑ Own decision", n.prev_own, "") } else { String::new() },
-        if own.is_some() { link("next-own", "Own decision ↓", n.next_own, "") } else { String::new() },
-        s.step,
-        n.last,
-        s.step,
-        s.step,
-    );
-    let round_name = s.round_names.get(current).cloned().unwrap_or_else(|| format!("Round {}", s.round));
-    let _ = write!(b, "<p><b>{}</b>. ", esc(&round_name));
-    match &s.last {
-        Some(l) => {
-            // An incident (docs/protocol.md) is marked: a class, a `!` and a tooltip.
-            let (class, mark) = if l.action.starts_with("incident ") {
-                (" class=\"incident\" title=\"An incident, recorded by the host or a referee\"", "! ")
-            } else {
-                ("", "")
-            };
-            let _ = write!(
-                b,
-                "Last move: <b>{}</b> (seat {}) <code id=\"action\"{class}>{mark}{}</code>",
-                esc(&l.player),
-                l.seat,
-                esc(&l.action)
-            );
-            if !s.passes.is_empty() {
-                let who: Vec<String> = s.passes.iter().map(|p| format!("seat {p}")).collect();
-                let _ = write!(b, ", after {} passed", who.join(" and "));
+}
+
+/// The viewer: the table (with the hand's end over it when the step ended one), the followed
+/// seat's hand large for small screens, the stepping and what led here beside it.
+pub(crate) fn viewer_html(
+    base: &str,
+    heading: Markup,
+    s: &crate::viewer::Step,
+    own: Option<Seat>,
+    hide: bool,
+    seats: &[String],
+    title: &str,
+) -> Markup {
+    let query = |t: usize| {
+        let mut q = format!("{base}?step={t}");
+        if let Some(o) = own {
+            let _ = write!(q, "&seat={o}");
+            if hide {
+                q.push_str("&hide=1");
             }
         }
-        None => b.push_str("The deal, before the first move."),
+        q
+    };
+    let n = &s.nav;
+    let current = shown_round(s);
+    // The round the position is in (the select's choice: Go stays here).
+    let position_round = s.round_starts.iter().rposition(|r| r.1 <= s.step).unwrap_or(0);
+    let round_name = s.round_names.get(current).cloned().unwrap_or_else(|| format!("Round {}", s.round));
+    let bottom = own.unwrap_or(0);
+    // A step that ended a round shows the table it ended on, the hand's end over it.
+    let table_view = s.ended_table.as_ref().filter(|_| !s.results.is_empty()).unwrap_or(&s.view);
+    let (picture, rest) = crate::view::parts(table_view, bottom);
+    let ended = crate::hand_end::screen(s, seats);
+    let own_hand = picture.as_ref().and_then(|_| own_hand(table_view, bottom));
+    html! {
+        div #viewer .viewer.has-table[picture.is_some()] data-step=(s.step) data-last=(n.last) data-title=(title) {
+            div.v-main {
+                div.v-table {
+                    @if let Some(svg) = &picture { (PreEscaped(svg)) }
+                    @if !ended.0.is_empty() {
+                        @if picture.is_some() {
+                            details.overlay #overlay open {
+                                summary { "The hand's end (close to see the table)" }
+                                (ended)
+                            }
+                        } @else {
+                            (ended)
+                        }
+                    }
+                    @if picture.is_none() { (PreEscaped(&rest)) }
+                }
+                @if let Some(h) = own_hand {
+                    div.v-hand aria-label="The followed seat's hand" { (PreEscaped(h)) }
+                }
+            }
+            div.v-side {
+                (heading)
+                nav.viewer-nav aria-label="Steps" {
+                    (step_link("first", "« First", (s.step > 0).then_some(0), None, &query))
+                    (step_link("prev", "← Previous", n.prev, Some("prev"), &query))
+                    span #pos aria-live="polite" { "Step " b #step { (s.step) } " of " (s.steps) }
+                    (step_link("next", "Next →", n.next, Some("next"), &query))
+                    (step_link("last", "Last »", (s.step < n.last).then_some(n.last), None, &query))
+                    (step_link("prev-hand", "⇤ Hand", n.prev_hand, None, &query))
+                    (step_link("next-hand", "Hand ⇥", n.next_hand, None, &query))
+                    @if own.is_some() {
+                        (step_link("prev-own", "↑ Own decision", n.prev_own, None, &query))
+                        (step_link("next-own", "Own decision ↓", n.next_own, None, &query))
+                    }
+                    span.play hidden {
+                        button #play type="button" hidden aria-pressed="false" { "▶ Play" }
+                        label { span.skip { "Speed" } select #speed hidden aria-label="Steps a second" {
+                            option value="1" { "1 step/s" } option value="2" selected { "2 steps/s" }
+                            option value="4" { "4 steps/s" } option value="8" { "8 steps/s" }
+                        } }
+                    }
+                }
+                p #where { b { (round_name) } ". "
+                    @match &s.last {
+                        Some(l) => {
+                            "Last move: " b { (l.player) } " (seat " (l.seat) ") "
+                            @if l.action.starts_with("incident ") {
+                                code #action .incident title="An incident, recorded by the host or a referee" { "! " (l.action) }
+                            } @else {
+                                code #action { (l.action) }
+                            }
+                            @if !s.passes.is_empty() {
+                                ", after " (s.passes.iter().map(|p| seats.get(usize::from(*p)).cloned().unwrap_or_else(|| format!("seat {p}"))).collect::<Vec<_>>().join(" and ")) " passed"
+                            }
+                        }
+                        None => "The deal, before the first move.",
+                    }
+                }
+                @if let Some(e) = &s.excerpt { p.note #excerpt { (e) } }
+                @for e in &s.ended { p.note role="status" { "Round over: " (crate::game_page::summary_text(crate::viewer::game_of(&s.view), e, seats)) } }
+                @if let Some(f) = &s.fault { (fault_html(f, s.step, s.steps)) }
+                div.viewer-forms {
+                    form method="get" action=(base) {
+                        label.skip for="round" { "Jump to a round" }
+                        select #round name="step" aria-label="Jump to a round" {
+                            @for (i, ((_, start), name)) in s.round_starts.iter().zip(&s.round_names).enumerate() {
+                                option value=(start) selected[i == position_round] { (name) }
+                            }
+                        }
+                        @if let Some(o) = own { input type="hidden" name="seat" value=(o); }
+                        @if hide { input type="hidden" name="hide" value="1"; }
+                        " " button type="submit" { "Go" }
+                    }
+                    form.slider method="get" action=(base) {
+                        label for="slider" { "Step " output #slider-at for="slider" { (s.step) } }
+                        input type="range" #slider name="step" min="0" max=(n.last) value=(s.step);
+                        @if let Some(o) = own { input type="hidden" name="seat" value=(o); }
+                        @if hide { input type="hidden" name="hide" value="1"; }
+                        button type="submit" { "Go" }
+                    }
+                    form.follow method="get" action=(base) {
+                        input type="hidden" name="step" value=(s.step);
+                        label.skip for="seat" { "Follow a seat" }
+                        select #seat name="seat" aria-label="Follow a seat" {
+                            option value="" { "Follow: nobody (seat 0 at the bottom)" }
+                            @for (i, name) in seats.iter().enumerate() {
+                                option value=(i) selected[own == Some(i as Seat)] { "Follow " (name) " (seat " (i) ")" }
+                            }
+                        }
+                        label.check { input type="checkbox" #hide name="hide" value="1" checked[hide]; " Only what they knew" }
+                        " " button type="submit" { "Follow" }
+                    }
+                }
+                details.keys {
+                    summary { "Keys" }
+                    p.k #keys { "← previous, → next step (passes on a claim are skipped; hold to run); Shift+← Shift+→, PageUp PageDown or [ ] \
+                        previous or next hand; ↑ ↓ the followed seat's previous or next decision; Home first, End last; Space or P play and pause." }
+                }
+            }
+            @if picture.is_some() { div.v-more { (PreEscaped(&rest)) } }
+        }
     }
-    b.push_str("</p>");
-    if let Some(e) = &s.excerpt {
-        let _ = write!(b, "<p class=\"note\" id=\"excerpt\">{}</p>", esc(e));
-    }
-    for e in &s.ended {
-        let _ = write!(b, "<p class=\"note\" role=\"status\">Round over: {}</p>", esc(e));
-    }
-    if let Some(f) = &s.fault {
-        b.push_str(&fault_html(f, s.step, s.steps));
-    }
-    b.push_str(&crate::hand_end::screen(&s.view, &s.results, seats));
-    b.push_str(&crate::view::position_html(&s.view, own.unwrap_or(0)));
-    b
+}
+
+/// The followed seat's hand as a strip of large tiles (shown on small screens, where the table's
+/// tiles are small): its concealed tiles, the tile just drawn apart, its melds.
+fn own_hand(view: &paifu_core::games::View, seat: Seat) -> Option<String> {
+    let t = match view {
+        paifu_core::games::View::Riichi(v) => crate::table::riichi(v),
+        paifu_core::games::View::Mcr(v) => crate::table::mcr(v),
+        paifu_core::games::View::Hungarian(v) => crate::table::hungarian(v),
+        _ => return None,
+    };
+    let p = t.seats.iter().find(|p| p.seat == seat)?;
+    let mut hand = p.hand.clone();
+    let drawn = t.drawn.filter(|_| p.acting).and_then(|d| hand.iter().rposition(|&x| x == d).map(|i| hand.remove(i)));
+    Some(crate::hand_end::strip(&hand, &p.melds, drawn, &format!("{}'s hand", p.name)))
 }
 
 #[cfg(test)]
@@ -265,6 +327,16 @@ mod tests {
     use super::*;
     use paifu_core::log::{encode, Encoding};
     use paifu_core::riichi::Riichi;
+
+    /// The viewer of game `id` at step `s`, as the page shows it.
+    fn viewer_body(id: i64, s: &crate::viewer::Step, own: Option<Seat>, seats: &[String]) -> String {
+        viewer_html(&format!("/games/{id}/view"), html! {}, s, own, false, seats, "").into_string()
+    }
+
+    /// Text as maud writes it in a page.
+    fn esc(s: &str) -> String {
+        html! { (s) }.into_string()
+    }
 
     /// A riichi log whose first claimed round result is edited: it opens at that record, shown
     /// with its code and message, and the steps after it cannot be reached.
@@ -308,6 +380,8 @@ mod tests {
         let q = |step: Option<&str>, seat: Option<&str>| StepQuery {
             step: step.map(String::from),
             seat: seat.map(String::from),
+            hide: None,
+            part: None,
         };
         assert_eq!(parse_step(q(None, None).step()).unwrap(), None, "no step: the viewer's default");
         assert_eq!(parse_step(q(Some("end"), None).step()).unwrap(), Some(usize::MAX));
@@ -334,7 +408,14 @@ mod tests {
         let bytes = encode(&log, Encoding::Binary);
         let names = ["Ann".to_owned(), "Bo".to_owned()];
         let page = viewer_body(1, &crate::viewer::step(&bytes, Some(1), None).unwrap(), None, &names);
-        assert!(page.contains("<code id=\"action\" class=\"incident\" title=\"An incident, recorded by the host or a referee\">! incident timeout: no answer</code>"), "{page}");
+        let code = page.split("<code").find(|c| c.contains("id=\"action\"")).unwrap_or_default();
+        assert!(
+            code.contains("class=\"incident\"")
+                && code.contains(
+                    "title=\"An incident, recorded by the host or a referee\">! incident timeout: no answer</code>"
+                ),
+            "{page}"
+        );
         let page = viewer_body(1, &crate::viewer::step(&bytes, Some(2), None).unwrap(), None, &names);
         assert!(page.contains("<code id=\"action\">") && !page.contains("class=\"incident\""), "{page}");
     }
@@ -348,5 +429,21 @@ mod tests {
         let page = viewer_body(1, &s, Some(1), &["Ann".to_owned(), "Bo".to_owned()]);
         assert!(page.contains("invalid after its last record: <code id=\"fault-code\">truncated</code>"), "{page}");
         assert!(page.contains("id=\"next-own\""), "a followed seat has its decision buttons: {page}");
+    }
+
+    /// Players' names come from the log: every page part escapes them (maud's default, and the
+    /// SVG's own escaping), at a hand's end and on the final screen too.
+    #[test]
+    fn names_from_a_log_are_escaped_everywhere() {
+        let names = ["<script>alert(1)</script>", "Bo\"><i>x", "Cy & co", "Di"];
+        let log = paifu_recorder::samples::game_log::<Riichi>("standard", "escape", &names).unwrap();
+        let bytes = encode(&log, Encoding::Binary);
+        let seats: Vec<String> = names.map(String::from).to_vec();
+        for at in [Some(30), Some(usize::MAX)] {
+            let s = crate::viewer::step(&bytes, at, Some(0)).unwrap();
+            let page = viewer_body(1, &s, Some(0), &seats);
+            assert!(!page.contains("<script>") && !page.contains("<i>"), "{page}");
+            assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "{page}");
+        }
     }
 }
