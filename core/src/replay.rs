@@ -300,28 +300,23 @@ fn replay_records<G: Game>(
     Ok((state, n))
 }
 
-/// A check made beside the replay, in the same pass: for each record, told the state the
-/// record is played in (`before`) and, once the core validator found no fault in it, the state
-/// after it (`after`); then, when the log replayed to a valid end, that end (`end`). Its first
-/// fault ends the replay and is the verdict; at one record the core validator's fault comes
-/// first. `paifu_recorder::import::source` checks an imported log against the source it embeds
-/// this way, deriving each record from the source as the engine plays the log.
-pub trait Beside<G: Game> {
-    /// Record `index` is about to be played in `state`.
-    fn before(&mut self, state: &G, index: usize, rec: &Record<G::Action>);
-    /// Record `index` was played (and its claims checked) into `state`: a fault at it, if any.
-    fn after(&mut self, state: &G, index: usize, rec: &Record<G::Action>, pos: &Positions) -> Result<(), Fault>;
-    /// All `records` were played into `state`, and the log is valid so far: a fault at its end.
-    fn end(&mut self, state: &G, records: usize) -> Result<(), Fault>;
-}
+/// What looks at every record beside the engine while a log is validated, in the same pass, and
+/// may refuse one with a fault of its own: `paifu_recorder::import::source` checks an imported
+/// log against the source it embeds this way, deriving each record from the source as the engine
+/// plays the log. `()` looks at nothing. At one record the engine's fault comes first.
+pub trait Watch<G: Game> {
+    /// Record `index`, which the engine has just accepted (`state` is the game after it).
+    fn record(&mut self, index: usize, record: &Record<G::Action>, state: &G) -> Result<(), Fault>;
 
-/// Nothing checked beside the replay.
-impl<G: Game> Beside<G> for () {
-    fn before(&mut self, _: &G, _: usize, _: &Record<G::Action>) {}
-    fn after(&mut self, _: &G, _: usize, _: &Record<G::Action>, _: &Positions) -> Result<(), Fault> {
+    /// Every record was read and accepted; `state` is the game after the last.
+    fn end(&mut self, records: usize, state: &G) -> Result<(), Fault> {
+        let _ = (records, state);
         Ok(())
     }
-    fn end(&mut self, _: &G, _: usize) -> Result<(), Fault> {
+}
+
+impl<G: Game> Watch<G> for () {
+    fn record(&mut self, _: usize, _: &Record<G::Action>, _: &G) -> Result<(), Fault> {
         Ok(())
     }
 }
@@ -333,17 +328,14 @@ impl<G: Game> Beside<G> for () {
 /// whole log and then replaying it (a record that cannot be read wins over an illegal one
 /// before it, a header the engine refuses over any record, the first illegal record over the
 /// rest), from one pass over the file.
-fn validate_opened<G: Game>(opened: &log::Opened<'_>, beside: &mut impl Beside<G>) -> (Option<Digest>, usize, Verdict) {
+fn validate_opened<G: Game>(opened: &log::Opened<'_>, watch: &mut impl Watch<G>) -> (Option<Digest>, usize, Verdict) {
     let mut state: Result<G, Fault> = setup(opened.header());
     let mut incidents = Vec::new();
     let read = opened.each_record_with_digest::<G::Action>(|i, rec, pos| {
         incidents.extend(IncidentAt::of(i, rec));
         // After the first fault the records are only read (and chained).
         let stepped = match &mut state {
-            Ok(s) => {
-                beside.before(s, i, rec);
-                step(s, i, rec, pos).and_then(|()| beside.after(s, i, rec, pos))
-            }
+            Ok(s) => step(s, i, rec, pos).and_then(|()| watch.record(i, rec, s).map_err(|f| locate(f, i, pos))),
             Err(_) => Ok(()),
         };
         if let Err(f) = stepped {
@@ -353,15 +345,9 @@ fn validate_opened<G: Game>(opened: &log::Opened<'_>, beside: &mut impl Beside<G
     match read {
         Err(f) => (None, f.index.unwrap_or(0), Verdict::Invalid(f)),
         Ok((n, digest)) => {
-            let verdict = match state {
+            let verdict = match state.and_then(|s| watch.end(n, &s).map(|()| s)) {
                 Err(f) => Verdict::Invalid(f),
-                Ok(s) => {
-                    let end = beside.end(&s, n);
-                    match (concluded(s, n, incidents), end) {
-                        (Verdict::Valid(_), Err(f)) => Verdict::Invalid(f),
-                        (v, _) => v,
-                    }
-                }
+                Ok(s) => concluded(s, n, incidents),
             };
             (Some(digest), n, verdict)
         }
@@ -394,13 +380,13 @@ pub fn validate_opened_log(opened: log::Opened<'_>) -> Report {
     }
 }
 
-/// [`validate_opened_log`] of a log of the game `G`, with a check made beside the replay in the
-/// same pass ([`Beside`]). A log whose header names another game is validated without it.
-pub fn validate_opened_beside<G: Game>(opened: log::Opened<'_>, beside: &mut impl Beside<G>) -> Report {
+/// [`validate_opened_log`] of a log of the game `G`, with `watch` looking at every record the
+/// engine accepts ([`Watch`]). A log whose header names another game is validated without it.
+pub fn validate_opened_watched<G: Game>(opened: log::Opened<'_>, watch: &mut impl Watch<G>) -> Report {
     if opened.header().game != G::KIND.name() {
         return validate_opened_log(opened);
     }
-    let (digest, records, verdict) = validate_opened::<G>(&opened, beside);
+    let (digest, records, verdict) = validate_opened::<G>(&opened, watch);
     Report { header: Some(opened.into_header()), digest, records, verdict }
 }
 

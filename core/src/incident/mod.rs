@@ -321,24 +321,28 @@ impl Incidents {
         action: &A,
         safe: impl FnOnce() -> Option<A>,
     ) -> Result<bool, Violation> {
-        let why = if self.forfeited(seat) {
-            format!("seat {seat} has forfeited: it plays only its safe action")
-        } else {
-            format!("after a host incident of seat {seat}, its next record is its safe action")
-        };
         let restricted = self.restricted(seat);
-        let Some(incident) = incident else {
-            if !restricted {
-                return Ok(false);
+        if incident.is_none() && !restricted {
+            // The common case, every ordinary move: nothing to check, nothing written.
+            return Ok(false);
+        }
+        // Written only for a refusal.
+        let why = || {
+            if self.forfeited(seat) {
+                format!("seat {seat} has forfeited: it plays only its safe action")
+            } else {
+                format!("after a host incident of seat {seat}, its next record is its safe action")
             }
+        };
+        let Some(incident) = incident else {
             return match safe() {
                 Some(s) if s == *action => Ok(false),
-                Some(s) => Err(Violation::new(ErrorCode::NotSafeAction, format!("{why}, {s}, not {action}"))),
-                None => Err(Violation::new(ErrorCode::NotSafeAction, format!("{why}, and it has none now"))),
+                Some(s) => Err(Violation::new(ErrorCode::NotSafeAction, format!("{}, {s}, not {action}", why()))),
+                None => Err(Violation::new(ErrorCode::NotSafeAction, format!("{}, and it has none now", why()))),
             };
         };
         if restricted {
-            return Err(Violation::new(ErrorCode::NotSafeAction, format!("{why}, not another incident")));
+            return Err(Violation::new(ErrorCode::NotSafeAction, format!("{}, not another incident", why())));
         }
         if let Some(other) = incident.kind.game().filter(|g| *g != game) {
             return Err(Violation::illegal(format!("{} is a rule incident of {other}, not of {game}", incident.kind)));

@@ -183,9 +183,10 @@ impl<'d, 'a> Json<'d, 'a> {
             let holds = |c: &Json| c.i <= self.i && self.i < c.end();
             let next = match cur.items() {
                 Some(items) => items.enumerate().find(|(_, c)| holds(c)).map(|(k, c)| (format!("[{k}]"), c)),
-                None => cur.entries().and_then(|mut e| e.find(|(_, c)| holds(c))).map(|(key, c)| {
-                    (if out.is_empty() { key.to_owned() } else { format!(".{key}") }, c)
-                }),
+                None => cur
+                    .entries()
+                    .and_then(|mut e| e.find(|(_, c)| holds(c)))
+                    .map(|(key, c)| (if out.is_empty() { key.to_owned() } else { format!(".{key}") }, c)),
             };
             let Some((step, c)) = next else { break };
             out.push_str(&step);
@@ -195,7 +196,7 @@ impl<'d, 'a> Json<'d, 'a> {
     }
 
     /// The same value as a `serde_json::Value` (for the few readers that keep a subtree as it is).
-    pub(crate) fn to_value(&self) -> serde_json::Value {
+    pub(crate) fn to_value(self) -> serde_json::Value {
         serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
     }
 }
@@ -372,45 +373,12 @@ impl<'de> Visitor<'de> for Seed<'_, 'de> {
         let at = self.0.len();
         self.0.push(Node::Object { len: 0, end: 0 });
         let mut len = 0;
-        while map.next_key_seed(Key(&mut *self.0))?.is_some() {
+        // A key is a string: read as any value, it is one.
+        while map.next_key_seed(Seed(&mut *self.0))?.is_some() {
             map.next_value_seed(Seed(&mut *self.0))?;
             len += 1;
         }
         self.0[at] = Node::Object { len: index(len)?, end: index(self.0.len())? };
-        Ok(())
-    }
-}
-
-/// Reads an object's key onto the end of the list.
-struct Key<'v, 'a>(&'v mut Vec<Node<'a>>);
-
-impl<'de> DeserializeSeed<'de> for Key<'_, 'de> {
-    type Value = ();
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_str(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Key<'_, 'de> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a key")
-    }
-
-    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<(), E> {
-        self.0.push(Node::Str(Cow::Borrowed(v)));
-        Ok(())
-    }
-
-    fn visit_str<E>(self, v: &str) -> Result<(), E> {
-        self.0.push(Node::Str(Cow::Owned(v.to_owned())));
-        Ok(())
-    }
-
-    fn visit_string<E>(self, v: String) -> Result<(), E> {
-        self.0.push(Node::Str(Cow::Owned(v)));
         Ok(())
     }
 }

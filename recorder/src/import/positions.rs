@@ -31,6 +31,19 @@ impl Pos {
         Pos { round: round as u32, entry: Some(entry as u8), item: Some(item as u32) }
     }
 
+    /// The places of a round's start that one line (mjai's `start_kyoku`) or tag (mjlog's
+    /// `<INIT>`) gives: the round, its kyoku, points, dora and first indicator, and its result.
+    pub(crate) fn round_start(round: usize) -> [Pos; 6] {
+        [
+            Pos::round(round),
+            Pos::entry(round, 0),
+            Pos::entry(round, 1),
+            Pos::entry(round, 2),
+            Pos::item(round, 2, 0),
+            Pos::entry(round, 16),
+        ]
+    }
+
     /// The place a path names (`log[3]`, `log[3][5]`, `log[3][5][7]`, deeper steps left out);
     /// `None` for any other text.
     fn of_path(path: &str) -> Option<Pos> {

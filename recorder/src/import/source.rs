@@ -23,8 +23,8 @@ use super::positions::PosMap;
 use super::record::Game;
 use super::to_log::{self, digest_fault, embedded_source, Derive, Derived, Ends, META_KEY};
 use super::{mjai, mjlog, tenhou6, ImportError};
-use paifu_core::log::{self, Claim, Header, Positions, Record};
-use paifu_core::replay::{self, Beside, Report, Verdict};
+use paifu_core::log::{self, Claim, Header, Record};
+use paifu_core::replay::{self, Report, Verdict, Watch};
 use paifu_core::riichi::{Action, Riichi};
 use paifu_core::{ErrorCode, Fault, Game as _, GameKind};
 
@@ -107,17 +107,10 @@ fn show(r: &Record<Action>) -> String {
     format!("seat {} {}{claim}", r.seat, r.action)
 }
 
-/// A fault at record `index` of the log (`rec`, when the log has it), played in round `round`.
-fn at_record(
-    index: usize,
-    rec: Option<&Record<Action>>,
-    round: u32,
-    pos: &Positions,
-    code: ErrorCode,
-    message: String,
-) -> Fault {
+/// A fault at record `index` of the log (`rec`, when the log has it), played in round `round`;
+/// the validator adds the line it is on.
+fn at_record(index: usize, rec: Option<&Record<Action>>, round: u32, code: ErrorCode, message: String) -> Fault {
     let mut f = Fault::new(code, message).at_index(index);
-    f.line = pos.line_of(index);
     f.round = Some(round);
     if let Some(r) = rec {
         f.seat = Some(r.seat);
@@ -156,11 +149,12 @@ struct SourceCheck {
     game: Game,
     pm: PosMap,
     derive: Derive,
-    /// What the source gives for the record being played (`None`: the source has no more).
+    /// What the source gives for the log's next record, derived in the state the engine plays
+    /// it in (`None`: the source has no more).
     due: Option<Derived>,
-    /// The source could not be read on from the record being played: why.
+    /// The source could not be read on to the log's next record: why.
     broken: Option<ImportError>,
-    /// The round the record being played is played in.
+    /// The round the log's next record is played in.
     round: u32,
 }
 
@@ -211,7 +205,7 @@ impl SourceCheck {
                 .unwrap_or_else(|| "the header differs from what its embedded source gives".into());
             return Err(mismatch(why));
         }
-        Ok(SourceCheck {
+        let mut check = SourceCheck {
             format: src.format.clone(),
             game,
             pm,
@@ -219,7 +213,25 @@ impl SourceCheck {
             due: None,
             broken: None,
             round: 0,
-        })
+        };
+        // The first record is derived in the game the header sets up (a header the engine
+        // refuses is the validator's fault, and no record is played).
+        if let Ok(start) = replay::setup::<Riichi>(h) {
+            check.derive_next(&start, 0);
+        }
+        Ok(check)
+    }
+
+    /// Derives what the source gives for record `index`, due in `state`.
+    fn derive_next(&mut self, state: &Riichi, index: usize) {
+        self.round = state.round();
+        match self.derive.next(&self.game, state, index) {
+            Ok(d) => self.due = d,
+            Err(e) => {
+                self.due = None;
+                self.broken = Some(e);
+            }
+        }
     }
 
     /// The fault of a source that cannot be imported (found while deriving its records).
@@ -232,26 +244,18 @@ impl SourceCheck {
     }
 
     /// A derived record as a record, with the claim it ends with, for a message.
-    fn record(&self, index: usize, d: Derived, claim: Option<Claim>) -> (Record<Action>, String) {
+    fn record_of(&self, index: usize, d: Derived, claim: Option<Claim>) -> (Record<Action>, String) {
         let (seat, action, pos) = d;
         (Record { seq: index as u32, seat, action, claim }, self.pm.map_pos(pos))
     }
 }
 
-impl Beside<Riichi> for SourceCheck {
-    fn before(&mut self, state: &Riichi, index: usize, _: &Record<Action>) {
-        self.round = state.round();
-        match self.derive.next(&self.game, state, index) {
-            Ok(d) => self.due = d,
-            Err(e) => self.broken = Some(e),
-        }
-    }
-
-    fn after(&mut self, state: &Riichi, index: usize, rec: &Record<Action>, pos: &Positions) -> Result<(), Fault> {
+impl Watch<Riichi> for SourceCheck {
+    fn record(&mut self, index: usize, rec: &Record<Action>, state: &Riichi) -> Result<(), Fault> {
         if let Some(e) = self.broken.take() {
             return Err(self.unreadable(e));
         }
-        let mismatch = |m: String| at_record(index, Some(rec), self.round, pos, ErrorCode::SourceMismatch, m);
+        let mismatch = |m: String| at_record(index, Some(rec), self.round, ErrorCode::SourceMismatch, m);
         let Some(d) = &self.due else {
             return Err(mismatch(format!(
                 "the log has {}, but its embedded source ends after {index} records",
@@ -259,7 +263,7 @@ impl Beside<Riichi> for SourceCheck {
             )));
         };
         if rec.seat != d.0 || rec.action != d.1 {
-            let (theirs, place) = self.record(index, *d, None);
+            let (theirs, place) = self.record_of(index, *d, None);
             return Err(mismatch(format!(
                 "the log has {}, but its embedded source gives {} ({place})",
                 show(rec),
@@ -269,41 +273,46 @@ impl Beside<Riichi> for SourceCheck {
         let ends = self.derive.played(&self.game, state, index).map_err(|e| self.unreadable(e))?;
         let final_scores = self.game.final_scores.as_ref();
         if !claim_is(rec.claim.as_ref(), ends, final_scores) {
-            let (theirs, place) = self.record(index, *d, claim_of(ends, final_scores));
+            let (theirs, place) = self.record_of(index, *d, claim_of(ends, final_scores));
             return Err(mismatch(format!(
                 "the log has {}, but its embedded source gives {} ({place})",
                 show(rec),
                 show(&theirs)
             )));
         }
-        match self.derive.mismatches.first() {
-            None => Ok(()),
-            Some(m) => {
-                let e = self.pm.error(m.error.clone());
-                let what = e.message.strip_prefix("claim_mismatch: ").unwrap_or(&e.message).to_owned();
-                let e = ImportError { message: what, ..e };
-                Err(at_record(
-                    index,
-                    Some(rec),
-                    self.round,
-                    pos,
-                    ErrorCode::ClaimMismatch,
-                    format!("the embedded source's own scoring differs from Paifu's: {e}"),
-                ))
-            }
+        if let Some(m) = self.derive.mismatches.first() {
+            let e = self.pm.error(m.error.clone());
+            let what = e.message.strip_prefix("claim_mismatch: ").unwrap_or(&e.message).to_owned();
+            let e = ImportError { message: what, ..e };
+            return Err(at_record(
+                index,
+                Some(rec),
+                self.round,
+                ErrorCode::ClaimMismatch,
+                format!("the embedded source's own scoring differs from Paifu's: {e}"),
+            ));
         }
+        self.derive_next(state, index + 1);
+        Ok(())
     }
 
-    fn end(&mut self, state: &Riichi, records: usize) -> Result<(), Fault> {
-        match self.derive.next(&self.game, state, records).map_err(|e| self.unreadable(e))? {
+    fn end(&mut self, records: usize, state: &Riichi) -> Result<(), Fault> {
+        // A log that stops before its game is over is the validator's fault (truncated), which
+        // says more than that the source goes on; an excerpt may stop at any hand's end.
+        if !state.is_over() && state.excerpt().is_none() {
+            return Ok(());
+        }
+        if let Some(e) = self.broken.take() {
+            return Err(self.unreadable(e));
+        }
+        match self.due {
             None => Ok(()),
             Some(d) => {
-                let (theirs, place) = self.record(records, d, None);
+                let (theirs, place) = self.record_of(records, d, None);
                 Err(at_record(
                     records,
                     None,
                     state.round(),
-                    &Positions::default(),
                     ErrorCode::SourceMismatch,
                     format!(
                         "the log ends after {records} records, but its embedded source goes on with {} ({place})",
@@ -361,7 +370,7 @@ pub fn validate_bytes(bytes: &[u8]) -> Report {
     }
     match GameKind::from_name(&h.game) {
         Some(GameKind::Riichi) => match SourceCheck::new(h) {
-            Ok(mut check) => replay::validate_opened_beside::<Riichi>(opened, &mut check),
+            Ok(mut check) => replay::validate_opened_watched::<Riichi>(opened, &mut check),
             Err(f) => with_header_fault(replay::validate_opened_log(opened), f),
         },
         Some(GameKind::Mcr) => {

@@ -189,14 +189,7 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                     }
                 }
                 let dora = tile(*dora_marker, line, &name, format_args!("the dora indicator"))?;
-                for p in [
-                    Pos::round(ri),
-                    Pos::entry(ri, 0),
-                    Pos::entry(ri, 1),
-                    Pos::entry(ri, 2),
-                    Pos::item(ri, 2, 0),
-                    Pos::entry(ri, 16),
-                ] {
+                for p in Pos::round_start(ri) {
                     pm.set(p, Label::Line(line));
                 }
                 cur = Some(Open {

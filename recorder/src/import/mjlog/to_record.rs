@@ -97,14 +97,7 @@ pub(crate) fn to_game(tags: &[Positioned], id: &str) -> Result<(Game, PosMap), I
                         pm.set(Pos::entry(ri, k + 3 * s), at);
                     }
                 }
-                for p in [
-                    Pos::round(ri),
-                    Pos::entry(ri, 0),
-                    Pos::entry(ri, 1),
-                    Pos::entry(ri, 2),
-                    Pos::item(ri, 2, 0),
-                    Pos::entry(ri, 16),
-                ] {
+                for p in Pos::round_start(ri) {
                     pm.set(p, at);
                 }
                 let round = Round {

@@ -32,7 +32,10 @@ enum Phase {
     Play,
     /// The answers to a claim window, all decided when it opened, given in seat order from the
     /// discarder: `answers[k..n]` of the derivation's are still to give.
-    Window { k: u8, n: u8 },
+    Window {
+        k: u8,
+        n: u8,
+    },
 }
 
 /// What a record that was played ends.
