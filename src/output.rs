@@ -40,6 +40,11 @@ impl Progress {
         }
     }
 
+    /// Runs `f` (which writes to the terminal) with the bar hidden meanwhile.
+    pub(crate) fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        self.bar.suspend(f)
+    }
+
     /// No progress shown.
     pub(crate) fn hidden() -> Progress {
         Progress { bar: ProgressBar::hidden(), lines: None }

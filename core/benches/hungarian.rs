@@ -1,12 +1,12 @@
 //! Hungarian benchmarks: scoring random winning hands (the winner's every reading), and
-//! replaying simulated games from binary logs. Run with `cargo bench -p paifu-core --bench
+//! replaying simulated games from binary and JSON Lines logs. Run with `cargo bench -p paifu-core --bench
 //! hungarian`.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use paifu_core::hungarian::score::{score_winner, Hand, Set, Win};
 use paifu_core::hungarian::table::table;
 use paifu_core::hungarian::{Action, Hungarian, Rules};
-use paifu_core::log::{Claim, Header, Log, Record};
+use paifu_core::log::{encode, Claim, Encoding, Header, Log, Record};
 use paifu_core::mahjong::hand::shanten;
 use paifu_core::replay::validate_bytes;
 use paifu_core::{Game, Seed, Stream};
@@ -105,8 +105,8 @@ fn choose(game: &Hungarian, seat: u8) -> Action {
             let mut rest = *hand;
             rest[t.kind()] -= 1;
             let sh = shanten(&rest, sets);
-            if best.is_none_or(|b| sh < b.0) {
-                best = Some((sh, *a));
+            if best.as_ref().is_none_or(|b| sh < b.0) {
+                best = Some((sh, a.clone()));
             }
         }
     }
@@ -137,21 +137,24 @@ fn simulate(seed: Seed) -> Log<Action> {
 
 fn bench_replay(c: &mut Criterion) {
     let base = Seed::from_text("bench hungarian games");
-    let logs: Vec<Vec<u8>> = (0..16)
-        .map(|i| paifu_core::log::encode(&simulate(base.child(&format!("g{i}"))), paifu_core::log::Encoding::Binary))
-        .collect();
-    let records: usize = logs.iter().map(|l| paifu_core::log::decode::<Action>(l).unwrap().0.records.len()).sum();
+    let games: Vec<Log<Action>> = (0..16).map(|i| simulate(base.child(&format!("g{i}")))).collect();
+    let records: usize = games.iter().map(|l| l.records.len()).sum();
     eprintln!("hungarian_replay: 16 games, {records} records");
     let mut g = c.benchmark_group("hungarian_replay");
-    g.throughput(Throughput::Elements(logs.len() as u64));
+    g.throughput(Throughput::Elements(games.len() as u64));
     g.sample_size(10);
-    g.bench_function("validate_16_games_binary", |b| {
-        b.iter(|| {
-            for l in &logs {
-                assert!(validate_bytes(l).verdict.is_valid());
-            }
-        })
-    });
+    for (name, enc) in
+        [("validate_16_games_binary", Encoding::Binary), ("validate_16_games_jsonl", Encoding::JsonLines)]
+    {
+        let logs: Vec<Vec<u8>> = games.iter().map(|l| encode(l, enc)).collect();
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                for l in &logs {
+                    assert!(validate_bytes(l).verdict.is_valid());
+                }
+            })
+        });
+    }
     g.finish();
 }
 

@@ -2,11 +2,12 @@
 //! (a third of them of one suit, to reach the flushes and the combinations of chows), and the
 //! special shapes, each with a random situation. The target (issue 13): at least 200,000 hands
 //! scored a second on one core. Run with `cargo bench -p paifu-core --bench mcr`; criterion
-//! prints the throughput in hands a second (`elem/s`).
+//! prints the throughput in hands a second (`elem/s`). `score line` scores the same hands as
+//! `paifu score mcr` reads them, a JSON line in and a JSON line out.
 
 use criterion::{Criterion, Throughput};
-use paifu_core::mahjong::{Meld, MeldKind, Tile};
-use paifu_core::mcr::{score, ScoreRules, Situation, WinHand};
+use paifu_core::mahjong::{tiles_text, Meld, MeldKind, Tile};
+use paifu_core::mcr::{score, score_line, ScoreRules, Situation, WinHand};
 use paifu_core::{Seed, Stream};
 use std::hint::black_box;
 
@@ -148,6 +149,23 @@ fn hands() -> Vec<Hand> {
     out
 }
 
+/// A hand as a line of `paifu score mcr`'s input.
+fn hand_line(h: &Hand) -> String {
+    let wind = |w: u8| ["E", "S", "W", "N"][usize::from(w)];
+    let melds: Vec<String> = h.melds.iter().map(|m| format!("{}:{}", m.kind.name(), tiles_text(m.tiles()))).collect();
+    serde_json::json!({
+        "hand": tiles_text(&h.concealed),
+        "melds": melds,
+        "win": h.win.to_string(),
+        "tsumo": h.sit.self_drawn,
+        "flowers": h.sit.flowers,
+        "wall_last": h.sit.wall_last,
+        "seat_wind": wind(h.sit.seat_wind),
+        "round_wind": wind(h.sit.round_wind),
+    })
+    .to_string()
+}
+
 fn main() {
     let hands = hands();
     let rules = ScoreRules::default();
@@ -164,6 +182,16 @@ fn main() {
                 }
             }
             total
+        })
+    });
+    let lines: Vec<String> = hands.iter().map(hand_line).collect();
+    g.bench_function("score line 4096 random winning hands", |b| {
+        b.iter(|| {
+            let mut bytes = 0;
+            for l in &lines {
+                bytes += score_line(black_box(l)).len();
+            }
+            bytes
         })
     });
     g.finish();

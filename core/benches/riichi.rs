@@ -1,11 +1,13 @@
-//! Riichi benchmarks: scoring random winning hands, and replaying simulated East+South games
-//! from binary logs. Run with `cargo bench -p paifu-core --bench riichi`.
+//! Riichi benchmarks: scoring random winning hands (the scorer, and `paifu score riichi`'s line
+//! protocol: a JSON line in, a JSON line out), and replaying simulated East+South games from
+//! binary and JSON Lines logs. Run with `cargo bench -p paifu-core --bench riichi`
+//! (docs/performance.md, "Replay", has the figures).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use paifu_core::log::{encode, Encoding};
 use paifu_core::mahjong::hand::shanten;
-use paifu_core::mahjong::{counts_of, Meld, MeldKind, Tile};
-use paifu_core::riichi::{score, Action, Riichi, Rules, Situation, WinHand};
+use paifu_core::mahjong::{counts_of, tiles_text, Meld, MeldKind, Tile};
+use paifu_core::riichi::{score, score_line, Action, Riichi, Rules, Situation, WinHand};
 use paifu_core::{log::Claim, log::Header, log::Log, log::Record, replay::validate_bytes, Game, Seed, Stream};
 use std::hint::black_box;
 
@@ -89,7 +91,37 @@ fn bench_scoring(c: &mut Criterion) {
             black_box(total)
         })
     });
+    // The same hands as `paifu score riichi` reads them: a JSON object a line.
+    let lines: Vec<String> = hands.iter().map(hand_line).collect();
+    g.bench_function("score_line_4096_random_winning_hands", |b| {
+        b.iter(|| {
+            let mut bytes = 0;
+            for l in &lines {
+                bytes += score_line(black_box(l)).len();
+            }
+            black_box(bytes)
+        })
+    });
     g.finish();
+}
+
+/// A hand as a line of `paifu score riichi`'s input.
+fn hand_line(h: &RandomHand) -> String {
+    let wind = |w: u8| ["E", "S", "W", "N"][usize::from(w)];
+    let melds: Vec<String> = h.melds.iter().map(|m| format!("{}:{}", m.kind.name(), tiles_text(m.tiles()))).collect();
+    let text = |t: &[Tile]| t.iter().map(|t| t.to_string()).collect::<Vec<_>>();
+    serde_json::json!({
+        "hand": tiles_text(&h.concealed),
+        "melds": melds,
+        "win": h.win.to_string(),
+        "tsumo": h.sit.tsumo,
+        "riichi": h.sit.riichi,
+        "seat_wind": wind(h.sit.seat_wind),
+        "round_wind": wind(h.sit.round_wind),
+        "dora": text(&h.dora),
+        "ura": if h.sit.riichi { text(&h.ura) } else { Vec::new() },
+    })
+    .to_string()
 }
 
 /// A small bot for making logs: wins when it can, otherwise discards toward the lowest shanten,
@@ -112,7 +144,7 @@ fn choose(game: &Riichi, seat: u8) -> Action {
             }
             let sh = shanten(&counts_of(&rest), melds) * 4 - i8::from(tile.is_yaochu());
             if best.as_ref().is_none_or(|b| sh < b.0) {
-                best = Some((sh, *a));
+                best = Some((sh, a.clone()));
             }
         }
     }
@@ -129,7 +161,7 @@ fn choose(game: &Riichi, seat: u8) -> Action {
             if legal.contains(&Action::Pass) {
                 Action::Pass
             } else {
-                legal[0]
+                legal[0].clone()
             }
         }
     }
@@ -160,19 +192,26 @@ fn simulate(seed: Seed) -> Log<Action> {
 
 fn bench_replay(c: &mut Criterion) {
     let base = Seed::from_text("bench games");
-    let logs: Vec<Vec<u8>> =
-        (0..32).map(|i| encode(&simulate(base.child(&format!("g{i}"))), Encoding::Binary)).collect();
+    let games: Vec<Log<Action>> = (0..32).map(|i| simulate(base.child(&format!("g{i}")))).collect();
+    let records: usize = games.iter().map(|l| l.records.len()).sum();
+    eprintln!("riichi_replay: 32 games, {records} records");
     let mut g = c.benchmark_group("riichi_replay");
-    g.throughput(Throughput::Elements(logs.len() as u64));
+    g.throughput(Throughput::Elements(games.len() as u64));
     g.sample_size(10);
-    g.bench_function("validate_32_east_south_games_binary", |b| {
-        b.iter(|| {
-            for l in &logs {
-                let r = validate_bytes(l);
-                assert!(r.verdict.is_valid());
-            }
-        })
-    });
+    for (name, enc) in [
+        ("validate_32_east_south_games_binary", Encoding::Binary),
+        ("validate_32_east_south_games_jsonl", Encoding::JsonLines),
+    ] {
+        let logs: Vec<Vec<u8>> = games.iter().map(|l| encode(l, enc)).collect();
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                for l in &logs {
+                    let r = validate_bytes(l);
+                    assert!(r.verdict.is_valid());
+                }
+            })
+        });
+    }
     g.finish();
 }
 

@@ -170,6 +170,21 @@ impl Stream {
 }
 
 #[cfg(test)]
+impl Stream {
+    /// Changes, inserts or removes one byte of `b` (not empty) at random, a new byte drawn from
+    /// `alphabet`: damaged input for the tests of a reader.
+    pub(crate) fn mutate(&mut self, b: &mut Vec<u8>, alphabet: &[u8]) {
+        let at = self.below(b.len() as u64) as usize;
+        let byte = alphabet[self.below(alphabet.len() as u64) as usize];
+        match self.below(3) {
+            0 => b[at] = byte,
+            1 => b.insert(at, byte),
+            _ => drop(b.remove(at)),
+        }
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

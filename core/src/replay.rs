@@ -3,9 +3,10 @@
 use crate::digest::Digest;
 use crate::error::{ErrorCode, Fault};
 use crate::games::{self, Registered, Visitor};
-use crate::log::{self, Header, Log, Positions, Record};
+use crate::log::{self, Header, Log, LogReader, Positions, ReadError, Record};
 use crate::{Game, GameKind, Incident, RoundResult, Seat};
 use serde::Serialize;
+use std::io::{self, BufRead};
 
 /// What a valid log computes to.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -100,10 +101,10 @@ pub struct Report {
     pub verdict: Verdict,
 }
 
-fn locate(mut f: Fault, index: usize, pos: &Positions) -> Fault {
+fn locate(mut f: Fault, index: usize, line: Option<usize>) -> Fault {
     f.index = Some(index);
     if f.line.is_none() {
-        f.line = pos.line_of(index);
+        f.line = line;
     }
     f
 }
@@ -189,11 +190,18 @@ fn concluded<G: Game>(state: G, records: usize, incidents: Vec<IncidentAt>) -> V
 /// game not being over, the action's legality, and the record's claims. On error the state is
 /// as it was before the record, except that a wrong claim is found after the action is applied.
 pub fn step<G: Game>(state: &mut G, i: usize, rec: &Record<G::Action>, pos: &Positions) -> Result<(), Fault> {
+    step_at(state, i, rec, pos.line_of(i))
+}
+
+/// [`step`] with the record's line in a JSON Lines file (`None` in binary), for messages.
+///
+/// Nothing is written (no message, no notation) unless the record is refused.
+fn step_at<G: Game>(state: &mut G, i: usize, rec: &Record<G::Action>, line: Option<usize>) -> Result<(), Fault> {
     // The round an error names is the round the record was played in: asked of the state only
     // for an error (nothing changes the state before `play_mut`, which leaves it untouched when
     // it refuses), or before the action for a record with claims, which are few.
     let mk = |code: ErrorCode, msg: String, round: u32| {
-        let mut f = locate(Fault::new(code, msg), i, pos);
+        let mut f = locate(Fault::new(code, msg), i, line);
         f.round = Some(round);
         f.seat = Some(rec.seat);
         f.action = Some(rec.action.to_string());
@@ -300,10 +308,9 @@ fn replay_records<G: Game>(
     Ok((state, n))
 }
 
-/// What looks at every record beside the engine while a log is validated, in the same pass, and
-/// may refuse one with a fault of its own: `paifu_recorder::import::source` checks an imported
-/// log against the source it embeds this way, deriving each record from the source as the engine
-/// plays the log. `()` looks at nothing. At one record the engine's fault comes first.
+/// What looks at every record beside the engine while a log is validated, and may refuse one
+/// with a fault of its own: an imported log's check against the source it embeds, in the same
+/// pass as the replay. `()` looks at nothing.
 pub trait Watch<G: Game> {
     /// Record `index`, which the engine has just accepted (`state` is the game after it).
     fn record(&mut self, index: usize, record: &Record<G::Action>, state: &G) -> Result<(), Fault>;
@@ -321,73 +328,90 @@ impl<G: Game> Watch<G> for () {
     }
 }
 
+/// What validating a log found: the digest (when every record could be read), the number of
+/// records read, and the verdict.
+pub type Checked = (Option<Digest>, usize, Verdict);
+
 /// Reads the records of a log whose header is read, and validates the log: the digest, the
-/// number of records read and the verdict of its [`Report`].
+/// number of records read and the verdict of its [`Report`]. `watch` sees every record the
+/// engine accepts (see [`Watch`]); the first fault in the log's order wins, the engine's before
+/// the watcher's at one record.
 ///
 /// The records are replayed as they are read, none kept: the same verdict as decoding the
 /// whole log and then replaying it (a record that cannot be read wins over an illegal one
 /// before it, a header the engine refuses over any record, the first illegal record over the
-/// rest), from one pass over the file.
-fn validate_opened<G: Game>(opened: &log::Opened<'_>, watch: &mut impl Watch<G>) -> (Option<Digest>, usize, Verdict) {
-    let mut state: Result<G, Fault> = setup(opened.header());
+/// rest), from one pass over the file. Only a failing reader is an error.
+pub fn validate_records<G: Game, R: BufRead>(
+    reader: &mut LogReader<R>,
+    watch: &mut impl Watch<G>,
+) -> io::Result<Checked> {
+    let mut state: Result<G, Fault> = setup(reader.header());
     let mut incidents = Vec::new();
-    let read = opened.each_record_with_digest::<G::Action>(|i, rec, pos| {
-        incidents.extend(IncidentAt::of(i, rec));
-        // After the first fault the records are only read (and chained).
-        let stepped = match &mut state {
-            Ok(s) => step(s, i, rec, pos).and_then(|()| watch.record(i, rec, s).map_err(|f| locate(f, i, pos))),
-            Err(_) => Ok(()),
+    loop {
+        let rec = match reader.next_record::<G::Action>() {
+            Ok(Some(rec)) => rec,
+            Ok(None) => break,
+            Err(ReadError::Fault(f)) => return Ok((None, f.index.unwrap_or(0), Verdict::Invalid(f))),
+            Err(ReadError::Io(e)) => return Err(e),
         };
-        if let Err(f) = stepped {
-            state = Err(f);
+        // After the first fault the records are only read (and chained).
+        let Ok(s) = &mut state else { continue };
+        let i = reader.records_read() - 1;
+        let stepped = step_at(s, i, &rec, reader.line())
+            .and_then(|()| watch.record(i, &rec, s).map_err(|f| locate(f, i, reader.line())));
+        match stepped {
+            Ok(()) => incidents.extend(IncidentAt::of(i, &rec)),
+            Err(f) => state = Err(f),
         }
-    });
-    match read {
-        Err(f) => (None, f.index.unwrap_or(0), Verdict::Invalid(f)),
-        Ok((n, digest)) => {
-            let verdict = match state.and_then(|s| watch.end(n, &s).map(|()| s)) {
-                Err(f) => Verdict::Invalid(f),
-                Ok(s) => concluded(s, n, incidents),
-            };
-            (Some(digest), n, verdict)
+    }
+    let n = reader.records_read();
+    let verdict = match state.and_then(|s| watch.end(n, &s).map(|()| s)) {
+        Err(f) => Verdict::Invalid(f),
+        Ok(s) => concluded(s, n, incidents),
+    };
+    Ok((Some(reader.digest()), n, verdict))
+}
+
+/// Validates a log of any game the registry knows, by its header, read from `reader` (whose
+/// header is read): the report, or the reader's error.
+pub fn validate_reader<R: BufRead>(mut reader: LogReader<R>) -> io::Result<Report> {
+    struct Validate<'a, R>(&'a mut LogReader<R>);
+    impl<R: BufRead> Visitor for Validate<'_, R> {
+        type Output = io::Result<Checked>;
+        fn visit<G: Registered>(self) -> Self::Output {
+            validate_records::<G, R>(self.0, &mut ())
         }
+    }
+    let game = reader.header().game.clone();
+    let checked = games::by_name(&game, Validate(&mut reader));
+    let header = Some(reader.into_header());
+    Ok(match checked {
+        Ok(read) => {
+            let (digest, records, verdict) = read?;
+            Report { header, digest, records, verdict }
+        }
+        Err(f) => Report { header, digest: None, records: 0, verdict: Verdict::Invalid(f) },
+    })
+}
+
+/// Validates a log of any game the registry knows, read from `r` whatever its encoding: the
+/// log is read once, a record at a time, and nothing of it is kept but the engine's state, so
+/// that memory does not grow with the log. Only a failing reader is an error.
+pub fn validate_read<R: BufRead>(r: R) -> io::Result<Report> {
+    match LogReader::open(r) {
+        Ok(reader) => validate_reader(reader),
+        Err(ReadError::Fault(f)) => Ok(Report { header: None, digest: None, records: 0, verdict: Verdict::Invalid(f) }),
+        Err(ReadError::Io(e)) => Err(e),
     }
 }
 
 /// Decodes and validates a log of any game the registry knows, by its header.
 pub fn validate_bytes(bytes: &[u8]) -> Report {
-    // The header is read once: it names the game, and the records are read after it.
-    match log::open(bytes) {
-        Ok(opened) => validate_opened_log(opened),
-        Err(f) => Report { header: None, digest: None, records: 0, verdict: Verdict::Invalid(f) },
-    }
-}
-
-/// [`validate_bytes`] of a log whose header is read ([`log::open`]).
-pub fn validate_opened_log(opened: log::Opened<'_>) -> Report {
-    struct Validate<'a, 'b>(&'a log::Opened<'b>);
-    impl Visitor for Validate<'_, '_> {
-        type Output = (Option<Digest>, usize, Verdict);
-        fn visit<G: Registered>(self) -> Self::Output {
-            validate_opened::<G>(self.0, &mut ())
-        }
-    }
-    let checked = games::by_name(&opened.header().game, Validate(&opened));
-    let header = Some(opened.into_header());
-    match checked {
-        Ok((digest, records, verdict)) => Report { header, digest, records, verdict },
-        Err(f) => Report { header, digest: None, records: 0, verdict: Verdict::Invalid(f) },
-    }
-}
-
-/// [`validate_opened_log`] of a log of the game `G`, with `watch` looking at every record the
-/// engine accepts ([`Watch`]). A log whose header names another game is validated without it.
-pub fn validate_opened_watched<G: Game>(opened: log::Opened<'_>, watch: &mut impl Watch<G>) -> Report {
-    if opened.header().game != G::KIND.name() {
-        return validate_opened_log(opened);
-    }
-    let (digest, records, verdict) = validate_opened::<G>(&opened, watch);
-    Report { header: Some(opened.into_header()), digest, records, verdict }
+    // Bytes in memory cannot fail to be read.
+    validate_read(bytes).unwrap_or_else(|e| {
+        let f = Fault::new(ErrorCode::BadEncoding, format!("the log could not be read: {e}"));
+        Report { header: None, digest: None, records: 0, verdict: Verdict::Invalid(f) }
+    })
 }
 
 #[cfg(test)]

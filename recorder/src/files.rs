@@ -25,6 +25,14 @@ pub fn read_log_bytes(path: &Path) -> Result<Vec<u8>, ReadError> {
     read_bounded(path, MAX_FILE_BYTES, "logs")
 }
 
+/// Opens a log file of at most [`MAX_FILE_BYTES`] to be read a piece at a time (the checks of
+/// [`read_log_bytes`], nothing read yet): reading stops at the limit, should the file grow.
+pub fn open_log(path: &Path) -> Result<std::io::Take<std::fs::File>, ReadError> {
+    use std::io::Read;
+    let (f, _) = open_bounded(path, MAX_FILE_BYTES, "logs")?;
+    Ok(f.take(MAX_FILE_BYTES))
+}
+
 /// Reads a UTF-8 text file of at most `max` bytes; `what` names the kind of file in the error
 /// when it is larger (`source files`). Memory is bounded by the limit: a larger file is refused
 /// by its size before it is read, or once reading passes the limit.
@@ -36,6 +44,20 @@ pub fn read_text_limited(path: &Path, max: u64, what: &'static str) -> Result<St
 
 fn read_bounded(path: &Path, max: u64, what: &'static str) -> Result<Vec<u8>, ReadError> {
     use std::io::Read;
+    let (f, len) = open_bounded(path, max, what)?;
+    let name = || path.display().to_string();
+    let io = |source| ReadError::Io { path: name(), source };
+    let mut out = Vec::with_capacity(len as usize);
+    f.take(max + 1).read_to_end(&mut out).map_err(io)?;
+    if out.len() as u64 > max {
+        return Err(ReadError::TooLarge { path: name(), size: out.len() as u64, max, what });
+    }
+    Ok(out)
+}
+
+/// Opens a regular file of at most `max` bytes (checked before it is opened, and again on what
+/// was opened); answers it and its length.
+fn open_bounded(path: &Path, max: u64, what: &'static str) -> Result<(std::fs::File, u64), ReadError> {
     let name = || path.display().to_string();
     let io = |source| ReadError::Io { path: name(), source };
     // Look before opening: opening a named pipe waits for a writer, forever if none comes.
@@ -51,12 +73,7 @@ fn read_bounded(path: &Path, max: u64, what: &'static str) -> Result<Vec<u8>, Re
     if meta.len() > max {
         return Err(ReadError::TooLarge { path: name(), size: meta.len(), max, what });
     }
-    let mut out = Vec::with_capacity(meta.len() as usize);
-    f.take(max + 1).read_to_end(&mut out).map_err(io)?;
-    if out.len() as u64 > max {
-        return Err(ReadError::TooLarge { path: name(), size: out.len() as u64, max, what });
-    }
-    Ok(out)
+    Ok((f, meta.len()))
 }
 
 /// Reads a small text file (a key or a certificate, at most 1 MiB).

@@ -1,13 +1,17 @@
 //! `paifu convert`: a log from one encoding to the other.
+//!
+//! The log is read a record at a time and each record written as it is read, so that memory does
+//! not grow with the log; the output is written under a temporary name beside it and renamed once
+//! complete, so that a log that cannot be read leaves no half-written file.
 
 use crate::args::LogFormat;
 use crate::error::{Error, Result, Status};
-use crate::output::{outln, write_file};
+use crate::output::{make_dir, outln};
 use clap::Args;
 use paifu_core::games::{self, Registered, Visitor};
-use paifu_core::log::{self, Encoding};
-use paifu_core::Fault;
-use paifu_recorder::files::read_log_bytes;
+use paifu_core::log::{self, Encoding, LogReader, ReadError};
+use paifu_recorder::files::open_log;
+use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
@@ -22,19 +26,32 @@ pub struct ConvertArgs {
     pub to: Option<LogFormat>,
 }
 
-/// Converts a log of the engine `G`.
-struct Convert<'a>(&'a [u8], Encoding);
-
-impl Visitor for Convert<'_> {
-    type Output = std::result::Result<Vec<u8>, Fault>;
-    fn visit<G: Registered>(self) -> Self::Output {
-        convert_typed::<G>(self.0, self.1)
-    }
+/// Why converting stopped.
+enum Failed {
+    Read(ReadError),
+    Write(std::io::Error),
 }
 
-fn convert_typed<G: Registered>(bytes: &[u8], enc: Encoding) -> std::result::Result<Vec<u8>, Fault> {
-    let (log, _) = log::decode::<G::Action>(bytes)?;
-    Ok(log::encode(&log, enc))
+/// Copies the records of a log of the engine `G` from `reader` to `out` in `enc`.
+struct Convert<'a, R, W> {
+    reader: &'a mut LogReader<R>,
+    enc: Encoding,
+    out: &'a mut W,
+}
+
+impl<R: BufRead, W: Write> Visitor for Convert<'_, R, W> {
+    type Output = std::result::Result<(), Failed>;
+    fn visit<G: Registered>(self) -> Self::Output {
+        let mut buf = Vec::new();
+        log::write_header(self.reader.header(), self.enc, &mut buf);
+        self.out.write_all(&buf).map_err(Failed::Write)?;
+        while let Some(r) = self.reader.next_record::<G::Action>().map_err(Failed::Read)? {
+            buf.clear();
+            log::write_record(&r, self.enc, &mut buf);
+            self.out.write_all(&buf).map_err(Failed::Write)?;
+        }
+        self.out.flush().map_err(Failed::Write)
+    }
 }
 
 /// The encoding a file's name asks for.
@@ -55,12 +72,37 @@ pub fn run(a: ConvertArgs) -> Result {
         Some(f) => f.encoding(),
         None => encoding_of(&a.output)?,
     };
-    let bytes = read_log_bytes(&a.input)?;
+    let input = open_log(&a.input)?;
+    let unreadable = |e: ReadError| match e {
+        ReadError::Fault(f) => Error::unreadable(a.input.display(), f.describe()),
+        ReadError::Io(source) => Error::Io { path: a.input.clone(), source },
+    };
+    let mut reader = LogReader::open(BufReader::with_capacity(64 << 10, input)).map_err(unreadable)?;
+    let dir = a.output.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    make_dir(dir)?;
+    let tmp = temporary_name(&a.output);
+    let file = std::fs::File::create(&tmp).map_err(Error::io(&tmp))?;
+    let mut out = BufWriter::new(file);
     // The one place the game's engine is chosen.
-    let out = log::read_header(&bytes)
-        .and_then(|h| games::by_name(&h.game, Convert(&bytes, enc)).and_then(|r| r))
-        .map_err(|f| Error::unreadable(a.input.display(), f.describe()))?;
-    write_file(&a.output, &out)?;
+    let game = reader.header().game.clone();
+    let copied = games::by_name(&game, Convert { reader: &mut reader, enc, out: &mut out });
+    drop(out);
+    let done = match copied {
+        Err(f) => Err(Error::unreadable(a.input.display(), f.describe())),
+        Ok(Err(Failed::Read(e))) => Err(unreadable(e)),
+        Ok(Err(Failed::Write(source))) => Err(Error::Io { path: a.output.clone(), source }),
+        Ok(Ok(())) => std::fs::rename(&tmp, &a.output).map_err(Error::io(&a.output)),
+    };
+    if done.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    done?;
     outln!("wrote {}", a.output.display())?;
     Ok(Status::Fine)
+}
+
+/// A name beside `output` for the file being written: `.NAME.partial`.
+fn temporary_name(output: &Path) -> PathBuf {
+    let name = output.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    output.with_file_name(format!(".{name}.partial"))
 }

@@ -1,13 +1,14 @@
 //! `paifu digest`: each log's blake3 digest, the same for both encodings of a log.
 
-use crate::error::{Result, Status};
+use crate::error::{Error, Result, Status};
 use crate::output::outln;
 use clap::Args;
 use paifu_core::games::{self, Registered, Visitor};
-use paifu_core::log::{self, Chain};
+use paifu_core::log::{LogReader, ReadError};
 use paifu_core::Fault;
-use paifu_recorder::files::{collect_logs, read_log_bytes};
-use std::path::PathBuf;
+use paifu_recorder::files::{collect_logs, open_log};
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
 pub struct DigestArgs {
@@ -19,25 +20,57 @@ pub struct DigestArgs {
     pub chain: bool,
 }
 
-/// A log's digest, and with `chain` the header's and every record's link.
-/// The digest (and with `.1` the chain) of a log of the engine `G`.
-struct Digest<'a>(&'a [u8], bool);
+/// Reads a log of the engine `G` to its end, handing each record's link of the digest chain to
+/// `link` as it goes (a record at a time: memory does not grow with the log).
+struct Digest<'a, R, F>(&'a mut LogReader<R>, F);
 
-impl Visitor for Digest<'_> {
-    type Output = std::result::Result<(String, Vec<String>), Fault>;
+impl<R: BufRead, F: FnMut(usize, &str)> Visitor for Digest<'_, R, F> {
+    type Output = std::result::Result<(), ReadError>;
     fn visit<G: Registered>(self) -> Self::Output {
-        digest_typed::<G>(self.0, self.1)
+        let Digest(reader, mut link) = self;
+        while reader.next_record::<G::Action>()?.is_some() {
+            link(reader.records_read() - 1, &reader.digest().to_hex());
+        }
+        Ok(())
     }
 }
 
-fn digest_typed<G: Registered>(bytes: &[u8], chain: bool) -> std::result::Result<(String, Vec<String>), Fault> {
-    let (log, _) = log::decode::<G::Action>(bytes)?;
-    let links = if chain {
-        std::iter::once(Chain::new(&log.header).digest()).chain(log.chain()).map(|d| d.to_hex()).collect()
-    } else {
-        Vec::new()
+/// The digest of the log in `path` (and with `chain`, every link printed as it is read).
+fn digest_of(path: &Path, chain: bool) -> Result<std::result::Result<String, Fault>> {
+    let file = open_log(path)?;
+    let fault = |e: ReadError| match e {
+        ReadError::Fault(f) => Ok(Err(f)),
+        ReadError::Io(source) => Err(Error::Io { path: path.to_owned(), source }),
     };
-    Ok((log.digest().to_hex(), links))
+    let mut reader = match LogReader::open(BufReader::with_capacity(64 << 10, file)) {
+        Ok(r) => r,
+        Err(e) => return fault(e),
+    };
+    let mut links = Vec::new();
+    if chain {
+        links.push(format!("  header:   {}", reader.digest().to_hex()));
+    }
+    // The links are printed once the log is read whole (an error names the log instead).
+    let game = reader.header().game.clone();
+    let read = games::by_name(
+        &game,
+        Digest(&mut reader, |i, l: &str| {
+            if chain {
+                links.push(format!("  record {i}: {l}"));
+            }
+        }),
+    );
+    match read {
+        Err(f) => return Ok(Err(f)),
+        Ok(Err(e)) => return fault(e),
+        Ok(Ok(())) => {}
+    }
+    let d = reader.digest().to_hex();
+    outln!("{d}  {}", path.display())?;
+    for l in &links {
+        outln!("{l}")?;
+    }
+    Ok(Ok(d))
 }
 
 /// `paifu digest`: 0 every log decoded, 1 some log could not be, 2 a file could not be read.
@@ -45,23 +78,9 @@ pub fn run(a: DigestArgs) -> Result {
     let files = collect_logs(&a.paths)?;
     let mut status = Status::Fine;
     for f in files {
-        let bytes = read_log_bytes(&f)?;
-        // The one place the game's engine is chosen.
-        let r = log::read_header(&bytes).and_then(|h| games::by_name(&h.game, Digest(&bytes, a.chain)).and_then(|r| r));
-        match r {
-            Ok((d, links)) => {
-                outln!("{d}  {}", f.display())?;
-                for (i, l) in links.iter().enumerate() {
-                    match i {
-                        0 => outln!("  header:   {l}")?,
-                        _ => outln!("  record {}: {l}", i - 1)?,
-                    }
-                }
-            }
-            Err(fault) => {
-                eprintln!("paifu: {}: {}", f.display(), fault.describe());
-                status = Status::Faulty;
-            }
+        if let Err(fault) = digest_of(&f, a.chain)? {
+            eprintln!("paifu: {}: {}", f.display(), fault.describe());
+            status = Status::Faulty;
         }
     }
     Ok(status)

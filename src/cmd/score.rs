@@ -7,6 +7,9 @@ use std::io::{BufRead, Write};
 /// The longest input line `paifu score` reads by default (64 KiB; a hand is about 100 bytes).
 pub(crate) const MAX_LINE_BYTES: usize = 64 << 10;
 
+/// Answers are written out once this many bytes are waiting.
+const ANSWERS_BUFFER: usize = 64 << 10;
+
 #[derive(Args, Debug)]
 #[command(after_help = r#"riichi: one JSON object per line (absent fields are false / none / default rules):
   id, hand (concealed tiles with the winning tile: 123m456p789s1234567z, 0m/0p/0s red fives),
@@ -54,8 +57,8 @@ pub struct ScoreArgs {
 
 /// One line of input, read with a bound on its length.
 #[derive(Debug, PartialEq, Eq)]
-enum Line {
-    Text(String),
+enum Line<'a> {
+    Text(&'a str),
     /// Longer than the limit: its length in bytes, which were read and dropped.
     TooLong(u64),
     /// Not UTF-8: the offset of the first byte that is not.
@@ -64,7 +67,7 @@ enum Line {
 
 /// Reads the next line (without its `\n` or `\r\n`) into `buf`, keeping at most `max` bytes of
 /// it: the rest of a longer line is read and dropped. `None` at the end of the input.
-fn next_line(input: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> std::io::Result<Option<Line>> {
+fn next_line<'a>(input: &mut impl BufRead, buf: &'a mut Vec<u8>, max: usize) -> std::io::Result<Option<Line<'a>>> {
     buf.clear();
     let mut len: u64 = 0;
     let mut any = false;
@@ -98,22 +101,29 @@ fn next_line(input: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> std::io
         return Ok(Some(Line::TooLong(len)));
     }
     Ok(Some(match std::str::from_utf8(buf) {
-        Ok(t) => Line::Text(t.to_owned()),
+        Ok(t) => Line::Text(t),
         Err(e) => Line::NotUtf8(e.valid_up_to()),
     }))
 }
 
 /// The answer to a line that could not be scored before it was read as JSON.
-fn refusal(error: &str, message: String) -> String {
-    serde_json::json!({"id": null, "ok": false, "error": error, "message": message}).to_string()
+fn refusal(out: &mut Vec<u8>, error: &str, message: String) {
+    let answer = serde_json::json!({"id": null, "ok": false, "error": error, "message": message});
+    // Writing into a Vec cannot fail.
+    let _ = serde_json::to_writer(out, &answer);
 }
 
 /// `paifu score`: 0 every hand scored, 1 some hand could not be.
 pub fn run(a: ScoreArgs) -> Result {
-    let score_line: fn(&str) -> String = match a.game.as_str() {
-        "riichi" => paifu_core::riichi::score_line,
-        "mcr" => paifu_core::mcr::score_line,
-        "hungarian" => paifu_core::hungarian::score_line,
+    // Each answer is written into one buffer, handed to the output as it fills.
+    let score_line: fn(&str, &mut Vec<u8>) -> bool = match a.game.as_str() {
+        "riichi" => paifu_core::riichi::score_line_into,
+        "mcr" => paifu_core::mcr::score_line_into,
+        "hungarian" => |line, out| {
+            let answer = paifu_core::hungarian::score_line(line);
+            out.extend_from_slice(answer.as_bytes());
+            !answer.contains("\"ok\":false")
+        },
         other => {
             return Err(Error::Usage(format!("paifu score knows riichi, mcr and hungarian hands, not {other:?}")));
         }
@@ -123,27 +133,37 @@ pub fn run(a: ScoreArgs) -> Result {
     let stdin = std::io::stdin();
     let mut lines = stdin.lock();
     let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut out = stdout.lock();
     let mut failed = false;
     let mut buf = Vec::new();
+    let mut answers = Vec::with_capacity(ANSWERS_BUFFER + 4096);
     let mut number = 0u64;
     while let Some(line) = next_line(&mut lines, &mut buf, a.max_line_bytes).map_err(input)? {
         number += 1;
-        let answer = match line {
+        let ok = match line {
             Line::Text(t) if t.trim().is_empty() => continue,
-            Line::Text(t) => score_line(&t),
-            Line::TooLong(n) => refusal(
-                "too_long",
-                format!(
+            Line::Text(t) => score_line(t, &mut answers),
+            Line::TooLong(n) => {
+                let message = format!(
                     "line {number} is {n} bytes long; lines are at most {} bytes (--max-line-bytes), so it was not read",
                     a.max_line_bytes
-                ),
-            ),
-            Line::NotUtf8(at) => refusal("bad_input", format!("line {number} is not UTF-8 text (byte {at} is not)")),
+                );
+                refusal(&mut answers, "too_long", message);
+                false
+            }
+            Line::NotUtf8(at) => {
+                refusal(&mut answers, "bad_input", format!("line {number} is not UTF-8 text (byte {at} is not)"));
+                false
+            }
         };
-        failed |= answer.contains("\"ok\":false");
-        writeln!(out, "{answer}").map_err(output)?;
+        failed |= !ok;
+        answers.push(b'\n');
+        if answers.len() >= ANSWERS_BUFFER {
+            out.write_all(&answers).map_err(output)?;
+            answers.clear();
+        }
     }
+    out.write_all(&answers).map_err(output)?;
     out.flush().map_err(output)?;
     Ok(Status::faulty_if(failed))
 }
@@ -152,20 +172,35 @@ pub fn run(a: ScoreArgs) -> Result {
 mod tests {
     use super::*;
 
-    fn lines(input: &[u8], max: usize) -> Vec<Line> {
+    /// A line as read, owned.
+    #[derive(Debug, PartialEq, Eq)]
+    enum Read {
+        Text(String),
+        TooLong(u64),
+        NotUtf8(usize),
+    }
+
+    fn lines(input: &[u8], max: usize) -> Vec<Read> {
         // A small buffer, so that lines span several reads.
         let mut r = std::io::BufReader::with_capacity(4, input);
         let mut buf = Vec::new();
-        std::iter::from_fn(|| next_line(&mut r, &mut buf, max).unwrap()).collect()
+        std::iter::from_fn(|| {
+            next_line(&mut r, &mut buf, max).unwrap().map(|l| match l {
+                Line::Text(t) => Read::Text(t.to_owned()),
+                Line::TooLong(n) => Read::TooLong(n),
+                Line::NotUtf8(at) => Read::NotUtf8(at),
+            })
+        })
+        .collect()
     }
 
     #[test]
     fn lines_are_read_to_the_limit_and_no_further() {
-        let text = |s: &str| Line::Text(s.to_owned());
+        let text = |s: &str| Read::Text(s.to_owned());
         assert_eq!(lines(b"ab\r\ncdef\n\nxyz", 4), vec![text("ab"), text("cdef"), text(""), text("xyz")]);
-        assert_eq!(lines(b"abcde\nok\n", 4), vec![Line::TooLong(5), text("ok")]);
+        assert_eq!(lines(b"abcde\nok\n", 4), vec![Read::TooLong(5), text("ok")]);
         assert_eq!(lines(b"abcd\r\n", 4), vec![text("abcd")]);
-        assert_eq!(lines(&[b'a', 0xff, b'\n', b'b'], 4), vec![Line::NotUtf8(1), text("b")]);
+        assert_eq!(lines(&[b'a', 0xff, b'\n', b'b'], 4), vec![Read::NotUtf8(1), text("b")]);
         assert_eq!(lines(b"", 4), vec![]);
         // The part kept of a long line is bounded by the limit, whatever its length.
         let long = vec![b'x'; 10_000];

@@ -7,6 +7,7 @@
 //! calling thread allocated (and reallocated) while the work ran.
 
 mod import;
+mod replay;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

@@ -348,8 +348,23 @@ fn mjai_app_reference_bots_play_whole_games_under_the_host() {
         bot("RulebaseBot", "rulebase"),
         bot("RiichiBot", "riichibot"),
     ];
-    let mut args =
-        vec!["arena", "riichi", "--protocol", "mjai", "--games", "2", "--out", "m", "--seed-from", &seeds, "-q"];
+    // A generous time per decision: python starting mjai.app's bots in the sandbox can take
+    // seconds on a loaded machine, and lateness is the business of the timeout tests, not this one.
+    let mut args = vec![
+        "arena",
+        "riichi",
+        "--protocol",
+        "mjai",
+        "--games",
+        "2",
+        "--out",
+        "m",
+        "--seed-from",
+        &seeds,
+        "--timeout-ms",
+        "60000",
+        "-q",
+    ];
     for b in &bots {
         args.extend(["--bot", b.as_str()]);
     }

@@ -469,6 +469,23 @@ async fn screenshot(c: &Client, name: &str) {
     std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
 }
 
+/// Clicks `css` in the viewer, which swaps its whole part (controls included) at every step: an
+/// element found just before a swap is stale by the time it is clicked, so find it again.
+async fn click_swapped(c: &Client, css: &str) {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let clicked = match c.find(Locator::Css(css)).await {
+            Ok(e) => e.click().await,
+            Err(e) => Err(e),
+        };
+        match clicked {
+            Ok(()) => return,
+            Err(e) => assert!(Instant::now() < deadline, "{css} cannot be clicked: {e}"),
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 /// The step shown (read by script: the element may be swapped while it is read).
 async fn step_now(c: &Client) -> usize {
     let v = c.execute("return document.getElementById('step').textContent", vec![]).await.unwrap();
@@ -558,9 +575,9 @@ async fn the_riichi_table_fits_the_screen_and_steps_in_place() {
     // Play at 8 steps a second, then pause.
     let at = step_now(&c).await;
     c.execute("document.getElementById('speed').value='8';return 1", vec![]).await.unwrap();
-    c.find(Locator::Css("#play")).await.unwrap().click().await.unwrap();
+    click_swapped(&c, "#play").await;
     wait_text(&c, "#step", |t| t.parse::<usize>().is_ok_and(|n| n >= at + 4)).await;
-    c.find(Locator::Css("#play")).await.unwrap().click().await.unwrap();
+    click_swapped(&c, "#play").await;
     wait_text(&c, "#play", |t| t.contains("Play")).await;
 
     // Only what seat 2 knew: the three other hands face down.

@@ -58,18 +58,20 @@ async fn viewer_js() -> HttpResponse {
 
 /// The hidden field a session's forms carry.
 fn csrf_field(caller: &Caller) -> String {
-    format!("<input type=\"hidden\" name=\"csrf\" value=\"{}\">", esc(caller.csrf()))
+    maud::html! { input type="hidden" name="csrf" value=(caller.csrf()); }.into_string()
 }
 
 /// Who is logged in, with a button to log out.
 fn logged_in(caller: &Caller) -> String {
-    format!(
-        "<form class=\"filters\" method=\"post\" action=\"/logout\"><span id=\"who\">Logged in as <b>{}</b> ({})</span>{}\
-         <button type=\"submit\">Log out</button></form>",
-        esc(&caller.token.name),
-        caller.token.role,
-        csrf_field(caller)
-    )
+    use maud::{html, PreEscaped};
+    html! {
+        form.filters method="post" action="/logout" {
+            span #who { "Logged in as " b { (caller.token.name) } " (" (caller.token.role) ")" }
+            (PreEscaped(csrf_field(caller)))
+            button type="submit" { "Log out" }
+        }
+    }
+    .into_string()
 }
 
 /// A form field's text.
@@ -90,17 +92,21 @@ fn local_path(next: Option<&str>) -> String {
 }
 
 fn login_form_html(next: &str, message: Option<&str>) -> String {
-    format!(
-        "<h1>Log in</h1>{}<p>Reading needs nothing. To upload logs, have stored games signed, or make tournaments, log \
-         in with a token (made with <code>paifu token create</code>; scripts send it as \
-         <code>Authorization: Bearer TOKEN</code> instead). The token is checked on every request: once revoked, it \
-         logs nobody in.</p>\
-         <form method=\"post\" action=\"/login\"><input type=\"hidden\" name=\"next\" value=\"{}\">\
-         <p><label>Token<input type=\"password\" name=\"token\" id=\"token\" autocomplete=\"off\" required></label></p>\
-         <p><button type=\"submit\" id=\"login\">Log in</button></p></form>",
-        message.map(|m| format!("<div class=\"fault\" role=\"alert\">{}</div>", esc(m))).unwrap_or_default(),
-        esc(next)
-    )
+    use maud::html;
+    html! {
+        h1 { "Log in" }
+        @if let Some(m) = message { div.fault role="alert" { (m) } }
+        p { "Reading needs nothing. To upload logs, have stored games signed, or make tournaments, log in with a \
+             token (made with " code { "paifu token create" } "; scripts send it as "
+            code { "Authorization: Bearer TOKEN" } " instead). The token is checked on every request: once revoked, \
+             it logs nobody in." }
+        form method="post" action="/login" {
+            input type="hidden" name="next" value=(next);
+            p { label { "Token" input type="password" name="token" #token autocomplete="off" required; } }
+            p { button type="submit" #login { "Log in" } }
+        }
+    }
+    .into_string()
 }
 
 async fn login_form(req: HttpRequest, state: web::Data<State>, q: web::Query<LoginQuery>) -> Page {
@@ -534,31 +540,35 @@ async fn tournament(req: HttpRequest, state: web::Data<State>, name: web::Path<S
 }
 
 fn upload_form_html(max: usize, caller: Option<&Caller>) -> String {
-    let Some(c) = caller else {
-        return "<h1>Upload a log</h1><p>Uploading needs a token: <a class=\"button\" href=\"/login?next=/upload\">\
-                Log in</a> (or send the log to <code>POST /api/upload</code> with \
-                <code>Authorization: Bearer TOKEN</code>).</p>"
-            .into();
-    };
-    let tournament = if c.token.may(Role::Organiser) {
-        "<p><label>Tournament (optional: one of yours, or a new one)<input name=\"tournament\" id=\"tournament\"></label></p>"
-    } else {
-        ""
-    };
-    format!(
-        "<h1>Upload a log</h1>{}<p>Choose a Paifu log (<code>.paifu</code> or <code>.paifu.jsonl</code>, at most {} KiB), \
-         or a riichi game record as Tenhou or a bot wrote it: tenhou.net/6 JSON, Tenhou's mjlog XML or mjai JSON Lines \
-         (at most 512 KiB; recognised by its content, whatever the file's name, and imported as <code>paifu \
-         import</code> does, the record kept inside the log). It is validated, stored in the archive whatever the \
-         verdict, and certified with this server's key. A file that is not a readable log or record is refused and \
-         not stored, with the format tried and the place at fault.</p>\
-         <form method=\"post\" action=\"/upload\" enctype=\"multipart/form-data\">{}\
-         <p><label>Log file<input type=\"file\" name=\"log\" id=\"log\" required></label></p>{tournament}\
-         <p><button type=\"submit\" id=\"send\">Validate and store</button></p></form>",
-        logged_in(c),
-        max / 1024,
-        csrf_field(c)
-    )
+    upload_form_markup(max, caller, "Upload a log", true).into_string()
+}
+
+/// The upload form under `heading` (an h1 on its own page, an h2 under a result).
+fn upload_form_markup(max: usize, caller: Option<&Caller>, heading: &str, first: bool) -> maud::Markup {
+    use maud::{html, PreEscaped};
+    html! {
+        @if first { h1 { (heading) } } @else { h2 { (heading) } }
+        @if let Some(c) = caller {
+            (PreEscaped(logged_in(c)))
+            p { "Choose a Paifu log (" code { ".paifu" } " or " code { ".paifu.jsonl" } ", at most " (max / 1024)
+                " KiB), or a riichi game record as Tenhou or a bot wrote it: tenhou.net/6 JSON, Tenhou's mjlog XML or \
+                mjai JSON Lines (at most 512 KiB; recognised by its content, whatever the file's name, and imported as "
+                code { "paifu import" } " does, the record kept inside the log). It is validated, stored in the archive \
+                whatever the verdict, and certified with this server's key. A file that is not a readable log or \
+                record is refused and not stored, with the format tried and the place at fault." }
+            form method="post" action="/upload" enctype="multipart/form-data" {
+                (PreEscaped(csrf_field(c)))
+                p { label { "Log file" input type="file" name="log" #log required; } }
+                @if c.token.may(Role::Organiser) {
+                    p { label { "Tournament (optional: one of yours, or a new one)" input name="tournament" #tournament; } }
+                }
+                p { button type="submit" #send { "Validate and store" } }
+            }
+        } @else {
+            p { "Uploading needs a token: " a.button href="/login?next=/upload" { "Log in" } " (or send the log to "
+                code { "POST /api/upload" } " with " code { "Authorization: Bearer TOKEN" } ")." }
+        }
+    }
 }
 
 async fn upload_form(req: HttpRequest, state: web::Data<State>) -> Page {
@@ -586,39 +596,25 @@ async fn upload(req: HttpRequest, state: web::Data<State>, mp: Multipart) -> Pag
         .ok_or_else(|| WebError::BadRequest("the form has no file: choose a log file in the field \"log\"".into()))?;
     let u = data::upload(&state, &caller, bytes, filename, tournament).await?;
     let id = u.stored.id;
-    let mut b = String::from("<h1>Upload result</h1>");
-    let _ = write!(
-        b,
-        "<p id=\"verdict\" role=\"status\">{}</p>",
-        html::verdict(u.stored.valid, u.stored.fault.as_ref().map(|f| f.code.as_str()))
-    );
-    if let Some(f) = &u.fault_text {
-        let _ = write!(b, "<div class=\"fault\">{}</div>", esc(f));
-    }
-    let _ = write!(
-        b,
-        "<p id=\"stored\">{} · {} records · players: {}</p><p><a class=\"button\" href=\"/games/{id}\">Open game #{id}</a>",
-        esc(&upper_first(&u.message)),
-        u.records,
-        player_links(&u.players)
-    );
-    if u.certificate.is_some() {
-        let _ = write!(b, " <a class=\"button\" href=\"/games/{id}/certificate\" download>Certificate</a>");
-    }
-    b.push_str("</p>");
-    if u.stored.others > 0 {
-        let _ = write!(
-            b,
-            "<p class=\"note\">The archive holds {} other {} of this game: <a href=\"/games/{id}#entries\">see them side by side</a>.</p>",
-            u.stored.others,
-            if u.stored.others == 1 { "entry" } else { "entries" }
-        );
-    }
-    b.push_str(&upload_form_html(state.max_upload, Some(&caller)).replacen(
-        "<h1>Upload a log</h1>",
-        "<h2>Upload another</h2>",
-        1,
-    ));
+    let b = {
+        use maud::{html, PreEscaped};
+        html! {
+            h1 { "Upload result" }
+            p #verdict role="status" { (PreEscaped(html::verdict(u.stored.valid, u.stored.fault.as_ref().map(|f| f.code.as_str())))) }
+            @if let Some(f) = &u.fault_text { div.fault { (f) } }
+            p #stored { (upper_first(&u.message)) " · " (u.records) " records · players: " (PreEscaped(player_links(&u.players))) }
+            p {
+                a.button href={ "/games/" (id) } { "Open game #" (id) }
+                @if u.certificate.is_some() { " " a.button href={ "/games/" (id) "/certificate" } download { "Certificate" } }
+            }
+            @if u.stored.others > 0 {
+                p.note { "The archive holds " (u.stored.others) " other " (if u.stored.others == 1 { "entry" } else { "entries" })
+                    " of this game: " a href={ "/games/" (id) "#entries" } { "see them side by side" } "." }
+            }
+            (upload_form_markup(state.max_upload, Some(&caller), "Upload another", false))
+        }
+        .into_string()
+    };
     ok(Some(&caller.token.name), "Upload result", "/upload", &b)
 }
 
@@ -628,23 +624,32 @@ fn upper_first(s: &str) -> String {
 }
 
 fn verify_form_html() -> String {
-    "<h1>Verify a certificate</h1><p>Give a certificate (<code>.cert.json</code>) and, optionally, the log it is about. \
-     Without a log, the archived log with the certified digest is used if the archive holds it. \
-     Without a public key, this server's key is assumed.</p>\
-     <form method=\"post\" action=\"/verify\" enctype=\"multipart/form-data\">\
-     <p><label>Certificate file<input type=\"file\" name=\"certificate_file\"></label></p>\
-     <p><label>…or paste it<textarea name=\"certificate\" rows=\"6\" cols=\"60\"></textarea></label></p>\
-     <p><label>Log file (optional)<input type=\"file\" name=\"log\"></label></p>\
-     <p><label>Signer's public key, PEM or hex (optional)<textarea name=\"key\" rows=\"3\" cols=\"60\"></textarea></label></p>\
-     <p><button type=\"submit\">Verify</button></p></form>"
-        .into()
+    verify_form_markup("Verify a certificate", true).into_string()
+}
+
+/// The certificate form under `heading` (an h1 on its own page, an h2 under a result).
+fn verify_form_markup(heading: &str, first: bool) -> maud::Markup {
+    use maud::html;
+    html! {
+        @if first { h1 { (heading) } } @else { h2 { (heading) } }
+        p { "Give a certificate (" code { ".cert.json" } ") and, optionally, the log it is about. Without a log, the \
+             archived log with the certified digest is used if the archive holds it. Without a public key, this \
+             server's key is assumed." }
+        form method="post" action="/verify" enctype="multipart/form-data" {
+            p { label { "Certificate file" input type="file" name="certificate_file"; } }
+            p { label { "…or paste it" textarea name="certificate" rows="6" cols="60" {} } }
+            p { label { "Log file (optional)" input type="file" name="log"; } }
+            p { label { "Signer's public key, PEM or hex (optional)" textarea name="key" rows="3" cols="60" {} } }
+            p { button type="submit" { "Verify" } }
+        }
+    }
 }
 
 async fn verify_form(req: HttpRequest, state: web::Data<State>) -> Page {
     ok(user(&req, &state).await.as_deref(), "Verify", "/verify", &verify_form_html())
 }
 
-async fn verify(state: web::Data<State>, mp: Multipart) -> Page {
+async fn verify(req: HttpRequest, state: web::Data<State>, mp: Multipart) -> Page {
     let mut form = data::read_form(mp, state.max_upload).await?;
     let cert = match form.remove("certificate_file").filter(|(_, b)| !b.is_empty()) {
         Some((_, b)) => b,
@@ -653,31 +658,34 @@ async fn verify(state: web::Data<State>, mp: Multipart) -> Page {
     let log = form.remove("log").map(|(_, b)| b).filter(|b| !b.is_empty());
     let key = text_field(&form, "key");
     let v = data::verify(&state, cert, log, key).await?;
-    let mut b = String::from("<h1>Certificate check</h1>");
-    let _ = write!(
-        b,
-        "<p id=\"result\" role=\"status\" class=\"{}\">{}</p><p>{}</p>",
-        if v.ok { "ok" } else { "bad" },
-        if v.ok { "✔ The certificate verifies." } else { "✘ The certificate does not verify." },
-        esc(&v.message)
-    );
-    if let Some(c) = &v.certificate {
-        let _ = write!(
-            b,
-            "<dl class=\"kv\"><dt>Game</dt><dd>{}</dd><dt>Seats</dt><dd>{}</dd><dt>Log digest</dt><dd><code>{}</code></dd><dt>Verdict</dt><dd>{}</dd><dt>Signed</dt><dd>{}</dd></dl>",
-            esc(&c.game),
-            esc(&c.seats.join(", ")),
-            esc(&c.log_digest.to_hex()),
-            esc(&c.verdict),
-            esc(&c.issued_at)
-        );
-    }
-    if let Some(id) = v.game_id {
-        let _ = write!(b, "<p>The archive holds this log: {}.</p>", game_link(id));
-    }
-    b.push_str(&verify_form_html().replacen("<h1>Verify a certificate</h1>", "<h2>Verify another</h2>", 1));
+    let b = {
+        use maud::{html, PreEscaped};
+        html! {
+            h1 { "Certificate check" }
+            p #result role="status" class=(if v.ok { "ok" } else { "bad" }) {
+                (if v.ok { "✔ The certificate verifies." } else { "✘ The certificate does not verify." })
+            }
+            p { (v.message) }
+            @if let Some(c) = &v.certificate {
+                dl.kv {
+                    dt { "Game" } dd { (c.game) }
+                    dt { "Seats" } dd { (c.seats.join(", ")) }
+                    dt { "Log digest" } dd { code { (c.log_digest.to_hex()) } }
+                    dt { "Verdict" } dd { (c.verdict) }
+                    dt { "Signed" } dd { (c.issued_at) }
+                }
+            }
+            @if let Some(id) = v.game_id { p { "The archive holds this log: " (PreEscaped(game_link(id))) "." } }
+            (verify_form_markup("Verify another", false))
+        }
+        .into_string()
+    };
     let status = if v.ok { actix_web::http::StatusCode::OK } else { actix_web::http::StatusCode::UNPROCESSABLE_ENTITY };
-    Ok(HttpResponse::build(status).content_type("text/html; charset=utf-8").body(page("Verify", "/verify", &b, None)))
+    let who = user(&req, &state).await;
+    let chrome = crate::html::Chrome { title: "Verify", active: "/verify", user: who.as_deref(), scripts: &[] };
+    Ok(HttpResponse::build(status)
+        .content_type("text/html; charset=utf-8")
+        .body(crate::html::layout(&chrome, &b, None)))
 }
 
 #[cfg(test)]

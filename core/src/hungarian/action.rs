@@ -13,7 +13,7 @@ use std::str::FromStr;
 /// East's dealt hand). In a claim window on a discard: `chow 4m 6m` (the two hand tiles of the run;
 /// the next player only), `pong`, `kong` (three of the kind from the hand), `mahjong`, `pass`.
 /// Drawing, the deal and the flowers' replacement are not decisions: the engine does them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Action {
     Discard(#[serde(deserialize_with = "plain")] Tile),
     /// The two hand tiles, in ascending order.
@@ -30,7 +30,7 @@ pub enum Action {
     Pass,
     /// An incident (`incident KIND[: DETAIL]`, core/src/incident.rs), last so that older logs keep
     /// their bytes.
-    Incident(crate::Incident),
+    Incident(Box<crate::Incident>),
 }
 
 /// A tile of the Hungarian set: the binary form refuses a red five's byte as any other byte out
@@ -100,7 +100,7 @@ impl FromStr for Action {
     type Err = NotationError;
     fn from_str(s: &str) -> Result<Action, NotationError> {
         if let Some(i) = crate::Incident::parse_notation(s)? {
-            return Ok(Action::Incident(i));
+            return Ok(Action::Incident(Box::new(i)));
         }
         let tile = |x: &str| -> Result<Tile, NotationError> {
             let t: Tile = x.parse()?;
@@ -109,7 +109,7 @@ impl FromStr for Action {
             }
             Ok(t)
         };
-        let w: Vec<&str> = s.split_whitespace().collect();
+        let w = crate::log::words(s);
         Ok(match w.as_slice() {
             ["discard", x] => Action::Discard(tile(x)?),
             ["chow", a, b] => Action::chow(tile(a)?, tile(b)?),

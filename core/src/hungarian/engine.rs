@@ -40,10 +40,6 @@ impl Default for Player {
 }
 
 /// Who owes what.
-// The claim window holds the seats' answers, actions that carry an incident's inline detail
-// (core/src/incident/mod.rs): large, but a phase is one per game and boxing it costs an
-// allocation per discard.
-#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub(super) enum Phase {
     /// A player on turn: it has drawn (`drawn`, from the wall or a loose tile), or holds the

@@ -188,8 +188,8 @@ impl Hungarian {
             engine::Phase::Over => return None,
         };
         want.filter(|w| legal.contains(w))
-            .or_else(|| legal.iter().find(|a| matches!(a, Action::Discard(_))).copied())
-            .or_else(|| legal.first().copied())
+            .or_else(|| legal.iter().find(|a| matches!(a, Action::Discard(_))).cloned())
+            .or_else(|| legal.first().cloned())
     }
 
     pub fn rules_in_force(&self) -> &Rules {

@@ -12,7 +12,7 @@ use crate::mahjong::{Meld, MeldKind, Tile};
 use crate::{Seat, SeatSet};
 
 /// The rank of an answer in a claim window (`None`: a pass).
-fn priority(a: Action) -> Option<Priority> {
+fn priority(a: &Action) -> Option<Priority> {
     match a {
         Action::Mahjong => Some(Priority::Win),
         Action::Pong | Action::Kong => Some(Priority::Pung),
@@ -147,7 +147,7 @@ impl Hungarian {
         let p = &self.hand.players[usize::from(chair)];
         let seat = self.seat_of(chair);
         let held = |t: Tile| p.hand[t.kind()];
-        match (&self.phase, *action) {
+        match (&self.phase, action.clone()) {
             (Phase::Turn { after_claim: true, .. }, a) if !matches!(a, Action::Discard(_)) => {
                 format!("seat {seat} has just laid out a claimed set and must discard (\"a figurát kiraké következik dobásra\")")
             }
@@ -202,7 +202,7 @@ impl Hungarian {
     /// discard added to a laid-out pong. `None`: nothing more to say.
     pub(super) fn why_not_now(&self, seat: Seat, action: &Action) -> Option<String> {
         let chair = self.chair_of(seat);
-        match (&self.phase, *action) {
+        match (&self.phase, action.clone()) {
             (
                 Phase::Claims { from, tile, .. },
                 a @ (Action::Chow(..) | Action::Kong | Action::AddedKong(_) | Action::Pong | Action::Mahjong),
@@ -242,9 +242,9 @@ impl Hungarian {
     pub(super) fn apply_action(&mut self, seat: Seat, action: &Action) {
         let chair = self.chair_of(seat);
         match self.phase.clone() {
-            Phase::Turn { drawn, .. } => self.apply_turn(chair, drawn, *action),
+            Phase::Turn { drawn, .. } => self.apply_turn(chair, drawn, action.clone()),
             Phase::Claims { from, tile, mut window } => {
-                window.answer(chair, *action);
+                window.answer(chair, action.clone());
                 if window.is_closed() {
                     self.resolve(from, tile, &window);
                 } else {
@@ -318,7 +318,7 @@ impl Hungarian {
         let from_seat = self.seat_of(from);
         let p = &mut self.hand.players[usize::from(caller)];
         let k = tile.kind();
-        match answer {
+        match *answer {
             Action::Pong => {
                 p.hand[k] -= 2;
                 p.melds.extend(Meld::new(MeldKind::Pung, &[tile; 3], Some(tile), Some(from_seat)));

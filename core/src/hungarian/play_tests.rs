@@ -43,7 +43,7 @@ fn play_out(g: &mut Hungarian, seed: &str) -> usize {
         } else {
             // Claims half the time, else passes or discards.
             let i = s.below(legal.len() as u64) as usize;
-            legal[i]
+            legal[i].clone()
         };
         g.play_mut(seat, &a).unwrap();
         if !g.is_over() {

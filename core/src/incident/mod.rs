@@ -145,7 +145,8 @@ pub enum IncidentError {
 }
 
 /// An incident's free text: at most [`MAX_DETAIL`] bytes, no control characters, no space at
-/// either end. Kept inline (it is `Copy`, as the actions that carry it are).
+/// either end. Kept inline in the [`Incident`], which the actions box (`incident_variant!`): an
+/// incident record costs one allocation, and the other actions do not carry its size.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Detail {
     len: u8,
@@ -196,8 +197,18 @@ impl Serialize for Detail {
 
 impl<'de> Deserialize<'de> for Detail {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
-        Detail::new(&text).map_err(serde::de::Error::custom)
+        // The text is read where it lies (no `String` on the way).
+        struct Text;
+        impl serde::de::Visitor<'_> for Text {
+            type Value = Detail;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an incident's detail")
+            }
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Detail, E> {
+                Detail::new(text).map_err(E::custom)
+            }
+        }
+        d.deserialize_str(Text)
     }
 }
 
@@ -253,19 +264,22 @@ impl fmt::Display for Incident {
     }
 }
 
-/// The two methods of `log::Action` for an action enum whose `Incident(Incident)` variant records
-/// incidents (every engine's last variant): written once, expanded in each engine's impl.
+/// The two methods of `log::Action` for an action enum whose `Incident(Box<Incident>)` variant
+/// records incidents (every engine's last variant): written once, expanded in each engine's impl.
+///
+/// The incident is boxed: with its detail (up to [`MAX_DETAIL`] bytes) inline, every action of
+/// the game would be as large as an incident, for the few records that are one.
 macro_rules! incident_variant {
     () => {
         fn incident(&self) -> Option<&crate::Incident> {
             match self {
-                Self::Incident(i) => Some(i),
+                Self::Incident(i) => Some(&**i),
                 _ => None,
             }
         }
 
         fn from_incident(incident: crate::Incident) -> Self {
-            Self::Incident(incident)
+            Self::Incident(Box::new(incident))
         }
     };
 }

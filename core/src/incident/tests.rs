@@ -342,7 +342,7 @@ fn mcr_game(false_win: Option<Seat>, penalty: i64) -> Mcr {
             assert!(!g.is_over() && g.to_act().contains(s), "play goes on");
         }
         let legal = g.legal_actions(s);
-        let a = legal[pick.below(legal.len() as u64) as usize];
+        let a = legal[pick.below(legal.len() as u64) as usize].clone();
         g.play_mut(s, &a).unwrap();
     }
     g
@@ -415,8 +415,8 @@ fn riichi_standing(seed: &str) -> Option<Riichi> {
         let a = legal
             .iter()
             .find(|a| matches!(a, crate::riichi::Action::Discard { riichi: true, .. }))
-            .copied()
-            .unwrap_or(legal[pick.below(legal.len() as u64) as usize]);
+            .cloned()
+            .unwrap_or_else(|| legal[pick.below(legal.len() as u64) as usize].clone());
         g.play_mut(s, &a).unwrap();
     }
     None
@@ -434,4 +434,28 @@ fn a_chombo_returns_the_riichi_deposits_of_the_hand() {
     assert_eq!(r.deltas.iter().sum::<i64>(), 0, "deposits returned: the penalty alone moves points ({:?})", r.deltas);
     assert_eq!(r.deltas.iter().filter(|&&d| d < 0).count(), 1, "only the offender pays ({:?})", r.deltas);
     assert!(!g.in_riichi(rich), "a new hand");
+}
+
+/// An incident's detail (up to 200 bytes) lives outside the action, behind a box: every action
+/// type stays the size of its moves, so that a record, a claim window's answers and an engine's
+/// phase are small to copy. (With the detail inline, every engine's action was 202 bytes and a
+/// riichi record 256.)
+#[test]
+fn actions_stay_small() {
+    use std::mem::size_of;
+    let sizes = [
+        ("riichi", size_of::<crate::riichi::Action>(), 16),
+        ("mcr", size_of::<crate::mcr::Action>(), 16),
+        ("hungarian", size_of::<crate::hungarian::Action>(), 16),
+        ("tzq", size_of::<crate::tzq::Action>(), 16),
+        ("tayu", size_of::<crate::tayu::Action>(), 16),
+    ];
+    for (game, size, most) in sizes {
+        eprintln!("{game}: an action is {size} bytes");
+        assert!(size <= most, "{game}: an action is {size} bytes, more than {most}");
+    }
+    // A record of a riichi action: seq, seat, action, and the optional claim.
+    assert!(size_of::<crate::log::Record<crate::riichi::Action>>() <= 72);
+    // The incident itself keeps its detail inline: one allocation per incident record.
+    assert_eq!(size_of::<Incident>(), MAX_DETAIL + 2);
 }

@@ -1,6 +1,6 @@
 //! The binary encoding: the magic, then length-prefixed postcard frames (header, records...).
 
-use super::{check_version, Action, Chain, Header, Log, Record, MAX_ITEM_BYTES};
+use super::{check_version, Action, Header, Log, Record};
 use crate::error::{ErrorCode, Fault};
 use postcard::ser_flavors::Flavor;
 
@@ -22,87 +22,26 @@ fn put_varint(out: &mut Vec<u8>, mut v: u64) {
 /// Encodes a log: MAGIC, then for the header and each record a LEB128 length and the postcard
 /// bytes.
 pub(crate) fn encode_binary<A: Action>(log: &Log<A>) -> Vec<u8> {
-    let mut out = MAGIC.to_vec();
-    let frame = |out: &mut Vec<u8>, bytes: Vec<u8>| {
-        put_varint(out, bytes.len() as u64);
-        out.extend_from_slice(&bytes);
-    };
-    frame(&mut out, postcard::to_stdvec(&log.header).unwrap_or_default());
+    let mut out = Vec::new();
+    write_binary_header(&log.header, &mut out);
     for r in &log.records {
-        frame(&mut out, postcard::to_stdvec(r).unwrap_or_default());
+        write_frame(r, &mut out);
     }
     out
 }
 
-/// The frames of a binary log, read one after the other.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Frames<'a> {
-    bytes: &'a [u8],
-    pos: usize,
+/// Appends the start of a binary log to `out`: the magic and the header's frame.
+pub(super) fn write_binary_header(header: &Header, out: &mut Vec<u8>) {
+    out.extend_from_slice(MAGIC);
+    write_frame(header, out);
 }
 
-impl<'a> Frames<'a> {
-    /// The next frame; `None` at a clean end. `what` names the frame for errors.
-    fn next(&mut self, what: &str) -> Result<Option<&'a [u8]>, Fault> {
-        if self.pos == self.bytes.len() {
-            return Ok(None);
-        }
-        let start = self.pos;
-        let mut len: u64 = 0;
-        let mut shift = 0;
-        loop {
-            let Some(&b) = self.bytes.get(self.pos) else {
-                return Err(Fault::new(
-                    ErrorCode::Truncated,
-                    format!("the file ends inside the length of {what} (byte {start})"),
-                ));
-            };
-            self.pos += 1;
-            if shift > 28 {
-                return Err(Fault::new(
-                    ErrorCode::BadEncoding,
-                    format!("the length of {what} at byte {start} is not a valid varint"),
-                ));
-            }
-            len |= u64::from(b & 0x7f) << shift;
-            shift += 7;
-            if b & 0x80 == 0 {
-                // A last byte of 0 after others adds nothing: an overlong length, which would
-                // give the log a second binary form.
-                if b == 0 && self.pos - start > 1 {
-                    return Err(Fault::new(
-                        ErrorCode::BadEncoding,
-                        format!("the length of {what} at byte {start} is not in canonical form (overlong)"),
-                    ));
-                }
-                break;
-            }
-        }
-        if len > MAX_ITEM_BYTES as u64 {
-            return Err(Fault::new(
-                ErrorCode::BadEncoding,
-                format!("{what} at byte {start} claims {len} bytes, more than the 1 MiB limit"),
-            ));
-        }
-        let end = self.pos.saturating_add(len as usize);
-        if end > self.bytes.len() {
-            return Err(Fault::new(
-                ErrorCode::Truncated,
-                format!(
-                    "the file ends inside {what}: {len} bytes announced at byte {start}, {} present",
-                    self.bytes.len() - self.pos
-                ),
-            ));
-        }
-        let frame = &self.bytes[self.pos..end];
-        self.pos = end;
-        Ok(Some(frame))
-    }
-
-    /// How many bytes are left to read.
-    fn remaining(&self) -> usize {
-        self.bytes.len().saturating_sub(self.pos)
-    }
+/// Appends `value`'s frame to `out`: its length, then its postcard bytes.
+pub(super) fn write_frame<T: serde::Serialize>(value: &T, out: &mut Vec<u8>) {
+    // Serializing these types cannot fail.
+    let len = postcard::experimental::serialized_size(value).unwrap_or(0);
+    put_varint(out, len as u64);
+    let _ = postcard::to_io(value, &mut *out);
 }
 
 /// A postcard output that compares what is written with `expected` instead of keeping it:
@@ -208,27 +147,26 @@ fn try_decode_record<A: Action>(frame: &[u8]) -> Option<Record<A>> {
     }
 }
 
-/// A binary log with its header read: the header, the header's frame, and the frames after it.
-#[derive(Debug)]
-pub(super) struct Started<'a> {
-    pub header: Header,
-    /// The header's frame: the postcard encoding of `header`, as it was accepted only in
-    /// canonical form.
-    pub header_frame: &'a [u8],
-    pub frames: Frames<'a>,
+/// The record a frame holds: decoded, in canonical form, its claim of a plausible size. `what`
+/// names the record for errors (called only for one: the failing step is run again with it,
+/// both steps being deterministic).
+pub(super) fn record_of_frame<A: Action>(frame: &[u8], what: &dyn Fn() -> String) -> Result<Record<A>, Fault> {
+    let r: Record<A> = match try_decode_record(frame) {
+        Some(r) => r,
+        None => {
+            let name = what();
+            let e = decode_record::<A>(frame, &name).err();
+            return Err(e.unwrap_or_else(|| Fault::new(ErrorCode::BadEncoding, name)));
+        }
+    };
+    if r.claim.as_ref().is_some_and(|c| !c.is_bounded()) {
+        return Err(Fault::new(ErrorCode::BadEncoding, format!("{}: a claim lists more than 8 seats", what())));
+    }
+    Ok(r)
 }
 
-pub(super) fn start(bytes: &[u8]) -> Result<Started<'_>, Fault> {
-    if !bytes.starts_with(MAGIC) {
-        return Err(Fault::new(
-            ErrorCode::BadEncoding,
-            "not a binary Paifu log: the file does not start with PAIFULOG",
-        ));
-    }
-    let mut frames = Frames { bytes, pos: MAGIC.len() };
-    let Some(h) = frames.next("the header")? else {
-        return Err(Fault::new(ErrorCode::Truncated, "the file ends after the magic, before the header"));
-    };
+/// The header a header frame holds, its version checked first.
+pub(super) fn header_of_frame(h: &[u8]) -> Result<Header, Fault> {
     // The version is the first field, so it can be checked before the rest is trusted.
     if let Ok((v, _)) = postcard::take_from_bytes::<u32>(h) {
         if v > super::FORMAT_VERSION {
@@ -238,7 +176,7 @@ pub(super) fn start(bytes: &[u8]) -> Result<Started<'_>, Fault> {
     // The header has maps (options, meta): always the full canonical check.
     let header: Header = decode_frame(h, "the header", false)?;
     check_version(&header)?;
-    Ok(Started { header, header_frame: h, frames })
+    Ok(header)
 }
 
 pub(super) fn empty_header() -> Header {
@@ -256,81 +194,11 @@ pub(super) fn empty_header() -> Header {
     }
 }
 
-/// Reads a whole binary log.
-pub(crate) fn decode_binary<A: Action>(bytes: &[u8]) -> Result<Log<A>, Fault> {
-    let s = start(bytes)?;
-    let records = decode_records(s.frames, None)?;
-    Ok(Log { header: s.header, records })
-}
-
-/// The fewest bytes a record takes in a file: a length byte, then at least one byte each for
-/// `seq`, `seat`, the action's variant and the claim's presence.
-const MIN_RECORD_BYTES: usize = 5;
-
-/// The most records room is made for before the first one is read (more are read all the
-/// same): a hostile file cannot make the decoder reserve much memory it does not fill.
-const MAX_RESERVED_RECORDS: usize = 1 << 14;
-
-/// Reads the records after the header and, when `chain` is given (at the header's link), chains
-/// them on the way: a frame is accepted only in canonical form, so its bytes are the postcard
-/// encoding the record chain hashes and the records need not be encoded again.
-pub(super) fn decode_records<A: Action>(
-    frames: Frames<'_>,
-    chain: Option<&mut Chain>,
-) -> Result<Vec<Record<A>>, Fault> {
-    // Room for as many records as the rest of the file can hold, so that the vector does not
-    // grow record by record.
-    let mut records = Vec::with_capacity((frames.remaining() / MIN_RECORD_BYTES).min(MAX_RESERVED_RECORDS));
-    read_records(frames, chain, |_, r| records.push(r))?;
-    Ok(records)
-}
-
-/// As [`decode_records`], but hands each record to `each` (with its index) as soon as it is
-/// read and chained, instead of keeping it; answers how many records there were.
-pub(super) fn read_records<A: Action>(
-    mut frames: Frames<'_>,
-    mut chain: Option<&mut Chain>,
-    mut each: impl FnMut(usize, Record<A>),
-) -> Result<usize, Fault> {
-    let mut index = 0;
-    loop {
-        // The record's name is only written out for an error: the failing step is run again
-        // with it (both steps are deterministic).
-        let what = || format!("record {index}");
-        let at = frames.pos;
-        let f = match frames.next("") {
-            Ok(Some(f)) => f,
-            Ok(None) => break,
-            Err(_) => {
-                frames.pos = at;
-                let e = frames.next(&what()).err();
-                return Err(e.unwrap_or_else(|| Fault::new(ErrorCode::BadEncoding, what())).at_index(index));
-            }
-        };
-        let r: Record<A> = match try_decode_record(f) {
-            Some(r) => r,
-            None => {
-                let e = decode_record::<A>(f, &what()).err();
-                return Err(e.unwrap_or_else(|| Fault::new(ErrorCode::BadEncoding, what())).at_index(index));
-            }
-        };
-        if r.claim.as_ref().is_some_and(|c| !c.is_bounded()) {
-            return Err(Fault::new(ErrorCode::BadEncoding, format!("{}: a claim lists more than 8 seats", what()))
-                .at_index(index));
-        }
-        if let Some(c) = chain.as_deref_mut() {
-            c.push_bytes(f);
-        }
-        each(index, r);
-        index += 1;
-    }
-    Ok(index)
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
     use crate::error::ErrorCode;
+    use crate::log::Chain;
     use crate::log::{Claim, Options};
     use crate::random::Seed;
     use crate::replay::{validate_bytes, Verdict};
@@ -364,12 +232,27 @@ pub(crate) mod tests {
 
     /// The frames of a binary file: the header's, then the records'.
     fn frames_of(bytes: &[u8]) -> Vec<Vec<u8>> {
-        let mut frames = Frames { bytes, pos: MAGIC.len() };
+        let mut pos = MAGIC.len();
         let mut out = Vec::new();
-        while let Some(f) = frames.next("a frame").unwrap() {
-            out.push(f.to_vec());
+        while pos < bytes.len() {
+            let (len, used) = varint(&bytes[pos..]);
+            pos += used;
+            out.push(bytes[pos..pos + len].to_vec());
+            pos += len;
         }
         out
+    }
+
+    /// A varint at the start of `bytes`: its value and its length.
+    fn varint(bytes: &[u8]) -> (usize, usize) {
+        let mut v = 0;
+        for (i, b) in bytes.iter().enumerate() {
+            v |= usize::from(b & 0x7f) << (7 * i);
+            if b & 0x80 == 0 {
+                return (v, i + 1);
+            }
+        }
+        panic!("a varint that does not end")
     }
 
     /// A binary file made of these frames.

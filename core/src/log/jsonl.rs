@@ -1,18 +1,47 @@
 //! JSON Lines: one header object on the first line, one record object per line after it.
 
-use super::{check_version, Action, Claim, Header, Log, Positions, Record, MAX_ITEM_BYTES};
+use super::{check_version, Action, Claim, Header, Log, Record};
 use crate::error::{ErrorCode, Fault};
-use serde::Deserialize;
-use serde_json::{Map, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::borrow::Cow;
+use std::fmt::Display;
 
+/// A record line as read: the action borrowed from the line (copied only when it holds an
+/// escape), the claim's lists the only allocations.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RecordIn {
+struct RecordIn<'a> {
     seq: u32,
     seat: u8,
-    action: String,
+    #[serde(borrow)]
+    action: Cow<'a, str>,
     #[serde(default)]
     claim: Option<Claim>,
+}
+
+/// A record line as written: `seq`, `seat`, `action` (its notation), and the claim when there
+/// is one, its absent lists left out.
+#[derive(Serialize)]
+struct RecordOut<'a, A: Display> {
+    seq: u32,
+    seat: u8,
+    #[serde(serialize_with = "notation")]
+    action: &'a A,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    claim: Option<ClaimOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct ClaimOut<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    round: Option<&'a Vec<i64>>,
+    #[serde(rename = "final", skip_serializing_if = "Option::is_none")]
+    final_scores: Option<&'a Vec<i64>>,
+}
+
+fn notation<A: Display, S: serde::Serializer>(a: &&A, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(*a)
 }
 
 /// A value as JSON Lines writes it: absent optional fields left out.
@@ -34,10 +63,10 @@ fn strip_nulls(v: &mut Value) {
 }
 
 /// Writes a log as JSON Lines; absent optional fields are left out.
-pub(crate) fn encode_jsonl<A: Action>(log: &Log<A>) -> String {
-    let mut out = header_line(&log.header);
+pub(crate) fn encode_jsonl<A: Action>(log: &Log<A>) -> Vec<u8> {
+    let mut out = header_line(&log.header).into_bytes();
     for r in &log.records {
-        out.push_str(&record_line(r));
+        write_record_line(r, &mut out);
     }
     out
 }
@@ -50,14 +79,19 @@ pub fn header_line(header: &Header) -> String {
 
 /// One record's line of a JSON Lines log, with its newline.
 pub fn record_line<A: Action>(r: &Record<A>) -> String {
-    let mut m = Map::new();
-    m.insert("seq".into(), r.seq.into());
-    m.insert("seat".into(), r.seat.into());
-    m.insert("action".into(), r.action.to_string().into());
-    if let Some(c) = &r.claim {
-        m.insert("claim".into(), json_object(c));
-    }
-    Value::Object(m).to_string() + "\n"
+    let mut out = Vec::with_capacity(64);
+    write_record_line(r, &mut out);
+    // serde_json writes UTF-8.
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Appends one record's line, with its newline, to `out`: the same bytes as [`record_line`],
+/// written in place.
+pub fn write_record_line<A: Action>(r: &Record<A>, out: &mut Vec<u8>) {
+    let claim = r.claim.as_ref().map(|c| ClaimOut { round: c.round.as_ref(), final_scores: c.final_scores.as_ref() });
+    // Writing into a Vec cannot fail, nor can serializing integers, lists and a notation.
+    let _ = serde_json::to_writer(&mut *out, &RecordOut { seq: r.seq, seat: r.seat, action: &r.action, claim });
+    out.push(b'\n');
 }
 
 fn json_fault(e: &serde_json::Error, what: &str, line: usize, last: bool) -> Fault {
@@ -72,25 +106,56 @@ fn json_fault(e: &serde_json::Error, what: &str, line: usize, last: bool) -> Fau
     Fault::new(code, format!("{what}: {msg}")).at_line(line)
 }
 
-fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    text.split('\n')
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.strip_suffix('\r').unwrap_or(l)))
-        .filter(|(_, l)| !l.trim_ascii().is_empty())
+/// A line that could not be read: the fault, or the JSON error whose fault depends on whether
+/// the line is the last of the file (running out of input there is a cut-off file), which only
+/// the reader can tell.
+pub(super) enum LineError {
+    Fault(Fault),
+    Json { error: serde_json::Error, line: usize, index: Option<usize>, header_ok: bool },
 }
 
-fn parse_header(line_no: usize, line: &str, last: bool) -> Result<Header, Fault> {
-    if line.len() > MAX_ITEM_BYTES {
-        return Err(Fault::new(ErrorCode::BadEncoding, "the header line is longer than 1 MiB").at_line(line_no));
+impl From<Fault> for LineError {
+    fn from(f: Fault) -> LineError {
+        LineError::Fault(f)
     }
-    let v: Value =
-        serde_json::from_str(line).map_err(|e| json_fault(&e, "the header is not valid JSON", line_no, last))?;
+}
+
+impl LineError {
+    /// Whether the fault depends on the line being the last.
+    pub(super) fn needs_last(&self) -> bool {
+        matches!(self, LineError::Json { error, header_ok: false, .. } if error.is_eof())
+    }
+
+    /// The fault, `last` saying whether no other line follows.
+    pub(super) fn fault(self, last: bool) -> Fault {
+        match self {
+            LineError::Fault(f) => f,
+            LineError::Json { error, line, index: None, header_ok } => {
+                let what = if header_ok { "bad header" } else { "the header is not valid JSON" };
+                json_fault(&error, what, line, last && !header_ok)
+            }
+            LineError::Json { error, line, index: Some(index), .. } => {
+                json_fault(&error, &format!("record {index} is not a valid record"), line, last).at_index(index)
+            }
+        }
+    }
+}
+
+/// Reads the header line (line `line_no`).
+pub(super) fn parse_header(line_no: usize, line: &str) -> Result<Header, LineError> {
+    let v: Value = serde_json::from_str(line).map_err(|error| LineError::Json {
+        error,
+        line: line_no,
+        index: None,
+        header_ok: false,
+    })?;
     if v.get("paifu").is_none() {
         return Err(Fault::new(
             ErrorCode::BadEncoding,
             "not a Paifu log: the first line must be the header, a JSON object with a \"paifu\" format version",
         )
-        .at_line(line_no));
+        .at_line(line_no)
+        .into());
     }
     // A newer format may have other fields: say so before judging them.
     if let Some(version) = v.get("paifu").and_then(Value::as_u64) {
@@ -101,61 +166,152 @@ fn parse_header(line_no: usize, line: &str, last: bool) -> Result<Header, Fault>
         }
     }
     // Read the line itself (not the Value, which keeps the last of duplicate keys).
-    let h: Header = serde_json::from_str(line).map_err(|e| json_fault(&e, "bad header", line_no, false))?;
+    let h: Header = serde_json::from_str(line).map_err(|error| LineError::Json {
+        error,
+        line: line_no,
+        index: None,
+        header_ok: true,
+    })?;
     check_version(&h).map_err(|f| f.at_line(line_no))?;
     Ok(h)
 }
 
-/// Reads the header line only.
-pub fn read_jsonl_header(text: &str) -> Result<Header, Fault> {
-    let mut it = lines(text);
-    match it.next() {
-        Some((n, l)) => parse_header(n, l, it.next().is_none()),
-        None => Err(Fault::new(ErrorCode::Truncated, "the file is empty: a log starts with a header line").at_line(1)),
+/// A record line exactly as Paifu writes one without a claim, `{"seq":12,"seat":1,"action":"discard 5m"}`
+/// (no space, these keys in this order, plain numbers, an action without an escape or a control
+/// character): its fields. `None` for any other line, which serde_json then reads: every line
+/// this accepts, serde_json reads to the same values (it is a strict part of JSON), only faster.
+fn canonical_record(line: &str) -> Option<(u32, u8, &str)> {
+    /// A JSON number without sign, fraction or exponent, and without a leading zero, that fits.
+    fn number(s: &str) -> Option<(u64, &str)> {
+        let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 || digits > 10 || (digits > 1 && s.starts_with('0')) {
+            return None;
+        }
+        let (n, rest) = s.split_at(digits);
+        Some((n.parse().ok()?, rest))
     }
+    let rest = line.strip_prefix("{\"seq\":")?;
+    let (seq, rest) = number(rest)?;
+    let rest = rest.strip_prefix(",\"seat\":")?;
+    let (seat, rest) = number(rest)?;
+    let rest = rest.strip_prefix(",\"action\":\"")?;
+    let end = memchr::memchr(b'"', rest.as_bytes())?;
+    let (action, rest) = rest.split_at(end);
+    if rest != "\"}" || action.bytes().any(|b| b == b'\\' || b < 0x20) {
+        return None;
+    }
+    Some((u32::try_from(seq).ok()?, u8::try_from(seat).ok()?, action))
 }
 
-/// Reads a whole JSON Lines log.
-pub(crate) fn decode_jsonl<A: Action>(text: &str) -> Result<(Log<A>, Positions), Fault> {
-    let mut it = lines(text).peekable();
-    let header = match it.next() {
-        Some((n, l)) => parse_header(n, l, it.peek().is_none())?,
-        None => {
-            return Err(
-                Fault::new(ErrorCode::Truncated, "the file is empty: a log starts with a header line").at_line(1)
-            )
-        }
+/// Reads record `index`, line `line_no`. Nothing is allocated for it unless its claim lists
+/// scores or its action's notation holds an escape (an incident's detail with a quote).
+pub(super) fn parse_record<A: Action>(index: usize, line_no: usize, line: &str) -> Result<Record<A>, LineError> {
+    let r = match canonical_record(line) {
+        Some((seq, seat, action)) => RecordIn { seq, seat, action: Cow::Borrowed(action), claim: None },
+        None => serde_json::from_str(line).map_err(|error| LineError::Json {
+            error,
+            line: line_no,
+            index: Some(index),
+            header_ok: false,
+        })?,
     };
-    let mut records = Vec::new();
-    let mut pos = Positions::default();
-    while let Some((line_no, line)) = it.next() {
-        let last = it.peek().is_none();
-        let index = records.len();
-        if line.len() > MAX_ITEM_BYTES {
-            return Err(Fault::new(ErrorCode::BadEncoding, "a record line is longer than 1 MiB")
-                .at_line(line_no)
-                .at_index(index));
-        }
-        let r: RecordIn = serde_json::from_str(line).map_err(|e| {
-            json_fault(&e, &format!("record {index} is not a valid record"), line_no, last).at_index(index)
-        })?;
-        if r.claim.as_ref().is_some_and(|c| !c.is_bounded()) {
-            return Err(Fault::new(ErrorCode::BadEncoding, format!("record {index}: a claim lists more than 8 seats"))
-                .at_line(line_no)
-                .at_index(index));
-        }
-        let action = r.action.parse::<A>().map_err(|e| {
-            let mut f = Fault::new(
-                ErrorCode::BadEncoding,
-                format!("record {index}: cannot read the action {:?}: {e}", r.action),
-            )
+    if r.claim.as_ref().is_some_and(|c| !c.is_bounded()) {
+        return Err(Fault::new(ErrorCode::BadEncoding, format!("record {index}: a claim lists more than 8 seats"))
             .at_line(line_no)
-            .at_index(index);
-            f.seat = Some(r.seat);
-            f
-        })?;
-        records.push(super::Record { seq: r.seq, seat: r.seat, action, claim: r.claim });
-        pos.lines.push(line_no);
+            .at_index(index)
+            .into());
     }
-    Ok((Log { header, records }, pos))
+    let action = r.action.parse::<A>().map_err(|e| {
+        let mut f =
+            Fault::new(ErrorCode::BadEncoding, format!("record {index}: cannot read the action {:?}: {e}", r.action))
+                .at_line(line_no)
+                .at_index(index);
+        f.seat = Some(r.seat);
+        f
+    })?;
+    Ok(Record { seq: r.seq, seat: r.seat, action, claim: r.claim })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::log::{encode, random_log, Encoding};
+    use crate::Seed;
+
+    /// What serde_json reads from a line, as the quick reading answers it.
+    fn by_serde(line: &str) -> Option<(u32, u8, String)> {
+        let r: RecordIn<'_> = serde_json::from_str(line).ok()?;
+        r.claim.is_none().then(|| (r.seq, r.seat, r.action.into_owned()))
+    }
+
+    /// Every line the quick reading accepts, serde_json reads to the same values: the record
+    /// lines of games (every line without a claim is read the quick way), and lines made from
+    /// them by changing, inserting and dropping bytes.
+    #[test]
+    fn the_quick_reading_of_a_record_line_agrees_with_serde_json() {
+        let log = random_log::<crate::tzq::Tzq>("standard", 2, "quick lines");
+        let text = String::from_utf8(encode(&log, Encoding::JsonLines)).unwrap();
+        let lines: Vec<&str> = text.lines().skip(1).collect();
+        for l in &lines {
+            let quick = canonical_record(l).map(|(s, t, a)| (s, t, a.to_owned()));
+            assert_eq!(quick.is_some(), !l.contains("claim"), "{l}");
+            if quick.is_some() {
+                assert_eq!(quick, by_serde(l), "{l}");
+            }
+        }
+        let extra = [
+            r#"{"seq":0,"seat":0,"action":"draw"}"#,
+            r#"{"seq":4294967295,"seat":255,"action":"draw"}"#,
+            r#"{"seq":4294967296,"seat":0,"action":"draw"}"#,
+            r#"{"seq":0,"seat":256,"action":"draw"}"#,
+            r#"{"seq":01,"seat":0,"action":"draw"}"#,
+            r#"{"seq":1,"seat":0,"action":"incident illegal: \"x\""}"#,
+            r#"{"seq":1,"seat":0,"action":"a	b"}"#,
+            r#"{"seq":1,"seat":0,"action":"draw"} "#,
+            r#"{"seq":1,"seat":0,"action":"draw"}}"#,
+            r#"{"seq":1,"seat":0,"action":"東 draw"}"#,
+            r#"{"seq":-1,"seat":0,"action":"draw"}"#,
+            r#"{"seq":1.0,"seat":0,"action":"draw"}"#,
+        ];
+        let mut s = Seed::from_text("quick lines").stream("mutations");
+        let mut cases: Vec<String> = extra.iter().map(|l| l.to_string()).collect();
+        for _ in 0..20_000 {
+            let mut b = lines[s.below(lines.len() as u64) as usize].as_bytes().to_vec();
+            s.mutate(&mut b, b"{}\":, 0123456789-.eE\\\t\x01abc");
+            if let Ok(l) = String::from_utf8(b) {
+                cases.push(l);
+            }
+        }
+        let mut quick = 0;
+        for l in &cases {
+            if let Some((seq, seat, action)) = canonical_record(l) {
+                quick += 1;
+                assert_eq!(Some((seq, seat, action.to_owned())), by_serde(l), "{l}");
+            }
+        }
+        assert!(quick > 1000, "{quick}");
+    }
+
+    #[test]
+    fn words_are_split_where_split_whitespace_splits() {
+        for s in [
+            "discard 5m",
+            "  chow 4m\t6m  ",
+            "a\u{b}b\u{c}c\rd\ne",
+            "a\u{a0}b",
+            "東 南\u{3000}西",
+            "",
+            "   ",
+            "one two three four five six seven eight",
+            "one two three four five six seven eight nine",
+        ] {
+            let want: Vec<&str> = s.split_whitespace().collect();
+            let got = crate::log::words(s);
+            if want.len() <= 8 {
+                assert_eq!(got.as_slice(), want.as_slice(), "{s:?}");
+            } else {
+                assert!(got.as_slice().is_empty(), "{s:?}");
+            }
+        }
+    }
 }

@@ -7,12 +7,14 @@
 
 mod binary;
 mod jsonl;
+mod read;
 
 pub use binary::MAGIC;
-pub use jsonl::{header_line, json_object, read_jsonl_header, record_line};
+pub use jsonl::{header_line, json_object, record_line, write_record_line};
+pub use read::{read_jsonl_header, LogReader, ReadError};
 
-use binary::{decode_binary, encode_binary};
-use jsonl::{decode_jsonl, encode_jsonl};
+use binary::encode_binary;
+use jsonl::encode_jsonl;
 
 #[cfg(test)]
 pub(crate) use binary::tests::random_log;
@@ -66,6 +68,49 @@ pub trait Action:
 impl From<IncidentError> for NotationError {
     fn from(e: IncidentError) -> NotationError {
         NotationError(e.to_string())
+    }
+}
+
+/// The words of an action's notation, split at whitespace without allocating (reading a record
+/// allocates nothing): `match words(s).as_slice() { ["discard", t] => ... }`.
+pub(crate) fn words(s: &str) -> Words<'_> {
+    if s.is_ascii() {
+        // What `split_whitespace` splits at, in ASCII: tab, line feed, vertical tab, form feed,
+        // carriage return and space.
+        return words_of(s.split(|c: char| matches!(c, '\t'..='\r' | ' ')).filter(|w| !w.is_empty()));
+    }
+    words_of(s.split_whitespace())
+}
+
+fn words_of<'a>(each: impl Iterator<Item = &'a str>) -> Words<'a> {
+    let mut w = Words { words: [""; Words::MAX], len: 0 };
+    for word in each {
+        match w.words.get_mut(w.len) {
+            Some(slot) => *slot = word,
+            // More words than any notation has: no pattern matches the empty list.
+            None => {
+                w.len = 0;
+                return w;
+            }
+        }
+        w.len += 1;
+    }
+    w
+}
+
+/// The words of a notation (see [`words`]).
+pub(crate) struct Words<'a> {
+    words: [&'a str; Words::MAX],
+    len: usize,
+}
+
+impl<'a> Words<'a> {
+    /// More words than the longest notation has (TZQ's chow, 7).
+    const MAX: usize = 8;
+
+    /// The words, or none at all when there were more than any notation has.
+    pub(crate) fn as_slice(&self) -> &[&'a str] {
+        &self.words[..self.len]
     }
 }
 
@@ -504,133 +549,65 @@ impl Encoding {
     }
 }
 
-/// A log with its header read and checked and its records not yet: the header tells which game
-/// the log is of, and so which action type to read the records as, and the records are then
-/// read without reading the header again.
-#[derive(Debug)]
-pub struct Opened<'a> {
-    header: Header,
-    body: Body<'a>,
-}
-
-#[derive(Debug)]
-enum Body<'a> {
-    Binary { header_frame: &'a [u8], frames: binary::Frames<'a> },
-    JsonLines(&'a str),
-}
-
-/// Reads the header, whatever the encoding, and keeps the rest to read: see [`Opened`].
-pub fn open(bytes: &[u8]) -> Result<Opened<'_>, Fault> {
-    match Encoding::sniff(bytes) {
-        Encoding::Binary => {
-            let s = binary::start(bytes)?;
-            Ok(Opened { header: s.header, body: Body::Binary { header_frame: s.header_frame, frames: s.frames } })
-        }
-        Encoding::JsonLines => {
-            let text = as_text(bytes)?;
-            Ok(Opened { header: read_jsonl_header(text)?, body: Body::JsonLines(text) })
-        }
-    }
-}
-
-impl Opened<'_> {
-    pub fn header(&self) -> &Header {
-        &self.header
-    }
-
-    pub(crate) fn into_header(self) -> Header {
-        self.header
-    }
-
-    /// Reads the records as `A` and computes the log digest (the same as [`Log::digest`]; from
-    /// a binary file without encoding anything again). Answers what [`decode_with_digest`]
-    /// answers for the same bytes, less the header.
-    pub(crate) fn records_with_digest<A: Action>(&self) -> Result<(Vec<Record<A>>, Positions, Digest), Fault> {
-        match self.body {
-            Body::Binary { header_frame, frames } => {
-                let mut chain = Chain::from_frame(&self.header, header_frame);
-                let records = binary::decode_records(frames, Some(&mut chain))?;
-                Ok((records, Positions::default(), chain.digest()))
-            }
-            Body::JsonLines(text) => {
-                // The header line is read again: JSON Lines is the readable form, not the fast one.
-                let (log, pos) = decode_jsonl::<A>(text)?;
-                let digest = log.digest();
-                Ok((log.records, pos, digest))
-            }
-        }
-    }
-}
-
-impl Opened<'_> {
-    /// Reads the records as `A` and hands each to `each` (its index, the record, and the
-    /// positions for messages) as soon as it is read, without keeping them, then answers how
-    /// many there were and the log digest. A binary log is read, chained and handed over one
-    /// record at a time; JSON Lines is decoded whole first. An error reading any record is
-    /// returned even when earlier records were handed over.
-    pub(crate) fn each_record_with_digest<A: Action>(
-        &self,
-        mut each: impl FnMut(usize, &Record<A>, &Positions),
-    ) -> Result<(usize, Digest), Fault> {
-        match self.body {
-            Body::Binary { header_frame, frames } => {
-                let mut chain = Chain::from_frame(&self.header, header_frame);
-                let none = Positions::default();
-                let n = binary::read_records(frames, Some(&mut chain), |i, r: Record<A>| each(i, &r, &none))?;
-                Ok((n, chain.digest()))
-            }
-            Body::JsonLines(_) => {
-                let (records, pos, digest) = self.records_with_digest::<A>()?;
-                for (i, r) in records.iter().enumerate() {
-                    each(i, r, &pos);
-                }
-                Ok((records.len(), digest))
-            }
-        }
-    }
+/// Reads the header, whatever the encoding, and keeps the rest to read: see [`LogReader`].
+pub fn open(bytes: &[u8]) -> Result<LogReader<&[u8]>, Fault> {
+    LogReader::open(bytes).map_err(ReadError::into_fault)
 }
 
 /// Reads only the header, whatever the encoding.
 pub fn read_header(bytes: &[u8]) -> Result<Header, Fault> {
-    open(bytes).map(Opened::into_header)
+    open(bytes).map(LogReader::into_header)
+}
+
+/// Reads every record of an opened log, with their lines (JSON Lines) and the digest.
+fn read_all<A: Action, R: std::io::BufRead>(
+    reader: &mut LogReader<R>,
+) -> Result<(Vec<Record<A>>, Positions, Digest), ReadError> {
+    let mut records = Vec::new();
+    let mut pos = Positions::default();
+    while let Some(r) = reader.next_record()? {
+        records.push(r);
+        pos.lines.extend(reader.line());
+    }
+    Ok((records, pos, reader.digest()))
 }
 
 /// Decodes a log of a known action type, whatever the encoding.
 pub fn decode<A: Action>(bytes: &[u8]) -> Result<(Log<A>, Positions), Fault> {
-    match Encoding::sniff(bytes) {
-        Encoding::Binary => decode_binary(bytes).map(|l| (l, Positions::default())),
-        Encoding::JsonLines => decode_jsonl(as_text(bytes)?),
-    }
+    decode_with_digest(bytes).map(|(log, pos, _)| (log, pos))
 }
 
 /// Decodes a log of a known action type, whatever the encoding, and computes its digest (the
 /// same as [`Log::digest`]; from a binary file without encoding the records again).
 pub fn decode_with_digest<A: Action>(bytes: &[u8]) -> Result<(Log<A>, Positions, Digest), Fault> {
-    let opened = open(bytes)?;
-    let (records, pos, digest) = opened.records_with_digest()?;
-    Ok((Log { header: opened.into_header(), records }, pos, digest))
+    let mut reader = open(bytes)?;
+    let (records, pos, digest) = read_all(&mut reader).map_err(ReadError::into_fault)?;
+    Ok((Log { header: reader.into_header(), records }, pos, digest))
 }
 
 /// Encodes a log.
 pub fn encode<A: Action>(log: &Log<A>, encoding: Encoding) -> Vec<u8> {
     match encoding {
         Encoding::Binary => encode_binary(log),
-        Encoding::JsonLines => encode_jsonl(log).into_bytes(),
+        Encoding::JsonLines => encode_jsonl(log),
     }
 }
 
-fn as_text(bytes: &[u8]) -> Result<&str, Fault> {
-    std::str::from_utf8(bytes).map_err(|e| {
-        let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
-        Fault::new(
-            ErrorCode::BadEncoding,
-            format!(
-                "not a Paifu log: neither the binary magic nor UTF-8 text (invalid byte at offset {})",
-                e.valid_up_to()
-            ),
-        )
-        .at_line(line)
-    })
+/// Appends the start of a log in `encoding` to `out`: for a log written a record at a time
+/// ([`write_record`] after), the same bytes as [`encode`] writes.
+pub fn write_header(header: &Header, encoding: Encoding, out: &mut Vec<u8>) {
+    match encoding {
+        Encoding::Binary => binary::write_binary_header(header, out),
+        Encoding::JsonLines => out.extend_from_slice(header_line(header).as_bytes()),
+    }
+}
+
+/// Appends one record in `encoding` to `out` (see [`write_header`]).
+pub fn write_record<A: Action>(record: &Record<A>, encoding: Encoding, out: &mut Vec<u8>) {
+    match encoding {
+        Encoding::Binary => binary::write_frame(record, out),
+        Encoding::JsonLines => write_record_line(record, out),
+    }
 }
 
 pub(crate) fn check_version(h: &Header) -> Result<(), Fault> {

@@ -89,11 +89,11 @@ pub(crate) struct Window<A> {
     answers: [Option<A>; 4],
 }
 
-impl<A: Copy> Window<A> {
+impl<A> Window<A> {
     /// A window on `from`'s tile, asking every seat that may claim something.
     #[inline]
     pub(crate) fn new(from: Seat, can: [Can; 4]) -> Window<A> {
-        Window { from, can, answers: [None; 4] }
+        Window { from, can, answers: [const { None }; 4] }
     }
 
     /// The seat whose tile may be claimed.
@@ -135,8 +135,8 @@ impl<A: Copy> Window<A> {
 
     /// `seat`'s answer, if given.
     #[inline]
-    pub(crate) fn answer_of(&self, seat: Seat) -> Option<A> {
-        self.answers[usize::from(seat & 3)]
+    pub(crate) fn answer_of(&self, seat: Seat) -> Option<&A> {
+        self.answers[usize::from(seat & 3)].as_ref()
     }
 
     /// Every seat that may claim has answered (so also a window where nobody may claim).
@@ -147,7 +147,7 @@ impl<A: Copy> Window<A> {
 
     /// The claims that stand, each answer ranked by `rank` (`None`: a pass).
     #[inline]
-    pub(crate) fn arbitrate(&self, rank: impl Fn(A) -> Option<Priority>) -> Ruling {
+    pub(crate) fn arbitrate(&self, rank: impl Fn(&A) -> Option<Priority>) -> Ruling {
         arbitrate(self.from, |s| self.answer_of(s).and_then(&rank))
     }
 }
@@ -263,11 +263,11 @@ mod tests {
         assert_eq!(w.waiting().iter().collect::<Vec<_>>(), [2, 3]);
         assert!(!w.asks(1) && !w.asks(0) && w.asks(2) && !w.is_closed());
         w.answer(3, 'r');
-        assert_eq!((w.answer_of(3), w.answer_of(2)), (Some('r'), None));
+        assert_eq!((w.answer_of(3), w.answer_of(2)), (Some(&'r'), None));
         assert_eq!(w.waiting(), SeatSet::single(2));
         w.answer(2, 'p');
         assert!(w.is_closed() && w.waiting().is_empty());
-        let rank = |a: char| match a {
+        let rank = |a: &char| match a {
             'r' => Some(Priority::Win),
             'p' => Some(Priority::Pung),
             _ => None,

@@ -32,5 +32,6 @@ mod wall;
 
 pub use meld::{Meld, MeldKind};
 pub use piece::{Flower, FlowerCodeError, Piece, PieceCodeError};
+pub(crate) use tile::parse_tile_array;
 pub use tile::{counts_of, parse_tiles, tiles_text, Counts, Tile, TileCodeError};
 pub(crate) use wall::{dice_break, Wall, WallEnd};

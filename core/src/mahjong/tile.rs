@@ -221,34 +221,61 @@ impl FromStr for Tile {
 /// Spaces are allowed between groups.
 pub fn parse_tiles(s: &str) -> Result<Vec<Tile>, NotationError> {
     let mut out = Vec::new();
-    let mut digits: Vec<u8> = Vec::new();
-    for c in s.chars() {
+    for_each_tile(s, |t| out.push(t))?;
+    Ok(out)
+}
+
+/// The tiles of a hand in compact notation (as [`parse_tiles`] reads it) handed to `each` in
+/// order, nothing allocated; answers how many. At most 64 tiles are read (a longer hand is
+/// refused, though `each` may have seen a few more of its last group).
+pub(crate) fn for_each_tile(s: &str, mut each: impl FnMut(Tile)) -> Result<usize, NotationError> {
+    let mut count = 0;
+    // Where the digits waiting for their suit letter start.
+    let mut digits: Option<usize> = None;
+    for (i, c) in s.char_indices() {
         match c {
-            '0'..='9' => digits.push(c as u8),
+            '0'..='9' => {
+                digits.get_or_insert(i);
+            }
             'm' | 'p' | 's' | 'z' => {
-                if digits.is_empty() {
+                let Some(from) = digits.take() else {
                     return Err(NotationError(format!("{s:?}: the suit letter {c} follows no digit")));
-                }
-                for d in digits.drain(..) {
+                };
+                for d in s[from..i].bytes().filter(u8::is_ascii_digit) {
                     match Tile::from_chars(d, c as u8) {
-                        Some(t) => out.push(t),
+                        Some(t) => each(t),
                         None => {
                             return Err(NotationError(format!("{s:?}: {}{c} is not a tile", char::from(d))));
                         }
                     }
+                    count += 1;
                 }
             }
             ' ' | ',' => {}
             other => return Err(NotationError(format!("{s:?}: unexpected character {other:?} in a hand"))),
         }
-        if out.len() > 64 {
+        if count > 64 {
             return Err(NotationError(format!("{s:?}: too many tiles")));
         }
     }
-    if !digits.is_empty() {
+    if digits.is_some() {
         return Err(NotationError(format!("{s:?}: digits without a suit letter at the end")));
     }
-    Ok(out)
+    Ok(count)
+}
+
+/// Exactly `N` tiles of compact notation, nothing allocated: `None` for another count (the
+/// count is then the second value).
+pub(crate) fn parse_tile_array<const N: usize>(s: &str) -> Result<Result<[Tile; N], usize>, NotationError> {
+    let mut out = [Tile::kind_tile(0); N];
+    let mut n = 0;
+    let count = for_each_tile(s, |t| {
+        if let Some(slot) = out.get_mut(n) {
+            *slot = t;
+        }
+        n += 1;
+    })?;
+    Ok(if count == N { Ok(out) } else { Err(count) })
 }
 
 /// Writes tiles in compact notation, grouped by suit: `123m456p`.

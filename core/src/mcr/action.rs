@@ -1,7 +1,7 @@
 //! MCR actions and their notation.
 
 use crate::log::NotationError;
-use crate::mahjong::{parse_tiles, tiles_text, Piece, Tile};
+use crate::mahjong::{parse_tile_array, parse_tiles, tiles_text, Piece, Tile};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -17,7 +17,7 @@ use std::str::FromStr;
 /// seat's 13 starting tiles, in tile order) and `draw T` (a seat's draw, a replacement draw
 /// included; `draw 3f` a flower, which the seat sets aside and replaces by the next `draw`).
 /// These are illegal in seeded games.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Action {
     Discard(Tile),
     Chow(Tile, Tile),
@@ -31,7 +31,7 @@ pub enum Action {
     Draw(Piece),
     /// An incident (`incident KIND[: DETAIL]`, core/src/incident.rs), last so that older logs keep
     /// their bytes.
-    Incident(crate::Incident),
+    Incident(Box<crate::Incident>),
 }
 
 impl Action {
@@ -91,9 +91,9 @@ impl FromStr for Action {
     type Err = NotationError;
     fn from_str(s: &str) -> Result<Action, NotationError> {
         if let Some(i) = crate::Incident::parse_notation(s)? {
-            return Ok(Action::Incident(i));
+            return Ok(Action::Incident(Box::new(i)));
         }
-        let w: Vec<&str> = s.split_whitespace().collect();
+        let w = crate::log::words(s);
         Ok(match w.as_slice() {
             ["discard", x] => Action::Discard(tile(x)?),
             ["chow", a, b] => Action::chow(tile(a)?, tile(b)?),
@@ -104,14 +104,19 @@ impl FromStr for Action {
             ["win"] => Action::Win,
             ["pass"] => Action::Pass,
             ["deal", hand] => {
-                let tiles = parse_tiles(hand)?;
-                if let Some(t) = tiles.iter().find(|t| t.is_aka()) {
+                let tiles = parse_tile_array::<13>(hand)?;
+                let red = match &tiles {
+                    Ok(tiles) => tiles.iter().find(|t| t.is_aka()).copied(),
+                    // A red five among more or fewer tiles is named first, as it always was.
+                    Err(_) => parse_tiles(hand)?.into_iter().find(|t| t.is_aka()),
+                };
+                if let Some(t) = red {
                     return Err(NotationError(format!("{s:?}: {t}: the Chinese Official rules have no red fives")));
                 }
-                let n = tiles.len();
-                let arr: [Tile; 13] =
-                    tiles.try_into().map_err(|_| NotationError(format!("{s:?}: a deal is 13 tiles, not {n}")))?;
-                Action::deal(arr)
+                match tiles {
+                    Ok(tiles) => Action::deal(tiles),
+                    Err(n) => return Err(NotationError(format!("{s:?}: a deal is 13 tiles, not {n}"))),
+                }
             }
             ["draw", x] => {
                 let p: Piece = x.parse()?;

@@ -596,7 +596,7 @@ impl Mcr {
     /// Applies a checked action.
     pub(super) fn apply_action(&mut self, seat: Seat, action: &Action) {
         self.turns += 1;
-        match (self.phase.clone(), *action) {
+        match (self.phase.clone(), action.clone()) {
             (Phase::Deal { .. }, Action::Deal(tiles)) => {
                 for t in tiles {
                     self.seen[usize::from(t.id())] += 1;
@@ -677,7 +677,7 @@ impl Mcr {
 
     /// Resolves a claim window once every seat asked has answered.
     fn close_window_if_done(&mut self) {
-        let rank = |a: Action| match a {
+        let rank = |a: &Action| match a {
             Action::Win => Some(Priority::Win),
             Action::Pung(_) | Action::Kong(_) => Some(Priority::Pung),
             Action::Chow(..) => Some(Priority::Chow),
@@ -702,7 +702,7 @@ impl Mcr {
                 self.players[usize::from(from)].river.pop();
                 let p = &mut self.players[usize::from(c)];
                 match window.answer_of(c) {
-                    Some(Action::Chow(a, b)) => {
+                    Some(&Action::Chow(a, b)) => {
                         p.remove(a, 1);
                         p.remove(b, 1);
                         if let Some(m) = Meld::new(MeldKind::Chow, &[a, tile, b], Some(tile), Some(from)) {

@@ -28,7 +28,7 @@ pub use facts::FactKind;
 pub use fans::{Fan, FanInfo, FanSet, TableError};
 pub use rules::{Rules, WallKind};
 pub use score::{score, Score, ScoreError, ScoreRules, Situation, WinHand, MINIMUM};
-pub use score_line::score_line;
+pub use score_line::{score_line, score_line_into};
 pub use view::{ClaimView, FanView, MeldView, PlayerView, View, WinView};
 
 use crate::error::Violation;
@@ -162,8 +162,8 @@ impl Mcr {
             engine::Phase::Deal { .. } | engine::Phase::Draw { .. } | engine::Phase::Over => return None,
         };
         want.filter(|w| legal.contains(w))
-            .or_else(|| legal.iter().find(|a| matches!(a, Action::Discard(_))).copied())
-            .or_else(|| legal.first().copied())
+            .or_else(|| legal.iter().find(|a| matches!(a, Action::Discard(_))).cloned())
+            .or_else(|| legal.first().cloned())
     }
 
     /// A false declaration of a win may be recorded at any decision the seat owes.

@@ -159,38 +159,68 @@ impl Score {
 #[derive(Clone, Copy)]
 struct Tally {
     counts: [u8; 81],
+    /// The fan whose count is not 0 (a reading has a handful of the 81: the sums below go
+    /// through these only).
+    present: FanSet,
+}
+
+/// The fan numbers (`Fan as usize`) of a set, in table order.
+fn numbers(set: FanSet) -> impl Iterator<Item = usize> {
+    let mut bits = set.0;
+    std::iter::from_fn(move || {
+        let i = bits.trailing_zeros();
+        (bits != 0).then(|| {
+            bits &= bits - 1;
+            i as usize
+        })
+    })
 }
 
 impl Tally {
     fn new() -> Tally {
-        Tally { counts: [0; 81] }
+        Tally { counts: [0; 81], present: FanSet::EMPTY }
     }
     fn add(&mut self, f: Fan, n: u8) {
         self.counts[f as usize] = self.counts[f as usize].saturating_add(n);
+        if self.counts[f as usize] > 0 {
+            self.present.insert(f);
+        }
     }
     fn has(&self, f: Fan) -> bool {
         self.counts[f as usize] > 0
     }
+    /// Takes one of `f` away.
+    fn take_one(&mut self, f: Fan) {
+        let c = &mut self.counts[f as usize];
+        *c = c.saturating_sub(1);
+        if *c == 0 {
+            self.present.0 &= !FanSet::of(f).0;
+        }
+    }
     /// Applies the non-repeat principle: in table order, each fan the hand has that no fan
     /// before it excluded excludes the fan its line lists. (A fan that is itself excluded
     /// excludes nothing: seven pairs excludes fully concealed hand, which does not then take
-    /// self-drawn with it.)
+    /// self-drawn with it.) A fan the hand lacks excludes nothing, so only those it has are
+    /// looked at.
     fn exclude(&mut self) {
-        let mut gone = FanSet::EMPTY;
-        for f in Fan::ALL {
-            if gone.contains(f) {
-                self.counts[f as usize] = 0;
-            } else if self.has(f) {
-                gone.0 |= f.excludes().0;
+        let table = super::fans::table();
+        let mut gone = 0u128;
+        for i in numbers(self.present) {
+            if gone & (1 << i) != 0 {
+                self.counts[i] = 0;
+                self.present.0 &= !(1 << i);
+            } else {
+                gone |= table[i].excludes.0;
             }
         }
     }
     /// The value without the flowers.
     fn value(&self, rules: &ScoreRules) -> u32 {
+        let table = super::fans::table();
         let mut v = 0;
-        for f in Fan::ALL {
-            if f != Fan::FlowerTiles {
-                v += u32::from(self.counts[f as usize]) * u32::from(f.value());
+        for i in numbers(self.present) {
+            if i != Fan::FlowerTiles as usize {
+                v += u32::from(self.counts[i]) * u32::from(table[i].value);
             }
         }
         // One concealed and one melded kong, if the rules value them otherwise than 2 + 1.
@@ -853,11 +883,10 @@ fn finish(t: &mut Tally, nine_gates: bool) {
     if nine_gates {
         // Nine gates is one suit's 111 and 999 around a run: one of the two pungs of
         // terminals is the shape itself.
-        let p = &mut t.counts[Fan::PungOfTerminalsOrHonors as usize];
-        *p = p.saturating_sub(1);
+        t.take_one(Fan::PungOfTerminalsOrHonors);
     }
     t.exclude();
-    if Fan::ALL.iter().all(|&f| f == Fan::FlowerTiles || !t.has(f)) {
+    if t.present.0 & !FanSet::of(Fan::FlowerTiles).0 == 0 {
         t.add(Fan::ChickenHand, 1);
     }
 }

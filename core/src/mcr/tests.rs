@@ -17,8 +17,8 @@ fn random_match(seed: &str, rules: Rules) -> Mcr {
         let legal = g.legal_actions(seat);
         assert!(!legal.is_empty(), "seat {seat} owes a decision but has none\n{}", g.render());
         let a = match legal.iter().find(|a| **a == Action::Win) {
-            Some(w) => *w,
-            None => legal[s.below(legal.len() as u64) as usize],
+            Some(w) => w.clone(),
+            None => legal[s.below(legal.len() as u64) as usize].clone(),
         };
         g.play_mut(seat, &a).unwrap_or_else(|v| panic!("{a} refused: {v}\n{}", g.render()));
         steps += 1;

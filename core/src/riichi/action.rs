@@ -1,7 +1,7 @@
 //! Riichi actions and their notation.
 
 use crate::log::NotationError;
-use crate::mahjong::{parse_tiles, tiles_text, Tile};
+use crate::mahjong::{parse_tile_array, tiles_text, Tile};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -21,7 +21,7 @@ use std::str::FromStr;
 /// draw, also the replacement draw after a kan), `dora 3p` (the next dora indicator of the dead
 /// wall: the first before the dealer's first draw, kan dora as the source shows them) and
 /// `ura 4s` (the next ura indicator). These are illegal in seeded games.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Action {
     Discard {
         tile: Tile,
@@ -43,7 +43,7 @@ pub enum Action {
     Ura(Tile),
     /// An incident (`incident KIND[: DETAIL]`, core/src/incident.rs), last so that older logs keep
     /// their bytes.
-    Incident(crate::Incident),
+    Incident(Box<crate::Incident>),
 }
 
 impl Action {
@@ -126,9 +126,9 @@ impl FromStr for Action {
     type Err = NotationError;
     fn from_str(s: &str) -> Result<Action, NotationError> {
         if let Some(i) = crate::Incident::parse_notation(s)? {
-            return Ok(Action::Incident(i));
+            return Ok(Action::Incident(Box::new(i)));
         }
-        let w: Vec<&str> = s.split_whitespace().collect();
+        let w = crate::log::words(s);
         let t = |x: &str| x.parse::<Tile>();
         Ok(match w.as_slice() {
             ["discard", x] => Action::Discard { tile: t(x)?, drawn: false, riichi: false },
@@ -144,13 +144,10 @@ impl FromStr for Action {
             ["ron"] => Action::Ron,
             ["pass"] => Action::Pass,
             ["kyuushu"] => Action::Kyuushu,
-            ["deal", hand] => {
-                let tiles = parse_tiles(hand)?;
-                let n = tiles.len();
-                let arr: [Tile; 13] =
-                    tiles.try_into().map_err(|_| NotationError(format!("{s:?}: a deal is 13 tiles, not {n}")))?;
-                Action::deal(arr)
-            }
+            ["deal", hand] => match parse_tile_array::<13>(hand)? {
+                Ok(tiles) => Action::deal(tiles),
+                Err(n) => return Err(NotationError(format!("{s:?}: a deal is 13 tiles, not {n}"))),
+            },
             ["draw", x] => Action::Draw(t(x)?),
             ["dora", x] => Action::Dora(t(x)?),
             ["ura", x] => Action::Ura(t(x)?),

@@ -28,7 +28,7 @@ pub use engine::{Riichi, River};
 pub use facts::{Abort, FactKind};
 pub use rules::{Chombo, ExcerptStart, Renhou, Rules};
 pub use score::{score, Limit, Payment, Score, ScoreError, Situation, WinHand, Yaku};
-pub use score_line::score_line;
+pub use score_line::{score_line, score_line_into};
 pub use setup::{SeatSetup, Setup, SetupPhase};
 pub use view::{
     ClaimView, DiscardView, HandEnd, HandEndKind, MeldView, PlayerView, ShownHand, Transfer, View, WinView, YakuLine,
@@ -181,8 +181,8 @@ impl Riichi {
             Phase::Deal { .. } | Phase::Draw { .. } | Phase::Over => return None,
         };
         want.filter(|w| legal.contains(w))
-            .or_else(|| legal.iter().find(|a| matches!(a, Action::Discard { riichi: false, .. })).copied())
-            .or_else(|| legal.first().copied())
+            .or_else(|| legal.iter().find(|a| matches!(a, Action::Discard { riichi: false, .. })).cloned())
+            .or_else(|| legal.first().cloned())
     }
 
     fn is_over_now(&self) -> bool {
@@ -244,8 +244,8 @@ impl Riichi {
 
     /// The open claim window: the seat whose tile may be claimed, and the tile.
     pub fn claim_window(&self) -> Option<(Seat, Tile)> {
-        match self.phase {
-            Phase::Claims { tile, window, .. } => Some((window.from(), tile)),
+        match &self.phase {
+            Phase::Claims { tile, window, .. } => Some((window.from(), *tile)),
             _ => None,
         }
     }

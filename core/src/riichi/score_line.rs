@@ -1,11 +1,15 @@
 //! The hand scorer's line protocol (`paifu score riichi`): one JSON object in, one out.
 
 use super::rules::Rules;
-use super::score::{score, Payment, Situation, WinHand};
+use super::score::{score, Payment, Score, Situation, WinHand};
 use crate::log::OptValue;
-use crate::mahjong::score_line::{answer, err, get_bool, get_wind, LineError};
+use crate::mahjong::score_line::{
+    answer_either, answer_string, err, get_bool, get_wind, write_int, write_key, write_str, Fields, Given, Id,
+    Identified, LineError, Texts, TileBuf, TileTexts,
+};
 use crate::mahjong::{parse_tiles, Meld, MeldKind, Tile};
-use serde_json::{json, Map, Value};
+use serde::Deserialize;
+use serde_json::{Map, Value};
 
 const FIELDS: &[&str] = &[
     "id",
@@ -38,7 +42,246 @@ const FIELDS: &[&str] = &[
 /// "rinshan", "chankan", "haitei", "houtei", "tenhou", "chiihou", "renhou", "seat_wind",
 /// "round_wind", "dora", "ura", "honba", "riichi_sticks", "rules"}`; see docs/rules/riichi.md.
 pub fn score_line(line: &str) -> String {
-    answer(line, score_object)
+    answer_string(|out| score_line_into(line, out))
+}
+
+/// [`score_line`], the answer appended to `out`; whether the hand was scored (`"ok": true`).
+/// The usual line is read straight into borrowed fields, nothing allocated for it; any other
+/// the reference way (`mahjong::score_line`), with the same answer.
+pub fn score_line_into(line: &str, out: &mut Vec<u8>) -> bool {
+    answer_either(line, out, score_quick, score_object)
+}
+
+/// A line read the quick way: every field of the contract, each of the type the reference
+/// reading takes (strings without escapes); `rules` is only looked at to send the line to the
+/// reference reading.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Quick<'a> {
+    #[serde(default, borrow)]
+    id: Id<'a>,
+    #[serde(default, borrow)]
+    hand: Given<'a>,
+    #[serde(default, borrow)]
+    melds: Option<Texts<'a, 4>>,
+    #[serde(default, borrow)]
+    win: Given<'a>,
+    #[serde(default)]
+    tsumo: Option<bool>,
+    #[serde(default)]
+    riichi: Option<bool>,
+    #[serde(default)]
+    double_riichi: Option<bool>,
+    #[serde(default)]
+    ippatsu: Option<bool>,
+    #[serde(default)]
+    rinshan: Option<bool>,
+    #[serde(default)]
+    chankan: Option<bool>,
+    #[serde(default)]
+    haitei: Option<bool>,
+    #[serde(default)]
+    houtei: Option<bool>,
+    #[serde(default)]
+    tenhou: Option<bool>,
+    #[serde(default)]
+    chiihou: Option<bool>,
+    #[serde(default)]
+    renhou: Option<bool>,
+    #[serde(default, borrow)]
+    seat_wind: Option<&'a str>,
+    #[serde(default, borrow)]
+    round_wind: Option<&'a str>,
+    #[serde(default, borrow)]
+    dora: Option<TileTexts<'a, 10>>,
+    #[serde(default, borrow)]
+    ura: Option<TileTexts<'a, 10>>,
+    #[serde(default)]
+    honba: Option<u64>,
+    #[serde(default)]
+    riichi_sticks: Option<u64>,
+    #[serde(default)]
+    rules: Option<serde::de::IgnoredAny>,
+}
+
+impl<'a> Identified<'a> for Quick<'a> {
+    fn id(&self) -> Id<'a> {
+        self.id
+    }
+}
+
+/// A wind letter as `get_wind` reads it.
+fn wind(s: Option<&str>, key: &str, default: u8) -> Result<u8, LineError> {
+    match s {
+        None => Ok(default),
+        Some("E") => Ok(0),
+        Some("S") => Ok(1),
+        Some("W") => Ok(2),
+        Some("N") => Ok(3),
+        Some(s) => Err(err("bad_input", format!("{key} must be \"E\", \"S\", \"W\" or \"N\", not {s:?}"))),
+    }
+}
+
+/// A count as `get_uint` reads it.
+fn count(n: Option<u64>, key: &str) -> Result<u32, LineError> {
+    match n {
+        None => Ok(0),
+        Some(v) => u32::try_from(v)
+            .ok()
+            .filter(|&v| v <= 1000)
+            .ok_or_else(|| err("bad_input", format!("{key} must be an integer from 0 to 1000, not {v}"))),
+    }
+}
+
+/// Indicators as `get_tiles` reads them; `None` when they do not fit the buffer (the reference
+/// reading then answers).
+fn indicators(t: Option<&TileTexts<'_, 10>>, key: &str) -> Option<Result<TileBuf, LineError>> {
+    let mut out = TileBuf::new();
+    let bad = |e: crate::log::NotationError| err("invalid_tiles", format!("{key}: {}", e.0));
+    match t {
+        None => {}
+        Some(TileTexts::One(s)) => match out.extend(s) {
+            Ok(true) => {}
+            Ok(false) => return None,
+            Err(e) => return Some(Err(bad(e))),
+        },
+        Some(TileTexts::List(items)) => {
+            for s in items.as_slice() {
+                match out.extend(s) {
+                    Ok(true) => {}
+                    Ok(false) => return None,
+                    Err(e) => return Some(Err(bad(e))),
+                }
+            }
+            if out.as_slice().len() > 10 {
+                return Some(Err(err("invalid_tiles", format!("{key}: at most 5 indicators (10 with ura)"))));
+            }
+        }
+    }
+    Some(Ok(out))
+}
+
+/// The quick reading's checks, in the reference reading's order (`score_object`); `None` sends
+/// the line to the reference reading.
+fn score_quick(q: &Quick<'_>) -> Option<Result<Scored, LineError>> {
+    if q.rules.is_some() {
+        return None;
+    }
+    let dora = indicators(q.dora.as_ref(), "dora")?;
+    let ura = indicators(q.ura.as_ref(), "ura")?;
+    Some((|| {
+        let hand = match q.hand.0 {
+            Some(s) => TileBuf::parse(s).map_err(|e| err("invalid_tiles", e.0))?,
+            None => return Err(err("bad_input", "the field hand is missing")),
+        };
+        let filler = Meld { kind: MeldKind::Chow, tiles: [Tile::kind_tile(0); 4], called: None, from: None };
+        let mut melds = [filler; 4];
+        let given = q.melds.as_ref().map_or(&[][..], |m| m.as_slice());
+        for (slot, s) in melds.iter_mut().zip(given) {
+            *slot = parse_meld(s)?;
+        }
+        let win = match q.win.0 {
+            Some(s) => s.parse::<Tile>().map_err(|e| err("invalid_tiles", e.0))?,
+            None => return Err(err("bad_input", "the field win is missing")),
+        };
+        let (dora, ura) = (dora?, ura?);
+        let flag = |f: Option<bool>| f.unwrap_or(false);
+        let sit = Situation {
+            tsumo: flag(q.tsumo),
+            riichi: flag(q.riichi),
+            double_riichi: flag(q.double_riichi),
+            ippatsu: flag(q.ippatsu),
+            rinshan: flag(q.rinshan),
+            chankan: flag(q.chankan),
+            haitei: flag(q.haitei),
+            houtei: flag(q.houtei),
+            tenhou: flag(q.tenhou),
+            chiihou: flag(q.chiihou),
+            renhou: flag(q.renhou),
+            seat_wind: wind(q.seat_wind, "seat_wind", 1)?,
+            round_wind: wind(q.round_wind, "round_wind", 0)?,
+        };
+        let honba = count(q.honba, "honba")?;
+        let sticks = count(q.riichi_sticks, "riichi_sticks")?;
+        let hand = Hand {
+            concealed: hand.as_slice(),
+            melds: &melds[..given.len()],
+            win,
+            dora: dora.as_slice(),
+            ura: ura.as_slice(),
+        };
+        scored(&hand, &sit, honba, sticks, &Rules::default())
+    })())
+}
+
+/// What both readings give [`scored`].
+struct Hand<'a> {
+    concealed: &'a [Tile],
+    melds: &'a [Meld],
+    win: Tile,
+    dora: &'a [Tile],
+    ura: &'a [Tile],
+}
+
+/// A scored hand, as the answer writes it: `han`, `fu`, `yaku` (`name`, `han`), `yakuman`,
+/// `limit`, `payment` (`ron`; `dealer` and `non_dealer`; or `all`), `total`.
+struct Scored {
+    score: Score,
+    /// The payment with the counters added.
+    pay: Payment,
+    sticks: u32,
+}
+
+impl Fields for Scored {
+    fn write_fields(&self, out: &mut Vec<u8>) {
+        let sc = &self.score;
+        write_key(out, "han");
+        write_int(out, sc.han);
+        write_key(out, "fu");
+        write_int(out, sc.fu);
+        write_key(out, "yaku");
+        out.push(b'[');
+        for (i, (y, h)) in sc.yaku.iter().enumerate() {
+            out.extend_from_slice(if i == 0 { b"{\"name\":" } else { b",{\"name\":" });
+            write_str(out, y.name());
+            write_key(out, "han");
+            write_int(out, *h);
+            out.push(b'}');
+        }
+        out.push(b']');
+        write_key(out, "yakuman");
+        write_int(out, sc.yakuman);
+        write_key(out, "limit");
+        write_str(out, sc.limit.name());
+        write_key(out, "payment");
+        let mut member = |key: &str, v: i64, first: bool| {
+            out.extend_from_slice(if first { b"{\"" } else { b",\"" });
+            out.extend_from_slice(key.as_bytes());
+            out.extend_from_slice(b"\":");
+            write_int(out, v);
+        };
+        match self.pay {
+            Payment::Ron(p) => member("ron", p, true),
+            Payment::Tsumo { dealer, non_dealer } => {
+                member("dealer", dealer, true);
+                member("non_dealer", non_dealer, false);
+            }
+            Payment::TsumoDealer(a) => member("all", a, true),
+        }
+        out.push(b'}');
+        write_key(out, "total");
+        write_int(out, self.pay.total() + 1000 * i64::from(self.sticks));
+    }
+}
+
+/// The checks after the fields are read, and the score.
+fn scored(h: &Hand<'_>, sit: &Situation, honba: u32, sticks: u32, rules: &Rules) -> Result<Scored, LineError> {
+    check_tiles(h.concealed, h.melds, h.dora, h.ura, rules)?;
+    check_situation(sit, h.melds, rules)?;
+    let wh = WinHand { concealed: h.concealed, melds: h.melds, win: h.win, dora: h.dora, ura: h.ura };
+    let sc = score(&wh, sit, rules).map_err(|e| LineError { code: e.code(), message: e.to_string() })?;
+    let pay = sc.payment.with_honba(honba);
+    Ok(Scored { score: sc, pay, sticks })
 }
 
 fn get_uint(obj: &Map<String, Value>, key: &str) -> Result<u32, LineError> {
@@ -81,12 +324,12 @@ fn parse_meld(s: &str) -> Result<Meld, LineError> {
     let Some(kind) = MeldKind::from_name(kind) else {
         return Err(err("bad_input", format!("unknown meld kind {kind:?}: chi, pon, minkan, ankan or kakan")));
     };
-    let tiles = parse_tiles(tiles).map_err(|e| err("invalid_tiles", e.0))?;
-    Meld::new(kind, &tiles, None, None)
+    let tiles = TileBuf::parse(tiles).map_err(|e| err("invalid_tiles", e.0))?;
+    Meld::new(kind, tiles.as_slice(), None, None)
         .ok_or_else(|| err("invalid_tiles", format!("meld {s:?}: the tiles are not a {}", kind.name())))
 }
 
-fn score_object(obj: &Map<String, Value>) -> Result<Map<String, Value>, LineError> {
+fn score_object(obj: &Map<String, Value>) -> Result<Scored, LineError> {
     if let Some(k) = obj.keys().find(|k| !FIELDS.contains(&k.as_str())) {
         return Err(err("bad_input", format!("unknown field {k:?}; known: {}", FIELDS.join(", "))));
     }
@@ -154,27 +397,8 @@ fn score_object(obj: &Map<String, Value>) -> Result<Map<String, Value>, LineErro
     };
     let honba = get_uint(obj, "honba")?;
     let sticks = get_uint(obj, "riichi_sticks")?;
-    check_tiles(&hand, &melds, &dora, &ura, &rules)?;
-    check_situation(&sit, &melds, &rules)?;
-    let wh = WinHand { concealed: &hand, melds: &melds, win, dora: &dora, ura: &ura };
-    let sc = score(&wh, &sit, &rules).map_err(|e| LineError { code: e.code(), message: e.to_string() })?;
-    let pay = sc.payment.with_honba(honba);
-    let payment = match pay {
-        Payment::Ron(p) => json!({"ron": p}),
-        Payment::Tsumo { dealer, non_dealer } => json!({"dealer": dealer, "non_dealer": non_dealer}),
-        Payment::TsumoDealer(a) => json!({"all": a}),
-    };
-    let yaku: Vec<Value> = sc.yaku.iter().map(|(y, h)| json!({"name": y.name(), "han": h})).collect();
-    let fields = [
-        ("han", json!(sc.han)),
-        ("fu", json!(sc.fu)),
-        ("yaku", json!(yaku)),
-        ("yakuman", json!(sc.yakuman)),
-        ("limit", json!(sc.limit.name())),
-        ("payment", payment),
-        ("total", json!(pay.total() + 1000 * i64::from(sticks))),
-    ];
-    Ok(fields.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+    let hand = Hand { concealed: &hand, melds: &melds, win, dora: &dora, ura: &ura };
+    scored(&hand, &sit, honba, sticks, &rules)
 }
 
 fn check_tiles(hand: &[Tile], melds: &[Meld], dora: &[Tile], ura: &[Tile], rules: &Rules) -> Result<(), LineError> {
@@ -253,4 +477,65 @@ fn check_situation(s: &Situation, melds: &[Meld], rules: &Rules) -> Result<(), L
     }
     let _ = rules;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mahjong::score_line::{lines_to_agree_on, random_shapes, readings_agree};
+    use serde_json::json;
+
+    /// The quick reading answers the lines a calculator mostly gets, and every line it answers
+    /// it answers as the reference reading does (hands, wrong values, mutated bytes).
+    #[test]
+    fn both_readings_answer_alike() {
+        let base: Vec<String> = random_shapes("riichi lines", 300)
+            .into_iter()
+            .enumerate()
+            .map(|(i, (hand, melds, win))| {
+                let closed = melds.is_empty();
+                json!({"id": i, "hand": hand, "melds": melds, "win": win, "tsumo": i % 2 == 0,
+                       "riichi": closed && i % 3 == 0, "seat_wind": (["E", "S", "W", "N"][i % 4]),
+                       "round_wind": (["E", "S"][i % 2]), "dora": ["3p"], "honba": i % 3})
+                .to_string()
+            })
+            .collect();
+        let variants: &[(&str, &[&str])] = &[
+            ("id", &["null", "-3", "1.5", "\"x\"", "[1]", "{\"a\":1}", "true", "18446744073709551615"]),
+            ("hand", &["null", "1", "\"123m\"", "\"123x\"", "\"0m0m0m0m0m\"", "-"]),
+            (
+                "melds",
+                &["null", "[]", "\"chi:123m\"", "[1]", "[\"chi:124m\"]", "[\"x\"]", "[\"a\",\"b\",\"c\",\"d\",\"e\"]"],
+            ),
+            ("win", &["null", "\"9x\"", "-", "5"]),
+            ("tsumo", &["null", "1", "\"yes\""]),
+            ("ippatsu", &["true"]),
+            ("seat_wind", &["null", "\"Q\"", "0"]),
+            (
+                "dora",
+                &[
+                    "null",
+                    "\"1m2m\"",
+                    "[\"1m\",\"2m\",\"3m\",\"4m\",\"5m\",\"6m\"]",
+                    "[\"1m2m3m4m5m6m7m8m9m1p2p\"]",
+                    "[1]",
+                    "\"9q\"",
+                ],
+            ),
+            ("ura", &["[\"7z\"]", "[\"1m\",\"1m\",\"1m\",\"1m\",\"1m\",\"1m\",\"1m\",\"1m\",\"1m\",\"1m\",\"1m\"]"]),
+            ("honba", &["null", "1001", "-1", "2.5", "1000"]),
+            ("riichi_sticks", &["4", "99999999999"]),
+            ("rules", &["null", "{\"red_fives\":0}", "1"]),
+        ];
+        let lines = lines_to_agree_on(&base, variants);
+        let quick = |l: &str, out: &mut Vec<u8>| crate::mahjong::score_line::answer_typed(l, out, score_quick);
+        let reference = |l: &str| crate::mahjong::score_line::answer(l, score_object);
+        let answered = readings_agree(&lines, quick, reference);
+        assert!(answered * 3 > lines.len(), "{answered} of {}", lines.len());
+        // Every base line the quick way, and the command's function gives the same answer.
+        for l in &base {
+            assert!(quick(l, &mut Vec::new()).is_some(), "{l}");
+            assert_eq!(score_line(l), reference(l));
+        }
+    }
 }

@@ -921,8 +921,8 @@ fn every_hand_end_agrees_with_its_round_result() {
             let seat = g.to_act().iter().next().unwrap();
             let legal = g.legal_actions(seat);
             let action = match legal.iter().find(|a| matches!(a, Action::Tsumo | Action::Ron)) {
-                Some(win) => *win,
-                None => legal[pick.below(legal.len() as u64) as usize],
+                Some(win) => win.clone(),
+                None => legal[pick.below(legal.len() as u64) as usize].clone(),
             };
             let n = g.results().len();
             g.play_mut(seat, &action).unwrap();

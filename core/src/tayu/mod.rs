@@ -88,7 +88,7 @@ pub enum Action {
     Place(Placement),
     /// An incident (`incident KIND[: DETAIL]`, core/src/incident.rs), last so that older logs keep
     /// their bytes.
-    Incident(crate::Incident),
+    Incident(Box<crate::Incident>),
 }
 
 // Made of pattern bytes that refuse codes outside their range, a bid, and enums, structs and fixed arrays of them; nothing on reading sorts or
@@ -117,9 +117,9 @@ impl FromStr for Action {
     type Err = NotationError;
     fn from_str(s: &str) -> Result<Action, NotationError> {
         if let Some(i) = crate::Incident::parse_notation(s)? {
-            return Ok(Action::Incident(i));
+            return Ok(Action::Incident(Box::new(i)));
         }
-        let w: Vec<&str> = s.split_whitespace().collect();
+        let w = crate::log::words(s);
         let usage = || {
             NotationError(format!(
                 "{s:?} is not a Ta Yü action: write bid N, pass, choose ns|ew, draw COLUMN, \

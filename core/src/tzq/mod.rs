@@ -43,7 +43,7 @@ pub enum Action {
     Chow { hand: [Card; 2], take: Card, keep: Card },
     /// An incident (`incident KIND[: DETAIL]`, core/src/incident.rs), last so that older logs keep
     /// their bytes.
-    Incident(crate::Incident),
+    Incident(Box<crate::Incident>),
 }
 
 /// The binary form as read, before its order is checked.
@@ -53,7 +53,7 @@ enum ActionRepr {
     Discard(Card),
     Pong { cards: [Card; 3], keep: Card },
     Chow { hand: [Card; 2], take: Card, keep: Card },
-    Incident(crate::Incident),
+    Incident(Box<crate::Incident>),
 }
 
 /// A set whose cards are not in ascending order (the only form logs hold).
@@ -127,9 +127,9 @@ impl FromStr for Action {
     type Err = NotationError;
     fn from_str(s: &str) -> Result<Action, NotationError> {
         if let Some(i) = crate::Incident::parse_notation(s)? {
-            return Ok(Action::Incident(i));
+            return Ok(Action::Incident(Box::new(i)));
         }
-        let w: Vec<&str> = s.split_whitespace().collect();
+        let w = crate::log::words(s);
         let card = |t: &str| t.parse::<Card>();
         let usage = || {
             NotationError(format!(

@@ -414,7 +414,7 @@ impl Protocol<Riichi> for Mjai {
                 }
             }
             Action::Chi(..) | Action::Pon(..) | Action::Minkan(..) if self.told.window.is_some() => {
-                self.told.calls[s] = Some(*action);
+                self.told.calls[s] = Some(action.clone());
             }
             _ => {}
         }

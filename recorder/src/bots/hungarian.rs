@@ -100,7 +100,7 @@ impl Bot<Hungarian> for Greedy {
         if let Some(k) =
             legal.iter().find(|a| matches!(a, Action::ConcealedKong(_) | Action::AddedKong(_) | Action::Kong))
         {
-            return *k;
+            return k.clone();
         }
         let hand = game.hand(seat);
         let sets = game.melds(seat).len();
@@ -112,11 +112,11 @@ impl Bot<Hungarian> for Greedy {
                 let mut h = *hand;
                 h[t.kind()] -= 1;
                 let key = (distance(&h, sets), keep_value(hand, t.kind(), own_wind));
-                if best.is_none_or(|(d, v, _)| key < (d, v)) {
-                    best = Some((key.0, key.1, *a));
+                if best.as_ref().is_none_or(|&(d, v, _)| key < (d, v)) {
+                    best = Some((key.0, key.1, a.clone()));
                 }
             }
-            return best.map_or(legal[0], |(_, _, a)| a);
+            return best.map_or_else(|| legal[0].clone(), |(_, _, a)| a);
         }
         // A claim window.
         let Some((_, tile)) = game.claim_window() else { return Action::Pass };
@@ -134,8 +134,8 @@ impl Bot<Hungarian> for Greedy {
             }
             let after = best_after_discard(&h, sets + 1);
             let valued = *a == Action::Pong && (tile.kind() >= 31 || tile.kind() == own_wind);
-            if (valued || after < now) && best.is_none_or(|(b, _)| after < b) {
-                best = Some((after, *a));
+            if (valued || after < now) && best.as_ref().is_none_or(|&(b, _)| after < b) {
+                best = Some((after, a.clone()));
             }
         }
         best.map_or(Action::Pass, |(_, a)| a)

@@ -95,10 +95,10 @@ impl Bot<Mcr> for Greedy {
                 }
                 let key = (shanten_of(&rest, melds.len()), on_target(tile, suit), connection(tile, &rest));
                 if best.as_ref().is_none_or(|b| key < b.0) {
-                    best = Some((key, *a));
+                    best = Some((key, a.clone()));
                 }
             }
-            return best.map(|b| b.1).unwrap_or(legal[0]);
+            return best.map(|b| b.1).unwrap_or_else(|| legal[0].clone());
         }
         // A claim window: value honours, or anything on target that brings the hand closer.
         let now = shanten_of(hand, melds.len());
@@ -131,7 +131,7 @@ impl Bot<Mcr> for Greedy {
             let value = matches!(a, Action::Pung(_) | Action::Kong(_)) && is_value_honor(game, seat, tile);
             let wanted = value || (clean && on_target(tile, suit) && after < now);
             if wanted && best.as_ref().is_none_or(|b| after < b.0) {
-                best = Some((after, *a));
+                best = Some((after, a.clone()));
             }
         }
         best.map(|b| b.1).unwrap_or(Action::Pass)

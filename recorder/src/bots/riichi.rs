@@ -120,10 +120,10 @@ pub fn greedy_choice(legal: &[Action], seen: &Seen<'_>) -> Action {
                 }
                 let key = (shanten_of(&rest, melds), connection(tile, &rest));
                 if best.as_ref().is_none_or(|b| (key.0, key.1) < (b.0, b.1)) {
-                    best = Some((key.0, key.1, *a));
+                    best = Some((key.0, key.1, a.clone()));
                 }
             }
-            let Some((_, _, choice)) = best else { return legal[0] };
+            let Some((_, _, choice)) = best else { return legal[0].clone() };
             if let Action::Discard { tile, drawn, .. } = choice {
                 let r = Action::Discard { tile, drawn, riichi: true };
                 if legal.contains(&r) {
@@ -159,7 +159,7 @@ pub fn greedy_choice(legal: &[Action], seen: &Seen<'_>) -> Action {
                 .unwrap_or(8);
             let value = tile.is_some_and(seen.value);
             if (value || open) && after < now && best.as_ref().is_none_or(|b| after < b.0) {
-                best = Some((after, *a));
+                best = Some((after, a.clone()));
             }
         }
         best.map(|b| b.1).unwrap_or(Action::Pass)

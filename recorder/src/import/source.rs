@@ -263,7 +263,7 @@ impl Watch<Riichi> for SourceCheck {
             )));
         };
         if rec.seat != d.0 || rec.action != d.1 {
-            let (theirs, place) = self.record_of(index, *d, None);
+            let (theirs, place) = self.record_of(index, d.clone(), None);
             return Err(mismatch(format!(
                 "the log has {}, but its embedded source gives {} ({place})",
                 show(rec),
@@ -273,7 +273,7 @@ impl Watch<Riichi> for SourceCheck {
         let ends = self.derive.played(&self.game, state, index).map_err(|e| self.unreadable(e))?;
         let final_scores = self.game.final_scores.as_ref();
         if !claim_is(rec.claim.as_ref(), ends, final_scores) {
-            let (theirs, place) = self.record_of(index, *d, claim_of(ends, final_scores));
+            let (theirs, place) = self.record_of(index, d.clone(), claim_of(ends, final_scores));
             return Err(mismatch(format!(
                 "the log has {}, but its embedded source gives {} ({place})",
                 show(rec),
@@ -305,10 +305,10 @@ impl Watch<Riichi> for SourceCheck {
         if let Some(e) = self.broken.take() {
             return Err(self.unreadable(e));
         }
-        match self.due {
+        match &self.due {
             None => Ok(()),
             Some(d) => {
-                let (theirs, place) = self.record_of(records, d, None);
+                let (theirs, place) = self.record_of(records, d.clone(), None);
                 Err(at_record(
                     records,
                     None,
@@ -360,27 +360,39 @@ fn before(f: &Fault, g: &Fault) -> bool {
 /// This is the one function `paifu validate`, `paifu sign`, `paifu verify` and whoever stores
 /// logs call.
 pub fn validate_bytes(bytes: &[u8]) -> Report {
-    let opened = match log::open(bytes) {
-        Ok(o) => o,
+    let mut reader = match log::open(bytes) {
+        Ok(r) => r,
         Err(f) => return Report { header: None, digest: None, records: 0, verdict: Verdict::Invalid(f) },
     };
-    let h = opened.header();
-    if embedded_source(h).is_none() {
-        return replay::validate_opened_log(opened);
-    }
-    match GameKind::from_name(&h.game) {
-        Some(GameKind::Riichi) => match SourceCheck::new(h) {
-            Ok(mut check) => replay::validate_opened_watched::<Riichi>(opened, &mut check),
-            Err(f) => with_header_fault(replay::validate_opened_log(opened), f),
-        },
-        Some(GameKind::Mcr) => {
-            let mut report = replay::validate_opened_log(opened);
-            if let (Some(header), Some(_)) = (&report.header, &report.digest) {
+    let h = reader.header();
+    if embedded_source(h).is_none() || h.game != GameKind::Riichi.name() {
+        let mut report = replay::validate_bytes(bytes);
+        if let (Some(header), Some(_)) = (&report.header, &report.digest) {
+            if embedded_source(header).is_some() && header.game == GameKind::Mcr.name() {
                 report.verdict = checked_against_source(header, bytes, report.verdict.clone());
             }
-            report
         }
-        _ => replay::validate_opened_log(opened),
+        return report;
+    }
+    match SourceCheck::new(h) {
+        Ok(mut check) => {
+            // Bytes in memory cannot fail to be read.
+            let checked = replay::validate_records::<Riichi, _>(&mut reader, &mut check);
+            let header = Some(reader.into_header());
+            match checked {
+                Ok((digest, records, verdict)) => Report { header, digest, records, verdict },
+                Err(e) => Report {
+                    header,
+                    digest: None,
+                    records: 0,
+                    verdict: Verdict::Invalid(Fault::new(
+                        ErrorCode::BadEncoding,
+                        format!("the log could not be read: {e}"),
+                    )),
+                },
+            }
+        }
+        Err(f) => with_header_fault(replay::validate_bytes(bytes), f),
     }
 }
 

@@ -24,7 +24,7 @@ pub(crate) enum ClaimOn {
 }
 
 /// The rank of an answer in a claim window (`None`: a pass).
-fn priority(a: Action) -> Option<Priority> {
+fn priority(a: &Action) -> Option<Priority> {
     match a {
         Action::Ron => Some(Priority::Win),
         Action::Pon(..) | Action::Minkan(_) => Some(Priority::Pung),
@@ -359,7 +359,7 @@ impl Riichi {
         if self.four_winds() || self.four_kans() {
             return;
         }
-        if let Some((s, a)) = ruling.call().and_then(|s| window.answer_of(s).map(|a| (s, a))) {
+        if let Some((s, a)) = ruling.call().and_then(|s| window.answer_of(s).map(|a| (s, a.clone()))) {
             self.make_call(s, from, tile, a);
             return;
         }

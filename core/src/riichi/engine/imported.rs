@@ -163,7 +163,7 @@ impl Riichi {
 
     pub(super) fn apply_chance(&mut self, seat: Seat, action: &Action) {
         let s = usize::from(seat);
-        match (self.phase.clone(), *action) {
+        match (self.phase.clone(), action.clone()) {
             (Phase::Deal { .. }, Action::Deal(tiles)) => {
                 self.note_seen(&tiles);
                 self.players[s].set_hand(&tiles);

@@ -48,10 +48,6 @@ use crate::{RoundResult, Seat, SeatSet, SetupError};
 
 pub(crate) use super::rules::WINDS;
 
-// The claim window holds the seats' answers, actions that carry an incident's inline detail
-// (core/src/incident/mod.rs): large, but a phase is one per game and boxing it costs an
-// allocation per discard.
-#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub(crate) enum Phase {
     /// `seat` holds 14 tiles (counting kans as 3) and must act: `drawn` is the tile just drawn
@@ -292,16 +288,14 @@ impl Riichi {
     }
 
     pub(crate) fn apply_action(&mut self, seat: Seat, action: &Action) {
-        let phase = self.phase.clone();
-        match phase {
+        match &mut self.phase {
             Phase::Over => {}
             Phase::Deal { .. } | Phase::Draw { .. } => self.apply_chance(seat, action),
-            Phase::Turn { drawn, rinshan, .. } => self.apply_turn(seat, drawn, rinshan, action),
-            Phase::Claims { tile, on, mut window } => {
-                window.answer(seat, *action);
-                let done = window.is_closed();
-                self.phase = Phase::Claims { tile, on, window };
-                if done {
+            &mut Phase::Turn { drawn, rinshan, .. } => self.apply_turn(seat, drawn, rinshan, action),
+            Phase::Claims { tile, on, window } => {
+                window.answer(seat, action.clone());
+                if window.is_closed() {
+                    let (tile, on, window) = (*tile, *on, window.clone());
                     self.resolve_claims(tile, on, window);
                 }
             }

@@ -119,7 +119,7 @@ impl Riichi {
                 )))
             }
             Action::Deal(_) | Action::Draw(_) | Action::Dora(_) | Action::Ura(_) => self.check_chance(seat, action),
-            Action::Incident(i) => Err(Violation::illegal(format!("{i} is checked apart from the moves"))),
+            Action::Incident(ref i) => Err(Violation::illegal(format!("{i} is checked apart from the moves"))),
         }
     }
 

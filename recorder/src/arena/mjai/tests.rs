@@ -112,7 +112,7 @@ fn play_first(g: &mut Riichi, ps: &mut [Mjai], steps: usize, stop: impl Fn(&Riic
     let mut notices = Vec::new();
     for _ in 0..steps {
         let Some(s) = g.to_act().iter().next() else { break };
-        let a = g.legal_actions(s)[0];
+        let a = g.legal_actions(s)[0].clone();
         g.play_mut(s, &a).expect("a legal action");
         for p in ps.iter_mut() {
             p.observe(s, &a, g, true);
@@ -179,7 +179,7 @@ fn a_whole_game_of_first_choices_tells_every_seat_the_same_events_apart_from_hid
     let mut seen: Vec<Vec<Value>> = vec![Vec::new(); 4];
     let mut steps = 0;
     while let Some(s) = g.to_act().iter().next() {
-        let a = g.legal_actions(s)[0];
+        let a = g.legal_actions(s)[0].clone();
         g.play_mut(s, &a).expect("a legal action");
         for (i, p) in ps.iter_mut().enumerate() {
             p.observe(s, &a, &g, true);
@@ -314,10 +314,11 @@ fn reach_asks_again_with_the_reach_event_then_reads_the_riichi_discard() {
         let Some(s) = g.to_act().iter().next() else { break };
         // Never riichi, never win: keep the game going.
         let legal = g.legal_actions(s);
-        let a = *legal
+        let a = legal
             .iter()
             .find(|a| matches!(a, Action::Discard { riichi: false, .. } | Action::Pass))
-            .unwrap_or(&legal[0]);
+            .unwrap_or(&legal[0])
+            .clone();
         g.play_mut(s, &a).expect("legal");
         for p in ps.iter_mut() {
             p.observe(s, &a, &g, true);
@@ -337,7 +338,7 @@ fn reach_asks_again_with_the_reach_event_then_reads_the_riichi_discard() {
     assert_eq!(p.read(&g, s, &format!(r#"{{"type":"reach","actor":{s}}}"#)), Answer::Again);
     p.ask(&g, s);
     let line = format!(r#"{{"type":"dahai","actor":{s},"pai":"{}","tsumogiri":{drawn}}}"#, pai(t));
-    assert_eq!(p.read(&g, s, &line), Answer::Action(riichi));
+    assert_eq!(p.read(&g, s, &line), Answer::Action(riichi.clone()));
     // Played: the others are told reach then dahai; the declarer only the dahai (it was sent its
     // reach already).
     g.play_mut(s, &riichi).expect("legal");
@@ -362,7 +363,7 @@ fn the_reader_never_panics_on_mangled_answers() {
     let mut windowed = game("mjai claims");
     while windowed.claim_window().is_none() {
         let s = windowed.to_act().iter().next().expect("the game goes on");
-        let a = windowed.legal_actions(s)[0];
+        let a = windowed.legal_actions(s)[0].clone();
         windowed.play_mut(s, &a).expect("legal");
     }
     let answers = [
@@ -417,7 +418,7 @@ fn in_a_claim_window_none_passes_and_calls_are_read_with_their_tiles() {
             }
         }
         let Some(s) = g.to_act().iter().next() else { break };
-        let a = g.legal_actions(s)[0];
+        let a = g.legal_actions(s)[0].clone();
         g.play_mut(s, &a).expect("legal");
         for p in ps.iter_mut() {
             p.observe(s, &a, &g, true);
@@ -440,7 +441,7 @@ fn in_a_claim_window_none_passes_and_calls_are_read_with_their_tiles() {
             pai(b)
         )
     };
-    assert_eq!(p.read(&g, s, &line(from, t)), Answer::Action(call));
+    assert_eq!(p.read(&g, s, &line(from, t)), Answer::Action(call.clone()));
     assert!(unreadable(p.read(&g, s, &line((from + 1) % 4, t))).contains("the discard to call is"));
     let dahai = format!(r#"{{"type":"dahai","actor":{s},"pai":"{}","tsumogiri":false}}"#, pai(a));
     assert!(unreadable(p.read(&g, s, &dahai)).contains("is asked whether it claims"));

@@ -83,7 +83,7 @@ pub(crate) fn rebuild(g: &Game, e: &Embedded) -> Result<Imported, ImportError> {
     for (i, a) in &e.calls {
         let r = records.get_mut(*i).filter(|r| r.action == *a || (r.action == Action::Pass && windowed_at(&kept, *i)));
         match r {
-            Some(r) => r.action = *a,
+            Some(r) => r.action = a.clone(),
             None => {
                 let pos = positions.get(*i).cloned().unwrap_or_else(|| "paifu.calls".into());
                 return Err(g.error_at(&pos, format!("the embedded log calls {a} here, but the file does not")));

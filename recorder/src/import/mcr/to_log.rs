@@ -81,7 +81,7 @@ impl Builder {
             return false;
         }
         let seq = self.log.records.len();
-        self.log.records.push(Record { seq: seq as u32, seat, action, claim: None });
+        self.log.records.push(Record { seq: seq as u32, seat, action: action.clone(), claim: None });
         self.positions.push(at.to_owned());
         match self.g.play_mut(seat, &action) {
             Ok(()) => true,
@@ -182,8 +182,8 @@ fn play(b: &mut Builder, hand: &SourceHand) -> Result<(), ImportError> {
                 }
             }
             let claimed = claim_action(step.what, tile, &step.at)?;
-            if let Some(a) = claimed {
-                answers.push((step.seat, a));
+            if let Some(a) = &claimed {
+                answers.push((step.seat, a.clone()));
             }
             // Further wins on the same tile (formats that let several seats win one discard):
             // declared too, and the engine gives the win to the nearest.

@@ -109,7 +109,7 @@ pub(crate) fn export_as(log: &Log<Action>, style: Style) -> Result<String, Expor
                 deals += 1;
             }
             Action::Dora(_) | Action::Ura(_) | Action::Pass | Action::Tsumo | Action::Ron | Action::Kyuushu => {}
-            Action::Incident(inc) => {
+            Action::Incident(ref inc) => {
                 return Err(ExportError::Refused {
                     index: i,
                     message: format!("{inc}: mjai has no form for incidents"),

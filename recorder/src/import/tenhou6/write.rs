@@ -111,7 +111,7 @@ pub(crate) fn export_as(log: &Log<Action>, style: Style) -> Result<String, Expor
                 r.dora.push(code(t));
             }
             Action::Ura(t) => r.ura.push(code(t)),
-            Action::Incident(inc) => {
+            Action::Incident(ref inc) => {
                 return Err(ExportError::Refused {
                     index: i,
                     message: format!("{inc}: tenhou.net/6 has no form for incidents"),

@@ -32,7 +32,7 @@ impl Builder {
             return false;
         }
         let seq = self.records.len();
-        self.records.push(Record { seq: seq as u32, seat, action, claim: None });
+        self.records.push(Record { seq: seq as u32, seat, action: action.clone(), claim: None });
         self.positions.push(pos);
         self.windowed.push(self.game.claim_window().is_some());
         match self.game.play_mut(seat, &action) {

@@ -79,7 +79,7 @@ impl Derive {
             dealer: 0,
             ti: [0; 4],
             di: [0; 4],
-            answers: [(0, Action::Pass, Pos::round(0)); 3],
+            answers: std::array::from_fn(|_| (0, Action::Pass, Pos::round(0))),
             refuse: None,
             mismatches: Vec::new(),
             begun: false,
@@ -135,7 +135,7 @@ impl Derive {
                 },
                 Phase::Window { k, n } if k < n => {
                     self.phase = Phase::Window { k: k + 1, n };
-                    return Ok(Some(self.answers[usize::from(k)]));
+                    return Ok(Some(self.answers[usize::from(k)].clone()));
                 }
                 Phase::Window { .. } => self.phase = Phase::Play,
                 Phase::Play => return self.play(r, game).map(Some),
@@ -259,15 +259,15 @@ impl Derive {
                         _ => None,
                     };
                     if let Some((a, p)) = a {
-                        if caller.is_none_or(|c| p > c.2) {
+                        if caller.as_ref().is_none_or(|c| p > c.2) {
                             caller = Some((s, a, p));
                         }
                     }
                 }
                 for (a, &s) in answers.iter_mut().zip(seats) {
-                    *a = match caller {
-                        Some((c, action, _)) if c == s => {
-                            (s, action, take_pos(usize::from(s), self.ti[usize::from(s)]))
+                    *a = match &caller {
+                        Some((c, action, _)) if *c == s => {
+                            (s, action.clone(), take_pos(usize::from(s), self.ti[usize::from(s)]))
                         }
                         _ => (s, Action::Pass, last_disc),
                     };
@@ -293,7 +293,7 @@ impl Derive {
                 return Err(err(r, last_disc, "a claim window that nobody answers".into()));
             }
             self.phase = Phase::Window { k: 1, n: n as u8 };
-            return Ok(self.answers[0]);
+            return Ok(self.answers[0].clone());
         }
         // A seat's turn.
         let Some(s) = game.to_act().iter().next() else {
