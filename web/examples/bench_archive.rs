@@ -1,25 +1,36 @@
 //! Measures the dashboard with a large archive (docs/web.md, "Performance").
 //!
-//! cargo run --release -p paifu-web --example bench_archive -- [GAMES] [DB] [CLIENTS] [REQUESTS] [STAR]
+//! cargo run --release -p paifu-web --example bench_archive -- [GAMES] [DB] [CLIENTS] [REQUESTS] [STAR] [SECONDS]
 //!
-//! Fills DB (default /tmp/paifu-bench.db) up to GAMES games (default 100000): 256 simulated TZQ
-//! games, each stored under many different seatings (200 players, 50 tournaments, 1 in 50
-//! truncated so that it is invalid), every one validated like a real ingest. With STAR (default
-//! 0), one player, "Star", sits in STAR of the games (every GAMES/STAR-th; `1000000 ... 50000`:
-//! a player with 50 000 games in an archive of a million). Then serves it on 127.0.0.1 and times
-//! pages over HTTP: median and slowest of 20 requests each (5 for the home, player and tournament
-//! pages), one at a time. Last, the load test: a player page (Star's when there is one), a game
-//! page and the home page, each asked REQUESTS times (default 2000; the home page, which counts
-//! every game, a tenth of that) by CLIENTS clients at once (default 20), each client on its own
-//! kept-alive connection: the 50th and 99th percentiles of the answer times, and how many answers
-//! were not 200 OK.
+//! Fills DB (default /tmp/paifu-bench.db) up to GAMES games (default 100000) through the archive's
+//! own API, as `paifu ingest` stores them (every log validated, its rows, counts and aggregates
+//! written in the entries' transaction), 1000 to a transaction: 256 simulated TZQ games, each
+//! stored under many different seatings (200 players, 50 tournaments "Cup 00".."Cup 49" of a
+//! fiftieth of the games each, 1 in 50 truncated so that it is invalid), every one a different
+//! game. "Cup 17" trusts a signing key, and each of its games is stored with that key's
+//! certificate, so that its standings count every valid game of its 1/50th (20 000 games in a
+//! million). With STAR (default 0), one player, "Star", sits in STAR of the games (every
+//! GAMES/STAR-th; `1000000 ... 50000`: a player with 50 000 games in an archive of a million).
+//!
+//! Then serves it on 127.0.0.1 and times pages over HTTP: median and slowest of 20 requests each
+//! (5 for the home, player and tournament pages), one at a time. Last, the load test: each page
+//! of issue 25's list (the home page, the games list's first page and a page deep in it, a game,
+//! the player with the most games, the certified tournament's standings) and a few more, each
+//! asked REQUESTS times (default 2000; at most SECONDS seconds per page, default 60) by CLIENTS
+//! clients at once (default 20), each client on its own kept-alive connection: the 50th and 99th
+//! percentiles of the answer times, and how many answers were not 200 OK. REQUESTS 0 only fills
+//! the archive.
 
+use paifu_core::cert::{self, CertificateBody, SecretKey};
 use paifu_core::log::{self, Encoding};
 use paifu_recorder::archive::{prepare, Archive, Origin};
 use paifu_recorder::samples::tzq_log;
 use rayon::prelude::*;
 use std::io::{Read, Write};
 use std::time::{Duration, Instant};
+
+/// The tournament whose games are certified by a key it trusts.
+const CERTIFIED: &str = "Cup 17";
 
 fn get(addr: std::net::SocketAddr, path: &str) -> (u16, usize) {
     let mut s = std::net::TcpStream::connect(addr).expect("connect");
@@ -35,40 +46,68 @@ fn main() {
     let games: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(100_000);
     let db = args.next().unwrap_or_else(|| "/tmp/paifu-bench.db".into());
     let clients: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(20).max(1);
-    let requests: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(2000).max(1);
+    let requests: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(2000);
     let star: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(0).min(games);
+    let budget = Duration::from_secs(args.next().and_then(|a| a.parse().ok()).unwrap_or(60));
     // Star sits in every `every`-th game.
     let every = games.checked_div(star).unwrap_or(0);
+    let key = SecretKey::from_bytes(&[17; 32]);
+    let t0 = Instant::now();
     let mut archive = Archive::open(std::path::Path::new(&db)).expect("open the archive");
+    println!("opened {db} in {:.1?} (a migration, if the archive was older, included)", t0.elapsed());
+    let t0 = Instant::now();
     let have = archive.summary().expect("summary").games as usize;
+    println!("counted the games in {:.1?}", t0.elapsed());
     if have < games {
         let t0 = Instant::now();
         let base: Vec<_> = (0..256).into_par_iter().map(|i| tzq_log(&format!("bench/{i}"), ["a", "b"])).collect();
         println!("simulated 256 base games in {:.1?}", t0.elapsed());
+        archive.ensure_tournament(CERTIFIED, None, &[key.verifying_key()]).expect("the certified tournament");
         let t0 = Instant::now();
         let batch = 1000;
         let mut i = have;
         while i < games {
             let n = batch.min(games - i);
-            let items: Vec<_> = (i..i + n)
+            let t = format!("Cup {:02}", (i / batch) % 50);
+            let certify = t == CERTIFIED;
+            let (items, certs): (Vec<_>, Vec<_>) = (i..i + n)
                 .into_par_iter()
                 .map(|k| {
-                    let mut l = base[k % base.len()].clone();
-                    let p1 = k % 200;
-                    let p2 = (p1 + 1 + (k / 200) % 199) % 200;
-                    l.header.seats = vec![format!("Player {p1:03}"), format!("Player {p2:03}")];
-                    if every > 0 && k % every == 0 {
-                        l.header.seats[0] = "Star".into();
-                    }
+                    // Every game different: its base game and seats (Star's games from their own
+                    // numbering, so that Star's 50 000 are 50 000 games).
+                    let (b, p1, p2) = match every > 0 && k % every == 0 {
+                        true => {
+                            let j = k / every;
+                            (j % 256, None, (j / 256) % 200)
+                        }
+                        false => {
+                            let p1 = k % 200;
+                            (k % 256, Some(p1), (p1 + 1 + (k / 200) % 199) % 200)
+                        }
+                    };
+                    let mut l = base[b].clone();
+                    let first = p1.map_or_else(|| "Star".to_owned(), |p| format!("Player {p:03}"));
+                    l.header.seats = vec![first, format!("Player {p2:03}")];
                     l.header.meta.insert("table".into(), k.to_string());
                     if k % 50 == 49 {
                         l.records.truncate(l.records.len() / 2);
                     }
-                    prepare(&log::encode(&l, Encoding::Binary))
+                    let p = prepare(&log::encode(&l, Encoding::Binary));
+                    let c = certify
+                        .then(|| {
+                            CertificateBody::from_report(
+                                &p.report(),
+                                "2026-01-01T00:00:00Z".into(),
+                                &key.verifying_key(),
+                            )
+                        })
+                        .flatten()
+                        .map(|body| cert::sign(body, &key));
+                    (p, c)
                 })
-                .collect();
-            let t = format!("Cup {:02}", (i / batch) % 50);
-            archive.store_batch(&items, &[], Some(&t), Origin::CommandLine).expect("store");
+                .unzip();
+            let certs: Vec<_> = certs.iter().map(Option::as_ref).collect();
+            archive.store_batch_certified(&items, &[], &certs, Some(&t), Origin::CommandLine).expect("store");
             i += n;
             if i % 10_000 == 0 {
                 println!("  {i} games stored ({:.0} per second)", (i - have) as f64 / t0.elapsed().as_secs_f64());
@@ -80,17 +119,21 @@ fn main() {
     let size = std::fs::metadata(&db).map(|m| m.len()).unwrap_or(0);
     println!("archive {db}: {} games, {:.1} MiB", archive.summary().expect("summary").games, size as f64 / 1048576.0);
     drop(archive);
+    if requests == 0 {
+        return;
+    }
 
     let server = paifu_web::spawn(paifu_web::Config::new(&db), "127.0.0.1:0").expect("serve");
     // A valid game in the middle (every 50th is made invalid).
     let mid = games / 2 + 1;
+    let cup = CERTIFIED.replace(' ', "%20");
     let pages = [
         "/".to_owned(),
         "/games".to_owned(),
         "/games?page=1000".to_owned(),
         "/games?player=Player%20042".to_owned(),
         "/games?player=Player%20042&page=20".to_owned(),
-        "/games?tournament=Cup%2017".to_owned(),
+        format!("/games?tournament={cup}"),
         "/games?verdict=invalid&game=tzq".to_owned(),
         format!("/games/{mid}"),
         format!("/games/{mid}/view?step=100"),
@@ -98,11 +141,12 @@ fn main() {
         "/api/games?page=500".to_owned(),
         "/players".to_owned(),
         "/tournaments".to_owned(),
-        "/tournaments/Cup%2017".to_owned(),
+        format!("/tournaments/{cup}"),
         "/players/Player%20042".to_owned(),
         "/players/Star".to_owned(),
         "/games?player=Star".to_owned(),
         format!("/games?player=Star&after={mid}"),
+        format!("/games?tournament={cup}&after={mid}"),
         format!("/games?after={mid}"),
         "/players?q=play".to_owned(),
     ];
@@ -126,18 +170,36 @@ fn main() {
             last.1
         );
     }
-    println!("\nload: {clients} clients at once, {requests} requests per page, kept-alive connections");
-    println!("{:<42} {:>8} {:>10} {:>10} {:>8}", "page", "errors", "p50", "p99", "req/s");
+    println!(
+        "\nload: {clients} clients at once, {requests} requests per page (at most {} s each), kept-alive connections",
+        budget.as_secs()
+    );
+    println!("{:<42} {:>8} {:>8} {:>10} {:>10} {:>8}", "page", "answers", "errors", "p50", "p99", "req/s");
     let player = if star > 0 { "/players/Star" } else { "/players/Player%20042" };
-    // The home page counts every game on each request: it gets a tenth of the requests.
-    for (p, n) in [(player.to_owned(), requests), (format!("/games/{mid}"), requests), ("/".to_owned(), requests / 10)]
-    {
-        let (mut times, errors, wall) = load(server.addr, &p, clients, n.max(1));
+    let load_pages = [
+        "/".to_owned(),
+        "/games".to_owned(),
+        format!("/games?after={mid}"),
+        format!("/games/{mid}"),
+        player.to_owned(),
+        format!("/tournaments/{cup}"),
+        format!("/games?player=Star&after={mid}"),
+        format!("/games?tournament={cup}&after={mid}"),
+        "/games?verdict=invalid&game=tzq".to_owned(),
+        "/api/games?page=500".to_owned(),
+    ];
+    for p in &load_pages {
+        let (mut times, errors, wall) = load(server.addr, p, clients, requests, budget);
         times.sort();
-        let pct = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)].as_secs_f64() * 1000.0;
+        let pct = |q: f64| {
+            times
+                .get(((times.len() as f64 * q) as usize).min(times.len().saturating_sub(1)))
+                .map_or(f64::NAN, |t| t.as_secs_f64() * 1000.0)
+        };
         println!(
-            "{:<42} {:>8} {:>8.1}ms {:>8.1}ms {:>8.0}",
+            "{:<42} {:>8} {:>8} {:>8.1}ms {:>8.1}ms {:>8.0}",
             p,
+            times.len(),
             errors,
             pct(0.50),
             pct(0.99),
@@ -184,9 +246,15 @@ fn get_kept(s: &mut std::io::BufReader<std::net::TcpStream>, path: &str) -> std:
     Ok(status)
 }
 
-/// `requests` requests for `path` from `clients` threads at once: each answer's time, how many
-/// failed or were not 200, and the wall time.
-fn load(addr: std::net::SocketAddr, path: &str, clients: usize, requests: usize) -> (Vec<Duration>, usize, Duration) {
+/// `requests` requests for `path` from `clients` threads at once (no new one sent after `budget`):
+/// each answer's time, how many failed or were not 200, and the wall time.
+fn load(
+    addr: std::net::SocketAddr,
+    path: &str,
+    clients: usize,
+    requests: usize,
+    budget: Duration,
+) -> (Vec<Duration>, usize, Duration) {
     let next = std::sync::atomic::AtomicUsize::new(0);
     let start = Instant::now();
     let per: Vec<(Vec<Duration>, usize)> = std::thread::scope(|sc| {
@@ -196,7 +264,8 @@ fn load(addr: std::net::SocketAddr, path: &str, clients: usize, requests: usize)
                 sc.spawn(move || {
                     let (mut times, mut errors) = (Vec::new(), 0);
                     let mut conn = None;
-                    while next.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < requests {
+                    while next.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < requests && start.elapsed() < budget
+                    {
                         let c = match conn.take() {
                             Some(c) => c,
                             None => match std::net::TcpStream::connect(addr) {

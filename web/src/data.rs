@@ -313,16 +313,17 @@ pub(crate) struct FinalPointsTerms {
 pub(crate) async fn tournament(state: &web::Data<State>, name: String) -> Result<TournamentPage, WebError> {
     with_db(state, move |a| {
         let missing = || WebError::NotFound(format!("there is no tournament {:?}", brief(&name)));
-        let published = a.published(&name)?.ok_or_else(missing)?;
-        let counted = published.games.iter().filter(|g| g.entry.counted).count() as u64;
-        let root = published.root.to_hex();
+        // What is kept as its games are stored: its standings, counts and Merkle root, the same
+        // as its manifest's (`Archive::published`), without reading its games.
+        let summary = a.tournament_summary(&name)?.ok_or_else(missing)?;
+        let (counted, root) = (summary.counted, summary.root.to_hex());
         let filter = Filter { tournament: Some(name.clone()), ..Filter::default() };
-        let final_points = published
+        let final_points = summary
             .terms
             .into_iter()
             .map(|((game, ruleset), terms)| FinalPointsTerms { game, ruleset, terms })
             .collect();
-        let (info, standings) = (published.info, published.standings);
+        let (info, standings) = (summary.info, summary.standings);
         Ok(TournamentPage { games: a.list_games(&filter, 1, 50)?, name, info, standings, counted, root, final_points })
     })
     .await

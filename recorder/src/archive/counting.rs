@@ -26,6 +26,7 @@
 //! stored them and whatever key signed them; and the choice depends only on the tournament's own
 //! entries, certificates and keys, which its published report holds (docs/report.md).
 
+use super::kept::Kept;
 use super::{row, Result};
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -57,7 +58,8 @@ struct Entry {
 }
 
 /// Sets which entry of the game `key` counts and which leads (see the module's doc).
-pub(super) fn recount_game(c: &Connection, key: &str) -> Result<Recounted> {
+/// What changes is gathered in `kept` (a player's games list shows the lead entry).
+pub(super) fn recount_game(c: &Connection, key: &str, kept: &mut Kept) -> Result<Recounted> {
     let mut st = c.prepare_cached(&format!(
         "SELECT l.id, v.valid = 1 AND v.excerpt IS NULL, {TRUST}, l.counted, l.lead
          FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE l.game_key = ?1 ORDER BY l.id"
@@ -92,6 +94,7 @@ pub(super) fn recount_game(c: &Connection, key: &str) -> Result<Recounted> {
         }
     }
     if lead_before != lead {
+        kept.lead_moved(c, lead_before, lead)?;
         if let Some(old) = lead_before {
             super::exec(c, "UPDATE logs SET lead = 0 WHERE id = ?1", [old])?;
         }
@@ -103,8 +106,8 @@ pub(super) fn recount_game(c: &Connection, key: &str) -> Result<Recounted> {
 }
 
 /// Sets which entry of the game `key` the standings of tournament `tid` count (see the
-/// module's doc).
-pub(super) fn recount_in_tournament(c: &Connection, tid: i64, key: &str) -> Result<()> {
+/// module's doc); the standings' changes are gathered in `kept`.
+pub(super) fn recount_in_tournament(c: &Connection, tid: i64, key: &str, kept: &mut Kept) -> Result<()> {
     let mut st = c.prepare_cached(
         "SELECT l.id FROM logs l
          JOIN tournament_games tg ON tg.log_id = l.id AND tg.tournament_id = ?1
@@ -121,38 +124,40 @@ pub(super) fn recount_in_tournament(c: &Connection, tid: i64, key: &str) -> Resu
     )?;
     let current: Vec<i64> = st.query_map(params![tid, key], |r| r.get(0))?.collect::<std::result::Result<_, _>>()?;
     let keep = current.iter().find(|id| eligible.contains(id)).or(eligible.first()).copied();
-    for id in current.iter().filter(|id| Some(**id) != keep) {
+    for &id in current.iter().filter(|id| Some(**id) != keep) {
         super::exec(c, "DELETE FROM tournament_counted WHERE tournament_id = ?1 AND log_id = ?2", params![tid, id])?;
+        kept.counted_in(tid, id, -1);
     }
     if let Some(id) = keep.filter(|id| !current.contains(id)) {
         super::exec(c, "INSERT INTO tournament_counted(tournament_id, log_id) VALUES (?1, ?2)", params![tid, id])?;
+        kept.counted_in(tid, id, 1);
     }
     Ok(())
 }
 
 /// After entry `id` (of the game `key`) changed (stored, certified, put in a tournament): its
 /// game recounted, and the game in every tournament the entry is in.
-pub(super) fn recount_entry(c: &Connection, id: i64, key: &str) -> Result<Recounted> {
-    let recounted = recount_game(c, key)?;
+pub(super) fn recount_entry(c: &Connection, id: i64, key: &str, kept: &mut Kept) -> Result<Recounted> {
+    let recounted = recount_game(c, key, kept)?;
     let mut st = c.prepare_cached("SELECT tournament_id FROM tournament_games WHERE log_id = ?1")?;
     let tournaments: Vec<i64> = st.query_map([id], |r| r.get(0))?.collect::<std::result::Result<_, _>>()?;
     for t in tournaments {
-        recount_in_tournament(c, t, key)?;
+        recount_in_tournament(c, t, key, kept)?;
     }
     Ok(recounted)
 }
 
 /// After the keys tournament `tid` trusts changed: every game in it recounted, in the archive
 /// (an entry's trust depends on the keys of its tournaments) and in the tournament.
-pub(super) fn recount_tournament(c: &Connection, tid: i64) -> Result<()> {
+pub(super) fn recount_tournament(c: &Connection, tid: i64, kept: &mut Kept) -> Result<()> {
     let mut st = c.prepare_cached(
         "SELECT DISTINCT l.game_key FROM tournament_games tg JOIN logs l ON l.id = tg.log_id
          WHERE tg.tournament_id = ?1",
     )?;
     let keys: Vec<String> = st.query_map([tid], |r| r.get(0))?.collect::<std::result::Result<_, _>>()?;
     for key in keys {
-        recount_game(c, &key)?;
-        recount_in_tournament(c, tid, &key)?;
+        recount_game(c, &key, kept)?;
+        recount_in_tournament(c, tid, &key, kept)?;
     }
     Ok(())
 }

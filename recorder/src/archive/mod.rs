@@ -23,6 +23,7 @@
 mod aggregates;
 mod counting;
 mod game_key;
+mod kept;
 mod live;
 mod names;
 mod prepare;
@@ -34,7 +35,7 @@ mod tournaments;
 pub use live::{LiveGame, LiveRefusal};
 pub use names::{check_name, check_new_name, skeleton, NameError, NameKind, MAX_NAME_CHARS};
 pub use prepare::{identity_of, prepare, DigestKind, Prepared, Refusal, StoredForm, KEEP_AFTER_FAULT_BYTES};
-pub use publish::{log_file_name, Published, PublishedGame};
+pub use publish::{log_file_name, Published, PublishedGame, TournamentSummary};
 pub use schema::SCHEMA_VERSION;
 pub use tokens::{BadRole, NewToken, Role, Token, TOKEN_PREFIX};
 pub use tournaments::{Standing, TournamentInfo, TournamentRow};
@@ -361,35 +362,64 @@ const PLAYER_COND: &str = "ps.player_id = (SELECT id FROM players WHERE name = ?
      AND ps.seat = (SELECT MIN(s2.seat) FROM seats s2 WHERE s2.log_id = ps.log_id AND s2.player_id = ps.player_id)
      AND l.lead = 1";
 
-/// The games of a tournament, as a list shows them: its entries.
-const TOURNAMENT_ENTRIES: &str = "l.id IN (SELECT tg.log_id FROM tournament_games tg
+/// The games of a tournament, as a list shows them: its entries, read from the index of the
+/// tournament's entries (as a player's are from their seats), so that a page of them reads
+/// that page's rows.
+const TOURNAMENT_FROM: &str = "tournament_games tg JOIN logs l ON l.id = tg.log_id JOIN verdicts v ON v.log_id = l.id";
+const TOURNAMENT_ENTRIES: &str = "tg.tournament_id = (SELECT id FROM tournaments WHERE name = ?)";
+/// The same, when the games are read from another index (a player's).
+const IN_TOURNAMENT: &str = "l.id IN (SELECT tg.log_id FROM tournament_games tg
                       WHERE tg.tournament_id = (SELECT id FROM tournaments WHERE name = ?))";
 /// The games of a tournament, as statistics count them: each game with an entry in it, read from
 /// the entry that counts in the archive (the same results: `counting.rs`).
 const TOURNAMENT_GAMES: &str =
     "l.game_key IN (SELECT tl.game_key FROM tournament_games tg JOIN logs tl ON tl.id = tg.log_id
                       WHERE tg.tournament_id = (SELECT id FROM tournaments WHERE name = ?))";
+/// The games of one verdict (and no other filter but the time stored), read from the index of
+/// verdicts.
+const VERDICT_FROM: &str = "verdicts v JOIN logs l ON l.id = v.log_id";
 
-fn where_clause(filter: &Filter) -> GamesQuery {
-    where_clause_of(filter, TOURNAMENT_ENTRIES)
+/// What a tournament filter chooses.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum InTournament {
+    /// Its entries (the games lists).
+    Entries,
+    /// The games it has an entry of (statistics).
+    Games,
 }
 
-fn where_clause_of(filter: &Filter, in_tournament: &'static str) -> GamesQuery {
+fn where_clause(filter: &Filter) -> GamesQuery {
+    where_clause_of(filter, InTournament::Entries)
+}
+
+fn where_clause_of(filter: &Filter, in_tournament: InTournament) -> GamesQuery {
     use rusqlite::types::Value;
     let mut parts: Vec<&str> = vec!["1 = 1"];
     let mut values: Vec<Value> = Vec::new();
     let (mut from, mut key) = ("logs l JOIN verdicts v ON v.log_id = l.id", "l.id");
-    if let Some(p) = &filter.player {
-        (from, key) = (PLAYER_FROM, "ps.log_id");
-        parts.push(PLAYER_COND);
-        values.push(Value::Text(p.clone()));
+    match (&filter.player, &filter.tournament, in_tournament) {
+        (Some(p), _, _) => {
+            (from, key) = (PLAYER_FROM, "ps.log_id");
+            parts.push(PLAYER_COND);
+            values.push(Value::Text(p.clone()));
+        }
+        (None, Some(t), InTournament::Entries) => {
+            (from, key) = (TOURNAMENT_FROM, "tg.log_id");
+            parts.push(TOURNAMENT_ENTRIES);
+            values.push(Value::Text(t.clone()));
+        }
+        (None, None, _) if filter.valid.is_some() && filter.game.is_none() => (from, key) = (VERDICT_FROM, "v.log_id"),
+        _ => {}
     }
     if let Some(g) = &filter.game {
         parts.push("l.game = ?");
         values.push(Value::Text(g.clone()));
     }
-    if let Some(t) = &filter.tournament {
-        parts.push(in_tournament);
+    if let (Some(t), false) = (&filter.tournament, key == "tg.log_id") {
+        parts.push(match in_tournament {
+            InTournament::Entries => IN_TOURNAMENT,
+            InTournament::Games => TOURNAMENT_GAMES,
+        });
         values.push(Value::Text(t.clone()));
     }
     if let Some(v) = filter.valid {
@@ -451,6 +481,20 @@ impl Archive {
             let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
             let out = f(&tx)?;
             tx.commit()?;
+            Ok(out)
+        })
+    }
+
+    /// [`Archive::write`], gathering what the transaction changes of the counts kept at ingest
+    /// (`kept.rs`) and writing it, with the standings and Merkle roots it changed, before it
+    /// commits: the counts change with the entries, never apart.
+    fn write_kept<T>(&mut self, mut f: impl FnMut(&Transaction<'_>, &mut kept::Kept) -> Result<T>) -> Result<T> {
+        self.write(|tx| {
+            let mut kept = kept::Kept::default();
+            let out = f(tx, &mut kept)?;
+            kept.write_counts(tx)?;
+            tournaments::keep_standings(tx, &kept.standings)?;
+            publish::keep_roots(tx, &kept.leaves, &kept.tournaments)?;
             Ok(out)
         })
     }
@@ -544,7 +588,7 @@ impl Archive {
                 }
             }
         }
-        self.write(|tx| {
+        self.write_kept(|tx, kept| {
             let tid = match tournament {
                 Some(name) => Some(tournaments::ensure(tx, name, None, &[])?.0),
                 None => None,
@@ -559,7 +603,7 @@ impl Archive {
                     tournament: tid,
                     origin,
                 };
-                let stored = store_one(tx, &item, &mut pending).map_err(|e| match e {
+                let stored = store_one(tx, &item, &mut pending, kept).map_err(|e| match e {
                     ArchiveError::Refused { refusal, .. } => ArchiveError::Refused { index: i, refusal },
                     e => e,
                 })?;
@@ -570,28 +614,36 @@ impl Archive {
         })
     }
 
-    /// Counts over the whole archive.
+    /// Counts over the whole archive, read from the counts kept at ingest (`kept.rs`).
     pub fn summary(&self) -> Result<Summary> {
         let c = &self.conn;
-        let one = |sql: &str| -> Result<u64> { Ok(c.query_row(sql, [], |r| r.get::<_, i64>(0))? as u64) };
+        let any = |game: &str, valid: i64| kept::List { player: 0, tournament: 0, game: game.to_owned(), valid };
         let mut s = Summary {
-            games: one("SELECT COUNT(*) FROM logs")?,
-            valid: one("SELECT COUNT(*) FROM verdicts WHERE valid = 1")?,
-            players: one("SELECT COUNT(*) FROM players")?,
-            tournaments: one("SELECT COUNT(*) FROM tournaments")?,
-            rounds: one("SELECT COALESCE(SUM(rounds), 0) FROM verdicts")?,
+            games: kept::total(c, &any("", -1))?,
+            valid: kept::total(c, &any("", 1))?,
+            players: kept::kept_total(c, "players")?,
+            tournaments: kept::kept_total(c, "tournaments")?,
+            rounds: kept::kept_total(c, "rounds")?,
             ..Summary::default()
         };
-        s.invalid = s.games - s.valid;
-        let mut st = c.prepare("SELECT game, COUNT(*) AS n FROM logs GROUP BY game ORDER BY n DESC, game")?;
-        s.per_game = st
-            .query_map([], |r| Ok((r.get::<_, Option<String>>(0)?, r.get::<_, i64>(1)? as u64)))?
-            .collect::<std::result::Result<_, _>>()?;
-        let mut st = c.prepare(
-            "SELECT fault_code, COUNT(*) AS n FROM verdicts WHERE valid = 0 GROUP BY fault_code ORDER BY n DESC, fault_code",
+        s.invalid = s.games.saturating_sub(s.valid);
+        let mut st = c.prepare_cached(
+            "SELECT game, n FROM list_counts
+             WHERE player_id = 0 AND tournament_id = 0 AND valid = -1 AND block = -1 AND game <> '' AND n > 0",
         )?;
+        let mut per_game: Vec<(Option<String>, u64)> = st
+            .query_map([], |r| Ok((Some(r.get::<_, String>(0)?), r.get::<_, i64>(1)? as u64)))?
+            .collect::<std::result::Result<_, _>>()?;
+        // Entries whose header could not be read are in no kind's list.
+        let unread = s.games.saturating_sub(per_game.iter().map(|(_, n)| n).sum());
+        if unread > 0 {
+            per_game.push((None, unread));
+        }
+        per_game.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        s.per_game = per_game;
+        let mut st = c.prepare_cached("SELECT code, n FROM fault_counts WHERE n > 0 ORDER BY n DESC, code")?;
         s.faults = st
-            .query_map([], |r| Ok((r.get::<_, Option<String>>(0)?.unwrap_or_default(), r.get::<_, i64>(1)? as u64)))?
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as u64)))?
             .collect::<std::result::Result<_, _>>()?;
         Ok(s)
     }
@@ -620,33 +672,58 @@ impl Archive {
 
     /// One page of the games matching `filter`, newest first, starting at `cursor`; `per_page`
     /// is clamped to 1..=500. The page says where it is among all the matching games (`first`,
-    /// `total`, `page`) and where the pages beside it start (`older`, `newer`). A cursor is read
-    /// from the index however deep it is; only [`Cursor::Page`] skips rows.
+    /// `total`, `page`) and where the pages beside it start (`older`, `newer`). Its rows are read
+    /// from the index where it starts, however deep; its counts are the counts kept at ingest
+    /// (`kept.rs`): the list's total, and its games in the blocks before the page's, so that
+    /// only the games of one block (or, for a player's games in one tournament, theirs newer
+    /// than the page) are counted row by row. A filter by the time stored is counted.
     pub fn games_page(&self, filter: &Filter, cursor: Cursor, per_page: u32) -> Result<GamePage> {
         use rusqlite::types::Value;
+        let c = &self.conn;
         let per_page = per_page.clamp(1, 500);
         let per = i64::from(per_page);
         let q = where_clause(filter);
         let (cond, values, key) = (&q.cond, &q.values, q.key);
-        // Games newer than `bound` (all of them without one).
-        let count = |bound: Option<i64>| -> Result<u64> {
+        let listed = kept::Listed::of(c, filter)?;
+        // Games matching the filter, counted row by row: those newer than `after` and older
+        // than `before` (all without them).
+        let count = |after: Option<i64>, before: Option<i64>| -> Result<u64> {
             let mut vals = values.clone();
-            vals.extend(bound.map(Value::Integer));
-            let newer = if bound.is_some() { format!(" AND {key} > ?") } else { String::new() };
-            let n: i64 = self
-                .conn
-                .prepare_cached(&format!("SELECT COUNT(*) FROM {} WHERE {cond}{newer}", q.from))?
+            vals.extend(after.map(Value::Integer));
+            vals.extend(before.map(Value::Integer));
+            let newer = if after.is_some() { format!(" AND {key} > ?") } else { String::new() };
+            let older = if before.is_some() { format!(" AND {key} < ?") } else { String::new() };
+            let n: i64 = c
+                .prepare_cached(&format!("SELECT COUNT(*) FROM {} WHERE {cond}{newer}{older}", q.from))?
                 .query_row(rusqlite::params_from_iter(vals.iter()), |r| r.get(0))?;
             Ok(n as u64)
         };
-        let total = match filter {
-            // A player's games: kept with the player (see `aggregates`), not counted row by row.
-            Filter { player: Some(name), game: None, tournament: None, valid: None, since: None } => {
-                self.player(name)?.map_or(0, |p| p.games)
-            }
-            _ => count(None)?,
+        let total = match &listed {
+            kept::Listed::Kept(l) => kept::total(c, l)?,
+            kept::Listed::Empty => 0,
+            kept::Listed::Counted => count(None, None)?,
         };
+        // Games matching the filter newer than game `id`.
+        let newer_than = |id: i64| -> Result<u64> {
+            match &listed {
+                kept::Listed::Kept(l) => match (kept::in_later_blocks(c, l, id)?, l.block_end(id)) {
+                    (Some(later), Some(end)) => Ok(later + count(Some(id), Some(end))?),
+                    _ => count(Some(id), None),
+                },
+                kept::Listed::Empty => Ok(0),
+                kept::Listed::Counted => count(Some(id), None),
+            }
+        };
+        // The page that starts `offset` games from the newest: read from the block that holds
+        // it, skipping only that block's newer games.
         let page_of = |offset: u64| -> Result<Vec<GameRow>> {
+            if let kept::Listed::Kept(l) = &listed {
+                if let Some((end, later)) = kept::locate(c, l, offset)? {
+                    let mut vals = values.clone();
+                    vals.extend([Value::Integer(end), Value::Integer(per), Value::Integer((offset - later) as i64)]);
+                    return self.game_rows(&q, true, false, &vals);
+                }
+            }
             let mut vals = values.clone();
             vals.extend([Value::Integer(per), Value::Integer(offset as i64)]);
             self.game_rows(&q, false, false, &vals)
@@ -671,7 +748,7 @@ impl Archive {
                     // Fewer than a page newer: the newest page.
                     _ if newer && rows.len() < per_page as usize => (page_of(0)?, 1),
                     Some(r) => {
-                        let first = count(Some(r.id))? + 1;
+                        let first = newer_than(r.id)? + 1;
                         (rows, first)
                     }
                     // Nothing older (a cursor at the oldest game): the oldest page.
@@ -989,10 +1066,11 @@ impl Archive {
     /// answers the certificate's number. The game is recounted: a certificate may make the entry
     /// the most trusted of its game, or one its tournaments' standings count.
     pub fn add_certificate(&mut self, id: i64, c: &Certificate) -> Result<i64> {
-        self.write(|tx| {
+        self.write_kept(|tx, kept| {
             let n = insert_certificate(tx, id, c)?;
+            kept.certified(tx, id)?;
             if let Some(key) = counting::key_of(tx, id)? {
-                counting::recount_entry(tx, id, &key)?;
+                counting::recount_entry(tx, id, &key, kept)?;
             }
             Ok(n)
         })
@@ -1041,7 +1119,7 @@ fn rounds_of(conn: &Connection, id: i64) -> Result<Vec<RoundResult>> {
 /// that counts), oldest first, reading in chunks so that memory stays flat; answers how many.
 fn counted_games(conn: &Connection, filter: &Filter, mut f: impl FnMut(Played) -> Result<()>) -> Result<u64> {
     let GamesQuery { from, key, cond, values } =
-        where_clause_of(&Filter { valid: Some(true), ..filter.clone() }, TOURNAMENT_GAMES);
+        where_clause_of(&Filter { valid: Some(true), ..filter.clone() }, InTournament::Games);
     let mut after = 0i64;
     let mut count = 0u64;
     let mut ids = conn.prepare_cached(&format!(
@@ -1134,7 +1212,12 @@ struct Item<'a> {
     origin: Origin,
 }
 
-fn store_one(tx: &Transaction<'_>, item: &Item<'_>, pending: &mut aggregates::Pending) -> Result<Stored> {
+fn store_one(
+    tx: &Transaction<'_>,
+    item: &Item<'_>,
+    pending: &mut aggregates::Pending,
+    kept: &mut kept::Kept,
+) -> Result<Stored> {
     let p = item.p;
     let digest = p.digest.to_hex();
     let identity = p.identity.to_hex();
@@ -1146,6 +1229,8 @@ fn store_one(tx: &Transaction<'_>, item: &Item<'_>, pending: &mut aggregates::Pe
             |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)? != 0, r.get::<_, Option<String>>(2)?)),
         )
         .optional()?;
+    // What the kept lists know of a new entry (read again for one stored before).
+    let mut facts = None;
     let (id, new, new_game, valid, fault) = match existing {
         // This very log is stored already: nothing about it changes (but a certificate its
         // writer never stored, and its place in the tournament).
@@ -1154,7 +1239,9 @@ fn store_one(tx: &Transaction<'_>, item: &Item<'_>, pending: &mut aggregates::Pe
             (id, false, false, valid, fault)
         }
         None => {
-            let (id, new_game) = insert_entry(tx, p, &key, item, pending)?;
+            let f = insert_entry(tx, p, &key, item, pending, kept)?;
+            let (id, new_game) = (f.id, f.lead);
+            facts = Some(f);
             (id, true, new_game, p.verdict.is_valid(), p.verdict.fault().cloned())
         }
     };
@@ -1170,12 +1257,26 @@ fn store_one(tx: &Transaction<'_>, item: &Item<'_>, pending: &mut aggregates::Pe
         if !has {
             insert_certificate(tx, id, c)?;
             certified_now = true;
+            if !new {
+                kept.certified(tx, id)?;
+            }
         }
     }
     let added_to_tournament = match item.tournament {
         Some(t) => {
-            exec(tx, "INSERT OR IGNORE INTO tournament_games(tournament_id, log_id) VALUES (?1, ?2)", params![t, id])?
-                == 1
+            let added = exec(
+                tx,
+                "INSERT OR IGNORE INTO tournament_games(tournament_id, log_id) VALUES (?1, ?2)",
+                params![t, id],
+            )? == 1;
+            if added {
+                let f = match facts.take() {
+                    Some(f) => f,
+                    None => kept::Facts::read(tx, id)?,
+                };
+                kept.joined(&f, t);
+            }
+            added
         }
         None => false,
     };
@@ -1185,12 +1286,12 @@ fn store_one(tx: &Transaction<'_>, item: &Item<'_>, pending: &mut aggregates::Pe
             // nothing to weigh it against but in its tournament.
             true => {
                 if let Some(t) = item.tournament {
-                    counting::recount_in_tournament(tx, t, &key)?;
+                    counting::recount_in_tournament(tx, t, &key, kept)?;
                 }
                 let eligible = valid && p.verdict.outcome().is_some_and(|o| o.excerpt.is_none());
                 counting::Recounted { before: None, now: eligible.then_some(id) }
             }
-            false => counting::recount_entry(tx, id, &key)?,
+            false => counting::recount_entry(tx, id, &key, kept)?,
         };
         // The game's first counted entry: its statistics are added. (A takeover changes no
         // statistic: valid entries of one game replay alike.)
@@ -1243,14 +1344,16 @@ fn store_one(tx: &Transaction<'_>, item: &Item<'_>, pending: &mut aggregates::Pe
 
 /// A new entry: its log, verdict, seats and rounds. The first entry of a game counts when it
 /// may (valid, not an excerpt) and leads; an entry of a game stored already is counted by the
-/// caller (`counting.rs`). Answers its number and whether its game is new.
+/// caller (`counting.rs`). Answers what the kept lists know of it: its number, and whether it
+/// leads (its game is new).
 fn insert_entry(
     tx: &Transaction<'_>,
     p: &Prepared,
     key: &str,
     item: &Item<'_>,
     pending: &mut aggregates::Pending,
-) -> Result<(i64, bool)> {
+    kept: &mut kept::Kept,
+) -> Result<kept::Facts> {
     // A game the archive did not have: one more game for each of its players.
     let new_game: bool = !row(tx, "SELECT EXISTS (SELECT 1 FROM logs WHERE game_key = ?1)", [key], |r| r.get(0))?;
     let valid = p.verdict.is_valid();
@@ -1338,7 +1441,19 @@ fn insert_entry(
     if let (Some(h), true) = (&p.header, new_game) {
         pending.entry(&h.seats);
     }
-    Ok((id, new_game))
+    let mut distinct = players;
+    distinct.sort_unstable();
+    distinct.dedup();
+    let facts = kept::Facts {
+        id,
+        game: p.header.as_ref().map(|h| h.game.clone()),
+        valid,
+        lead: new_game,
+        players: distinct,
+        tournaments: Vec::new(),
+    };
+    kept.entry(&facts, outcome.map_or(0, |o| o.rounds.len() as i64), fault.map(|f| f.code.as_str()));
+    Ok(facts)
 }
 
 /// A stored valid game as the statistics read it (see `counted_games`); `None` for an entry

@@ -7,6 +7,7 @@ use super::tournaments::{Standing, TournamentInfo, COUNTS_IN_STANDINGS};
 use super::{Archive, ArchiveError, Result};
 use paifu_core::manifest::{self, ManifestCertificate, ManifestGame, ManifestVerdict, StandingLine};
 use paifu_core::Digest;
+use rusqlite::{params, Connection};
 use std::collections::{BTreeMap, BTreeSet};
 use std::str::FromStr;
 
@@ -94,112 +95,195 @@ struct Line {
     seats: Option<String>,
 }
 
+/// The entries of tournament `?1` as a manifest lists them, one row each (`{which}`: all of
+/// them, or the one numbered `?2`).
+fn lines_sql(which: &str) -> String {
+    format!(
+        "SELECT l.id, l.identity, l.form, l.digest, l.digest_kind, l.game, l.ruleset, v.valid, v.fault_code,
+                v.final_scores, v.excerpt, ({COUNTS_IN_STANDINGS}),
+                (SELECT group_concat(name, char(31)) FROM (SELECT p.name AS name FROM seats s
+                    JOIN players p ON p.id = s.player_id WHERE s.log_id = l.id ORDER BY s.seat))
+         FROM tournament_games tg JOIN logs l ON l.id = tg.log_id JOIN verdicts v ON v.log_id = l.id
+         WHERE tg.tournament_id = ?1{which}"
+    )
+}
+
+/// The certificates by keys tournament `?1` trusts of its entries (`{which}`: all, or entry
+/// `?2`'s), oldest first.
+fn certificates_sql(which: &str) -> String {
+    format!(
+        "SELECT c.log_id, c.signer, c.json FROM tournament_games tg
+         JOIN certificates c ON c.log_id = tg.log_id
+         JOIN tournament_keys k ON k.tournament_id = tg.tournament_id AND k.signer = c.signer
+         WHERE tg.tournament_id = ?1{which} ORDER BY c.id"
+    )
+}
+
+fn line(r: &rusqlite::Row<'_>) -> rusqlite::Result<Line> {
+    Ok(Line {
+        id: r.get(0)?,
+        identity: r.get(1)?,
+        binary: r.get::<_, String>(2)? == "binary",
+        digest: r.get(3)?,
+        digest_kind: r.get(4)?,
+        game: r.get(5)?,
+        ruleset: r.get(6)?,
+        valid: r.get::<_, i64>(7)? != 0,
+        fault: r.get(8)?,
+        final_scores: r.get(9)?,
+        excerpt: r.get(10)?,
+        counted: r.get::<_, i64>(11)? != 0,
+        seats: r.get(12)?,
+    })
+}
+
+/// Entry `line` as a manifest lists it, with `stored`, its certificates by trusted keys (signer
+/// and text, oldest first).
+fn published_game(line: Line, stored: Vec<(String, String)>) -> Result<PublishedGame> {
+    let Line { id, identity, digest, digest_kind, game, ruleset, fault, excerpt, seats, .. } = line;
+    let file = log_file_name(game.as_deref().unwrap_or(""), &identity, line.binary);
+    let blake3 = parse_digest(&identity, "logs.identity")?;
+    let log_digest = match digest_kind.as_str() {
+        "log" => Some(parse_digest(&digest, "logs.digest")?),
+        _ => None,
+    };
+    let final_scores: Option<Vec<i64>> =
+        line.final_scores.as_deref().map(|s| super::parse_json(s, "final scores")).transpose()?;
+    let mut certificates = Vec::with_capacity(stored.len());
+    let mut texts = Vec::with_capacity(stored.len());
+    for (signer, text) in stored {
+        let blake3 = super::identity_of(text.as_bytes());
+        let signer = parse_digest(&signer, "certificates.signer")?;
+        certificates.push(ManifestCertificate { file: certificate_file_name(&file, &blake3), blake3, signer });
+        texts.push(text);
+    }
+    let entry = ManifestGame {
+        file,
+        blake3,
+        log_digest,
+        game: game.unwrap_or_default(),
+        ruleset: ruleset.unwrap_or_default(),
+        seats: seats.map(|p| p.split('\u{1f}').map(str::to_owned).collect()).unwrap_or_default(),
+        verdict: ManifestVerdict::stored(line.valid, fault, final_scores, excerpt),
+        counted: line.counted,
+        certificates,
+    };
+    Ok(PublishedGame { id, entry, certificate_texts: texts })
+}
+
+/// Every entry of tournament `tid` as a manifest lists it (in the order of their numbers).
+fn published_games(c: &Connection, tid: i64) -> Result<Vec<PublishedGame>> {
+    let mut st = c.prepare_cached(&lines_sql(""))?;
+    let lines: Vec<Line> = st.query_map([tid], line)?.collect::<std::result::Result<_, _>>()?;
+    // Every trusted certificate of the tournament's entries in one pass, oldest first.
+    let mut certs = c.prepare_cached(&certificates_sql(""))?;
+    let mut by_entry: std::collections::HashMap<i64, Vec<(String, String)>> = std::collections::HashMap::new();
+    let mut rows = certs.query([tid])?;
+    while let Some(r) = rows.next()? {
+        by_entry.entry(r.get(0)?).or_default().push((r.get(1)?, r.get(2)?));
+    }
+    lines
+        .into_iter()
+        .map(|line| {
+            let stored = by_entry.remove(&line.id).unwrap_or_default();
+            published_game(line, stored)
+        })
+        .collect()
+}
+
+/// Entry `id` of tournament `tid` as a manifest lists it.
+fn published_entry(c: &Connection, tid: i64, id: i64) -> Result<PublishedGame> {
+    let line = c.prepare_cached(&lines_sql(" AND tg.log_id = ?2"))?.query_row(params![tid, id], line)?;
+    let mut st = c.prepare_cached(&certificates_sql(" AND tg.log_id = ?2"))?;
+    let stored =
+        st.query_map(params![tid, id], |r| Ok((r.get(1)?, r.get(2)?)))?.collect::<std::result::Result<_, _>>()?;
+    published_game(line, stored)
+}
+
+/// Keeps each tournament's Merkle root (`tournaments.root`) over its entries' manifest leaves
+/// (`tournament_games.file`, `.leaf`): computes again the leaf of each (tournament, entry) in
+/// `leaves` and of every entry of each tournament in `all`, then the root of each tournament
+/// whose leaves it computed, from every leaf in the order of the files (as the manifest lists
+/// them). A leaf changes with what the manifest says of its entry: whether it counts in the
+/// standings and which certificates by trusted keys it has (the rest of an entry never changes).
+pub(super) fn keep_roots(c: &Connection, leaves: &BTreeSet<(i64, i64)>, all: &BTreeSet<i64>) -> Result<()> {
+    let mut set =
+        c.prepare_cached("UPDATE tournament_games SET file = ?3, leaf = ?4 WHERE tournament_id = ?1 AND log_id = ?2")?;
+    for &tid in all {
+        for g in published_games(c, tid)? {
+            set.execute(params![tid, g.id, g.entry.file, g.entry.leaf().0.to_vec()])?;
+        }
+    }
+    for &(tid, id) in leaves.iter().filter(|(t, _)| !all.contains(t)) {
+        let g = published_entry(c, tid, id)?;
+        set.execute(params![tid, id, g.entry.file, g.entry.leaf().0.to_vec()])?;
+    }
+    let touched: BTreeSet<i64> = all.iter().copied().chain(leaves.iter().map(|(t, _)| *t)).collect();
+    let mut read =
+        c.prepare_cached("SELECT leaf FROM tournament_games WHERE tournament_id = ?1 ORDER BY file, log_id")?;
+    let mut put = c.prepare_cached("UPDATE tournaments SET root = ?2 WHERE id = ?1")?;
+    for tid in touched {
+        let leaves: Vec<Digest> = read
+            .query_map([tid], |r| r.get::<_, Option<Vec<u8>>>(0))?
+            .map(|leaf| {
+                let leaf = leaf?;
+                <[u8; 32]>::try_from(leaf.as_deref().unwrap_or_default()).map(Digest).map_err(|_| {
+                    ArchiveError::Corrupt(format!("tournament {tid}: an entry's manifest leaf is missing"))
+                })
+            })
+            .collect::<Result<_>>()?;
+        put.execute(params![tid, manifest::merkle_root(&leaves).to_hex()])?;
+    }
+    Ok(())
+}
+
+/// What a tournament's page shows of it, read from what is kept: no game is read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TournamentSummary {
+    pub info: TournamentInfo,
+    pub standings: Vec<Standing>,
+    /// Its entries, and the games its standings count.
+    pub games: u64,
+    pub counted: u64,
+    /// The Merkle root its manifest signs (the same as [`Published::root`]).
+    pub root: Digest,
+    /// As [`Published::terms`].
+    pub terms: BTreeMap<(String, String), Vec<String>>,
+}
+
 impl Archive {
     /// The tournament `name` as a manifest lists it: every entry in it with the certificates of
     /// the keys it trusts, its standings and the Merkle root. `None` when there is no such
     /// tournament.
     pub fn published(&self, name: &str) -> Result<Option<Published>> {
         let Some(info) = self.tournament_info(name)? else { return Ok(None) };
+        let tid: i64 = self.conn.query_row("SELECT id FROM tournaments WHERE name = ?1", [name], |r| r.get(0))?;
         let standings = self.standings(name)?.unwrap_or_default();
-        let mut st = self.conn.prepare_cached(&format!(
-            "SELECT l.id, l.identity, l.form, l.digest, l.digest_kind, l.game, l.ruleset, v.valid, v.fault_code,
-                    v.final_scores, v.excerpt, ({COUNTS_IN_STANDINGS}),
-                    (SELECT group_concat(name, char(31)) FROM (SELECT p.name AS name FROM seats s
-                        JOIN players p ON p.id = s.player_id WHERE s.log_id = l.id ORDER BY s.seat))
-             FROM tournaments t JOIN tournament_games tg ON tg.tournament_id = t.id
-             JOIN logs l ON l.id = tg.log_id JOIN verdicts v ON v.log_id = l.id
-             WHERE t.name = ?1"
-        ))?;
-        let lines: Vec<Line> = st
-            .query_map([name], |r| {
-                Ok(Line {
-                    id: r.get(0)?,
-                    identity: r.get(1)?,
-                    binary: r.get::<_, String>(2)? == "binary",
-                    digest: r.get(3)?,
-                    digest_kind: r.get(4)?,
-                    game: r.get(5)?,
-                    ruleset: r.get(6)?,
-                    valid: r.get::<_, i64>(7)? != 0,
-                    fault: r.get(8)?,
-                    final_scores: r.get(9)?,
-                    excerpt: r.get(10)?,
-                    counted: r.get::<_, i64>(11)? != 0,
-                    seats: r.get(12)?,
-                })
-            })?
-            .collect::<std::result::Result<_, _>>()?;
-        // Every trusted certificate of the tournament's entries in one pass, oldest first.
-        let mut certs = self.conn.prepare_cached(
-            "SELECT c.log_id, c.signer, c.json FROM tournaments t
-             JOIN tournament_games tg ON tg.tournament_id = t.id
-             JOIN certificates c ON c.log_id = tg.log_id
-             JOIN tournament_keys k ON k.tournament_id = t.id AND k.signer = c.signer
-             WHERE t.name = ?1 ORDER BY c.id",
-        )?;
-        let mut by_entry: std::collections::HashMap<i64, Vec<(String, String)>> = std::collections::HashMap::new();
-        let mut rows = certs.query([name])?;
-        while let Some(r) = rows.next()? {
-            by_entry.entry(r.get(0)?).or_default().push((r.get(1)?, r.get(2)?));
-        }
-        let mut games = Vec::with_capacity(lines.len());
-        for line in lines {
-            let Line { id, identity, digest, digest_kind, game, ruleset, fault, excerpt, seats, .. } = line;
-            let file = log_file_name(game.as_deref().unwrap_or(""), &identity, line.binary);
-            let blake3 = parse_digest(&identity, "logs.identity")?;
-            let log_digest = match digest_kind.as_str() {
-                "log" => Some(parse_digest(&digest, "logs.digest")?),
-                _ => None,
-            };
-            let final_scores: Option<Vec<i64>> =
-                line.final_scores.as_deref().map(|s| super::parse_json(s, "final scores")).transpose()?;
-            let stored = by_entry.remove(&id).unwrap_or_default();
-            let mut certificates = Vec::with_capacity(stored.len());
-            let mut texts = Vec::with_capacity(stored.len());
-            for (signer, text) in stored {
-                let blake3 = super::identity_of(text.as_bytes());
-                let signer = parse_digest(&signer, "certificates.signer")?;
-                certificates.push(ManifestCertificate { file: certificate_file_name(&file, &blake3), blake3, signer });
-                texts.push(text);
-            }
-            let entry = ManifestGame {
-                file,
-                blake3,
-                log_digest,
-                game: game.unwrap_or_default(),
-                ruleset: ruleset.unwrap_or_default(),
-                seats: seats.map(|p| p.split('\u{1f}').map(str::to_owned).collect()).unwrap_or_default(),
-                verdict: ManifestVerdict::stored(line.valid, fault, final_scores, excerpt),
-                counted: line.counted,
-                certificates,
-            };
-            games.push(PublishedGame { id, entry, certificate_texts: texts });
-        }
+        let mut games = published_games(&self.conn, tid)?;
         games.sort_by(|a, b| a.entry.file.cmp(&b.entry.file));
         let root = manifest::merkle_root(&games.iter().map(|g| g.entry.leaf()).collect::<Vec<_>>());
-        let terms = self.final_points_terms(name)?;
+        let terms = super::tournaments::final_points_terms(&self.conn, tid)?;
         Ok(Some(Published { info, games, standings, root, terms }))
     }
 
-    /// How the counted riichi games of a tournament count their final points, per ruleset.
-    fn final_points_terms(&self, name: &str) -> Result<BTreeMap<(String, String), Vec<String>>> {
-        let mut st = self.conn.prepare_cached(&format!(
-            "SELECT DISTINCT l.ruleset, l.header_json
-             FROM tournaments t JOIN tournament_games tg ON tg.tournament_id = t.id JOIN logs l ON l.id = tg.log_id
-             WHERE t.name = ?1 AND l.game = 'riichi' AND {COUNTS_IN_STANDINGS}"
-        ))?;
-        let rows: Vec<(Option<String>, Option<String>)> =
-            st.query_map([name], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<std::result::Result<_, _>>()?;
-        let mut terms: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
-        for (ruleset, header) in rows {
-            let ruleset = ruleset.unwrap_or_default();
-            let Some(header) = header else { continue };
-            let header: paifu_core::log::Header = super::parse_json(&header, "a stored header")?;
-            let rules = <paifu_core::riichi::Riichi as paifu_core::Game>::rules(&ruleset, &header.options)
-                .map_err(|e| ArchiveError::Corrupt(format!("a counted riichi game's options: {}", e.0)))?;
-            terms.entry(("riichi".to_owned(), ruleset)).or_default().insert(rules.final_points_terms());
-        }
-        Ok(terms.into_iter().map(|(k, v)| (k, v.into_iter().collect())).collect())
+    /// The tournament `name` as its page shows it, from the standings, counts and root kept as
+    /// its games were stored: the same standings, root and terms as [`Archive::published`],
+    /// without reading its games. `None` when there is no such tournament.
+    pub fn tournament_summary(&self, name: &str) -> Result<Option<TournamentSummary>> {
+        let Some(info) = self.tournament_info(name)? else { return Ok(None) };
+        let (tid, games, counted, root): (i64, i64, i64, Option<String>) =
+            self.conn.query_row("SELECT id, games, counted, root FROM tournaments WHERE name = ?1", [name], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            })?;
+        let root = parse_digest(root.as_deref().unwrap_or_default(), "tournaments.root")?;
+        Ok(Some(TournamentSummary {
+            standings: self.standings(name)?.unwrap_or_default(),
+            games: games.max(0) as u64,
+            counted: counted.max(0) as u64,
+            root,
+            terms: super::tournaments::final_points_terms(&self.conn, tid)?,
+            info,
+        }))
     }
 }
 

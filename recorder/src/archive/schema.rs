@@ -130,6 +130,11 @@ const MIGRATIONS: &[Migration] = &[
     // 7: lookalike names (issue 24): each player and tournament name's TR39 skeleton, indexed,
     // so that a new name that reads as an existing one is refused naming it.
     Migration::Code(name_skeletons),
+    // 8: counts kept at ingest (issue 25): the games lists' counts (in all and per block of
+    // entries), the overview's totals and faults, each tournament's standings and final points
+    // terms, each tournament entry's manifest leaf and each tournament's Merkle root, all added
+    // up from the stored rows.
+    Migration::Code(kept_counts),
 ];
 
 /// The schema version this Paifu writes.
@@ -325,8 +330,10 @@ fn games_by_content_and_trust(tx: &Transaction<'_>) -> Result<()> {
         .prepare("SELECT DISTINCT game_key FROM logs")?
         .query_map([], |r| r.get(0))?
         .collect::<std::result::Result<_, _>>()?;
+    // (The counts migration 8 keeps are added up there, from these rows.)
+    let mut kept = super::kept::Kept::discarding();
     for key in &keys {
-        super::counting::recount_game(tx, key)?;
+        super::counting::recount_game(tx, key, &mut kept)?;
     }
     tx.execute_batch(
         "UPDATE players SET games = (SELECT COUNT(DISTINCT s.log_id) FROM seats s JOIN logs l ON l.id = s.log_id
@@ -340,7 +347,7 @@ fn games_by_content_and_trust(tx: &Transaction<'_>) -> Result<()> {
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
         .collect::<std::result::Result<_, _>>()?;
     for (tid, key) in pairs {
-        super::counting::recount_in_tournament(tx, tid, &key)?;
+        super::counting::recount_in_tournament(tx, tid, &key, &mut kept)?;
     }
     Ok(())
 }
@@ -366,6 +373,24 @@ fn name_skeletons(tx: &Transaction<'_>) -> Result<()> {
         "CREATE INDEX players_skeleton ON players(skeleton);
          CREATE INDEX tournaments_skeleton ON tournaments(skeleton);",
     )?;
+    Ok(())
+}
+
+/// Migration 8: see `kept` (the tables and the lists' counts), `tournaments::keep_standings` and
+/// `publish::keep_roots`, each run over every stored row as over new ones.
+fn kept_counts(tx: &Transaction<'_>) -> Result<()> {
+    tx.execute_batch(super::kept::MIGRATION_8)?;
+    super::kept::count_stored(tx)?;
+    let counted: Vec<(i64, i64, i64)> = tx
+        .prepare("SELECT tournament_id, log_id, 1 FROM tournament_counted ORDER BY tournament_id, log_id")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect::<std::result::Result<_, _>>()?;
+    super::tournaments::keep_standings(tx, &counted)?;
+    let all: std::collections::BTreeSet<i64> = tx
+        .prepare("SELECT id FROM tournaments")?
+        .query_map([], |r| r.get(0))?
+        .collect::<std::result::Result<_, _>>()?;
+    super::publish::keep_roots(tx, &Default::default(), &all)?;
     Ok(())
 }
 

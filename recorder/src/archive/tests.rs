@@ -792,9 +792,13 @@ fn standings_are_kept_per_game_and_riichi_counts_uma_and_oka() {
     assert!(riichi.windows(2).all(|w| w[0].points >= w[1].points), "riichi ranks by points");
     assert_eq!(riichi[0].rank, 1);
     assert_eq!(tzq[0].rank, 1);
-    // Stored facts that do not read are a corrupt archive, said so, not a riichi line without points.
+    // Stored facts that do not read are a corrupt archive, said so when the kept standings are
+    // counted again (trusting a key takes every uncertified game out of them), not a riichi
+    // line without points; nothing of that change is kept.
     a.conn.execute("UPDATE rounds SET facts = 'not json'", []).unwrap();
-    assert!(matches!(a.standings("Mixed"), Err(ArchiveError::Corrupt(m)) if m.contains("round facts")));
+    let key = paifu_core::cert::SecretKey::from_bytes(&[3; 32]).verifying_key();
+    assert!(matches!(a.set_trusted_keys("Mixed", &[key]), Err(ArchiveError::Corrupt(m)) if m.contains("round facts")));
+    assert_eq!(a.standings("Mixed").unwrap().unwrap(), st, "the failed change kept nothing");
 }
 
 /// Each player's statistics per game kind.
@@ -1058,6 +1062,8 @@ fn migrations_4_and_6_build_the_aggregates_from_the_stored_rows() {
     assert_eq!(aggregated(&a), fresh);
     assert_eq!(fresh.0, recomputed(&a));
     assert_eq!(tournament_counts(&a), (tournaments.clone(), tournaments));
+    // Migration 8 counted what it keeps from those rows.
+    assert_kept_counts_are_the_rows(&a);
     // Names are folded for search as a new store folds them.
     let folded: String = a.conn.query_row("SELECT folded FROM players WHERE name = 'Ann'", [], |r| r.get(0)).unwrap();
     assert_eq!(folded, "ann");
@@ -1522,4 +1528,305 @@ fn an_invalid_log_is_kept_only_a_little_past_its_fault() {
         (p.verdict.fault().map(|f| f.code), p.dropped, p.records),
         (Some(ErrorCode::MissingSeed), 0, game.records.len())
     );
+}
+
+/// Every filter the games list can show over `a`'s players, tournaments, kinds and verdicts.
+fn every_filter(a: &Archive) -> Vec<Filter> {
+    let names = |sql: &str| -> Vec<Option<String>> {
+        let mut st = a.conn.prepare(sql).unwrap();
+        let v: Vec<String> = st.query_map([], |r| r.get(0)).unwrap().collect::<rusqlite::Result<_>>().unwrap();
+        std::iter::once(None).chain(v.into_iter().map(Some)).collect()
+    };
+    let mut out = Vec::new();
+    for player in names("SELECT name FROM players ORDER BY id") {
+        for tournament in names("SELECT name FROM tournaments ORDER BY id") {
+            for game in names("SELECT DISTINCT game FROM logs WHERE game IS NOT NULL ORDER BY game") {
+                for valid in [None, Some(true), Some(false)] {
+                    out.push(Filter {
+                        player: player.clone(),
+                        tournament: tournament.clone(),
+                        game: game.clone(),
+                        valid,
+                        since: None,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The counts kept at ingest equal the same counts taken from the stored rows: every games
+/// list's total and the place of each of its pages (against the statement that counts rows,
+/// which a filter by the time stored uses), the overview's totals, each tournament's standings
+/// (against the counted seats) and Merkle root (against its manifest, read from every entry),
+/// and every kept row against the rows migration 8 adds up from scratch.
+fn assert_kept_counts_are_the_rows(a: &Archive) {
+    let c = &a.conn;
+    for filter in every_filter(a) {
+        let all = a.all_games(&filter).unwrap();
+        let counted = Filter { since: Some(0), ..filter.clone() };
+        let newest = a.games_page(&filter, Cursor::Newest, 3).unwrap();
+        assert_eq!(newest.total, all.len() as u64, "{filter:?}");
+        assert_eq!(newest.total, a.games_page(&counted, Cursor::Newest, 3).unwrap().total, "{filter:?}");
+        // Each page by number and by cursor: its rows, and its place among all of them.
+        let mut seen = Vec::new();
+        let mut cursor = Cursor::Newest;
+        for n in 1u32.. {
+            let page = a.games_page(&filter, cursor, 3).unwrap();
+            let by_number = a.list_games(&filter, n, 3).unwrap();
+            assert_eq!((&page.rows, page.first), (&by_number.rows, by_number.first), "{filter:?} page {n}");
+            assert_eq!(page.first, if all.is_empty() { 0 } else { seen.len() as u64 + 1 }, "{filter:?} page {n}");
+            seen.extend(page.rows.iter().map(|r| r.id));
+            match page.older {
+                Some(id) => cursor = Cursor::After(id),
+                None => break,
+            }
+        }
+        assert_eq!(seen, all.iter().map(|r| r.id).collect::<Vec<_>>(), "{filter:?}: every game once, in order");
+    }
+    let one = |sql: &str| -> u64 { c.query_row(sql, [], |r| r.get::<_, i64>(0)).unwrap() as u64 };
+    let s = a.summary().unwrap();
+    assert_eq!(
+        (s.games, s.valid, s.invalid, s.players, s.tournaments, s.rounds),
+        (
+            one("SELECT COUNT(*) FROM logs"),
+            one("SELECT COUNT(*) FROM verdicts WHERE valid = 1"),
+            one("SELECT COUNT(*) FROM verdicts WHERE valid = 0"),
+            one("SELECT COUNT(*) FROM players"),
+            one("SELECT COUNT(*) FROM tournaments"),
+            one("SELECT COALESCE(SUM(rounds), 0) FROM verdicts"),
+        )
+    );
+    let rows = |sql: &str| -> Vec<(String, u64)> {
+        let mut st = c.prepare(sql).unwrap();
+        let v = st.query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64))).unwrap();
+        v.collect::<rusqlite::Result<_>>().unwrap()
+    };
+    let per_game = rows("SELECT COALESCE(game, '?'), COUNT(*) AS n FROM logs GROUP BY game ORDER BY n DESC, game");
+    let kept: Vec<(String, u64)> =
+        s.per_game.iter().map(|(g, n)| (g.clone().unwrap_or_else(|| "?".into()), *n)).collect();
+    assert_eq!(kept, per_game);
+    let faults = rows(
+        "SELECT COALESCE(fault_code, ''), COUNT(*) AS n FROM verdicts WHERE valid = 0 GROUP BY fault_code
+         ORDER BY n DESC, fault_code",
+    );
+    assert_eq!(s.faults, faults);
+    let mut tournaments = c.prepare("SELECT name FROM tournaments").unwrap();
+    let names: Vec<String> = tournaments.query_map([], |r| r.get(0)).unwrap().collect::<rusqlite::Result<_>>().unwrap();
+    for name in &names {
+        // Each counted entry's seats, as the standings add them up.
+        let mut st = c
+            .prepare(
+                "SELECT COALESCE(l.game, ''), COALESCE(l.ruleset, ''), p.name, COUNT(*),
+                        SUM(s.placement = 1), SUM(COALESCE(s.placement, 0)), SUM(COALESCE(s.final_score, 0))
+                 FROM tournament_counted tc JOIN tournaments t ON t.id = tc.tournament_id
+                 JOIN logs l ON l.id = tc.log_id JOIN seats s ON s.log_id = l.id JOIN players p ON p.id = s.player_id
+                 WHERE t.name = ?1 GROUP BY 1, 2, 3 ORDER BY 1, 2, 3",
+            )
+            .unwrap();
+        let from_rows: Vec<(String, String, String, u64, u64, u64, i64)> = st
+            .query_map([name], |r| {
+                let n = |i| r.get::<_, i64>(i).map(|v| v as u64);
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, n(3)?, n(4)?, n(5)?, r.get(6)?))
+            })
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        let mut kept: Vec<_> = a
+            .standings(name)
+            .unwrap()
+            .unwrap()
+            .into_iter()
+            .map(|s| (s.game, s.ruleset, s.player, s.games, s.firsts, s.placement_sum, s.total_score))
+            .collect();
+        kept.sort();
+        assert_eq!(kept, from_rows, "{name}'s standings");
+        let (summary, published) = (a.tournament_summary(name).unwrap().unwrap(), a.published(name).unwrap().unwrap());
+        assert_eq!(summary.root, published.root, "{name}'s Merkle root");
+        assert_eq!(summary.terms, published.terms, "{name}'s final points terms");
+        assert_eq!(summary.counted, published.games.iter().filter(|g| g.entry.counted).count() as u64);
+        assert_eq!(summary.games, published.games.len() as u64);
+    }
+    // Every kept row, against the same rows added up from scratch by migration 8's own count.
+    let dump = |sql: &str| -> Vec<Vec<String>> {
+        let mut st = c.prepare(sql).unwrap();
+        let n = st.column_count();
+        let v = st
+            .query_map([], |r| (0..n).map(|i| Ok(format!("{:?}", r.get_ref(i)?))).collect::<rusqlite::Result<_>>())
+            .unwrap();
+        v.collect::<rusqlite::Result<_>>().unwrap()
+    };
+    let tables = [
+        "SELECT * FROM list_counts ORDER BY 1, 2, 3, 4, 5",
+        "SELECT * FROM kept_totals ORDER BY 1",
+        "SELECT * FROM fault_counts ORDER BY 1",
+        "SELECT * FROM tournament_standings ORDER BY 1, 2, 3, 4",
+        "SELECT * FROM tournament_terms ORDER BY 1, 2, 3",
+        "SELECT tournament_id, log_id, file, leaf FROM tournament_games ORDER BY 1, 2",
+        "SELECT id, root FROM tournaments ORDER BY 1",
+    ];
+    let incremental: Vec<_> = tables.iter().map(|t| dump(t)).collect();
+    c.execute_batch("SAVEPOINT scratch").unwrap();
+    c.execute_batch(
+        "DELETE FROM list_counts; DELETE FROM fault_counts; UPDATE kept_totals SET n = 0 WHERE name = 'rounds';
+         DELETE FROM tournament_standings; DELETE FROM tournament_terms;
+         UPDATE tournament_games SET file = NULL, leaf = NULL; UPDATE tournaments SET root = NULL;",
+    )
+    .unwrap();
+    kept::count_stored(c).unwrap();
+    let counted: Vec<(i64, i64, i64)> = c
+        .prepare("SELECT tournament_id, log_id, 1 FROM tournament_counted")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap();
+    tournaments::keep_standings(c, &counted).unwrap();
+    let all: std::collections::BTreeSet<i64> = c
+        .prepare("SELECT id FROM tournaments")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(|r| r.unwrap())
+        .collect();
+    publish::keep_roots(c, &Default::default(), &all).unwrap();
+    let scratch: Vec<_> = tables.iter().map(|t| dump(t)).collect();
+    c.execute_batch("ROLLBACK TO scratch; RELEASE scratch").unwrap();
+    for ((t, kept), scratch) in tables.iter().zip(&incremental).zip(&scratch) {
+        assert_eq!(kept, scratch, "{t}: kept as stored, and counted from scratch");
+    }
+}
+
+/// TZQ games of five players over two tournaments and none, a few invalid, enough that every
+/// list spans several of the unit tests' blocks.
+fn many_games(a: &mut Archive, from: usize, n: usize) {
+    let names = ["Ann", "Bo", "Cy", "Di", "Ed"];
+    let items: Vec<Prepared> = (from..from + n)
+        .map(|i| {
+            let mut l = tzq_log(&format!("kept/{i}"), [names[i % 5], names[(i / 5 + i + 1) % 5]]);
+            if i % 7 == 3 {
+                l.records.truncate(l.records.len() / 2);
+            }
+            prepare(&paifu_core::log::encode(&l, Encoding::Binary))
+        })
+        .collect();
+    for (k, chunk) in items.chunks(9).enumerate() {
+        let t = [Some("Cup"), None, Some("Open")][k % 3];
+        a.store_batch(chunk, &[], t, Origin::CommandLine).unwrap();
+    }
+}
+
+#[test]
+fn kept_counts_equal_the_rows_after_ingests_takeovers_certificates_and_keys() {
+    let (_d, mut a) = mixed_archive();
+    assert_kept_counts_are_the_rows(&a);
+    many_games(&mut a, 0, 60);
+    assert_kept_counts_are_the_rows(&a);
+    // A takeover: an uncommitted copy counts and leads, then the genuine log certified by the
+    // key the tournament trusts takes both over; the copy leaves the players' lists.
+    let (server, referee) = (key(31), key(32));
+    a.ensure_tournament("Trusting", None, &[referee.verifying_key()]).unwrap();
+    let (genuine, copy) = genuine_and_uncommitted("kept/takeover", ["Ann", "Fay"]);
+    let c = a.store_certified(&copy, None, Some(&certify(&copy, &server)), Some("Open"), Origin::CommandLine).unwrap();
+    let fay = Filter { player: Some("Fay".into()), ..Filter::default() };
+    assert_eq!(a.all_games(&fay).unwrap().iter().map(|r| r.id).collect::<Vec<_>>(), [c.id]);
+    assert_kept_counts_are_the_rows(&a);
+    let g = a
+        .store_certified(&genuine, None, Some(&certify(&genuine, &referee)), Some("Trusting"), Origin::CommandLine)
+        .unwrap();
+    assert!(g.counted && !a.game(c.id).unwrap().unwrap().counted);
+    assert_eq!(a.all_games(&fay).unwrap().iter().map(|r| r.id).collect::<Vec<_>>(), [g.id], "the lead moved");
+    assert_eq!(a.games_page(&fay, Cursor::Newest, 5).unwrap().total, 1);
+    assert_kept_counts_are_the_rows(&a);
+    // The copy joins the trusting tournament; a certificate added later makes entries count in
+    // it; the keys it trusts change (every entry recounted, every manifest leaf again).
+    a.store(&copy, None, Some("Trusting"), Origin::CommandLine).unwrap();
+    let some = a.all_games(&Filter { tournament: Some("Cup".into()), ..Filter::default() }).unwrap();
+    let p = prepare(&a.log_bytes(some[0].id).unwrap().unwrap().0);
+    a.store(&p, None, Some("Trusting"), Origin::CommandLine).unwrap();
+    a.add_certificate(some[0].id, &certify(&p, &referee)).unwrap();
+    assert_kept_counts_are_the_rows(&a);
+    a.set_trusted_keys("Trusting", &[server.verifying_key()]).unwrap();
+    assert_kept_counts_are_the_rows(&a);
+    a.set_trusted_keys("Cup", &[referee.verifying_key()]).unwrap();
+    a.set_trusted_keys("Trusting", &[]).unwrap();
+    assert_kept_counts_are_the_rows(&a);
+    many_games(&mut a, 60, 20);
+    assert_kept_counts_are_the_rows(&a);
+}
+
+#[test]
+fn deep_pages_read_only_their_block_and_say_their_place() {
+    let (_d, mut a) = temp_archive();
+    many_games(&mut a, 0, 100);
+    let filter = Filter::default();
+    let all = a.all_games(&filter).unwrap();
+    assert_eq!(all.len(), 100);
+    // Blocks of 8 in the tests: a page deep in the list, by cursor and by number, from the
+    // counts of the blocks above it and the rows of its own.
+    for per in [1u32, 3, 7, 50] {
+        for start in [0usize, 1, 7, 8, 9, 50, 63, 64, 98, 99] {
+            let page = if start == 0 {
+                a.games_page(&filter, Cursor::Newest, per).unwrap()
+            } else {
+                a.games_page(&filter, Cursor::After(all[start - 1].id), per).unwrap()
+            };
+            let end = (start + per as usize).min(all.len());
+            assert_eq!(page.rows, all[start..end], "per {per}, from {start}");
+            assert_eq!((page.first, page.total), (start as u64 + 1, 100), "per {per}, from {start}");
+            let n = start as u32 / per + 1;
+            let by_number = a.list_games(&filter, n, per).unwrap();
+            let from = (n - 1) as usize * per as usize;
+            assert_eq!(by_number.rows, all[from..(from + per as usize).min(100)], "page {n} of {per}");
+        }
+    }
+    // The statement behind a deep page reads the index from its cursor, not the rows before it.
+    let q = where_clause(&filter);
+    let plan: Vec<String> = a
+        .conn
+        .prepare(&format!(
+            "EXPLAIN QUERY PLAN SELECT l.id FROM {} WHERE {} AND {} < 50 ORDER BY {} DESC LIMIT 5",
+            q.from, q.cond, q.key, q.key
+        ))
+        .unwrap()
+        .query_map([], |r| r.get(3))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap();
+    assert!(plan.iter().any(|p| p.contains("USING INTEGER PRIMARY KEY") || p.contains("USING INDEX")), "{plan:?}");
+}
+
+#[test]
+fn migration_8_fills_the_kept_counts_from_a_version_7_archive() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v7.db");
+    {
+        let mut a = Archive::open(&path).unwrap();
+        many_games(&mut a, 0, 40);
+        let (genuine, copy) = genuine_and_uncommitted("kept/migration", ["Ann", "Fay"]);
+        a.store(&copy, None, Some("Open"), Origin::CommandLine).unwrap();
+        a.store(&genuine, None, Some("Cup"), Origin::CommandLine).unwrap();
+        a.ensure_tournament("Trusting", None, &[key(41).verifying_key()]).unwrap();
+        a.store_certified(&genuine, None, Some(&certify(&genuine, &key(41))), Some("Trusting"), Origin::CommandLine)
+            .unwrap();
+        assert_kept_counts_are_the_rows(&a);
+        // Back to version 7: what migration 8 added taken away.
+        a.conn
+            .execute_batch(
+                "DROP TRIGGER players_kept_total; DROP TRIGGER tournaments_kept_total;
+                 DROP TABLE list_counts; DROP TABLE kept_totals; DROP TABLE fault_counts;
+                 DROP TABLE tournament_standings; DROP TABLE tournament_terms;
+                 DROP INDEX tournament_games_leaves;
+                 ALTER TABLE tournament_games DROP COLUMN file; ALTER TABLE tournament_games DROP COLUMN leaf;
+                 ALTER TABLE tournaments DROP COLUMN root;
+                 PRAGMA user_version = 7;",
+            )
+            .unwrap();
+    }
+    let a = Archive::open(&path).unwrap();
+    assert_eq!(a.schema_version().unwrap(), SCHEMA_VERSION);
+    assert_eq!(a.summary().unwrap().games, 42);
+    assert!(!a.standings("Trusting").unwrap().unwrap().is_empty());
+    assert_kept_counts_are_the_rows(&a);
 }

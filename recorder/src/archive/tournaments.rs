@@ -111,9 +111,10 @@ pub(super) fn ensure(tx: &Transaction<'_>, name: &str, owner: Option<&str>, trus
         return Err(NameError::Confusable { kind: NameKind::Tournament, existing }.into());
     }
     check_new_name(NameKind::Tournament, name)?;
+    // No games yet: the Merkle root of none (`publish.rs` keeps it as games come).
     tx.execute(
-        "INSERT INTO tournaments(name, created_at, owner, skeleton) VALUES (?1, ?2, ?3, ?4)",
-        params![name, now(), owner, skeleton],
+        "INSERT INTO tournaments(name, created_at, owner, skeleton, root) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![name, now(), owner, skeleton, paifu_core::manifest::merkle_root(&[]).to_hex()],
     )?;
     let id = tx.last_insert_rowid();
     for k in trusted {
@@ -160,7 +161,7 @@ impl Archive {
     /// valid games certified valid by one of them.
     pub fn set_trusted_keys(&mut self, name: &str, keys: &[PublicKey]) -> Result<TournamentInfo> {
         let keys: Vec<String> = keys.iter().map(key_hex).collect();
-        let found = self.write(|tx| {
+        let found = self.write_kept(|tx, kept| {
             let Some(id) = tx
                 .query_row("SELECT id FROM tournaments WHERE name = ?1", [name], |r| r.get::<_, i64>(0))
                 .optional()?
@@ -175,7 +176,9 @@ impl Archive {
                 )?;
             }
             // Which of its entries count, here and in the archive, follows the keys.
-            super::counting::recount_tournament(tx, id)?;
+            super::counting::recount_tournament(tx, id, kept)?;
+            // Its manifest entries list the certificates of the keys it trusts now.
+            kept.keys_changed(id);
             Ok(true)
         })?;
         if !found {
@@ -205,68 +208,191 @@ impl Archive {
     }
 
     /// A tournament's standings over the games that count (valid, and certified valid by a key
-    /// the tournament trusts): best average placement first, then more first places, then higher
-    /// total score. `None` when there is no such tournament.
+    /// the tournament trusts), read from the lines kept as games count and stop counting: best
+    /// average placement first, then more first places, then higher total score. `None` when
+    /// there is no such tournament.
     pub fn standings(&self, tournament: &str) -> Result<Option<Vec<Standing>>> {
         let exists: Option<i64> =
             self.conn.query_row("SELECT id FROM tournaments WHERE name = ?1", [tournament], |r| r.get(0)).optional()?;
         let Some(tid) = exists else { return Ok(None) };
-        let mut st = self.conn.prepare_cached(&format!(
-            "SELECT COALESCE(l.game, ''), COALESCE(l.ruleset, ''), p.name, s.placement, s.final_score,
-                    (SELECT r.facts FROM rounds r WHERE r.log_id = l.id ORDER BY r.round DESC LIMIT 1), s.seat
-             FROM tournament_games tg
-             JOIN logs l ON l.id = tg.log_id
-             JOIN seats s ON s.log_id = tg.log_id
-             JOIN players p ON p.id = s.player_id
-             WHERE tg.tournament_id = ?1 AND {COUNTS_IN_STANDINGS}"
-        ))?;
-        type Line = (String, String, String, Option<i64>, Option<i64>, Option<String>, i64);
-        let lines: Vec<Line> = st
-            .query_map([tid], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?)))?
+        let mut st = self.conn.prepare_cached(
+            "SELECT ts.game, ts.ruleset, p.name, ts.games, ts.firsts, ts.placement_sum, ts.total_score, ts.points,
+                    ts.point_games
+             FROM tournament_standings ts JOIN players p ON p.id = ts.player_id
+             WHERE ts.tournament_id = ?1",
+        )?;
+        let lines: Vec<Standing> = st
+            .query_map([tid], |r| {
+                let n = |i| r.get::<_, i64>(i).map(|v| v.max(0) as u64);
+                Ok(Standing {
+                    game: r.get(0)?,
+                    ruleset: r.get(1)?,
+                    rank: 0,
+                    player: r.get(2)?,
+                    games: n(3)?,
+                    firsts: n(4)?,
+                    placement_sum: n(5)?,
+                    average_placement: 0.0,
+                    total_score: r.get(6)?,
+                    points: (r.get::<_, i64>(8)? > 0).then(|| r.get(7)).transpose()?,
+                })
+            })?
             .collect::<std::result::Result<_, _>>()?;
-        let mut tables: BTreeMap<(String, String), BTreeMap<String, Standing>> = BTreeMap::new();
-        for (game, ruleset, player, placement, score, last_facts, seat) in lines {
+        Ok(Some(ranked(lines)))
+    }
+}
+
+/// Lines of standings ranked: a table per game and ruleset (in their order), each line's
+/// average place, its rank in its table (equal lines share one).
+pub(super) fn ranked(lines: Vec<Standing>) -> Vec<Standing> {
+    let mut tables: BTreeMap<(String, String), Vec<Standing>> = BTreeMap::new();
+    for l in lines {
+        tables.entry((l.game.clone(), l.ruleset.clone())).or_default().push(l);
+    }
+    let mut out = Vec::new();
+    for (_, mut v) in tables {
+        for l in &mut v {
+            l.average_placement = l.placement_sum as f64 / l.games.max(1) as f64;
+        }
+        v.sort_by(|a, b| a.order(b).then_with(|| a.player.cmp(&b.player)));
+        for i in 0..v.len() {
+            let same = i > 0 && v[i].order(&v[i - 1]).is_eq();
+            v[i].rank = if same { v[i - 1].rank } else { i as u32 + 1 };
+        }
+        out.extend(v);
+    }
+    out
+}
+
+/// One seat's part in a line of standings.
+#[derive(Default)]
+struct Part {
+    games: i64,
+    firsts: i64,
+    placement_sum: i64,
+    total_score: i64,
+    points: i64,
+    point_games: i64,
+}
+
+/// Adds to the kept standings what each change means: `(tournament, entry, n)`, the entry now
+/// counting in the tournament's standings (`n` 1) or no longer (-1). Each seat of the entry
+/// is a game of its player's line (a player in two seats, two); a riichi entry's final points
+/// are its last round's `final_points` facts, and how its ruleset counts them is kept beside
+/// the standings (`tournament_terms`).
+pub(super) fn keep_standings(c: &rusqlite::Connection, changes: &[(i64, i64, i64)]) -> Result<()> {
+    if changes.is_empty() {
+        return Ok(());
+    }
+    let mut lines: BTreeMap<(i64, String, String, i64), Part> = BTreeMap::new();
+    let mut terms: BTreeMap<(i64, String, String), i64> = BTreeMap::new();
+    let mut entry = c.prepare_cached(
+        "SELECT COALESCE(l.game, ''), COALESCE(l.ruleset, ''), l.header_json,
+                (SELECT r.facts FROM rounds r WHERE r.log_id = l.id ORDER BY r.round DESC LIMIT 1)
+         FROM logs l WHERE l.id = ?1",
+    )?;
+    let mut seats = c.prepare_cached(
+        "SELECT s.player_id, s.placement, s.final_score, s.seat FROM seats s WHERE s.log_id = ?1 ORDER BY s.seat",
+    )?;
+    for &(tid, id, n) in changes {
+        let (game, ruleset, header, last_facts): (String, String, Option<String>, Option<String>) =
+            entry.query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+        let rows: Vec<(i64, Option<i64>, Option<i64>, i64)> = seats
+            .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+            .collect::<std::result::Result<_, _>>()?;
+        for (player, placement, score, seat) in rows {
             let points = match game.as_str() {
                 "riichi" => final_points(last_facts.as_deref(), seat)?,
                 _ => None,
             };
-            let line =
-                tables.entry((game.clone(), ruleset.clone())).or_default().entry(player.clone()).or_insert(Standing {
-                    game,
-                    ruleset,
-                    rank: 0,
-                    player,
-                    games: 0,
-                    firsts: 0,
-                    placement_sum: 0,
-                    average_placement: 0.0,
-                    total_score: 0,
-                    points: None,
-                });
-            let place = placement.and_then(|p| u64::try_from(p).ok()).unwrap_or(0);
-            line.games += 1;
-            line.firsts += u64::from(place == 1);
-            line.placement_sum += place;
-            line.total_score += score.unwrap_or(0);
+            let place = placement.and_then(|p| u64::try_from(p).ok()).unwrap_or(0) as i64;
+            let line = lines.entry((tid, game.clone(), ruleset.clone(), player)).or_default();
+            line.games += n;
+            line.firsts += n * i64::from(place == 1);
+            line.placement_sum += n * place;
+            line.total_score += n * score.unwrap_or(0);
             if let Some(p) = points {
-                line.points = Some(line.points.unwrap_or(0) + p);
+                line.points += n * p;
+                line.point_games += n;
             }
         }
-        let mut out = Vec::new();
-        for (_, lines) in tables {
-            let mut v: Vec<Standing> = lines.into_values().collect();
-            for l in &mut v {
-                l.average_placement = l.placement_sum as f64 / l.games.max(1) as f64;
+        if game == "riichi" {
+            if let Some(header) = header {
+                let header: paifu_core::log::Header = super::parse_json(&header, "a stored header")?;
+                let rules = <paifu_core::riichi::Riichi as paifu_core::Game>::rules(&ruleset, &header.options)
+                    .map_err(|e| ArchiveError::Corrupt(format!("a counted riichi game's options: {}", e.0)))?;
+                *terms.entry((tid, ruleset.clone(), rules.final_points_terms())).or_default() += n;
             }
-            v.sort_by(|a, b| a.order(b).then_with(|| a.player.cmp(&b.player)));
-            for i in 0..v.len() {
-                let same = i > 0 && v[i].order(&v[i - 1]).is_eq();
-                v[i].rank = if same { v[i - 1].rank } else { i as u32 + 1 };
-            }
-            out.extend(v);
         }
-        Ok(Some(out))
     }
+    let mut put = c.prepare_cached(
+        "INSERT INTO tournament_standings(tournament_id, game, ruleset, player_id, games, firsts, placement_sum,
+                                          total_score, points, point_games)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+         ON CONFLICT(tournament_id, game, ruleset, player_id) DO UPDATE SET
+             games = games + excluded.games, firsts = firsts + excluded.firsts,
+             placement_sum = placement_sum + excluded.placement_sum, total_score = total_score + excluded.total_score,
+             points = points + excluded.points, point_games = point_games + excluded.point_games
+         RETURNING games",
+    )?;
+    let mut drop = c.prepare_cached(
+        "DELETE FROM tournament_standings WHERE tournament_id = ?1 AND game = ?2 AND ruleset = ?3 AND player_id = ?4",
+    )?;
+    for ((tid, game, ruleset, player), p) in &lines {
+        let games: i64 = put.query_row(
+            params![
+                tid,
+                game,
+                ruleset,
+                player,
+                p.games,
+                p.firsts,
+                p.placement_sum,
+                p.total_score,
+                p.points,
+                p.point_games
+            ],
+            |r| r.get(0),
+        )?;
+        match games {
+            0 => {
+                drop.execute(params![tid, game, ruleset, player])?;
+            }
+            g if g < 0 => return Err(ArchiveError::Corrupt(format!("a line of standings fell below no games: {g}"))),
+            _ => {}
+        }
+    }
+    let mut put = c.prepare_cached(
+        "INSERT INTO tournament_terms(tournament_id, ruleset, terms, games) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT(tournament_id, ruleset, terms) DO UPDATE SET games = games + excluded.games RETURNING games",
+    )?;
+    let mut drop =
+        c.prepare_cached("DELETE FROM tournament_terms WHERE tournament_id = ?1 AND ruleset = ?2 AND terms = ?3")?;
+    for ((tid, ruleset, text), n) in terms.iter().filter(|(_, n)| **n != 0) {
+        let games: i64 = put.query_row(params![tid, ruleset, text, n], |r| r.get(0))?;
+        if games <= 0 {
+            drop.execute(params![tid, ruleset, text])?;
+        }
+    }
+    Ok(())
+}
+
+/// How the counted riichi games of tournament `tid` count their final points, per ruleset
+/// (kept by [`keep_standings`]): each distinct setting once, in order.
+pub(super) fn final_points_terms(
+    c: &rusqlite::Connection,
+    tid: i64,
+) -> Result<BTreeMap<(String, String), Vec<String>>> {
+    let mut st = c.prepare_cached(
+        "SELECT ruleset, terms FROM tournament_terms WHERE tournament_id = ?1 AND games > 0 ORDER BY ruleset, terms",
+    )?;
+    let rows: Vec<(String, String)> =
+        st.query_map([tid], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<std::result::Result<_, _>>()?;
+    let mut out: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+    for (ruleset, terms) in rows {
+        out.entry(("riichi".to_owned(), ruleset)).or_default().push(terms);
+    }
+    Ok(out)
 }
 
 /// A riichi seat's final result after uma and oka: the engine's `final_points` fact in the
