@@ -6,8 +6,7 @@
 //! Allocations are counted per thread (tests run on several at once): a count is what the
 //! calling thread allocated (and reallocated) while the work ran.
 
-// `mod import;` (the import side, tests/alloc/import.rs) is declared on the `import` branch;
-// merged with it, both modules are declared here.
+mod import;
 mod replay;
 
 use std::alloc::{GlobalAlloc, Layout, System};

@@ -173,14 +173,37 @@ fn resolve(mods: &BTreeMap<Module, PathBuf>, here: &Module, path: &[String]) -> 
 /// Module circles of the crate whose sources are in `src`: each set of two or more modules that
 /// reach each other (an edge to one's own ancestor, the facade, does not count).
 fn circles(src: &Path) -> Vec<BTreeSet<Module>> {
-    let mods = modules(src);
+    circles_by(src, &|m: &Module| m.clone())
+}
+
+/// Circles among the folders (and files) right under the module `parent` of the crate in `src`:
+/// each of them taken whole, with every module inside it, so that `parent::a::x` using
+/// `parent::b` and `parent::b` using `parent::a` is a circle although no file reaches back to
+/// `parent::a::x` itself.
+fn folder_circles(src: &Path, parent: &[&str]) -> Vec<BTreeSet<Module>> {
+    let depth = parent.len() + 1;
+    circles_by(src, &|m: &Module| {
+        let under = m.len() > depth && m.iter().zip(parent).all(|(a, b)| a == b);
+        if under {
+            m[..depth].to_vec()
+        } else {
+            m.clone()
+        }
+    })
+}
+
+/// [`circles`] among the modules taken as `group` says (each module counted as its group).
+fn circles_by(src: &Path, group: &dyn Fn(&Module) -> Module) -> Vec<BTreeSet<Module>> {
+    let files = modules(src);
+    let mods: BTreeSet<Module> = files.keys().map(group).collect();
     let mut edges: BTreeMap<Module, BTreeSet<Module>> = BTreeMap::new();
-    for (m, f) in &mods {
+    for (m, f) in &files {
         let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-        let targets = edges.entry(m.clone()).or_default();
+        let g = group(m);
+        let targets = edges.entry(g.clone()).or_default();
         for p in paths(&code_of(&text)) {
-            let t = resolve(&mods, m, &p);
-            if t != *m && !m.starts_with(&t) {
+            let t = group(&resolve(&files, m, &p));
+            if t != g && !g.starts_with(&t) {
                 targets.insert(t);
             }
         }
@@ -198,9 +221,9 @@ fn circles(src: &Path) -> Vec<BTreeSet<Module>> {
         }
         seen
     };
-    let reaches: BTreeMap<Module, BTreeSet<Module>> = mods.keys().map(|m| (m.clone(), reach(m))).collect();
+    let reaches: BTreeMap<Module, BTreeSet<Module>> = mods.iter().map(|m| (m.clone(), reach(m))).collect();
     let mut out: Vec<BTreeSet<Module>> = Vec::new();
-    for m in mods.keys() {
+    for m in &mods {
         let set: BTreeSet<Module> =
             reaches[m].iter().filter(|t| *t != m && reaches.get(*t).is_some_and(|r| r.contains(m))).cloned().collect();
         if !set.is_empty() && !out.iter().any(|c| c.contains(m)) {
@@ -242,6 +265,40 @@ fn the_circle_check_finds_a_circle() {
     // A test module may use anything.
     std::fs::write(src.join("c.rs"), "fn f() {}\n#[cfg(test)]\nmod tests {\n    use crate::a::g;\n}\n").unwrap();
     assert!(circles(src).is_empty());
+}
+
+/// The importers depend one way (issue 26): `import::source` on the formats, the formats on
+/// `embedded`, `to_log` and the record model, never back; no format's writer reaches the source
+/// check.
+#[test]
+fn the_importers_depend_one_way() {
+    let found = folder_circles(&root().join("recorder/src"), &["import"]);
+    let shown: Vec<String> =
+        found.iter().map(|c| c.iter().map(|m| m.join("::")).collect::<Vec<_>>().join(", ")).collect();
+    assert!(shown.is_empty(), "circles among the folders of recorder/src/import: {}", shown.join("; "));
+}
+
+/// The circle of issue 26 (a format's writer taking a helper of the source check, which reads
+/// that format) is no file-level circle, but a folder-level one.
+#[test]
+fn the_folder_check_finds_a_circle_through_a_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path();
+    std::fs::create_dir_all(src.join("import/fmt")).unwrap();
+    std::fs::write(src.join("lib.rs"), "mod import;\n").unwrap();
+    std::fs::write(src.join("import/mod.rs"), "mod fmt;\nmod source;\nmod record;\n").unwrap();
+    std::fs::write(src.join("import/source.rs"), "use super::fmt::read;\npub fn embedded() {}\n").unwrap();
+    std::fs::write(src.join("import/fmt/mod.rs"), "mod write;\npub fn read() {}\n").unwrap();
+    std::fs::write(src.join("import/fmt/write.rs"), "use crate::import::source::embedded;\n").unwrap();
+    std::fs::write(src.join("import/record.rs"), "pub struct Game;\n").unwrap();
+    assert!(circles(src).is_empty(), "no file reaches back to the file that uses it");
+    let found = folder_circles(src, &["import"]);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let names: Vec<String> = found[0].iter().map(|m| m.join("::")).collect();
+    assert_eq!(names, ["import::fmt", "import::source"]);
+    // The writer taking the helper from below both (the record model): no circle.
+    std::fs::write(src.join("import/fmt/write.rs"), "use crate::import::record::Game;\n").unwrap();
+    assert!(folder_circles(src, &["import"]).is_empty());
 }
 
 /// The code (test modules left out) of every file under `dir` that names any of `words`.

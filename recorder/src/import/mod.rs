@@ -19,6 +19,7 @@
 //! ones, with their own hand model and converter.
 
 mod embedded;
+mod json;
 pub mod mcr;
 pub mod mjai;
 pub mod mjlog;
@@ -109,7 +110,7 @@ pub fn import_read(format: &str, text: &str, bytes: &[u8], excerpt: bool) -> Res
     // A log made from this very file (not one the file embeds) holds the file.
     let h = &imp.log.header;
     let made_here = h.source.as_ref().is_some_and(|s| s.digest == to_log::source_digest(bytes));
-    if made_here && source::embedded(h).is_none() {
+    if made_here && to_log::embedded_source(h).is_none() {
         return Err(ImportError::new(
             "",
             format!(

@@ -1,54 +1,163 @@
-//! Positions in the record model (tenhou.net/6 paths such as `log[2][5][7]`, record.rs) mapped to
-//! a source's own positions (`line 12` in mjai, `byte 1234` in mjlog).
+//! Places in the record model (tenhou.net/6 paths such as `log[2][5][7]`, record.rs), kept as
+//! numbers and written out only when a message names them, and their map to a source's own
+//! positions (`line 12` in mjai, `byte 1234` in mjlog).
 
-use super::to_log::Imported;
 use super::ImportError;
 use std::collections::HashMap;
+use std::fmt;
 
-/// Record paths mapped to source positions.
+/// A place in the record model: `log[round]`, `log[round][entry]` or
+/// `log[round][entry][item]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Pos {
+    pub(crate) round: u32,
+    pub(crate) entry: Option<u8>,
+    pub(crate) item: Option<u32>,
+}
+
+impl Pos {
+    /// `log[round]`.
+    pub(crate) fn round(round: usize) -> Pos {
+        Pos { round: round as u32, entry: None, item: None }
+    }
+
+    /// `log[round][entry]`.
+    pub(crate) fn entry(round: usize, entry: usize) -> Pos {
+        Pos { round: round as u32, entry: Some(entry as u8), item: None }
+    }
+
+    /// `log[round][entry][item]`.
+    pub(crate) fn item(round: usize, entry: usize, item: usize) -> Pos {
+        Pos { round: round as u32, entry: Some(entry as u8), item: Some(item as u32) }
+    }
+
+    /// The places of a round's start that one line (mjai's `start_kyoku`) or tag (mjlog's
+    /// `<INIT>`) gives: the round, its kyoku, points, dora and first indicator, and its result.
+    pub(crate) fn round_start(round: usize) -> [Pos; 6] {
+        [
+            Pos::round(round),
+            Pos::entry(round, 0),
+            Pos::entry(round, 1),
+            Pos::entry(round, 2),
+            Pos::item(round, 2, 0),
+            Pos::entry(round, 16),
+        ]
+    }
+
+    /// The place a path names (`log[3]`, `log[3][5]`, `log[3][5][7]`, deeper steps left out);
+    /// `None` for any other text.
+    fn of_path(path: &str) -> Option<Pos> {
+        let mut rest = path.strip_prefix("log")?;
+        let mut steps = [None::<u32>; 3];
+        let mut k = 0;
+        while !rest.is_empty() {
+            let inner = rest.strip_prefix('[')?;
+            let end = inner.find(']')?;
+            let n: u32 = inner[..end].parse().ok()?;
+            if let Some(step) = steps.get_mut(k) {
+                *step = Some(n);
+            }
+            k += 1;
+            rest = &inner[end + 1..];
+        }
+        let round = steps[0]?;
+        let entry = steps[1].map(|e| u8::try_from(e).ok()).map_or(Some(None), |e| e.map(Some))?;
+        Some(Pos { round, entry, item: steps[2].filter(|_| entry.is_some()) })
+    }
+
+    /// The enclosing place: the entry of an item, the round of an entry.
+    fn up(self) -> Option<Pos> {
+        match (self.entry, self.item) {
+            (_, Some(_)) => Some(Pos { item: None, ..self }),
+            (Some(_), None) => Some(Pos { entry: None, ..self }),
+            (None, None) => None,
+        }
+    }
+}
+
+impl fmt::Display for Pos {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "log[{}]", self.round)?;
+        if let Some(e) = self.entry {
+            write!(f, "[{e}]")?;
+        }
+        if let Some(i) = self.item {
+            write!(f, "[{i}]")?;
+        }
+        Ok(())
+    }
+}
+
+/// A position in a source file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Label {
+    /// `line 12` (mjai).
+    Line(usize),
+    /// `byte 1234` (mjlog: the tag's offset).
+    Byte(u64),
+}
+
+impl fmt::Display for Label {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Label::Line(n) => write!(f, "line {n}"),
+            Label::Byte(n) => write!(f, "byte {n}"),
+        }
+    }
+}
+
+/// Record-model places mapped to source positions; empty for tenhou.net/6, whose positions are
+/// the model's own.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct PosMap(HashMap<String, String>);
+pub(crate) struct PosMap {
+    places: HashMap<Pos, Label>,
+    /// `sc`, the final results (mjlog's `owari`).
+    sc: Option<Label>,
+}
 
 impl PosMap {
-    /// Maps a path to a line of the source (`line 12`).
-    pub(crate) fn set(&mut self, path: String, line: usize) {
-        self.0.insert(path, format!("line {line}"));
+    pub(crate) fn set(&mut self, pos: Pos, label: Label) {
+        self.places.insert(pos, label);
     }
 
-    /// Maps a path to any position text (`byte 1234`).
-    pub(crate) fn set_label(&mut self, path: String, label: String) {
-        self.0.insert(path, label);
+    /// Sets `sc`, the final results' position.
+    pub(crate) fn set_sc(&mut self, label: Label) {
+        self.sc = Some(label);
     }
 
-    /// The source position of a path, or of its nearest enclosing path.
-    pub(crate) fn map(&self, path: &str) -> String {
-        let mut p = path;
-        loop {
-            if let Some(l) = self.0.get(p) {
-                return l.clone();
+    /// The label of a place, or of its nearest enclosing place.
+    fn lookup(&self, pos: Pos) -> Option<Label> {
+        let mut p = Some(pos);
+        while let Some(q) = p {
+            if let Some(l) = self.places.get(&q) {
+                return Some(*l);
             }
-            match p.rfind('[') {
-                Some(i) if i > 0 => p = &p[..i],
-                _ => return path.to_owned(),
-            }
+            p = q.up();
         }
+        None
+    }
+
+    /// The source position of a place, or of its nearest enclosing place; the place itself when
+    /// none is mapped.
+    pub(crate) fn map_pos(&self, pos: Pos) -> String {
+        self.lookup(pos).map_or_else(|| pos.to_string(), |l| l.to_string())
+    }
+
+    /// [`PosMap::map_pos`] of a path (`log[3][5][7]`, deeper steps read as their item's); `sc`
+    /// and any other text as they are mapped, or themselves.
+    pub(crate) fn map(&self, path: &str) -> String {
+        let label = match Pos::of_path(path) {
+            Some(p) => self.lookup(p),
+            None if path == "sc" => self.sc,
+            None => None,
+        };
+        label.map_or_else(|| path.to_owned(), |l| l.to_string())
     }
 
     /// The error with its position in the source.
     pub(crate) fn error(&self, mut e: ImportError) -> ImportError {
         e.position = self.map(&e.position);
         e
-    }
-
-    /// The import with its records' and mismatches' positions in the source.
-    pub(crate) fn imported(&self, mut imp: Imported) -> Imported {
-        for p in &mut imp.positions {
-            *p = self.map(p);
-        }
-        for m in &mut imp.mismatches {
-            m.error.position = self.map(&m.error.position);
-        }
-        imp
     }
 }
 
@@ -59,11 +168,32 @@ mod tests {
     #[test]
     fn a_path_maps_to_its_own_or_its_nearest_enclosing_position() {
         let mut pm = PosMap::default();
-        pm.set("log[0][5]".into(), 7);
-        pm.set_label("log[1]".into(), "byte 90".into());
+        pm.set(Pos::entry(0, 5), Label::Line(7));
+        pm.set(Pos::round(1), Label::Byte(90));
+        pm.set(Pos::item(1, 16, 2), Label::Line(40));
+        pm.set_sc(Label::Byte(12));
         assert_eq!(pm.map("log[0][5][3]"), "line 7");
-        assert_eq!(pm.map("log[1][16][2]"), "byte 90");
+        assert_eq!(pm.map("log[1][16][3]"), "byte 90");
+        assert_eq!(pm.map("log[1][16][2][2]"), "line 40", "deeper steps read as their item's");
         assert_eq!(pm.map("log[2][4]"), "log[2][4]");
+        assert_eq!(pm.map("sc"), "byte 12");
+        assert_eq!(pm.map("line 3"), "line 3");
+        assert_eq!(pm.map("paifu.order"), "paifu.order");
+        assert_eq!(pm.map_pos(Pos::item(0, 5, 3)), "line 7");
+        assert_eq!(pm.map_pos(Pos::item(3, 6, 1)), "log[3][6][1]");
         assert_eq!(pm.error(ImportError::new("log[0][5]", "x")).position, "line 7");
+        assert_eq!(PosMap::default().map("sc"), "sc");
+    }
+
+    #[test]
+    fn places_read_back_from_their_paths() {
+        for p in [Pos::round(3), Pos::entry(3, 16), Pos::item(12, 5, 30)] {
+            assert_eq!(Pos::of_path(&p.to_string()), Some(p));
+        }
+        assert_eq!(Pos::of_path("log[1][2][3][4]"), Some(Pos::item(1, 2, 3)));
+        assert_eq!(Pos::of_path("log[1], line 2, column 3"), None);
+        assert_eq!(Pos::of_path("log"), None);
+        assert_eq!(Pos::of_path("log[x]"), None);
+        assert_eq!(Pos::of_path("log[0][999]"), None);
     }
 }

@@ -39,7 +39,12 @@ impl Tile {
 
     /// Paifu's tile.
     pub(crate) fn to_paifu(self) -> mahjong::Tile {
-        self.notation().parse().unwrap_or(mahjong::Tile::kind_tile(0))
+        match self.0 {
+            51..=53 => mahjong::Tile::new(34 + self.0 - 51).unwrap_or(mahjong::Tile::kind_tile(0)),
+            c => mahjong::Tile::kind_tile(
+                usize::from((c / 10).saturating_sub(1).min(3)) * 9 + usize::from(c % 10).saturating_sub(1),
+            ),
+        }
     }
 
     /// The code of Paifu's tile.
@@ -208,6 +213,7 @@ mod tests {
         for code in (11..=19).chain(21..=29).chain(31..=39).chain(41..=47).chain(51..=53) {
             let t = Tile::from_code(code).unwrap();
             assert_eq!(Tile::from_paifu(t.to_paifu()), t, "{code}");
+            assert_eq!(t.to_paifu().to_string(), t.notation(), "{code}");
         }
         assert_eq!(Tile::from_code(20), None);
         assert_eq!(Tile(53).notation(), "0s");

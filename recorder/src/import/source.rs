@@ -19,28 +19,32 @@
 //! Logs without an embedded source (seeded games, and logs imported before sources were
 //! embedded) are validated by the core validator alone.
 
-use super::to_log::{digest_fault, Imported};
+use super::positions::PosMap;
+use super::record::Game;
+use super::to_log::{self, digest_fault, embedded_source, Derive, Derived, Ends, META_KEY};
 use super::{mjai, mjlog, tenhou6, ImportError};
-use paifu_core::log::{self, Header, Log, Positions, Record, Source};
-use paifu_core::replay::{self, Report, Verdict};
+use paifu_core::log::{self, Claim, Header, Record};
+use paifu_core::replay::{self, Report, Verdict, Watch};
 use paifu_core::riichi::{Action, Riichi};
-use paifu_core::{ErrorCode, Fault, Game, GameKind};
+use paifu_core::{ErrorCode, Fault, Game as _, GameKind};
 
-use super::to_log::META_KEY;
+/// What the header of a log imported from a source says of it beyond its game (an mjlog
+/// record's checked wall, `meta.wall`).
+type Meta = Option<(String, String)>;
 
-/// The source an imported log embeds: its source block and the text (`meta.source`).
-pub fn embedded(h: &Header) -> Option<(&Source, &str)> {
-    Some((h.source.as_ref()?, h.meta.get(META_KEY)?.as_str()))
-}
-
-/// Imports a source of a log header's `source.format` (`tenhou6`, `mjlog`, `mjai`), read as an
-/// excerpt when `excerpt` says the log was (`paifu import --excerpt`: the reading asked for).
-fn import_as(format: &str, text: &str, excerpt: bool) -> Result<Imported, ImportError> {
+/// Reads a source of a log header's `source.format` (`tenhou6`, `mjlog`, `mjai`) as `paifu
+/// import` reads a file of that format: its game in the record model, where its places are in
+/// the source, and what the header says of it beyond the game; read as an excerpt when
+/// `excerpt` says the log was (`paifu import --excerpt`).
+fn read_as(format: &str, text: &str, excerpt: bool) -> Result<(Game, PosMap, Meta), ImportError> {
     match format {
-        "tenhou6" => tenhou6::import_read(text, text.as_bytes(), excerpt),
+        "tenhou6" => tenhou6::parse(text).map(|g| (g, PosMap::default(), None)),
         // `paifu import` gives mjlog records no id (they carry none).
-        "mjlog" => mjlog::import_read(text, text.as_bytes(), "", excerpt),
-        "mjai" => mjai::import_read(text, text.as_bytes(), excerpt),
+        "mjlog" => mjlog::read_game(text, "", excerpt).map(|r| {
+            let meta = r.meta();
+            (r.game, r.pm, meta)
+        }),
+        "mjai" => mjai::read_game(text).map(|(g, pm)| (g, pm, None)),
         other => Err(ImportError::new("source.format", format!("{other:?} is not a format Paifu imports"))),
     }
 }
@@ -76,18 +80,38 @@ fn header_difference(log: &Header, src: &Header) -> Option<String> {
         })
 }
 
+/// Whether the log's header is the one its source gives (`expected`, made without the source
+/// text, which the log's `meta.source` is: a source that fits a header is embedded in it),
+/// the engine name apart. Compared field by field; the message is written only for a difference.
+/// A log imported before Paifu rebuilt Tenhou's walls does not say its wall was checked
+/// (`meta.wall`): it claims less, and its source's wall is checked all the same.
+fn same_header(log: &Header, expected: &Header, text: &str) -> bool {
+    let meta_but_source = log.meta.iter().filter(|(k, _)| *k != META_KEY);
+    let unclaimed = |k: &str| k == mjlog::WALL_KEY && !log.meta.contains_key(k);
+    let expected_meta = expected.meta.iter().filter(|(k, _)| !unclaimed(k));
+    log.paifu == expected.paifu
+        && log.game == expected.game
+        && log.ruleset == expected.ruleset
+        && log.options == expected.options
+        && log.seats == expected.seats
+        && log.seed == expected.seed
+        && log.commitment == expected.commitment
+        && log.source == expected.source
+        && to_log::embeddable(text.as_bytes()).is_some()
+        && meta_but_source.eq(expected_meta)
+}
+
 /// What a record says, for a message: its seat, action and claim.
 fn show(r: &Record<Action>) -> String {
     let claim = r.claim.as_ref().map(|c| format!(" claiming {}", log::json_object(c))).unwrap_or_default();
     format!("seat {} {}{claim}", r.seat, r.action)
 }
 
-/// A fault at record `i` of the log, in the round record `i` is played in.
-fn at_record(log: &Log<Action>, i: usize, pos: &Positions, code: ErrorCode, message: String) -> Fault {
-    let mut f = Fault::new(code, message).at_index(i);
-    f.line = pos.line_of(i);
-    f.round = round_at(log, i);
-    let rec = log.records.get(i);
+/// A fault at record `index` of the log (`rec`, when the log has it), played in round `round`;
+/// the validator adds the line it is on.
+fn at_record(index: usize, rec: Option<&Record<Action>>, round: u32, code: ErrorCode, message: String) -> Fault {
+    let mut f = Fault::new(code, message).at_index(index);
+    f.round = Some(round);
     if let Some(r) = rec {
         f.seat = Some(r.seat);
         f.action = Some(r.action.to_string());
@@ -95,76 +119,218 @@ fn at_record(log: &Log<Action>, i: usize, pos: &Positions, code: ErrorCode, mess
     f
 }
 
-/// The round (1-based) record `i` of the log is played in: the state's after the records before
-/// it (`None` when they do not replay).
-fn round_at(log: &Log<Action>, i: usize) -> Option<u32> {
-    let state: Riichi = match i.checked_sub(1) {
-        None => replay::setup(&log.header).ok()?,
-        Some(upto) => replay::replay(log, &Positions::default(), Some(upto)).ok()?.0,
-    };
-    Some(state.round())
+/// The claim the source gives the record `ends` describes: the hand's score changes, and at
+/// the game's end the final scores it states; `None` when it gives neither.
+fn claim_of(ends: Ends, final_scores: Option<&Vec<i64>>) -> Option<Claim> {
+    let fin = final_scores.filter(|_| ends.game);
+    (ends.round.is_some() || fin.is_some())
+        .then(|| Claim { round: ends.round.map(|d| d.to_vec()), final_scores: fin.cloned() })
 }
 
-/// Checks an imported riichi log against the source it embeds (the module's doc): the first
-/// fault found, `None` when the log is what its source gives or embeds no source.
-pub(crate) fn check_log(log: &Log<Action>, pos: &Positions) -> Option<Fault> {
-    let (src, text) = embedded(&log.header)?;
-    if let Some(f) = digest_fault(src, text) {
-        return Some(f);
+/// Whether a record's claim is `ends`' (the same as comparing with [`claim_of`], without
+/// making it).
+fn claim_is(c: Option<&Claim>, ends: Ends, final_scores: Option<&Vec<i64>>) -> bool {
+    let fin = final_scores.filter(|_| ends.game).map(Vec::as_slice);
+    match c {
+        None => ends.round.is_none() && fin.is_none(),
+        Some(c) => {
+            (ends.round.is_some() || fin.is_some())
+                && c.round.as_deref() == ends.round.as_ref().map(|d| &d[..])
+                && c.final_scores.as_deref() == fin
+        }
     }
-    let excerpt = super::to_log::is_excerpt(&log.header);
-    let imp = match import_as(&src.format, text, excerpt) {
-        Ok(imp) => imp,
-        // A Tenhou record whose own seed does not make its deals (mjlog/wall.rs).
-        Err(e) if mjlog::is_wall_mismatch(&e) => {
-            let what = e.message.strip_prefix("wall_mismatch: ").unwrap_or(&e.message).to_owned();
+}
+
+/// An imported riichi log checked against the source it embeds in the same pass as its replay
+/// (the module's doc): each record derived from the source in the state the engine plays the
+/// log's record in, and compared with it.
+struct SourceCheck {
+    format: String,
+    game: Game,
+    pm: PosMap,
+    derive: Derive,
+    /// What the source gives for the log's next record, derived in the state the engine plays
+    /// it in (`None`: the source has no more).
+    due: Option<Derived>,
+    /// The source could not be read on to the log's next record: why.
+    broken: Option<ImportError>,
+    /// The round the log's next record is played in.
+    round: u32,
+}
+
+impl SourceCheck {
+    /// Reads the source a riichi log embeds and checks the header against it: the header's
+    /// fault (the source's digest, a source that cannot be read, a header that differs) if it
+    /// has one.
+    fn new(h: &Header) -> Result<SourceCheck, Fault> {
+        let mismatch = |m: String| Fault::new(ErrorCode::SourceMismatch, m);
+        let Some((src, text)) = embedded_source(h) else {
+            return Err(mismatch("the log embeds no source".into()));
+        };
+        if let Some(f) = digest_fault(src, text) {
+            return Err(f);
+        }
+        let excerpt = to_log::is_excerpt(h);
+        let (game, pm, meta) = read_as(&src.format, text, excerpt).map_err(|e| {
+            if mjlog::is_wall_mismatch(&e) {
+                // A Tenhou record whose own seed does not make its deals (mjlog/wall.rs).
+                let what = e.message.strip_prefix("wall_mismatch: ").unwrap_or(&e.message).to_owned();
+                let e = ImportError { message: what, ..e };
+                return Fault::new(
+                    ErrorCode::WallMismatch,
+                    format!("the source the log embeds ({}) is not what its own seed deals: {e}", src.format),
+                );
+            }
+            mismatch(format!("the source the log embeds ({}) cannot be imported: {e}", src.format))
+        })?;
+        if game.paifu.is_some() {
+            // Importing such a file gives the log it embeds (embedded/), whose header would have
+            // to hold this very text, which holds that header: never the log's.
+            return Err(mismatch(format!(
+                "the source the log embeds ({}) carries a Paifu log of its own (\"paifu\"), which a log imported from \
+                 it is; that log's header cannot hold this very source",
+                src.format
+            )));
+        }
+        let mut expected = to_log::bare_header(&src.format, &game, src.digest, excerpt);
+        expected.meta.extend(meta);
+        if let Some(c) = to_log::computed_note(&game) {
+            expected.meta.insert(to_log::COMPUTED_KEY.into(), c);
+        }
+        if !same_header(h, &expected, text) {
+            if let Some(t) = to_log::embeddable(text.as_bytes()) {
+                expected.meta.insert(META_KEY.into(), t.to_owned());
+            }
+            let why = header_difference(h, &expected)
+                .unwrap_or_else(|| "the header differs from what its embedded source gives".into());
+            return Err(mismatch(why));
+        }
+        let mut check = SourceCheck {
+            format: src.format.clone(),
+            game,
+            pm,
+            derive: Derive::new(),
+            due: None,
+            broken: None,
+            round: 0,
+        };
+        // The first record is derived in the game the header sets up (a header the engine
+        // refuses is the validator's fault, and no record is played).
+        if let Ok(start) = replay::setup::<Riichi>(h) {
+            check.derive_next(&start, 0);
+        }
+        Ok(check)
+    }
+
+    /// Derives what the source gives for record `index`, due in `state`.
+    fn derive_next(&mut self, state: &Riichi, index: usize) {
+        self.round = state.round();
+        match self.derive.next(&self.game, state, index) {
+            Ok(d) => self.due = d,
+            Err(e) => {
+                self.due = None;
+                self.broken = Some(e);
+            }
+        }
+    }
+
+    /// The fault of a source that cannot be imported (found while deriving its records).
+    fn unreadable(&self, e: ImportError) -> Fault {
+        let e = self.pm.error(e);
+        Fault::new(
+            ErrorCode::SourceMismatch,
+            format!("the source the log embeds ({}) cannot be imported: {e}", self.format),
+        )
+    }
+
+    /// A derived record as a record, with the claim it ends with, for a message.
+    fn record_of(&self, index: usize, d: Derived, claim: Option<Claim>) -> (Record<Action>, String) {
+        let (seat, action, pos) = d;
+        (Record { seq: index as u32, seat, action, claim }, self.pm.map_pos(pos))
+    }
+}
+
+impl Watch<Riichi> for SourceCheck {
+    fn record(&mut self, index: usize, rec: &Record<Action>, state: &Riichi) -> Result<(), Fault> {
+        if let Some(e) = self.broken.take() {
+            return Err(self.unreadable(e));
+        }
+        let mismatch = |m: String| at_record(index, Some(rec), self.round, ErrorCode::SourceMismatch, m);
+        let Some(d) = &self.due else {
+            return Err(mismatch(format!(
+                "the log has {}, but its embedded source ends after {index} records",
+                show(rec)
+            )));
+        };
+        if rec.seat != d.0 || rec.action != d.1 {
+            let (theirs, place) = self.record_of(index, d.clone(), None);
+            return Err(mismatch(format!(
+                "the log has {}, but its embedded source gives {} ({place})",
+                show(rec),
+                show(&theirs)
+            )));
+        }
+        let ends = self.derive.played(&self.game, state, index).map_err(|e| self.unreadable(e))?;
+        let final_scores = self.game.final_scores.as_ref();
+        if !claim_is(rec.claim.as_ref(), ends, final_scores) {
+            let (theirs, place) = self.record_of(index, d.clone(), claim_of(ends, final_scores));
+            return Err(mismatch(format!(
+                "the log has {}, but its embedded source gives {} ({place})",
+                show(rec),
+                show(&theirs)
+            )));
+        }
+        if let Some(m) = self.derive.mismatches.first() {
+            let e = self.pm.error(m.error.clone());
+            let what = e.message.strip_prefix("claim_mismatch: ").unwrap_or(&e.message).to_owned();
             let e = ImportError { message: what, ..e };
-            return Some(Fault::new(
-                ErrorCode::WallMismatch,
-                format!("the source the log embeds ({}) is not what its own seed deals: {e}", src.format),
+            return Err(at_record(
+                index,
+                Some(rec),
+                self.round,
+                ErrorCode::ClaimMismatch,
+                format!("the embedded source's own scoring differs from Paifu's: {e}"),
             ));
         }
-        Err(e) => {
-            return Some(Fault::new(
-                ErrorCode::SourceMismatch,
-                format!("the source the log embeds ({}) cannot be imported: {e}", src.format),
-            ))
+        self.derive_next(state, index + 1);
+        Ok(())
+    }
+
+    fn end(&mut self, records: usize, state: &Riichi) -> Result<(), Fault> {
+        // A log that stops before its game is over is the validator's fault (truncated), which
+        // says more than that the source goes on; an excerpt may stop at any hand's end.
+        if !state.is_over() && state.excerpt().is_none() {
+            return Ok(());
         }
-    };
-    if let Some(why) = header_difference(&log.header, &imp.log.header) {
-        return Some(Fault::new(ErrorCode::SourceMismatch, why));
-    }
-    let (ours, theirs) = (&log.records, &imp.log.records);
-    let place = |i: usize| imp.positions.get(i).map(|p| format!(" ({p})")).unwrap_or_default();
-    for i in 0..ours.len().max(theirs.len()) {
-        let message = match (ours.get(i), theirs.get(i)) {
-            (Some(a), Some(b)) if a == b => continue,
-            (Some(a), Some(b)) => {
-                format!("the log has {}, but its embedded source gives {}{}", show(a), show(b), place(i))
+        if let Some(e) = self.broken.take() {
+            return Err(self.unreadable(e));
+        }
+        match &self.due {
+            None => Ok(()),
+            Some(d) => {
+                let (theirs, place) = self.record_of(records, d.clone(), None);
+                Err(at_record(
+                    records,
+                    None,
+                    state.round(),
+                    ErrorCode::SourceMismatch,
+                    format!(
+                        "the log ends after {records} records, but its embedded source goes on with {} ({place})",
+                        show(&theirs)
+                    ),
+                ))
             }
-            (Some(a), None) => {
-                format!("the log has {}, but its embedded source ends after {} records", show(a), theirs.len())
-            }
-            (None, b) => format!(
-                "the log ends after {} records, but its embedded source goes on with {}{}",
-                ours.len(),
-                b.map(show).unwrap_or_default(),
-                place(i)
-            ),
-        };
-        return Some(at_record(log, i, pos, ErrorCode::SourceMismatch, message));
+        }
     }
-    imp.mismatches.first().map(|m| {
-        let what = m.error.message.strip_prefix("claim_mismatch: ").unwrap_or(&m.error.message);
-        let e = ImportError { message: what.to_owned(), ..m.error.clone() };
-        at_record(
-            log,
-            m.record,
-            pos,
-            ErrorCode::ClaimMismatch,
-            format!("the embedded source's own scoring differs from Paifu's: {e}"),
-        )
-    })
+}
+
+/// The report with the header's fault `f` (of the check against the source) as its verdict when
+/// the whole log was read and `f` comes before the validator's own fault.
+fn with_header_fault(mut report: Report, f: Fault) -> Report {
+    if report.digest.is_some() && report.verdict.fault().is_none_or(|g| before(&f, g)) {
+        report.verdict = Verdict::Invalid(f);
+    }
+    report
 }
 
 /// The excerpt reading of an imported riichi log that is a whole game stopping early (`paifu
@@ -186,30 +352,60 @@ fn before(f: &Fault, g: &Fault) -> bool {
 }
 
 /// Validates a log of any game, as `paifu_core::replay::validate_bytes` does, and checks an
-/// imported riichi log that embeds its source against it ([`check_log`]; an imported MCR log
-/// likewise, `mcr::source::check_log`). The report is the core
-/// validator's, with the verdict replaced by the source's fault when that comes first in the
-/// log (at the same record, the core validator's fault is kept).
+/// imported riichi log that embeds its source against it, in the same pass (the module's doc;
+/// an imported MCR log likewise, after it: `mcr::source::check_log`). The verdict is the first
+/// fault in the log: the source's or the core validator's (at the same record, the core
+/// validator's).
 ///
 /// This is the one function `paifu validate`, `paifu sign`, `paifu verify` and whoever stores
 /// logs call.
 pub fn validate_bytes(bytes: &[u8]) -> Report {
-    let mut report = paifu_core::replay::validate_bytes(bytes);
-    if let (Some(header), Some(_)) = (&report.header, &report.digest) {
-        report.verdict = checked_against_source(header, bytes, report.verdict.clone());
+    let mut reader = match log::open(bytes) {
+        Ok(r) => r,
+        Err(f) => return Report { header: None, digest: None, records: 0, verdict: Verdict::Invalid(f) },
+    };
+    let h = reader.header();
+    if embedded_source(h).is_none() || h.game != GameKind::Riichi.name() {
+        let mut report = replay::validate_bytes(bytes);
+        if let (Some(header), Some(_)) = (&report.header, &report.digest) {
+            if embedded_source(header).is_some() && header.game == GameKind::Mcr.name() {
+                report.verdict = checked_against_source(header, bytes, report.verdict.clone());
+            }
+        }
+        return report;
     }
-    report
+    match SourceCheck::new(h) {
+        Ok(mut check) => {
+            // Bytes in memory cannot fail to be read.
+            let checked = replay::validate_records::<Riichi, _>(&mut reader, &mut check);
+            let header = Some(reader.into_header());
+            match checked {
+                Ok((digest, records, verdict)) => Report { header, digest, records, verdict },
+                Err(e) => Report {
+                    header,
+                    digest: None,
+                    records: 0,
+                    verdict: Verdict::Invalid(Fault::new(
+                        ErrorCode::BadEncoding,
+                        format!("the log could not be read: {e}"),
+                    )),
+                },
+            }
+        }
+        Err(f) => with_header_fault(replay::validate_bytes(bytes), f),
+    }
 }
 
 /// `verdict` (the core validator's on the log `bytes` with this header) with the embedded
 /// source's fault instead when the log is an imported riichi or MCR log that embeds its source and
 /// the source's fault comes first. Any other log's verdict comes back as it was.
 pub(crate) fn checked_against_source(header: &Header, bytes: &[u8], verdict: Verdict) -> Verdict {
-    if embedded(header).is_none() {
+    if embedded_source(header).is_none() {
         return verdict;
     }
     let found = match GameKind::from_name(&header.game) {
-        Some(GameKind::Riichi) => log::decode::<Action>(bytes).ok().and_then(|(l, p)| check_log(&l, &p)),
+        // The check is made in the replay: the verdict is the one both give.
+        Some(GameKind::Riichi) => return validate_bytes(bytes).verdict,
         Some(GameKind::Mcr) => {
             log::decode::<paifu_core::mcr::Action>(bytes).ok().and_then(|(l, p)| super::mcr::source::check_log(&l, &p))
         }

@@ -66,9 +66,9 @@ pub(crate) fn japanese(name: &str, seat_wind: u8, round_wind: u8) -> String {
 /// form (mjai logs written by Paifu-compatible tools).
 pub(crate) fn paifu_name(name: &str) -> Option<&'static str> {
     let t = table().ok()?;
-    let lower = name.to_ascii_lowercase();
+    // Paifu's names are lower case: one in any case is read as that name.
     t.iter()
-        .find(|y| y.japanese == name || y.english.eq_ignore_ascii_case(name) || y.paifu == lower)
+        .find(|y| y.japanese == name || y.english.eq_ignore_ascii_case(name) || y.paifu.eq_ignore_ascii_case(name))
         .map(|y| y.paifu.as_str())
 }
 
@@ -105,6 +105,11 @@ mod tests {
         assert_eq!(paifu_name("all simples"), Some("tanyao"));
         assert_eq!(paifu_name("pinfu"), Some("pinfu"));
         assert_eq!(paifu_name("nothing"), None);
+        assert_eq!(paifu_name("PINFU"), Some("pinfu"));
+        assert!(
+            table().unwrap().iter().all(|y| y.paifu == y.paifu.to_ascii_lowercase()),
+            "Paifu's names are lower case"
+        );
         assert_eq!(by_id(47).unwrap().paifu, "kokushi");
         assert_eq!(japanese("tanyao", 0, 0), "断幺九");
         assert_eq!(japanese("seat_wind", 1, 0), "自風 南");

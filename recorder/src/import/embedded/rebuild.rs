@@ -2,6 +2,7 @@
 //! claims put back, and for a seeded log the decisions replayed on the seed.
 
 use super::Embedded;
+use crate::import::positions::PosMap;
 use crate::import::record::{Game, Tile};
 use crate::import::to_log::{self, Imported, Mismatch};
 use crate::import::ImportError;
@@ -12,7 +13,7 @@ use paifu_core::Game as _;
 /// Rebuilds the embedded log from a game in the record model. Positions are the model's paths.
 pub(crate) fn rebuild(g: &Game, e: &Embedded) -> Result<Imported, ImportError> {
     let seeded = e.header.seed.is_some();
-    let (imp, windowed) = to_log::convert_windows(g, e.header.clone())?;
+    let (imp, windowed) = to_log::convert_windows(g, e.header.clone(), &PosMap::default())?;
     if let Some((i, why)) = &imp.refused {
         let pos = imp.positions.get(*i).cloned().unwrap_or_default();
         return Err(g.error_at(&pos, format!("the rules refuse this play: {why}")));

@@ -11,6 +11,8 @@ pub use write::export;
 use write::export_as;
 
 use super::embedded::{self, first_difference, mismatch, show};
+use super::positions::PosMap;
+use super::record::Game;
 use super::tenhou6::Style;
 use super::to_log::{self, Imported};
 use super::ImportError;
@@ -31,14 +33,18 @@ pub(crate) fn import_read(text: &str, bytes: &[u8], excerpt: bool) -> Result<Imp
     let (g, pm) = to_record::to_game(&lines)?;
     let Some(v) = &g.paifu else {
         let h = to_log::header("mjai", &g, bytes, excerpt);
-        let imp = to_log::convert(&g, h).map_err(|e| pm.error(e))?;
-        return Ok(pm.imported(imp));
+        return to_log::convert(&g, h, &pm);
     };
     let start = lines.iter().find(|l| matches!(l.event, Event::StartGame { .. })).map_or(1, |l| l.line);
     let e = embedded::read(v).map_err(|m| ImportError::new(format!("line {start}"), m.to_string()))?;
-    let imp = pm.imported(embedded::rebuild(&g, &e).map_err(|e| pm.error(e))?);
+    let imp = embedded::rebuild(&g, &e).map_err(|e| pm.error(e))?.located(&pm);
     check_export(text, &lines, &imp.log)?;
     Ok(imp)
+}
+
+/// Reads an mjai log into the record model, with where its places are in the file.
+pub(crate) fn read_game(text: &str) -> Result<(Game, PosMap), ImportError> {
+    to_record::to_game(&read::parse(text)?)
 }
 
 /// Checks that an mjai file is exactly the mjai export of the log rebuilt from it (blank lines

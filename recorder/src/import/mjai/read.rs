@@ -10,6 +10,7 @@
 //! `red_fives` for the red-five rule of `start_game`. Yaku lists may be `[name, han]` pairs or
 //! `{"name", "han"}` objects, with Japanese or English (Mahjong Soul) names.
 
+use crate::import::json::{Doc, Json};
 use crate::import::record::round_name;
 use crate::import::{brief, ImportError};
 
@@ -155,38 +156,49 @@ pub(crate) struct Line {
     pub(crate) event: Event,
 }
 
-struct Obj<'a> {
+/// An event's object (a key given twice: the last is read).
+struct Obj<'o, 'a> {
     line: usize,
-    kind: String,
-    m: &'a Map<String, Value>,
+    kind: &'o str,
+    m: Json<'o, 'a>,
 }
 
-impl Obj<'_> {
+impl<'o, 'a> Obj<'o, 'a> {
     fn err(&self, msg: impl Into<String>) -> ImportError {
         ImportError::new(format!("line {}", self.line), format!("{}: {}", self.kind, msg.into()))
     }
 
-    fn get(&self, k: &str) -> Result<&Value, ImportError> {
-        self.m.get(k).ok_or_else(|| self.err(format!("missing field {k:?}")))
+    /// The value of a key, if given (`null` included).
+    fn field(&self, k: &str) -> Option<Json<'o, 'a>> {
+        self.m.get(k)
+    }
+
+    fn has(&self, k: &str) -> bool {
+        self.m.has(k)
+    }
+
+    fn get(&self, k: &str) -> Result<Json<'o, 'a>, ImportError> {
+        self.field(k).ok_or_else(|| self.err(format!("missing field {k:?}")))
     }
 
     fn int(&self, k: &str) -> Result<i64, ImportError> {
         let v = self.get(k)?;
-        v.as_i64().ok_or_else(|| self.err(format!("{k:?} is not an integer: {}", brief(v, 40))))
+        v.as_i64().ok_or_else(|| self.err(format!("{k:?} is not an integer: {}", brief(&v, 40))))
     }
 
     /// An optional field that, when given (and not `null`), must be of its type.
-    fn opt<T>(&self, k: &str, what: &str, read: impl Fn(&Value) -> Option<T>) -> Result<Option<T>, ImportError> {
-        match self.m.get(k) {
-            None | Some(Value::Null) => Ok(None),
-            Some(v) => read(v).map(Some).ok_or_else(|| self.err(format!("{k:?} is not {what}: {}", brief(v, 40)))),
+    fn opt<T>(&self, k: &str, what: &str, read: impl Fn(Json<'o, 'a>) -> Option<T>) -> Result<Option<T>, ImportError> {
+        match self.field(k) {
+            None => Ok(None),
+            Some(v) if v.is_null() => Ok(None),
+            Some(v) => read(v).map(Some).ok_or_else(|| self.err(format!("{k:?} is not {what}: {}", brief(&v, 40)))),
         }
     }
 
     /// A field that must be `true` or `false`.
     fn bool(&self, k: &str) -> Result<bool, ImportError> {
         let v = self.get(k)?;
-        v.as_bool().ok_or_else(|| self.err(format!("{k:?} is not true or false: {}", brief(v, 40))))
+        v.as_bool().ok_or_else(|| self.err(format!("{k:?} is not true or false: {}", brief(&v, 40))))
     }
 
     /// An optional non-negative integer (fu, han).
@@ -204,7 +216,7 @@ impl Obj<'_> {
         u32::try_from(v).map_err(|_| self.err(format!("{k:?} = {v} cannot be negative")))
     }
 
-    fn pai_value(&self, v: &Value, what: &str) -> Result<Pai, ImportError> {
+    fn pai_value(&self, v: Json, what: &str) -> Result<Pai, ImportError> {
         let s = v.as_str().ok_or_else(|| self.err(format!("{what} is not a tile string")))?;
         Pai::parse(s).ok_or_else(|| self.err(format!("{s:?} is not an mjai tile")))
     }
@@ -214,40 +226,38 @@ impl Obj<'_> {
     }
 
     fn pais(&self, k: &str) -> Result<Vec<Pai>, ImportError> {
-        let a = self.get(k)?.as_array().ok_or_else(|| self.err(format!("{k:?} is not a list of tiles")))?;
-        a.iter().map(|v| self.pai_value(v, k)).collect()
+        let a = self.get(k)?.items().ok_or_else(|| self.err(format!("{k:?} is not a list of tiles")))?;
+        a.map(|v| self.pai_value(v, k)).collect()
     }
 
     fn ints(&self, k: &str) -> Result<Option<Vec<i64>>, ImportError> {
-        match self.m.get(k) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::Array(a)) => a
-                .iter()
-                .map(|v| v.as_i64().ok_or_else(|| self.err(format!("{k:?} holds a non-integer: {}", brief(v, 40)))))
+        let Some(v) = self.field(k).filter(|v| !v.is_null()) else { return Ok(None) };
+        match v.items() {
+            Some(a) => a
+                .map(|v| v.as_i64().ok_or_else(|| self.err(format!("{k:?} holds a non-integer: {}", brief(&v, 40)))))
                 .collect::<Result<Vec<_>, _>>()
                 .map(Some),
-            Some(v) => Err(self.err(format!("{k:?} is not a list of integers: {}", brief(v, 40)))),
+            None => Err(self.err(format!("{k:?} is not a list of integers: {}", brief(&v, 40)))),
         }
     }
 
     /// The yaku list (`yakus` or `yaku`): `[name, han]` pairs or `{"name", "han"}` objects; `None`
     /// when the event has none.
     fn yaku(&self) -> Result<Option<Vec<(String, u32)>>, ImportError> {
-        let key = if self.m.contains_key("yakus") { "yakus" } else { "yaku" };
-        let Some(a) = self.opt(key, "a list of yaku", |v| v.as_array().cloned())? else { return Ok(None) };
-        let han = |v: Option<&Value>| v.and_then(Value::as_u64).and_then(|h| u32::try_from(h).ok());
-        a.iter()
-            .enumerate()
+        let key = if self.has("yakus") { "yakus" } else { "yaku" };
+        let Some(a) = self.opt(key, "a list of yaku", |v| v.items())? else { return Ok(None) };
+        let han = |v: Option<Json>| v.and_then(|h| h.as_u64()).and_then(|h| u32::try_from(h).ok());
+        a.enumerate()
             .map(|(i, y)| {
-                let pair = match y {
-                    Value::Array(p) if p.len() == 2 => p[0].as_str().zip(han(p.get(1))),
-                    Value::Object(o) => o.get("name").and_then(Value::as_str).zip(han(o.get("han").or_else(|| o.get("fan")))),
-                    _ => None,
+                let pair = match y.items() {
+                    Some(p) if p.len() == 2 => y.at(0).and_then(|n| n.as_str()).zip(han(y.at(1))),
+                    Some(_) => None,
+                    None => y.get("name").and_then(|n| n.as_str()).zip(han(y.get("han").or_else(|| y.get("fan")))),
                 };
                 pair.map(|(n, h)| (n.to_owned(), h)).ok_or_else(|| {
                     self.err(format!(
                         "{key}[{i}] is not a yaku ([name, han] or {{\"name\", \"han\"}}, the han a non-negative integer): {}",
-                        brief(y, 40)
+                        brief(&y, 40)
                     ))
                 })
             })
@@ -257,17 +267,16 @@ impl Obj<'_> {
 }
 
 fn event(o: &Obj) -> Result<Event, ImportError> {
-    Ok(match o.kind.as_str() {
+    Ok(match o.kind {
         "start_game" => {
             let names =
-                o.get("names")?.as_array().ok_or_else(|| o.err("\"names\" is not a list of the 4 players' names"))?;
+                o.get("names")?.items().ok_or_else(|| o.err("\"names\" is not a list of the 4 players' names"))?;
             let names = names
-                .iter()
                 .enumerate()
                 .map(|(i, n)| {
                     n.as_str()
                         .map(str::to_owned)
-                        .ok_or_else(|| o.err(format!("names[{i}] is not a name (a string): {}", brief(n, 40))))
+                        .ok_or_else(|| o.err(format!("names[{i}] is not a name (a string): {}", brief(&n, 40))))
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             if names.len() != 4 {
@@ -278,10 +287,8 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
             }
             let mut red_fives = None;
             for k in ["aka_flag", "aka", "red_fives"] {
-                let flag = o.opt(k, "true, false, 0 or 1", |v| match v {
-                    Value::Bool(b) => Some(*b),
-                    Value::Number(n) => n.as_u64().filter(|n| *n <= 1).map(|n| n == 1),
-                    _ => None,
+                let flag = o.opt(k, "true, false, 0 or 1", |v| {
+                    v.as_bool().or_else(|| v.as_u64().filter(|n| *n <= 1).map(|n| n == 1))
                 })?;
                 if let (Some(a), Some(b)) = (red_fives, flag) {
                     if a != b {
@@ -295,11 +302,11 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
                 red_fives,
                 rule: o.opt("rule", "a string (Tenhou's rule name)", |v| v.as_str().map(str::to_owned))?,
                 id: o.opt("id", "a string", |v| v.as_str().map(str::to_owned))?,
-                paifu: o.m.get("paifu").cloned(),
+                paifu: o.field("paifu").map(|p| p.to_value()),
             }
         }
         "start_kyoku" => {
-            let tehais = o.get("tehais")?.as_array().ok_or_else(|| o.err("\"tehais\" is not a list of hands"))?;
+            let tehais = o.get("tehais")?.items().ok_or_else(|| o.err("\"tehais\" is not a list of hands"))?;
             if tehais.len() != 4 {
                 return Err(o.err(format!(
                     "{} hands: this is not a four-player game, which is all Paifu plays yet",
@@ -307,11 +314,9 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
                 )));
             }
             let hands = tehais
-                .iter()
                 .map(|h| {
-                    h.as_array()
+                    h.items()
                         .ok_or_else(|| o.err("a hand is not a list of tiles"))?
-                        .iter()
                         .map(|t| o.pai_value(t, "tehais"))
                         .collect::<Result<Vec<_>, _>>()
                 })
@@ -340,7 +345,7 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
             if consumed.len() != need {
                 return Err(o.err(format!("\"consumed\" has {} tiles, not {need}", consumed.len())));
             }
-            match o.kind.as_str() {
+            match o.kind {
                 "chi" => Event::Chi { actor, target, pai, consumed },
                 "pon" => Event::Pon { actor, target, pai, consumed },
                 _ => Event::Daiminkan { actor, target, pai, consumed },
@@ -356,7 +361,7 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
             // bots `uradora_marker`: one list, under any of the names; two that differ are refused.
             let mut ura: Option<(&str, Vec<Pai>)> = None;
             for name in ["ura_markers", "uradora_markers", "uradora_marker"] {
-                if !o.m.contains_key(name) {
+                if !o.has(name) {
                     continue;
                 }
                 let these = o.pais(name)?;
@@ -372,7 +377,7 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
             Event::Hora {
                 actor: o.seat("actor")?,
                 target: o.seat("target")?,
-                pai: o.m.get("pai").map(|v| o.pai_value(v, "pai")).transpose()?,
+                pai: o.field("pai").map(|v| o.pai_value(v, "pai")).transpose()?,
                 ura_markers: ura,
                 yaku: o.yaku()?,
                 fu: o.opt_count("fu")?,
@@ -400,7 +405,10 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
 pub(crate) fn one_event(m: &Map<String, Value>) -> Result<Event, ImportError> {
     let kind =
         m.get("type").and_then(Value::as_str).ok_or_else(|| ImportError::new("", "an mjai event has a \"type\""))?;
-    event(&Obj { line: 1, kind: kind.to_owned(), m })
+    // Read as the line it would be in a log.
+    let text = Value::Object(m.clone()).to_string();
+    let doc = Doc::parse(&text).map_err(|e| ImportError::new("", e.to_string()))?;
+    event(&Obj { line: 1, kind, m: doc.root() })
 }
 
 /// The round a `start_kyoku` starts, as players name it (`East 2, 1 honba`).
@@ -423,6 +431,8 @@ pub(crate) fn kyoku_index(bakaze: Pai, kyoku: u8) -> u8 {
 /// Parses an mjai log. `none` events (a player's answer that it does nothing) are skipped.
 pub(crate) fn parse(text: &str) -> Result<Vec<Line>, ImportError> {
     let mut out: Vec<Line> = Vec::new();
+    // One document read line after line, in the same room.
+    let mut doc = Doc::default();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let in_round = |e: ImportError| match out.iter().rev().find_map(|l| round_of(&l.event)) {
@@ -432,21 +442,22 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Line>, ImportError> {
         if raw.trim().is_empty() {
             continue;
         }
-        let v: Value = serde_json::from_str(raw).map_err(|e| {
+        doc.read(raw).map_err(|e| {
             let what = if e.is_eof() { "the line is cut short" } else { "not valid JSON" };
             in_round(ImportError::new(format!("line {line}, column {}", e.column()), format!("{what}: {e}")))
         })?;
-        let m = v
-            .as_object()
-            .ok_or_else(|| in_round(ImportError::new(format!("line {line}"), "an mjai event is a JSON object")))?;
+        let m = doc.root();
+        if !m.is_object() {
+            return Err(in_round(ImportError::new(format!("line {line}"), "an mjai event is a JSON object")));
+        }
         let kind = m
             .get("type")
-            .and_then(Value::as_str)
+            .and_then(|t| t.as_str())
             .ok_or_else(|| in_round(ImportError::new(format!("line {line}"), "an mjai event has a \"type\"")))?;
         if kind == "none" {
             continue;
         }
-        let event = event(&Obj { line, kind: kind.to_owned(), m }).map_err(in_round)?;
+        let event = event(&Obj { line, kind, m }).map_err(in_round)?;
         out.push(Line { line, event });
     }
     if out.is_empty() {

@@ -2,11 +2,12 @@
 //! indicators and results), with the line of every entry.
 
 use super::read::{kyoku_index, Event, Line, Pai};
-use crate::import::positions::PosMap;
+use crate::import::positions::{Label, Pos, PosMap};
 use crate::import::record::{round_name, CalledFrom, Discard, Game, Outcome, Round, Take, Tile, Win};
 use crate::import::ImportError;
 
-fn tile(p: Pai, line: usize, round: &str, what: &str) -> Result<Tile, ImportError> {
+/// The tile `p` (`what` names it in a message).
+fn tile(p: Pai, line: usize, round: &str, what: std::fmt::Arguments<'_>) -> Result<Tile, ImportError> {
     let err = |m: String| ImportError::new(format!("line {line}"), m).in_round(round);
     match p {
         Pai::Hidden => Err(err(format!(
@@ -174,7 +175,7 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                 let mut hands: [Vec<Tile>; 4] = Default::default();
                 for (s, h) in tehais.iter().enumerate() {
                     for p in h {
-                        let t = tile(*p, line, &name, &format!("a tile of seat {s}'s starting hand"))?;
+                        let t = tile(*p, line, &name, format_args!("a tile of seat {s}'s starting hand"))?;
                         red_seen |= t.0 > 50;
                         hands[s].push(t);
                     }
@@ -183,13 +184,13 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                             here(format!("seat {s} starts with {} tiles, not 13", hands[s].len())).in_round(&name)
                         );
                     }
-                    pm.set(format!("log[{ri}][{}]", 4 + 3 * s), line);
-                    pm.set(format!("log[{ri}][{}]", 5 + 3 * s), line);
-                    pm.set(format!("log[{ri}][{}]", 6 + 3 * s), line);
+                    for k in 4..7 {
+                        pm.set(Pos::entry(ri, k + 3 * s), Label::Line(line));
+                    }
                 }
-                let dora = tile(*dora_marker, line, &name, "the dora indicator")?;
-                for p in ["", "[0]", "[1]", "[2]", "[2][0]", "[16]"] {
-                    pm.set(format!("log[{ri}]{p}"), line);
+                let dora = tile(*dora_marker, line, &name, format_args!("the dora indicator"))?;
+                for p in Pos::round_start(ri) {
+                    pm.set(p, Label::Line(line));
                 }
                 cur = Some(Open {
                     round: Round {
@@ -221,23 +222,23 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                 let Some(o) = cur.as_mut() else {
                     return Err(here("an event outside a hand (before start_kyoku or after end_kyoku)".into()));
                 };
-                let name = o.name.clone();
-                let here = |m: String| ImportError::new(format!("line {line}"), m).in_round(&name);
+                let name: &str = &o.name;
+                let here = |m: String| ImportError::new(format!("line {line}"), m).in_round(name);
                 if o.ended && !matches!(ev, Event::Hora { .. }) {
                     return Err(here("the hand has ended (hora or ryukyoku) but its events go on".into()));
                 }
                 let r = &mut o.round;
                 let take = |pm: &mut PosMap, r: &mut Round, s: u8, t: Take| {
                     let su = usize::from(s);
-                    pm.set(format!("log[{ri}][{}][{}]", 5 + 3 * su, r.takes[su].len()), line);
+                    pm.set(Pos::item(ri, 5 + 3 * su, r.takes[su].len()), Label::Line(line));
                     r.takes[su].push(t);
                 };
                 let disc = |pm: &mut PosMap, r: &mut Round, s: u8, d: Discard| {
                     let su = usize::from(s);
-                    pm.set(format!("log[{ri}][{}][{}]", 6 + 3 * su, r.discards[su].len()), line);
+                    pm.set(Pos::item(ri, 6 + 3 * su, r.discards[su].len()), Label::Line(line));
                     r.discards[su].push(d);
                 };
-                let tl = |p: Pai, what: &str| tile(p, line, &name, what);
+                let tl = |p: Pai, what: std::fmt::Arguments<'_>| tile(p, line, name, what);
                 let from = |actor: u8, target: u8| match (target + 4 - actor) % 4 {
                     3 => Ok(CalledFrom::Left),
                     2 => Ok(CalledFrom::Across),
@@ -245,18 +246,18 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                     _ => Err(here(format!("seat {actor} calls its own discard"))),
                 };
                 let own = |c: &[Pai]| -> Result<Vec<Tile>, ImportError> {
-                    c.iter().map(|p| tl(*p, "a tile of \"consumed\"")).collect()
+                    c.iter().map(|p| tl(*p, format_args!("a tile of \"consumed\""))).collect()
                 };
                 match ev {
                     Event::Tsumo { actor, pai } => {
-                        let t = tl(*pai, &format!("seat {actor}'s draw"))?;
+                        let t = tl(*pai, format_args!("seat {actor}'s draw"))?;
                         red_seen |= t.0 > 50;
                         o.last_draw[usize::from(*actor)] = Some(t);
                         take(&mut pm, r, *actor, Take::Draw(t));
                     }
                     Event::Dahai { actor, pai, tsumogiri } => {
                         let a = usize::from(*actor);
-                        let t = tl(*pai, &format!("seat {actor}'s discard"))?;
+                        let t = tl(*pai, format_args!("seat {actor}'s discard"))?;
                         if *tsumogiri && o.last_draw[a] != Some(t) {
                             return Err(here(format!(
                                 "seat {actor} discards {} as the tile just drawn (tsumogiri), but it drew {}",
@@ -284,13 +285,18 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                             return Err(here(format!("seat {actor} calls chi from seat {target}, not its left")));
                         }
                         let c = own(consumed)?;
-                        take(&mut pm, r, *actor, Take::Chi { called: tl(*pai, "the called tile")?, own: [c[0], c[1]] });
+                        take(
+                            &mut pm,
+                            r,
+                            *actor,
+                            Take::Chi { called: tl(*pai, format_args!("the called tile"))?, own: [c[0], c[1]] },
+                        );
                         o.last_draw[usize::from(*actor)] = None;
                     }
                     Event::Pon { actor, target, pai, consumed } => {
                         let c = own(consumed)?;
                         let t = Take::Pon {
-                            called: tl(*pai, "the called tile")?,
+                            called: tl(*pai, format_args!("the called tile"))?,
                             own: [c[0], c[1]],
                             from: from(*actor, *target)?,
                         };
@@ -300,7 +306,7 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                     Event::Daiminkan { actor, target, pai, consumed } => {
                         let c = own(consumed)?;
                         let t = Take::OpenKan {
-                            called: tl(*pai, "the called tile")?,
+                            called: tl(*pai, format_args!("the called tile"))?,
                             own: [c[0], c[1], c[2]],
                             from: from(*actor, *target)?,
                         };
@@ -316,7 +322,7 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                             &mut pm,
                             r,
                             *actor,
-                            Discard::AddedKan { added: tl(*pai, "the added tile")?, pon: [*a, *b, *d] },
+                            Discard::AddedKan { added: tl(*pai, format_args!("the added tile"))?, pon: [*a, *b, *d] },
                         );
                     }
                     Event::Ankan { actor, consumed } => {
@@ -327,8 +333,8 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                         disc(&mut pm, r, *actor, Discard::ClosedKan { tiles: [*a, *b, *d, *e] });
                     }
                     Event::Dora { dora_marker } => {
-                        pm.set(format!("log[{ri}][2][{}]", r.dora.len()), line);
-                        r.dora.push(tl(*dora_marker, "the dora indicator")?);
+                        pm.set(Pos::item(ri, 2, r.dora.len()), Label::Line(line));
+                        r.dora.push(tl(*dora_marker, format_args!("the dora indicator"))?);
                     }
                     Event::Hora { actor, target, ura_markers, yaku, fu, han, deltas, scores, .. } => {
                         let given = result_deltas(deltas.as_ref(), scores.as_ref(), o.now, "hora").map_err(here)?;
@@ -342,19 +348,19 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                             Outcome::Draw { .. } => return Err(here("a hora after a ryukyoku".into())),
                         };
                         if wins.is_empty() {
-                            pm.set(format!("log[{ri}][16]"), line);
+                            pm.set(Pos::entry(ri, 16), Label::Line(line));
                         }
                         // The ura indicators of the first winner that shows them: in a double
                         // ron, a winner not in riichi shows none, and may come first.
                         if r.ura.is_empty() {
                             for (i, u) in ura_markers.iter().enumerate() {
-                                pm.set(format!("log[{ri}][3][{i}]"), line);
-                                r.ura.push(tl(*u, "an ura indicator")?);
+                                pm.set(Pos::item(ri, 3, i), Label::Line(line));
+                                r.ura.push(tl(*u, format_args!("an ura indicator"))?);
                             }
                         } else if !ura_markers.is_empty() {
                             let again = ura_markers
                                 .iter()
-                                .map(|u| tl(*u, "an ura indicator"))
+                                .map(|u| tl(*u, format_args!("an ura indicator")))
                                 .collect::<Result<Vec<_>, _>>()?;
                             if again != r.ura {
                                 return Err(here(
@@ -362,7 +368,7 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                                 ));
                             }
                         }
-                        pm.set(format!("log[{ri}][16][{}]", 2 * wins.len() + 2), line);
+                        pm.set(Pos::item(ri, 16, 2 * wins.len() + 2), Label::Line(line));
                         // What the event leaves out is computed, not claimed (mjai has no field
                         // for the liable seat: never claimed, not listed).
                         let computed = [
@@ -402,7 +408,7 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                             })?,
                         };
                         let r = &mut o.round;
-                        pm.set(format!("log[{ri}][16]"), line);
+                        pm.set(Pos::entry(ri, 16), Label::Line(line));
                         r.outcome = Outcome::Draw { name: name.to_owned(), deltas: Some(deltas) };
                         o.ended = true;
                     }

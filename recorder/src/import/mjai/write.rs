@@ -4,6 +4,7 @@
 //! its mjai event. `start_game` carries `aka_flag`, Tenhou's rule name (`rule`) and the source id
 //! (`id`), so that importing the export gives the same header rules and the same records.
 
+use crate::import::positions::PosMap;
 use crate::import::record::{self, Outcome};
 use crate::import::tenhou6::{self, Style};
 use crate::import::{embedded, rules, to_log, ExportError};
@@ -58,7 +59,7 @@ pub(crate) fn export_as(log: &Log<Action>, style: Style) -> Result<String, Expor
     let t6 = tenhou6::export_as(log, style)?;
     let g6 = tenhou6::parse(&t6)?;
     let h = log.header.clone();
-    let imp = to_log::convert(&g6, h.clone())?;
+    let imp = to_log::convert(&g6, h.clone(), &PosMap::default())?;
     if let Some((i, why)) = &imp.refused {
         return Err(ExportError::Refused { index: *i, message: why.clone() });
     }

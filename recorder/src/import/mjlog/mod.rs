@@ -13,6 +13,8 @@ mod wall;
 
 pub use wall::{is_wall_mismatch, META_KEY as WALL_KEY};
 
+use super::positions::PosMap;
+use super::record::Game;
 use super::to_log::{self, Imported};
 use super::ImportError;
 
@@ -23,15 +25,38 @@ pub fn import(text: &str, bytes: &[u8], id: &str) -> Result<Imported, ImportErro
 
 /// [`import`], read as an excerpt when `excerpt` asks for it (to_log::header).
 pub(crate) fn import_read(text: &str, bytes: &[u8], id: &str, excerpt: bool) -> Result<Imported, ImportError> {
+    let r = read_game(text, id, excerpt)?;
+    let mut h = to_log::header("mjlog", &r.game, bytes, excerpt);
+    h.meta.extend(r.meta());
+    to_log::convert(&r.game, h, &r.pm)
+}
+
+/// An mjlog record read: its game in the record model, where its places are in the file, and
+/// whether its walls were rebuilt from Tenhou's seed and checked.
+pub(crate) struct Read {
+    pub(crate) game: Game,
+    pub(crate) pm: PosMap,
+    pub(crate) wall_checked: bool,
+}
+
+impl Read {
+    /// What the log's header says of the record beyond its game: `meta.wall` when its walls
+    /// were checked.
+    pub(crate) fn meta(&self) -> Option<(String, String)> {
+        self.wall_checked.then(|| (wall::META_KEY.to_owned(), shuffle::ALGORITHM.to_owned()))
+    }
+}
+
+/// Reads an mjlog XML record into the record model, with where its places are in the file; a
+/// record that ends inside a game is refused unless it is read as an excerpt, and one whose
+/// seed does not deal its walls is refused (`wall_mismatch`, [`is_wall_mismatch`]).
+pub(crate) fn read_game(text: &str, id: &str, excerpt: bool) -> Result<Read, ImportError> {
     let tags = read::parse(text)?;
-    let (g, pm) = to_record::to_game(&tags, id)?;
-    let mut h = to_log::header("mjlog", &g, bytes, excerpt);
-    if !to_log::is_excerpt(&h) {
+    let (game, pm) = to_record::to_game(&tags, id)?;
+    let excerpt = to_log::reads_as_excerpt(&game, excerpt);
+    if !excerpt {
         read::check_ended(&tags, text.len())?;
     }
-    if wall::check(text, &tags, to_log::is_excerpt(&h))? {
-        h.meta.insert(wall::META_KEY.into(), shuffle::ALGORITHM.into());
-    }
-    let imp = to_log::convert(&g, h).map_err(|e| pm.error(e))?;
-    Ok(pm.imported(imp))
+    let wall_checked = wall::check(text, &tags, excerpt)?;
+    Ok(Read { game, pm, wall_checked })
 }

@@ -2,7 +2,7 @@
 
 use super::meld::{Meld, Rel, TileId};
 use super::read::{Positioned, Tag};
-use crate::import::positions::PosMap;
+use crate::import::positions::{Label, Pos, PosMap};
 use crate::import::record::{round_name, CalledFrom, Discard, Game, Outcome, Round, Take, Tile, Win};
 use crate::import::{yaku, ImportError};
 
@@ -62,8 +62,8 @@ pub(crate) fn to_game(tags: &[Positioned], id: &str) -> Result<(Game, PosMap), I
     let mut cur: Option<OpenHand> = None;
     let (mut go, mut un) = (false, false);
     for p in tags {
-        let at = format!("byte {}", p.byte);
-        let here = |m: String| ImportError::new(at.clone(), m);
+        let at = Label::Byte(p.byte);
+        let here = |m: String| ImportError::new(at.to_string(), m);
         let red = g.red_fives;
         let ri = g.rounds.len();
         match &p.tag {
@@ -94,11 +94,11 @@ pub(crate) fn to_game(tags: &[Positioned], id: &str) -> Result<(Game, PosMap), I
                     }
                     hs[s] = h.iter().map(|t| t.to_record(red)).collect();
                     for k in 4..7 {
-                        pm.set_label(format!("log[{ri}][{}]", k + 3 * s), at.clone());
+                        pm.set(Pos::entry(ri, k + 3 * s), at);
                     }
                 }
-                for x in ["", "[0]", "[1]", "[2]", "[2][0]", "[16]"] {
-                    pm.set_label(format!("log[{ri}]{x}"), at.clone());
+                for p in Pos::round_start(ri) {
+                    pm.set(p, at);
                 }
                 let round = Round {
                     kyoku: *kyoku,
@@ -119,18 +119,18 @@ pub(crate) fn to_game(tags: &[Positioned], id: &str) -> Result<(Game, PosMap), I
                     return Err(here("a game tag before the first <INIT>".into()));
                 };
                 let name = name.clone();
-                let here = |m: String| ImportError::new(at.clone(), m).in_round(&name);
+                let here = |m: String| ImportError::new(at.to_string(), m).in_round(&name);
                 if *ended && !matches!(tag, Tag::Agari { .. }) {
                     return Err(here("the hand is over (AGARI or RYUUKYOKU), but its tags go on".into()));
                 }
                 let take = |pm: &mut PosMap, r: &mut Round, s: u8, t: Take| {
                     let su = usize::from(s);
-                    pm.set_label(format!("log[{ri}][{}][{}]", 5 + 3 * su, r.takes[su].len()), at.clone());
+                    pm.set(Pos::item(ri, 5 + 3 * su, r.takes[su].len()), at);
                     r.takes[su].push(t);
                 };
                 let disc = |pm: &mut PosMap, r: &mut Round, s: u8, d: Discard| {
                     let su = usize::from(s);
-                    pm.set_label(format!("log[{ri}][{}][{}]", 6 + 3 * su, r.discards[su].len()), at.clone());
+                    pm.set(Pos::item(ri, 6 + 3 * su, r.discards[su].len()), at);
                     r.discards[su].push(d);
                 };
                 let c = |t: TileId| t.to_record(red);
@@ -198,7 +198,7 @@ pub(crate) fn to_game(tags: &[Positioned], id: &str) -> Result<(Game, PosMap), I
                         }
                     }
                     Tag::Dora { tile } => {
-                        pm.set_label(format!("log[{ri}][2][{}]", r.dora.len()), at.clone());
+                        pm.set(Pos::item(ri, 2, r.dora.len()), at);
                         r.dora.push(c(*tile));
                     }
                     Tag::Agari { who, from: fw, pao, fu, yaku: ys, yakuman, ura, sc, owari, .. } => {
@@ -209,17 +209,17 @@ pub(crate) fn to_game(tags: &[Positioned], id: &str) -> Result<(Game, PosMap), I
                             Outcome::Draw { .. } => Vec::new(),
                         };
                         if wins.is_empty() {
-                            pm.set_label(format!("log[{ri}][16]"), at.clone());
+                            pm.set(Pos::entry(ri, 16), at);
                         }
                         // The ura indicators of the first winner that shows them: in a double
                         // ron, a winner not in riichi shows none (no doraHaiUra) and may come first.
                         if r.ura.is_empty() {
                             for (i, u) in ura.iter().enumerate() {
-                                pm.set_label(format!("log[{ri}][3][{i}]"), at.clone());
+                                pm.set(Pos::item(ri, 3, i), at);
                                 r.ura.push(c(*u));
                             }
                         }
-                        pm.set_label(format!("log[{ri}][16][{}]", 2 * wins.len() + 2), at.clone());
+                        pm.set(Pos::item(ri, 16, 2 * wins.len() + 2), at);
                         let mut names = Vec::new();
                         for (id, han) in ys {
                             let y = yaku::by_id(*id).ok_or_else(|| here(format!("yaku id {id} is not Tenhou's")))?;
@@ -243,17 +243,17 @@ pub(crate) fn to_game(tags: &[Positioned], id: &str) -> Result<(Game, PosMap), I
                         r.outcome = Outcome::Wins(wins);
                         *ended = true;
                         if let Some(o) = owari {
-                            final_results(&mut g, &mut pm, o, &at);
+                            final_results(&mut g, &mut pm, o, at);
                         }
                     }
                     Tag::Ryuukyoku { kind, sc, owari } => {
-                        pm.set_label(format!("log[{ri}][16]"), at.clone());
+                        pm.set(Pos::entry(ri, 16), at);
                         let deltas =
                             sc_deltas(sc).ok_or_else(|| here("sc= must hold 4 scores and 4 changes".into()))?;
                         r.outcome = Outcome::Draw { name: draw_name(kind.as_deref()).to_owned(), deltas: Some(deltas) };
                         *ended = true;
                         if let Some(o) = owari {
-                            final_results(&mut g, &mut pm, o, &at);
+                            final_results(&mut g, &mut pm, o, at);
                         }
                     }
                     Tag::Go { .. } | Tag::Names(_) | Tag::Init { .. } => {}
@@ -286,10 +286,10 @@ fn sc_deltas(sc: &[i64]) -> Option<[i64; 4]> {
 
 /// `owari=` (8 numbers, read.rs checks): each seat's final points in hundreds, and its result after
 /// uma and oka; `sc` in the record model's paths (tenhou.net/6's name for them) is the tag.
-fn final_results(g: &mut Game, pm: &mut PosMap, o: &[f64], at: &str) {
+fn final_results(g: &mut Game, pm: &mut PosMap, o: &[f64], at: Label) {
     g.final_scores = Some((0..4).map(|i| (o[2 * i] * 100.0).round() as i64).collect());
     g.final_results = Some((0..4).map(|i| o[2 * i + 1]).collect());
-    pm.set_label("sc".into(), at.to_owned());
+    pm.set_sc(at);
 }
 
 #[cfg(test)]

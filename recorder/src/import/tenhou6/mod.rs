@@ -24,6 +24,7 @@ pub use write::export;
 pub(crate) use write::{abort_name, export_as, Style};
 
 use super::embedded::{self, first_difference, mismatch};
+use super::positions::PosMap;
 use super::to_log::{self, Imported};
 use super::ImportError;
 use serde_json::Value;
@@ -38,7 +39,7 @@ pub fn import(text: &str, bytes: &[u8]) -> Result<Imported, ImportError> {
 pub(crate) fn import_read(text: &str, bytes: &[u8], excerpt: bool) -> Result<Imported, ImportError> {
     let g = parse(text)?;
     let Some(v) = &g.paifu else {
-        return to_log::convert(&g, to_log::header("tenhou6", &g, bytes, excerpt));
+        return to_log::convert(&g, to_log::header("tenhou6", &g, bytes, excerpt), &PosMap::default());
     };
     let e = embedded::read(v).map_err(|m| ImportError::new("paifu", m.to_string()))?;
     let imp = embedded::rebuild(&g, &e)?;

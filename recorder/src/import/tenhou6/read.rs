@@ -1,58 +1,74 @@
 //! Reading tenhou.net/6 JSON records into the record model (the format: tenhou6/mod.rs).
 
+use crate::import::json::{Doc, Items, Json};
 use crate::import::record::{round_name, CalledFrom, Discard, Game, Outcome, Round, Take, Tile, Win};
 use crate::import::{brief, ImportError};
 
-use serde_json::Value;
-
-#[derive(Clone)]
-struct At<'a> {
-    path: String,
-    value: &'a Value,
+/// A value of the record, its place in it written out only for an error.
+#[derive(Clone, Copy)]
+struct At<'p, 'a> {
+    value: Json<'p, 'a>,
 }
 
-impl<'a> At<'a> {
+impl<'p, 'a> At<'p, 'a> {
     fn err(&self, msg: impl Into<String>) -> ImportError {
-        ImportError::new(self.path.clone(), msg)
+        ImportError::new(self.value.path(), msg)
     }
 
-    fn index(&self, i: usize) -> Result<At<'a>, ImportError> {
-        let a = self.array()?;
-        let v = a.get(i).ok_or_else(|| self.err(format!("the array ends before item {i} (it has {})", a.len())))?;
-        Ok(At { path: format!("{}[{i}]", self.path), value: v })
+    fn index(&self, i: usize) -> Result<At<'p, 'a>, ImportError> {
+        let mut a = self.array()?;
+        let n = a.len();
+        let v = a.nth(i).ok_or_else(|| self.err(format!("the array ends before item {i} (it has {n})")))?;
+        Ok(At { value: v })
     }
 
-    fn items(&self) -> Result<Vec<At<'a>>, ImportError> {
-        let a = self.array()?;
-        Ok(a.iter().enumerate().map(|(i, v)| At { path: format!("{}[{i}]", self.path), value: v }).collect())
+    /// The items of an array.
+    fn items(&self) -> Result<impl ExactSizeIterator<Item = At<'p, 'a>> + 'p, ImportError> {
+        Ok(self.array()?.map(|value| At { value }))
     }
 
-    fn array(&self) -> Result<&'a Vec<Value>, ImportError> {
-        self.value.as_array().ok_or_else(|| self.err(format!("expected an array, found {}", brief(self.value, 40))))
+    /// What `read` reads of each item of an array, or the first error.
+    fn each<T>(&self, read: impl Fn(At<'p, 'a>) -> Result<T, ImportError>) -> Result<Vec<T>, ImportError> {
+        let items = self.items()?;
+        let mut out = Vec::with_capacity(items.len());
+        for x in items {
+            out.push(read(x)?);
+        }
+        Ok(out)
+    }
+
+    fn len(&self) -> Result<usize, ImportError> {
+        Ok(self.array()?.len())
+    }
+
+    fn array(&self) -> Result<Items<'p, 'a>, ImportError> {
+        self.value.items().ok_or_else(|| self.err(format!("expected an array, found {}", brief(&self.value, 40))))
     }
 
     fn int(&self) -> Result<i64, ImportError> {
-        self.value.as_i64().ok_or_else(|| self.err(format!("expected an integer, found {}", brief(self.value, 40))))
+        self.value.as_i64().ok_or_else(|| self.err(format!("expected an integer, found {}", brief(&self.value, 40))))
     }
 
     /// A number, integer or not (the results after uma in `sc`).
     fn number(&self) -> Result<f64, ImportError> {
-        self.value.as_f64().ok_or_else(|| self.err(format!("expected a number, found {}", brief(self.value, 40))))
+        self.value.as_f64().ok_or_else(|| self.err(format!("expected a number, found {}", brief(&self.value, 40))))
     }
 
-    fn string(&self) -> Result<&'a str, ImportError> {
-        self.value.as_str().ok_or_else(|| self.err(format!("expected a string, found {}", brief(self.value, 40))))
+    fn string(&self) -> Result<&'p str, ImportError> {
+        self.value.as_str().ok_or_else(|| self.err(format!("expected a string, found {}", brief(&self.value, 40))))
     }
 
     /// A field of an object; a missing one is an error naming it.
-    fn field(&self, key: &str) -> Result<At<'a>, ImportError> {
-        let path = if self.path.is_empty() { key.to_owned() } else { format!("{}.{key}", self.path) };
-        let m = self
-            .value
-            .as_object()
-            .ok_or_else(|| self.err(format!("expected an object, found {}", brief(self.value, 40))))?;
-        let value = m.get(key).ok_or_else(|| ImportError::new(path.clone(), format!("missing field {key:?}")))?;
-        Ok(At { path, value })
+    fn field(&self, key: &'static str) -> Result<At<'p, 'a>, ImportError> {
+        if !self.value.is_object() {
+            return Err(self.err(format!("expected an object, found {}", brief(&self.value, 40))));
+        }
+        let value = self.value.get(key).ok_or_else(|| {
+            let path = self.value.path();
+            let path = if path.is_empty() { key.to_owned() } else { format!("{path}.{key}") };
+            ImportError::new(path, format!("missing field {key:?}"))
+        })?;
+        Ok(At { value })
     }
 
     fn tile(&self) -> Result<Tile, ImportError> {
@@ -62,20 +78,50 @@ impl<'a> At<'a> {
     }
 
     fn tiles(&self) -> Result<Vec<Tile>, ImportError> {
-        self.items()?.iter().map(At::tile).collect()
+        self.each(|t| t.tile())
     }
 
     fn four_ints(&self) -> Result<[i64; 4], ImportError> {
-        let v: Vec<i64> = self.items()?.iter().map(At::int).collect::<Result<_, _>>()?;
-        v.try_into().map_err(|v: Vec<i64>| self.err(format!("expected 4 numbers, found {}", v.len())))
+        let n = self.len()?;
+        if n != 4 {
+            return Err(self.err(format!("expected 4 numbers, found {n}")));
+        }
+        let mut out = [0; 4];
+        for (o, x) in out.iter_mut().zip(self.items()?) {
+            *o = x.int()?;
+        }
+        Ok(out)
+    }
+}
+
+/// A call string's tiles (two-digit codes, at most 4) and the place of its letter.
+struct CallParts {
+    letter: char,
+    at: usize,
+    tiles: [Tile; 4],
+    len: usize,
+}
+
+impl CallParts {
+    fn tiles(&self) -> &[Tile] {
+        &self.tiles[..self.len]
+    }
+
+    /// The tiles but the `k`th, in order (`N` of them).
+    fn others<const N: usize>(&self, k: usize) -> [Tile; N] {
+        let mut out = [Tile(0); N];
+        for (o, t) in out.iter_mut().zip(self.tiles().iter().enumerate().filter(|(i, _)| *i != k)) {
+            *o = *t.1;
+        }
+        out
     }
 }
 
 /// Splits a call string into its tiles (two-digit codes) and the position of its letter.
-fn call_parts(s: &str, at: &At) -> Result<(char, usize, Vec<Tile>), ImportError> {
+fn call_parts(s: &str, at: At) -> Result<CallParts, ImportError> {
     let bad = || at.err(format!("cannot read the call string {s:?}"));
     let mut letter = None;
-    let mut tiles = Vec::new();
+    let mut parts = CallParts { letter: ' ', at: 0, tiles: [Tile(0); 4], len: 0 };
     let b = s.as_bytes();
     let mut i = 0;
     while i < b.len() {
@@ -88,27 +134,26 @@ fn call_parts(s: &str, at: &At) -> Result<(char, usize, Vec<Tile>), ImportError>
             continue;
         }
         let code = s.get(i..i + 2).and_then(|d| d.parse::<i64>().ok()).ok_or_else(bad)?;
-        tiles.push(Tile::from_code(code).ok_or_else(|| at.err(format!("{s:?}: {code} is not a tile code")))?);
+        let t = Tile::from_code(code).ok_or_else(|| at.err(format!("{s:?}: {code} is not a tile code")))?;
+        *parts.tiles.get_mut(parts.len).ok_or_else(bad)? = t;
+        parts.len += 1;
         i += 2;
     }
-    let (l, pos) = letter.ok_or_else(bad)?;
-    Ok((l, pos, tiles))
+    (parts.letter, parts.at) = letter.ok_or_else(bad)?;
+    Ok(parts)
 }
 
-fn take(at: &At) -> Result<Take, ImportError> {
-    let s = match at.value {
-        Value::String(s) => s.as_str(),
-        _ => return Ok(Take::Draw(at.tile()?)),
-    };
-    let (letter, pos, t) = call_parts(s, at)?;
+fn take(at: At) -> Result<Take, ImportError> {
+    let Some(s) = at.value.as_str() else { return Ok(Take::Draw(at.tile()?)) };
+    let c = call_parts(s, at)?;
+    let t = c.tiles();
     let bad = |what: &str| at.err(format!("{s:?} is not a valid {what} call string"));
-    match (letter, pos, t.len()) {
+    match (c.letter, c.at, t.len()) {
         ('c', 0, 3) => Ok(Take::Chi { called: t[0], own: [t[1], t[2]] }),
         ('p', p, 3) if p % 2 == 0 && p <= 4 => {
             let k = p / 2;
             let from = [CalledFrom::Left, CalledFrom::Across, CalledFrom::Right][k];
-            let own: Vec<Tile> = t.iter().enumerate().filter(|(i, _)| *i != k).map(|(_, x)| *x).collect();
-            Ok(Take::Pon { called: t[k], own: [own[0], own[1]], from })
+            Ok(Take::Pon { called: t[k], own: c.others(k), from })
         }
         ('m', p, 4) if p == 0 || p == 2 || p == 6 => {
             let k = p / 2;
@@ -117,8 +162,7 @@ fn take(at: &At) -> Result<Take, ImportError> {
                 2 => CalledFrom::Across,
                 _ => CalledFrom::Right,
             };
-            let own: Vec<Tile> = t.iter().enumerate().filter(|(i, _)| *i != k).map(|(_, x)| *x).collect();
-            Ok(Take::OpenKan { called: t[k], own: [own[0], own[1], own[2]], from })
+            Ok(Take::OpenKan { called: t[k], own: c.others(k), from })
         }
         ('c', ..) => Err(bad("chi")),
         ('p', ..) => Err(bad("pon")),
@@ -127,16 +171,13 @@ fn take(at: &At) -> Result<Take, ImportError> {
     }
 }
 
-fn discard(at: &At) -> Result<Discard, ImportError> {
-    let s = match at.value {
-        Value::String(s) => s.as_str(),
-        _ => {
-            return match at.int()? {
-                60 => Ok(Discard::Tsumogiri),
-                0 => Ok(Discard::Nothing),
-                _ => Ok(Discard::Tile(at.tile()?)),
-            }
-        }
+fn discard(at: At) -> Result<Discard, ImportError> {
+    let Some(s) = at.value.as_str() else {
+        return match at.int()? {
+            60 => Ok(Discard::Tsumogiri),
+            0 => Ok(Discard::Nothing),
+            _ => Ok(Discard::Tile(at.tile()?)),
+        };
     };
     if let Some(rest) = s.strip_prefix('r') {
         return match rest.parse::<i64>() {
@@ -147,19 +188,19 @@ fn discard(at: &At) -> Result<Discard, ImportError> {
             Err(_) => Err(at.err(format!("cannot read the riichi discard {s:?}"))),
         };
     }
-    let (letter, pos, t) = call_parts(s, at)?;
-    match (letter, t.len()) {
-        ('k', 4) if pos % 2 == 0 && pos <= 4 => {
-            let k = pos / 2;
-            let pon: Vec<Tile> = t.iter().enumerate().filter(|(i, _)| *i != k).map(|(_, x)| *x).collect();
-            Ok(Discard::AddedKan { added: t[k], pon: [pon[0], pon[1], pon[2]] })
+    let c = call_parts(s, at)?;
+    let t = c.tiles();
+    match (c.letter, t.len()) {
+        ('k', 4) if c.at % 2 == 0 && c.at <= 4 => {
+            let k = c.at / 2;
+            Ok(Discard::AddedKan { added: t[k], pon: c.others(k) })
         }
         ('a', 4) => Ok(Discard::ClosedKan { tiles: [t[0], t[1], t[2], t[3]] }),
         _ => Err(at.err(format!("{s:?}: a discard is a tile code, 60, r+tile, or a k/a kan string"))),
     }
 }
 
-fn yaku(s: &str, at: &At) -> Result<(String, u32), ImportError> {
+fn yaku(s: &str, at: At) -> Result<(String, u32), ImportError> {
     let bad = || at.err(format!("cannot read the yaku {s:?}"));
     let (name, rest) = s.split_once('(').ok_or_else(bad)?;
     let inner = rest.strip_suffix(')').ok_or_else(bad)?;
@@ -172,13 +213,13 @@ fn yaku(s: &str, at: &At) -> Result<(String, u32), ImportError> {
 /// strip results write fewer: score changes shorter than four (`[0]`), details that stop after
 /// the winner and the seat it won from; what is left out is computed, not claimed
 /// ([`Win::computed`]). The winner and the seat it won from are needed.
-fn win(deltas: &At, info: &At) -> Result<Win, ImportError> {
+fn win(deltas: At, info: At) -> Result<Win, ImportError> {
     let seat = |a: At| -> Result<u8, ImportError> {
         let v = a.int()?;
         u8::try_from(v).ok().filter(|&s| s < 4).ok_or_else(|| a.err(format!("{v} is not a seat (0-3)")))
     };
     let mut computed = Vec::new();
-    let stripped = deltas.value.as_array().is_some_and(|d| d.len() < 4 && d.iter().all(Value::is_i64));
+    let stripped = deltas.value.items().is_some_and(|mut d| d.len() < 4 && d.all(|x| x.is_i64()));
     let deltas = if stripped {
         computed.push("score changes");
         [0; 4]
@@ -195,15 +236,15 @@ fn win(deltas: &At, info: &At) -> Result<Win, ImportError> {
     };
     let who = seat(needed(0, "its winner")?)?;
     let from = seat(needed(1, "the seat it won from (the winner itself for a self-draw)")?)?;
-    let items = info.items()?;
-    let pao = match items.get(2) {
-        Some(a) => Some(seat(a.clone())?),
+    let item = |i: usize| info.index(i).ok();
+    let pao = match item(2) {
+        Some(a) => Some(seat(a)?),
         None => {
             computed.push("liable seat");
             None
         }
     };
-    let (text, fu, han) = match items.get(3) {
+    let (text, fu, han) = match item(3) {
         Some(text_at) => {
             let text = text_at.string()?.to_owned();
             let (fu, han) = score_text(&text).ok_or_else(|| {
@@ -220,7 +261,7 @@ fn win(deltas: &At, info: &At) -> Result<Win, ImportError> {
         }
     };
     let mut yakus = Vec::new();
-    for y in items.iter().skip(4) {
+    for y in info.items()?.skip(4) {
         yakus.push(yaku(y.string()?, y)?);
     }
     if yakus.is_empty() {
@@ -258,15 +299,15 @@ fn digits(s: &str) -> Option<u32> {
     s.parse().ok()
 }
 
-fn outcome(at: &At) -> Result<Outcome, ImportError> {
+fn outcome(at: At) -> Result<Outcome, ImportError> {
     let name_at = at.index(0)?;
     let name = name_at.value.as_str().ok_or_else(|| name_at.err("expected the result's name"))?;
     if name == "和了" {
-        let items = at.items()?;
-        if items.len() < 3 || items.len() % 2 == 0 {
+        let n = at.len()?;
+        if n < 3 || n % 2 == 0 {
             return Err(at.err("a win result is 和了 followed by pairs of score changes and win details"));
         }
-        let wins = items[1..].chunks(2).map(|p| win(&p[0], &p[1])).collect::<Result<Vec<_>, _>>()?;
+        let wins = (1..n).step_by(2).map(|i| win(at.index(i)?, at.index(i + 1)?)).collect::<Result<Vec<_>, _>>()?;
         return Ok(Outcome::Wins(wins));
     }
     const DRAWS: [&str; 9] =
@@ -276,76 +317,70 @@ fn outcome(at: &At) -> Result<Outcome, ImportError> {
     }
     // An exhaustive draw and nagashi mangan carry the score changes; the others nothing.
     let with_deltas = matches!(name, "流局" | "流し満貫");
-    let items = at.items()?;
     let want = if with_deltas { 2 } else { 1 };
-    if items.len() != want {
+    if at.len()? != want {
         return Err(at.err(if with_deltas {
             format!("{name} is followed by the four score changes, and nothing more")
         } else {
             format!("{name} stands alone, with no score changes")
         }));
     }
-    let deltas = if with_deltas { Some(items[1].four_ints()?) } else { None };
+    let deltas = if with_deltas { Some(at.index(1)?.four_ints()?) } else { None };
     Ok(Outcome::Draw { name: name.to_owned(), deltas })
 }
 
-fn round(at: &At) -> Result<Round, ImportError> {
+fn round(at: At) -> Result<Round, ImportError> {
     let head = at.index(0)?;
     let kyoku = head.index(0)?.int()?;
     let honba = head.index(1)?.int()?;
     let sticks = head.index(2)?.int()?;
-    if head.items()?.len() != 3 {
+    if head.len()? != 3 {
         return Err(head.err("the round's first entry is [round, honba, riichi sticks], three numbers"));
     }
-    let name = round_name(u8::try_from(kyoku.clamp(0, 15)).unwrap_or(0), u32::try_from(honba.max(0)).unwrap_or(0));
-    let in_round = |e: ImportError| e.in_round(&name);
+    // The round's name, written out only for an error.
+    let name = || round_name(u8::try_from(kyoku.clamp(0, 15)).unwrap_or(0), u32::try_from(honba.max(0)).unwrap_or(0));
+    let in_round = |e: ImportError| e.in_round(&name());
     if !(0..16).contains(&kyoku) || honba < 0 || sticks < 0 {
         return Err(head
             .err(format!("[{kyoku}, {honba}, {sticks}] is not a round number, honba and riichi sticks"))
-            .in_round(&name));
+            .in_round(&name()));
     }
-    let items = at.items().map_err(in_round)?;
-    if items.len() != 17 {
-        return Err(at.err(format!("a four-player round has 17 entries, this one {}", items.len())).in_round(&name));
+    let n = at.len().map_err(in_round)?;
+    if n != 17 {
+        return Err(at.err(format!("a four-player round has 17 entries, this one {n}")).in_round(&name()));
     }
+    let entry = |k: usize| at.index(k).map_err(in_round);
     let mut hands: [Vec<Tile>; 4] = Default::default();
     let mut takes: [Vec<Take>; 4] = Default::default();
     let mut discards: [Vec<Discard>; 4] = Default::default();
     for s in 0..4 {
-        hands[s] = items[4 + 3 * s].tiles().map_err(in_round)?;
-        takes[s] =
-            items[5 + 3 * s].items().map_err(in_round)?.iter().map(take).collect::<Result<_, _>>().map_err(in_round)?;
-        discards[s] = items[6 + 3 * s]
-            .items()
-            .map_err(in_round)?
-            .iter()
-            .map(discard)
-            .collect::<Result<_, _>>()
-            .map_err(in_round)?;
+        hands[s] = entry(4 + 3 * s)?.tiles().map_err(in_round)?;
+        takes[s] = entry(5 + 3 * s)?.each(take).map_err(in_round)?;
+        discards[s] = entry(6 + 3 * s)?.each(discard).map_err(in_round)?;
     }
     if hands[3].is_empty() {
         return Err(at
             .err("seat 4 has no tiles: this is a three-player game, which Paifu does not play yet")
-            .in_round(&name));
+            .in_round(&name()));
     }
     for (s, h) in hands.iter().enumerate() {
         if h.len() != 13 {
-            return Err(items[4 + 3 * s]
+            return Err(entry(4 + 3 * s)?
                 .err(format!("seat {s} starts with {} tiles, not 13", h.len()))
-                .in_round(&name));
+                .in_round(&name()));
         }
     }
     Ok(Round {
         kyoku: kyoku as u8,
         honba: honba as u32,
         sticks: sticks as u32,
-        scores: items[1].four_ints().map_err(in_round)?,
-        dora: items[2].tiles().map_err(in_round)?,
-        ura: items[3].tiles().map_err(in_round)?,
+        scores: entry(1)?.four_ints().map_err(in_round)?,
+        dora: entry(2)?.tiles().map_err(in_round)?,
+        ura: entry(3)?.tiles().map_err(in_round)?,
         hands,
         takes,
         discards,
-        outcome: outcome(&items[16]).map_err(in_round)?,
+        outcome: outcome(entry(16)?).map_err(in_round)?,
     })
 }
 
@@ -383,7 +418,7 @@ fn round_at(text: &str, line: usize, column: usize) -> Option<(usize, String)> {
 
 /// Parses a tenhou.net/6 JSON record.
 pub fn parse(text: &str) -> Result<Game, ImportError> {
-    let v: Value = serde_json::from_str(text).map_err(|e| {
+    let doc = Doc::parse(text).map_err(|e| {
         let what = if e.is_eof() { "the file is cut short" } else { "not valid JSON" };
         let err = ImportError::new(format!("line {}, column {}", e.line(), e.column()), format!("{what}: {e}"));
         match round_at(text, e.line(), e.column()) {
@@ -391,15 +426,15 @@ pub fn parse(text: &str) -> Result<Game, ImportError> {
             None => err,
         }
     })?;
-    let root = At { path: String::new(), value: &v };
+    let v = doc.root();
+    let root = At { value: v };
     if !v.is_object() {
         return Err(root.err("a tenhou.net/6 record is a JSON object with \"log\""));
     }
     let rule = root.field("rule")?;
-    let disp = rule.field("disp")?.string()?.to_owned();
+    let disp = rule.field("disp")?.string()?;
     let names_at = root.field("name")?;
-    let names: Vec<String> =
-        names_at.items()?.iter().map(|n| n.string().map(str::to_owned)).collect::<Result<_, _>>()?;
+    let names: Vec<String> = names_at.each(|n| n.string().map(str::to_owned))?;
     if disp.contains('三') || names.len() == 3 {
         return Err(ImportError::new(
             "rule",
@@ -409,39 +444,37 @@ pub fn parse(text: &str) -> Result<Game, ImportError> {
     if names.len() != 4 {
         return Err(names_at.err(format!("expected the 4 players' names, found {}", names.len())));
     }
-    let red_fives = red_fives(&rule)?;
+    let red_fives = red_fives(rule)?;
     let id = root.field("ref")?.string()?.to_owned();
     let sc = root.field("sc")?;
-    let sc_items = sc.items()?;
-    if sc_items.len() != 8 {
-        return Err(sc.err(format!(
-            "expected 8 numbers (each seat's final points and result after uma), found {}",
-            sc_items.len()
-        )));
+    let n = sc.len()?;
+    if n != 8 {
+        return Err(sc.err(format!("expected 8 numbers (each seat's final points and result after uma), found {n}")));
     }
-    let final_scores = (0..4).map(|i| sc_items[2 * i].int()).collect::<Result<Vec<_>, _>>()?;
-    let final_results = (0..4).map(|i| sc_items[2 * i + 1].number()).collect::<Result<Vec<_>, _>>()?;
+    let final_scores = (0..4).map(|i| sc.index(2 * i)?.int()).collect::<Result<Vec<_>, _>>()?;
+    let final_results = (0..4).map(|i| sc.index(2 * i + 1)?.number()).collect::<Result<Vec<_>, _>>()?;
     let log = root.field("log")?;
     if !log.value.is_array() {
         return Err(log.err("the record has no \"log\" array of rounds"));
     }
-    let rounds = log.items()?.iter().map(round).collect::<Result<Vec<_>, _>>()?;
+    let rounds = log.each(round)?;
     Ok(Game {
         id,
-        rule: disp,
+        rule: disp.to_owned(),
         red_fives,
         names,
         final_scores: Some(final_scores),
         final_results: Some(final_results),
         rounds,
-        paifu: v.get("paifu").cloned(),
+        paifu: v.get("paifu").map(|p| p.to_value()),
     })
 }
 
 /// Whether the rule has red fives: `aka` (0 none, 1 one red five of each suit), or Tenhou's
 /// per-suit `aka51`, `aka52`, `aka53` (all 1, or all 0).
-fn red_fives(rule: &At) -> Result<bool, ImportError> {
-    if let Ok(aka) = rule.field("aka") {
+fn red_fives(rule: At) -> Result<bool, ImportError> {
+    if rule.value.has("aka") {
+        let aka = rule.field("aka")?;
         return match aka.int()? {
             0 => Ok(false),
             1 => Ok(true),

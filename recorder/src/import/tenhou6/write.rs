@@ -371,7 +371,7 @@ fn limit_name(sc: &Score) -> String {
 /// within a win follows no rule found documented (see docs/import.md), so an imported game's
 /// export writes its yaku in its own source's order.
 fn source_yaku_order(h: &paifu_core::log::Header) -> Option<std::collections::HashMap<(usize, usize), Vec<String>>> {
-    let (source, text) = crate::import::source::embedded(h)?;
+    let (source, text) = to_log::embedded_source(h)?;
     if source.format != "tenhou6" {
         return None;
     }

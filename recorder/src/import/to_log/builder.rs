@@ -1,6 +1,8 @@
 //! Writing records while playing them through the engine.
 
+use super::derive::Ends;
 use super::{Imported, Mismatch};
+use crate::import::positions::{Pos, PosMap};
 use crate::import::ImportError;
 use paifu_core::log::{Claim, Header, Log, Record};
 use paifu_core::riichi::{Action, Riichi};
@@ -11,7 +13,7 @@ use paifu_core::Seat;
 pub(crate) struct Builder {
     pub(crate) game: Riichi,
     pub(crate) records: Vec<Record<Action>>,
-    pub(crate) positions: Vec<String>,
+    pub(crate) positions: Vec<Pos>,
     pub(crate) refused: Option<(usize, String)>,
     /// For each record, whether it answers a claim window (the answers to one window are a run).
     pub(crate) windowed: Vec<bool>,
@@ -25,7 +27,7 @@ impl Builder {
     }
 
     /// Appends a record and plays it; false (and nothing more is recorded) once one is refused.
-    pub(crate) fn push(&mut self, seat: Seat, action: Action, pos: String) -> bool {
+    pub(crate) fn push(&mut self, seat: Seat, action: Action, pos: Pos) -> bool {
         if self.refused.is_some() {
             return false;
         }
@@ -42,29 +44,31 @@ impl Builder {
         }
     }
 
-    pub(crate) fn stopped(&self) -> bool {
-        self.refused.is_some()
-    }
-
-    /// Puts a claim on the last record.
-    pub(crate) fn claim(&mut self, round: Option<Vec<i64>>, final_scores: Option<Vec<i64>>) {
+    /// Puts what the last record ends on it as its claim: the hand's score changes, and at the
+    /// game's end the final scores the source states.
+    pub(crate) fn claim(&mut self, ends: Ends, final_scores: Option<&Vec<i64>>) {
+        let fin = final_scores.filter(|_| ends.game);
+        if ends.round.is_none() && fin.is_none() {
+            return;
+        }
         if let Some(r) = self.records.last_mut() {
             let c = r.claim.get_or_insert_with(Claim::default);
-            if round.is_some() {
-                c.round = round;
+            if let Some(d) = ends.round {
+                c.round = Some(d.to_vec());
             }
-            if final_scores.is_some() {
-                c.final_scores = final_scores;
+            if let Some(f) = fin {
+                c.final_scores = Some(f.clone());
             }
         }
     }
 
-    pub(crate) fn finish(self, header: Header, mismatches: Vec<Mismatch>) -> Imported {
+    /// The import, its records' places written as the source's positions (`pm`).
+    pub(crate) fn finish(self, header: Header, mismatches: Vec<Mismatch>, pm: &PosMap) -> Imported {
         Imported {
             log: Log { header, records: self.records },
-            positions: self.positions,
+            positions: self.positions.iter().map(|p| pm.map_pos(*p)).collect(),
             refused: self.refused,
-            mismatches,
+            mismatches: mismatches.into_iter().map(|m| Mismatch { error: pm.error(m.error), ..m }).collect(),
         }
     }
 }

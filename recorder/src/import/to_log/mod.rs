@@ -10,15 +10,17 @@
 //! (`log[r][k][i]`); each format maps them back to its own.
 
 mod builder;
+mod derive;
 mod result;
-mod round;
 
+pub(crate) use derive::{Derive, Derived, Ends};
 pub(crate) use result::tenhou_results;
 
+use super::positions::PosMap;
 use super::record::{self, Game};
 use super::{rules, ImportError};
 use builder::Builder;
-use paifu_core::log::{Header, Log, Source, FORMAT_VERSION, MAX_ITEM_BYTES};
+use paifu_core::log::{Header, Log, Options, Source, FORMAT_VERSION, MAX_ITEM_BYTES};
 use paifu_core::riichi::{Action, ExcerptStart, Riichi};
 use paifu_core::Digest;
 use paifu_core::Game as _;
@@ -54,8 +56,28 @@ impl std::fmt::Display for Mismatch {
     }
 }
 
+impl Imported {
+    /// The import with its records' and mismatches' places (record-model paths) written as the
+    /// source's own positions.
+    pub(crate) fn located(mut self, pm: &PosMap) -> Imported {
+        for p in &mut self.positions {
+            *p = pm.map(p);
+        }
+        for m in &mut self.mismatches {
+            m.error.position = pm.map(&m.error.position);
+        }
+        self
+    }
+}
+
 /// The key of the header's `meta` that holds an imported log's source text.
 pub(crate) const META_KEY: &str = "source";
+
+/// The source an imported log embeds: its source block and the text (`meta.source`); `None`
+/// for a log that embeds none.
+pub fn embedded_source(h: &Header) -> Option<(&Source, &str)> {
+    Some((h.source.as_ref()?, h.meta.get(META_KEY)?.as_str()))
+}
 
 /// The largest source file Paifu imports (512 KiB), and the default of `paifu import
 /// --max-bytes`: a log's header line is at most 1 MiB ([`MAX_ITEM_BYTES`]) and holds the
@@ -73,8 +95,21 @@ pub(crate) fn embeddable(bytes: &[u8]) -> Option<&str> {
     if text.len() as u64 > MAX_SOURCE_BYTES {
         return None;
     }
-    let escaped = serde_json::to_string(text).map_or(usize::MAX, |s| s.len());
-    (escaped + HEADER_ROOM <= MAX_ITEM_BYTES).then_some(text)
+    (escaped_len(text) + HEADER_ROOM <= MAX_ITEM_BYTES).then_some(text)
+}
+
+/// The length of a text written as a JSON string (quotes included), as serde_json writes it:
+/// `"` and `\` and the control characters with short escapes take two bytes, the other control
+/// characters six (`\u001f`), everything else itself.
+fn escaped_len(text: &str) -> usize {
+    2 + text
+        .bytes()
+        .map(|b| match b {
+            b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 2,
+            0..=0x1f => 6,
+            _ => 1,
+        })
+        .sum::<usize>()
 }
 
 /// blake3 of a source file's bytes.
@@ -107,17 +142,35 @@ pub(crate) fn digest_fault(src: &Source, text: &str) -> Option<paifu_core::Fault
 /// it starts ([`excerpt_start`]). One that does is read as an excerpt only when `excerpt` asks
 /// for it (`paifu import --excerpt`: a whole game that stops early).
 pub(crate) fn header(format: &str, g: &Game, bytes: &[u8], excerpt: bool) -> Header {
+    let mut h = bare_header(format, g, source_digest(bytes), excerpt);
+    if let Some(text) = embeddable(bytes) {
+        h.meta.insert(META_KEY.into(), text.to_owned());
+    }
+    h
+}
+
+/// The ruleset and options of a game read from a record (its rule's name; where an excerpt
+/// starts, [`header`]).
+fn rules_of(g: &Game, excerpt: bool) -> (&'static str, Options) {
     let (ruleset, mut options) = rules::from_rule_name(&g.rule, g.red_fives);
     let start_points = Riichi::rules(ruleset, &options).map_or(25000, |r| r.start_points);
     if let Some(e) = excerpt_start(g, start_points, excerpt) {
         options.extend(e.to_options());
     }
+    (ruleset, options)
+}
+
+/// Whether a game read from a record is read as an excerpt ([`header`]).
+pub(crate) fn reads_as_excerpt(g: &Game, excerpt: bool) -> bool {
+    is_excerpt_options(&rules_of(g, excerpt).1)
+}
+
+/// [`header`] without the source text (`meta.source`), the source block stating `digest`.
+pub(crate) fn bare_header(format: &str, g: &Game, digest: Digest, excerpt: bool) -> Header {
+    let (ruleset, options) = rules_of(g, excerpt);
     let mut meta = BTreeMap::new();
     if !g.rule.is_empty() {
         meta.insert("rule".into(), g.rule.clone());
-    }
-    if let Some(text) = embeddable(bytes) {
-        meta.insert(META_KEY.into(), text.to_owned());
     }
     Header {
         paifu: FORMAT_VERSION,
@@ -128,7 +181,7 @@ pub(crate) fn header(format: &str, g: &Game, bytes: &[u8], excerpt: bool) -> Hea
         seats: g.names.clone(),
         seed: None,
         commitment: None,
-        source: Some(Source { format: format.into(), id: g.id.clone(), digest: source_digest(bytes) }),
+        source: Some(Source { format: format.into(), id: g.id.clone(), digest }),
         meta,
     }
 }
@@ -193,7 +246,7 @@ pub const COMPUTED_KEY: &str = "computed";
 
 /// What the source's wins leave out, hand by hand (`South 2, 1 honba, seat 3's win: score
 /// changes, yaku`); `None` when nothing is.
-fn computed_note(g: &Game) -> Option<String> {
+pub(crate) fn computed_note(g: &Game) -> Option<String> {
     let mut parts = Vec::new();
     for r in &g.rounds {
         if let record::Outcome::Wins(ws) = &r.outcome {
@@ -207,47 +260,37 @@ fn computed_note(g: &Game) -> Option<String> {
 
 /// Whether a header is an excerpt's (option `excerpt: true`).
 pub(crate) fn is_excerpt(h: &Header) -> bool {
-    h.options.get("excerpt") == Some(&paifu_core::log::OptValue::Bool(true))
+    is_excerpt_options(&h.options)
 }
 
-/// Converts a game under the given header.
-pub(crate) fn convert(g: &Game, h: Header) -> Result<Imported, ImportError> {
-    convert_windows(g, h).map(|(imp, _)| imp)
+fn is_excerpt_options(o: &Options) -> bool {
+    o.get("excerpt") == Some(&paifu_core::log::OptValue::Bool(true))
+}
+
+/// Converts a game under the given header; places are written as the source's positions (`pm`:
+/// empty for tenhou.net/6, whose positions are the model's).
+pub(crate) fn convert(g: &Game, h: Header, pm: &PosMap) -> Result<Imported, ImportError> {
+    convert_windows(g, h, pm).map(|(imp, _)| imp)
 }
 
 /// [`convert`], also telling for each record whether it answers a claim window.
-pub(crate) fn convert_windows(g: &Game, h: Header) -> Result<(Imported, Vec<bool>), ImportError> {
-    let mut b = Builder::new(&h)?;
-    let mut mismatches = Vec::new();
-    if let Some(e) = excerpt_points(g, &b.game) {
-        mismatches.push(Mismatch { record: 0, error: e });
-    }
-    for (ri, r) in g.rounds.iter().enumerate() {
-        if b.stopped() {
+pub(crate) fn convert_windows(g: &Game, h: Header, pm: &PosMap) -> Result<(Imported, Vec<bool>), ImportError> {
+    let mut b = Builder::new(&h).map_err(|e| pm.error(e))?;
+    let mut d = Derive::new();
+    loop {
+        let next = d.next(g, &b.game, b.records.len()).map_err(|e| pm.error(e))?;
+        let Some((seat, action, pos)) = next else { break };
+        if !b.push(seat, action, pos) {
             break;
         }
-        round::play(&mut b, ri, r, &mut mismatches)?;
-        if b.game.is_over() && !b.stopped() {
-            if ri + 1 < g.rounds.len() {
-                return Err(ImportError::new(
-                    format!("log[{}]", ri + 1),
-                    "the game is over by the rules, but the source goes on",
-                )
-                .in_round(&g.rounds[ri + 1].name()));
-            }
-            if let Some(f) = &g.final_scores {
-                b.claim(None, Some(f.clone()));
-            }
-            if let Some(r) = &g.final_results {
-                let record = b.records.len().saturating_sub(1);
-                mismatches.extend(result::final_results(&b.game, r).map(|error| Mismatch { record, error }));
-            }
-        }
+        let ends = d.played(g, &b.game, b.records.len() - 1).map_err(|e| pm.error(e))?;
+        b.claim(ends, g.final_scores.as_ref());
     }
     let windowed = std::mem::take(&mut b.windowed);
     let mut h = h;
     if let Some(c) = computed_note(g) {
         h.meta.insert(COMPUTED_KEY.into(), c);
     }
-    Ok((b.finish(h, mismatches), windowed))
+    let mismatches = std::mem::take(&mut d.mismatches);
+    Ok((b.finish(h, mismatches, pm), windowed))
 }

@@ -1,18 +1,26 @@
 //! The end of a round: its claim (the source's score changes in Paifu's convention) and the
 //! source's scoring of each win compared with Paifu's.
 
-use super::builder::Builder;
 use super::Mismatch;
 use crate::import::record::{Discard, Outcome, Round, Win};
 use crate::import::{yaku, ImportError};
 use paifu_core::riichi::{Riichi, Score};
 use paifu_core::Game as _;
 
-/// Puts the round's claim on its last record and reports where the source's scoring of a win
-/// differs from Paifu's.
-pub(super) fn conclude(b: &mut Builder, ri: usize, r: &Round, mismatches: &mut Vec<Mismatch>) {
-    let name = r.name();
-    let err = |pos: String, msg: String| ImportError { round: Some(name.clone()), position: pos, message: msg };
+/// The round's claim, for the record `record` that ends it: its score changes in Paifu's
+/// convention (`None` when the source leaves them out: computed, not claimed); and where the
+/// source's scoring of a win differs from Paifu's, mismatches at that record.
+pub(super) fn conclude(
+    game: &Riichi,
+    ri: usize,
+    r: &Round,
+    record: usize,
+    mismatches: &mut Vec<Mismatch>,
+) -> Option<[i64; 4]> {
+    let mut found = |pos: String, msg: String| {
+        let error = ImportError { round: Some(r.name()), position: pos, message: msg };
+        mismatches.push(Mismatch { record, error });
+    };
     // The round's score changes in Paifu's convention: Tenhou's leave out the riichi deposits.
     let mut d = [0i64; 4];
     match &r.outcome {
@@ -39,47 +47,69 @@ pub(super) fn conclude(b: &mut Builder, ri: usize, r: &Round, mismatches: &mut V
             }
         }
     }
+    if let Outcome::Wins(ws) = &r.outcome {
+        let wins = game.last_wins();
+        for (k, w) in ws.iter().enumerate() {
+            let pos = || format!("log[{ri}][16][{}]", 2 * k + 2);
+            match wins.iter().find(|(s, _)| *s == w.who) {
+                Some((_, sc)) => compare_win(sc, w.han, w.fu, w.yaku.as_deref(), |m| found(pos(), m)),
+                None => found(pos(), format!("claim_mismatch: the source has seat {} win, Paifu does not", w.who)),
+            }
+        }
+        let mut liable = Seats::default();
+        if let Some(res) = game.results().last() {
+            for s in res.facts.iter().filter(|f| f.key == "liable").filter_map(|f| f.seat) {
+                liable.push(s);
+            }
+        }
+        if let Some((pos, msg)) = compare_liable(ws, liable, ri) {
+            found(pos, msg);
+        }
+    }
     // Score changes the source left out are computed, not claimed: no claim (never a claim of
     // nothing).
     let unclaimed = matches!(&r.outcome, Outcome::Wins(ws) if ws.iter().any(|w| w.computed.contains(&"score changes")));
-    if !unclaimed {
-        b.claim(Some(d.to_vec()), None);
-    }
-    let record = b.records.len().saturating_sub(1);
-    let mut found = Vec::new();
-    if let Outcome::Wins(ws) = &r.outcome {
-        let wins = b.game.last_wins().to_vec();
-        for (k, w) in ws.iter().enumerate() {
-            let pos = format!("log[{ri}][16][{}]", 2 * k + 2);
-            match wins.iter().find(|(s, _)| *s == w.who) {
-                Some((_, sc)) => found.extend(compare_win(sc, w.han, w.fu, w.yaku.as_deref(), &name, &pos)),
-                None => {
-                    found.push(err(pos, format!("claim_mismatch: the source has seat {} win, Paifu does not", w.who)))
-                }
-            }
+    (!unclaimed).then_some(d)
+}
+
+/// A few seats, sorted when compared (liable seats: one per win at most).
+#[derive(Clone, Copy, Default)]
+struct Seats {
+    seats: [u8; 8],
+    len: usize,
+}
+
+impl Seats {
+    fn push(&mut self, s: u8) {
+        if let Some(x) = self.seats.get_mut(self.len) {
+            *x = s;
+            self.len += 1;
         }
-        let liable = b
-            .game
-            .results()
-            .last()
-            .map(|res| res.facts.iter().filter(|f| f.key == "liable").filter_map(|f| f.seat).collect::<Vec<_>>());
-        found.extend(compare_liable(ws, &liable.unwrap_or_default(), ri, &name));
     }
-    mismatches.extend(found.into_iter().map(|error| Mismatch { record, error }));
+
+    fn sorted(mut self) -> Seats {
+        self.seats[..self.len].sort_unstable();
+        self
+    }
+
+    fn as_slice(&self) -> &[u8] {
+        &self.seats[..self.len]
+    }
 }
 
 /// Compares the seats the source makes liable (pao: Tenhou's third win entry, mjlog's `paoWho`)
 /// with the seats Paifu's engine makes liable in the hand. Sources that do not say (mjai) are not
-/// compared.
-fn compare_liable(ws: &[Win], computed: &[u8], ri: usize, round: &str) -> Option<ImportError> {
+/// compared. A difference: its position and message.
+fn compare_liable(ws: &[Win], computed: Seats, ri: usize) -> Option<(String, String)> {
     if ws.iter().any(|w| w.pao.is_none()) {
         return None;
     }
-    let mut claimed: Vec<u8> = ws.iter().filter_map(|w| w.pao.filter(|p| *p != w.who)).collect();
-    let mut computed = computed.to_vec();
-    claimed.sort_unstable();
-    computed.sort_unstable();
-    if claimed == computed {
+    let mut claimed = Seats::default();
+    for p in ws.iter().filter_map(|w| w.pao.filter(|p| *p != w.who)) {
+        claimed.push(p);
+    }
+    let (claimed, computed) = (claimed.sorted(), computed.sorted());
+    if claimed.as_slice() == computed.as_slice() {
         return None;
     }
     let k = ws.iter().position(|w| w.pao.is_some_and(|p| p != w.who)).unwrap_or(0);
@@ -90,15 +120,14 @@ fn compare_liable(ws: &[Win], computed: &[u8], ri: usize, round: &str) -> Option
             v.iter().map(|s| format!("seat {s}")).collect::<Vec<_>>().join(" and ")
         }
     };
-    Some(ImportError {
-        round: Some(round.to_owned()),
-        position: format!("log[{ri}][16][{}][2]", 2 * k + 2),
-        message: format!(
+    Some((
+        format!("log[{ri}][16][{}][2]", 2 * k + 2),
+        format!(
             "claim_mismatch: the source makes {} liable (pao), Paifu's rules make {} liable",
-            show(&claimed),
-            show(&computed)
+            show(claimed.as_slice()),
+            show(computed.as_slice())
         ),
-    })
+    ))
 }
 
 /// Compares the source's final results after uma and oka (tenhou.net/6 `sc`, mjlog `owari`, in
@@ -143,46 +172,87 @@ pub(crate) fn tenhou_results(game: &Riichi) -> Option<[i64; 4]> {
     Some(out)
 }
 
-/// Compares the source's han, fu and yaku of a win with Paifu's score of it.
+/// The yaku of a win with their han, in Paifu's names, sorted: what the source lists and what
+/// Paifu counts are compared as these.
+#[derive(Clone, Copy)]
+struct YakuList {
+    items: [(&'static str, u32); YakuList::MAX],
+    len: usize,
+}
+
+impl YakuList {
+    /// More yaku than any hand has (a hand has at most a dozen or so).
+    const MAX: usize = 40;
+
+    fn new() -> YakuList {
+        YakuList { items: [("", 0); YakuList::MAX], len: 0 }
+    }
+
+    fn push(&mut self, name: &'static str, han: u32) {
+        if let Some(x) = self.items.get_mut(self.len) {
+            *x = (name, han);
+        }
+        self.len += 1;
+    }
+
+    fn sorted(mut self) -> YakuList {
+        let n = self.len.min(YakuList::MAX);
+        self.items[..n].sort_unstable();
+        self
+    }
+
+    fn as_slice(&self) -> &[(&'static str, u32)] {
+        &self.items[..self.len.min(YakuList::MAX)]
+    }
+
+    fn show(&self) -> String {
+        self.as_slice().iter().map(|(n, h)| format!("{n} {h}")).collect::<Vec<_>>().join(", ")
+    }
+}
+
+impl PartialEq for YakuList {
+    fn eq(&self, other: &YakuList) -> bool {
+        self.len == other.len && self.as_slice() == other.as_slice()
+    }
+}
+
+/// Compares the source's han, fu and yaku of a win with Paifu's score of it; `found` is told
+/// each difference (`claim_mismatch: ...`).
 fn compare_win(
     sc: &Score,
     han: Option<u32>,
     fu: Option<u32>,
     yaku_src: Option<&[(String, u32)]>,
-    round: &str,
-    pos: &str,
-) -> Vec<ImportError> {
-    let mut out = Vec::new();
-    let mk = |msg: String| ImportError {
-        round: Some(round.to_owned()),
-        position: pos.to_owned(),
-        message: format!("claim_mismatch: {msg}"),
-    };
-    let mut theirs = Vec::new();
+    mut found: impl FnMut(String),
+) {
+    let mut unknown = false;
+    let mut theirs = YakuList::new();
     for (name, h) in yaku_src.unwrap_or_default() {
         match yaku::paifu_name(name) {
-            Some(p) if *h > 0 => theirs.push((p.to_owned(), *h)),
+            Some(p) if *h > 0 => theirs.push(p, *h),
             Some(_) => {}
-            None => out.push(mk(format!("the source names a yaku Paifu does not know: {name:?}"))),
+            None => {
+                unknown = true;
+                found(format!("claim_mismatch: the source names a yaku Paifu does not know: {name:?}"));
+            }
         }
     }
-    let mut ours: Vec<(String, u32)> =
-        sc.yaku.iter().filter(|(_, h)| *h > 0).map(|(y, h)| (y.name().to_owned(), *h)).collect();
-    theirs.sort();
-    ours.sort();
-    if yaku_src.is_some() && theirs != ours && out.is_empty() {
-        let show = |v: &[(String, u32)]| v.iter().map(|(n, h)| format!("{n} {h}")).collect::<Vec<_>>().join(", ");
-        out.push(mk(format!("yaku claimed [{}], computed [{}]", show(&theirs), show(&ours))));
+    let mut ours = YakuList::new();
+    for (y, h) in sc.yaku.iter().filter(|(_, h)| *h > 0) {
+        ours.push(y.name(), *h);
+    }
+    let (theirs, ours) = (theirs.sorted(), ours.sorted());
+    if yaku_src.is_some() && theirs != ours && !unknown {
+        found(format!("claim_mismatch: yaku claimed [{}], computed [{}]", theirs.show(), ours.show()));
     }
     // The han: as given, or the sum of the yaku; not compared when the source gives neither.
     let their_han = han.or_else(|| yaku_src.map(|y| y.iter().map(|(_, h)| h).sum()));
     if let Some(h) = their_han.filter(|h| *h != sc.han) {
-        out.push(mk(format!("han claimed {h}, computed {}", sc.han)));
+        found(format!("claim_mismatch: han claimed {h}, computed {}", sc.han));
     }
     if let Some(f) = fu {
         if f != sc.fu && sc.yakuman == 0 {
-            out.push(mk(format!("fu claimed {f}, computed {}", sc.fu)));
+            found(format!("claim_mismatch: fu claimed {f}, computed {}", sc.fu));
         }
     }
-    out
 }
