@@ -1811,10 +1811,11 @@ fn migration_8_fills_the_kept_counts_from_a_version_7_archive() {
         a.store_certified(&genuine, None, Some(&certify(&genuine, &key(41))), Some("Trusting"), Origin::CommandLine)
             .unwrap();
         assert_kept_counts_are_the_rows(&a);
-        // Back to version 7: what migration 8 added taken away.
+        // Back to version 7: what migrations 8 and 9 added taken away.
         a.conn
             .execute_batch(
-                "DROP TRIGGER players_kept_total; DROP TRIGGER tournaments_kept_total;
+                "DROP TABLE play_games; DROP TABLE play_joins; DROP TABLE play_seats; DROP TABLE play_tables;
+                 DROP TRIGGER players_kept_total; DROP TRIGGER tournaments_kept_total;
                  DROP TABLE list_counts; DROP TABLE kept_totals; DROP TABLE fault_counts;
                  DROP TABLE tournament_standings; DROP TABLE tournament_terms;
                  DROP INDEX tournament_games_leaves;
