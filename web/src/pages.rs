@@ -2,7 +2,7 @@
 
 use crate::auth::{self, page_caller, same_origin, session_caller, Caller};
 use crate::data::{self, GamesQuery, PlayersQuery};
-use crate::html::{self, esc, page, url};
+use crate::html::{self, page, url};
 use crate::{PageError, State, WebError};
 use actix_multipart::Multipart;
 use actix_web::http::header;
@@ -11,7 +11,6 @@ use paifu_analyzer::plot;
 use paifu_recorder::archive::Role;
 use paifu_recorder::archive::{GamePage, GameRow};
 use serde::Deserialize;
-use std::fmt::Write as _;
 
 type Page = Result<HttpResponse, PageError>;
 
@@ -113,7 +112,7 @@ async fn login_form(req: HttpRequest, state: web::Data<State>, q: web::Query<Log
     let next = local_path(q.next.as_deref());
     let caller = session_caller(&req, &state).await.ok().flatten();
     let b = match &caller {
-        Some(c) => format!("<h1>Logged in</h1>{}", logged_in(c)),
+        Some(c) => maud::html! { h1 { "Logged in" } (maud::PreEscaped(logged_in(c))) }.into_string(),
         None => login_form_html(&next, None),
     };
     ok(caller.as_ref().map(|c| c.token.name.as_str()), "Log in", "/login", &b)
@@ -179,18 +178,19 @@ async fn sign(req: HttpRequest, state: web::Data<State>, id: web::Path<String>, 
     Ok(HttpResponse::SeeOther().insert_header((header::LOCATION, format!("/games/{id}#certificates"))).finish())
 }
 
-fn game_link(id: i64) -> String {
-    format!("<a href=\"/games/{id}\">#{id}</a>")
+fn game_link(id: i64) -> maud::Markup {
+    maud::html! { a href={ "/games/" (id) } { "#" (id) } }
 }
 
-fn player_links(players: &[String]) -> String {
-    players.iter().map(|p| format!("<a href=\"/players/{}\">{}</a>", url(p), esc(p))).collect::<Vec<_>>().join(", ")
+/// Links to the players' pages, separated by commas.
+fn player_links(players: &[String]) -> maud::Markup {
+    maud::html! { @for (i, p) in players.iter().enumerate() { @if i > 0 { ", " } a href={ "/players/" (url(p)) } { (p) } } }
 }
 
 fn games_table(rows: &[GameRow]) -> String {
     use maud::{html, PreEscaped};
     if rows.is_empty() {
-        return "<p class=\"note\">No games match.</p>".into();
+        return html! { p.note { "No games match." } }.into_string();
     }
     html! {
         div.scroll { table {
@@ -201,7 +201,7 @@ fn games_table(rows: &[GameRow]) -> String {
                     tr {
                         td { a href={ "/games/" (r.id) } { "#" (r.id) } }
                         td { (r.game.as_deref().and_then(paifu_core::GameKind::from_name).map_or(r.game.as_deref().unwrap_or("?"), |k| k.title())) }
-                        td { @for (i, p) in r.players.iter().enumerate() { @if i > 0 { ", " } a href={ "/players/" (url(p)) } { (p) } } }
+                        td { (player_links(&r.players)) }
                         td { (PreEscaped(html::stored_verdict(r.valid, r.fault_code.as_deref(), r.excerpt.as_deref()))) }
                         td.n.wide { (r.rounds) }
                         td { @if let Some(v) = &r.final_scores { (v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" · ")) } }
@@ -259,60 +259,53 @@ async fn overview(req: HttpRequest, state: web::Data<State>) -> Page {
 }
 
 /// The links to the pages beside a page of games, and where it is: "Games 51–100 of 1234".
-fn pager(base: &str, g: &GamePage, pages: u64, q: &GamesQuery) -> String {
-    let prev = match g.newer {
-        Some(id) => {
-            format!("<a class=\"button\" rel=\"prev\" href=\"{}\">← Newer</a>", esc(&q.link(base, ("before", id))))
+fn pager(base: &str, g: &GamePage, pages: u64, q: &GamesQuery) -> maud::Markup {
+    maud::html! {
+        nav.pager aria-label="Pages" {
+            @match g.newer {
+                Some(id) => a.button rel="prev" href=(q.link(base, ("before", id))) { "← Newer" },
+                None => span.button.off aria-disabled="true" { "← Newer" },
+            }
+            span {
+                @let n = g.rows.len() as u64;
+                @if n > 0 { "Games " (g.first) "–" (g.first + n - 1) " of " (g.total) " · " }
+                "Page " (g.page) " of " (pages)
+            }
+            @match g.older {
+                Some(id) => a.button rel="next" href=(q.link(base, ("after", id))) { "Older →" },
+                None => span.button.off aria-disabled="true" { "Older →" },
+            }
         }
-        None => "<span class=\"button off\" aria-disabled=\"true\">← Newer</span>".into(),
-    };
-    let next = match g.older {
-        Some(id) => {
-            format!("<a class=\"button\" rel=\"next\" href=\"{}\">Older →</a>", esc(&q.link(base, ("after", id))))
-        }
-        None => "<span class=\"button off\" aria-disabled=\"true\">Older →</span>".into(),
-    };
-    let place = match g.rows.len() as u64 {
-        0 => String::new(),
-        n => format!("Games {}–{} of {} · ", g.first, g.first + n - 1, g.total),
-    };
-    format!(
-        "<nav class=\"pager\" aria-label=\"Pages\">{prev}<span>{place}Page {} of {pages}</span>{next}</nav>",
-        g.page
-    )
+    }
 }
 
 async fn games(req: HttpRequest, state: web::Data<State>, q: web::Query<GamesQuery>) -> Page {
+    use maud::{html, PreEscaped};
     let q = q.into_inner();
     let g = data::games(&state, q.clone()).await?;
-    let sel = |v: &str, cur: &Option<String>| if cur.as_deref() == Some(v) { " selected" } else { "" };
-    let mut kinds = String::from("<option value=\"\">any</option>");
-    for k in &g.kinds {
-        let _ = write!(kinds, "<option value=\"{}\"{}>{}</option>", esc(k), sel(k, &g.filter.game), esc(k));
-    }
-    let verdict = g.filter.valid.map(|v| if v { "valid" } else { "invalid" }.to_owned());
-    let mut b = format!(
-        "<h1>Games</h1><form class=\"filters\" method=\"get\" action=\"/games\" role=\"search\">\
-         <label>Game<select name=\"game\">{kinds}</select></label>\
-         <label>Player<input name=\"player\" value=\"{}\" autocomplete=\"off\"></label>\
-         <label>Tournament<input name=\"tournament\" value=\"{}\"></label>\
-         <label>Verdict<select name=\"verdict\"><option value=\"\">any</option>\
-         <option value=\"valid\"{}>valid</option><option value=\"invalid\"{}>invalid</option></select></label>\
-         <button type=\"submit\">Filter</button></form><p>{}</p>",
-        esc(g.filter.player.as_deref().unwrap_or("")),
-        esc(g.filter.tournament.as_deref().unwrap_or("")),
-        sel("valid", &verdict),
-        sel("invalid", &verdict),
-        match g.games.total {
-            1 => "1 game matches.".to_owned(),
-            n => format!("{n} games match."),
+    let verdict = g.filter.valid.map(|v| if v { "valid" } else { "invalid" });
+    let b = html! {
+        h1 { "Games" }
+        form.filters method="get" action="/games" role="search" {
+            label { "Game" select name="game" {
+                option value="" { "any" }
+                @for k in &g.kinds { option value=(k) selected[g.filter.game.as_deref() == Some(k.as_str())] { (k) } }
+            } }
+            label { "Player" input name="player" value=(g.filter.player.as_deref().unwrap_or("")) autocomplete="off"; }
+            label { "Tournament" input name="tournament" value=(g.filter.tournament.as_deref().unwrap_or("")); }
+            label { "Verdict" select name="verdict" {
+                option value="" { "any" }
+                option value="valid" selected[verdict == Some("valid")] { "valid" }
+                option value="invalid" selected[verdict == Some("invalid")] { "invalid" }
+            } }
+            button type="submit" { "Filter" }
         }
-    );
-    b.push_str(&games_table(&g.games.rows));
-    b.push_str(&pager("/games", &g.games, g.pages, &q));
-    ok(user(&req, &state).await.as_deref(), "Games", "/games", &b)
+        p { @if g.games.total == 1 { "1 game matches." } @else { (g.games.total) " games match." } }
+        (PreEscaped(games_table(&g.games.rows)))
+        (pager("/games", &g.games, g.pages, &q))
+    };
+    ok(user(&req, &state).await.as_deref(), "Games", "/games", &b.into_string())
 }
-
 async fn certificate(state: web::Data<State>, id: web::Path<String>) -> Page {
     let id = data::parse_id(&id)?;
     let json = data::certificate(&state, id).await?;
@@ -338,78 +331,59 @@ async fn log_file(state: web::Data<State>, id: web::Path<String>) -> Page {
 async fn players(req: HttpRequest, state: web::Data<State>, q: web::Query<PlayersQuery>) -> Page {
     let search = q.q.clone().unwrap_or_default();
     let rows = data::players(&state, q.into_inner()).await?;
-    let mut b = format!(
-        "<h1>Players</h1><form class=\"filters\" method=\"get\" action=\"/players\" role=\"search\">\
-         <label>Name begins with<input name=\"q\" value=\"{}\"></label><button type=\"submit\">Search</button></form>",
-        esc(&search)
-    );
-    if rows.is_empty() {
-        b.push_str("<p class=\"note\">No players match.</p>");
-    } else {
-        b.push_str(
-            "<div class=\"scroll\"><table><thead><tr><th>Player</th><th class=\"n\">Games</th></tr></thead><tbody>",
-        );
-        for p in &rows {
-            let _ = write!(
-                b,
-                "<tr><td><a href=\"/players/{}\">{}</a></td><td class=\"n\">{}</td></tr>",
-                url(&p.name),
-                esc(&p.name),
-                p.games
-            );
+    let b = maud::html! {
+        h1 { "Players" }
+        form.filters method="get" action="/players" role="search" {
+            label { "Name begins with" input name="q" value=(search); }
+            button type="submit" { "Search" }
         }
-        b.push_str("</tbody></table></div>");
-    }
-    ok(user(&req, &state).await.as_deref(), "Players", "/players", &b)
+        @if rows.is_empty() {
+            p.note { "No players match." }
+        } @else {
+            div.scroll { table {
+                thead { tr { th { "Player" } th.n { "Games" } } }
+                tbody { @for p in &rows { tr { td { a href={ "/players/" (url(&p.name)) } { (p.name) } } td.n { (p.games) } } } }
+            } }
+        }
+    };
+    ok(user(&req, &state).await.as_deref(), "Players", "/players", &b.into_string())
 }
 
 async fn player(req: HttpRequest, state: web::Data<State>, name: web::Path<String>) -> Page {
+    use maud::{html, PreEscaped};
     let name = name.into_inner();
     let p = data::player(&state, name.clone()).await?;
-    let mut b = format!(
-        "<h1>{}</h1><p>{} games in the archive · <a href=\"/games?player={}\">all their games</a> · <a href=\"/api/players/{}\">JSON</a></p>",
-        esc(&name),
-        p.player.games,
-        url(&name),
-        url(&name)
-    );
-    if p.kinds.is_empty() {
-        b.push_str("<p class=\"note\">No valid games yet, so no statistics.</p>");
-    }
-    for k in &p.kinds {
-        let _ = write!(b, "<h2>{}</h2><div class=\"scroll\"><table><tbody>", esc(&k.title));
-        // Per-category and per-yaku lines that never happened say nothing; the JSON has them all.
-        for m in k.metrics.iter().filter(|m| !(m.key.contains(':') && m.value == 0.0)) {
-            let _ = write!(
-                b,
-                "<tr><th scope=\"row\">{}</th><td class=\"n\">{}</td></tr>",
-                esc(&m.label),
-                esc(&metric_text(m))
-            );
-        }
-        b.push_str("</tbody></table></div><div class=\"plots\">");
-        let places: Vec<(String, f64)> = k.placements.iter().map(|(p, n)| (p.to_string(), *n as f64)).collect();
-        chart_with_numbers(&mut b, &plot::placement_chart(&name, &k.placements), "Place", "Games", &places);
-        for d in &k.distributions {
-            if d.values.is_empty() {
-                continue;
-            }
-            let numeric = d.values.iter().all(|(l, _)| l.parse::<i64>().is_ok());
-            let svg = match numeric {
-                true => plot::bars(&d.title, &d.values, "", "count"),
-                false => plot::frequency_bars(&d.title, &d.values),
-            };
-            chart_with_numbers(&mut b, &svg, "", "", &d.values);
-        }
-        b.push_str("</div>");
-    }
-    b.push_str("<h2>Latest games</h2>");
-    b.push_str(&games_table(&p.recent.rows));
     // The rest of their games, a page at a time from where this list stops.
     let q =
         GamesQuery { player: Some(p.player.name.clone()), per_page: Some(p.recent.per_page), ..GamesQuery::default() };
-    b.push_str(&pager("/games", &p.recent, p.recent.total.div_ceil(u64::from(p.recent.per_page)).max(1), &q));
-    ok(user(&req, &state).await.as_deref(), &name, "/players", &b)
+    let b = html! {
+        h1 { (name) }
+        p { (p.player.games) " games in the archive · " a href={ "/games?player=" (url(&name)) } { "all their games" }
+            " · " a href={ "/api/players/" (url(&name)) } { "JSON" } }
+        @if p.kinds.is_empty() { p.note { "No valid games yet, so no statistics." } }
+        @for k in &p.kinds {
+            h2 { (k.title) }
+            div.scroll { table { tbody {
+                // Per-category and per-yaku lines that never happened say nothing; the JSON has them all.
+                @for m in k.metrics.iter().filter(|m| !(m.key.contains(':') && m.value == 0.0)) {
+                    tr { th scope="row" { (m.label) } td.n { (metric_text(m)) } }
+                }
+            } } }
+            div.plots {
+                @let places: Vec<(String, f64)> = k.placements.iter().map(|(p, n)| (p.to_string(), *n as f64)).collect();
+                (chart_with_numbers(&plot::placement_chart(&name, &k.placements), "Place", "Games", &places))
+                @for d in k.distributions.iter().filter(|d| !d.values.is_empty()) {
+                    @let numeric = d.values.iter().all(|(l, _)| l.parse::<i64>().is_ok());
+                    @let svg = if numeric { plot::bars(&d.title, &d.values, "", "count") } else { plot::frequency_bars(&d.title, &d.values) };
+                    (chart_with_numbers(&svg, "", "", &d.values))
+                }
+            }
+        }
+        h2 { "Latest games" }
+        (PreEscaped(games_table(&p.recent.rows)))
+        (pager("/games", &p.recent, p.recent.total.div_ceil(u64::from(p.recent.per_page)).max(1), &q))
+    };
+    ok(user(&req, &state).await.as_deref(), &name, "/players", &b.into_string())
 }
 
 /// A statistic as a number people read: counts whole, shares in percent, averages to two
@@ -427,41 +401,39 @@ fn metric_text(m: &paifu_analyzer::Metric) -> String {
 }
 
 /// A chart with its numbers beside it, in a table, for readers who prefer numbers (and for
-/// screen readers): every value the chart draws, none left out.
-fn chart_with_numbers(b: &mut String, svg: &str, label: &str, value: &str, values: &[(String, f64)]) {
-    let _ = write!(
-        b,
-        "<figure class=\"chart\">{svg}<details open><summary>Numbers</summary><table class=\"numbers\"><thead><tr><th>{}</th><th class=\"n\">{}</th></tr></thead><tbody>",
-        esc(label),
-        esc(value)
-    );
-    for (l, v) in values {
-        let shown = if v.fract() == 0.0 { format!("{v:.0}") } else { format!("{v:.2}") };
-        let _ = write!(b, "<tr><td>{}</td><td class=\"n\">{shown}</td></tr>", esc(l));
+/// screen readers): every value the chart draws, none left out. `svg` is the chart as the
+/// plotter drew it (its text escaped by the plotter).
+fn chart_with_numbers(svg: &str, label: &str, value: &str, values: &[(String, f64)]) -> maud::Markup {
+    use maud::{html, PreEscaped};
+    html! {
+        figure.chart {
+            (PreEscaped(svg))
+            details open { summary { "Numbers" } table.numbers {
+                thead { tr { th { (label) } th.n { (value) } } }
+                tbody { @for (l, v) in values {
+                    tr { td { (l) } td.n { @if v.fract() == 0.0 { (format!("{v:.0}")) } @else { (format!("{v:.2}")) } } }
+                } }
+            } }
+        }
     }
-    b.push_str("</tbody></table></details></figure>");
 }
 
 async fn tournaments(req: HttpRequest, state: web::Data<State>) -> Page {
     let rows = data::tournaments(&state).await?;
-    let mut b = String::from("<h1>Tournaments</h1>");
-    if rows.is_empty() {
-        b.push_str("<p class=\"note\">No tournaments yet: ingest logs with <code>paifu ingest --tournament NAME</code> or name one when uploading.</p>");
-    } else {
-        b.push_str("<div class=\"scroll\"><table><thead><tr><th>Tournament</th><th class=\"n\">Games</th><th class=\"n\">Valid</th></tr></thead><tbody>");
-        for t in &rows {
-            let _ = write!(
-                b,
-                "<tr><td><a href=\"/tournaments/{}\">{}</a></td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
-                url(&t.name),
-                esc(&t.name),
-                t.games,
-                t.valid
-            );
+    let b = maud::html! {
+        h1 { "Tournaments" }
+        @if rows.is_empty() {
+            p.note { "No tournaments yet: ingest logs with " code { "paifu ingest --tournament NAME" } " or name one when uploading." }
+        } @else {
+            div.scroll { table {
+                thead { tr { th { "Tournament" } th.n { "Games" } th.n { "Valid" } } }
+                tbody { @for t in &rows {
+                    tr { td { a href={ "/tournaments/" (url(&t.name)) } { (t.name) } } td.n { (t.games) } td.n { (t.valid) } }
+                } }
+            } }
         }
-        b.push_str("</tbody></table></div>");
-    }
-    ok(user(&req, &state).await.as_deref(), "Tournaments", "/tournaments", &b)
+    };
+    ok(user(&req, &state).await.as_deref(), "Tournaments", "/tournaments", &b.into_string())
 }
 
 fn recent(g: &GamePage) -> String {
@@ -602,7 +574,7 @@ async fn upload(req: HttpRequest, state: web::Data<State>, mp: Multipart) -> Pag
             h1 { "Upload result" }
             p #verdict role="status" { (PreEscaped(html::verdict(u.stored.valid, u.stored.fault.as_ref().map(|f| f.code.as_str())))) }
             @if let Some(f) = &u.fault_text { div.fault { (f) } }
-            p #stored { (upper_first(&u.message)) " · " (u.records) " records · players: " (PreEscaped(player_links(&u.players))) }
+            p #stored { (upper_first(&u.message)) " · " (u.records) " records · players: " (player_links(&u.players)) }
             p {
                 a.button href={ "/games/" (id) } { "Open game #" (id) }
                 @if u.certificate.is_some() { " " a.button href={ "/games/" (id) "/certificate" } download { "Certificate" } }
@@ -659,7 +631,7 @@ async fn verify(req: HttpRequest, state: web::Data<State>, mp: Multipart) -> Pag
     let key = text_field(&form, "key");
     let v = data::verify(&state, cert, log, key).await?;
     let b = {
-        use maud::{html, PreEscaped};
+        use maud::html;
         html! {
             h1 { "Certificate check" }
             p #result role="status" class=(if v.ok { "ok" } else { "bad" }) {
@@ -675,7 +647,7 @@ async fn verify(req: HttpRequest, state: web::Data<State>, mp: Multipart) -> Pag
                     dt { "Signed" } dd { (c.issued_at) }
                 }
             }
-            @if let Some(id) = v.game_id { p { "The archive holds this log: " (PreEscaped(game_link(id))) "." } }
+            @if let Some(id) = v.game_id { p { "The archive holds this log: " (game_link(id)) "." } }
             (verify_form_markup("Verify another", false))
         }
         .into_string()

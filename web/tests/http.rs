@@ -1076,3 +1076,55 @@ async fn the_viewer_follows_a_seat_of_the_game_only() {
     assert_eq!(s, StatusCode::BAD_REQUEST);
     assert!(b.contains("seat must be a seat number"), "{b}");
 }
+
+/// A name that is markup, in every character HTML treats specially.
+const HOSTILE: &str = "<script>alert(1)</script>\"'&";
+
+/// What a page must never hold for [`HOSTILE`]: the name as markup, or its quote closing an
+/// attribute.
+fn assert_escaped(page: &str, what: &str) {
+    assert!(!page.contains("<script>alert(1)"), "{what}: the name came out as markup: {page}");
+    assert!(!page.contains("</script>\"'&"), "{what}: the name came out unescaped: {page}");
+}
+
+#[actix_web::test]
+async fn hostile_names_come_out_escaped() {
+    let f = fixture();
+    let mut a = Archive::open(&f.config.db).unwrap();
+    a.ensure_tournament(HOSTILE, None, &[]).unwrap();
+    let p = prepare(&tzq_bytes("http/hostile", [HOSTILE, "Dee"], Encoding::Binary));
+    let id = a.store(&p, None, Some(HOSTILE), Origin::CommandLine).unwrap().id;
+    drop(a);
+    let app = app!(f);
+    let text = "&lt;script&gt;alert(1)&lt;/script&gt;&quot;'&amp;";
+    let path = "%3Cscript%3Ealert%281%29%3C%2Fscript%3E%22%27%26";
+    // The players list, searched for the name and not.
+    for uri in ["/players".to_owned(), format!("/players?q={path}")] {
+        let (s, b) = get(&app, &uri).await;
+        assert_eq!(s, StatusCode::OK, "{uri}: {b}");
+        assert_escaped(&b, &uri);
+        assert!(b.contains(&format!("<a href=\"/players/{path}\">{text}</a>")), "{uri}: {b}");
+    }
+    let (_, b) = get(&app, &format!("/players?q={path}")).await;
+    assert!(b.contains(&format!("name=\"q\" value=\"{text}\"")), "the search field keeps the name: {b}");
+    // The player's page: heading, links, charts' tables, latest games.
+    let (s, b) = get(&app, &format!("/players/{path}")).await;
+    assert_eq!(s, StatusCode::OK, "{b}");
+    assert_escaped(&b, "player page");
+    assert!(b.contains(&format!("<h1>{text}</h1>")) && b.contains(&format!("/games?player={path}")), "{b}");
+    assert!(b.contains(&format!("/games/{id}\"")), "{b}");
+    // The games page filtered by player and by tournament: the filter's fields hold the name.
+    let (s, b) = get(&app, &format!("/games?player={path}&tournament={path}")).await;
+    assert_eq!(s, StatusCode::OK, "{b}");
+    assert_escaped(&b, "games filter");
+    assert!(b.contains(&format!("name=\"player\" value=\"{text}\"")), "{b}");
+    assert!(b.contains(&format!("name=\"tournament\" value=\"{text}\"")), "{b}");
+    assert!(b.contains("1 game matches.") && b.contains(&format!("/games/{id}\"")), "{b}");
+    // The tournaments list and the tournament's page.
+    for uri in ["/tournaments".to_owned(), format!("/tournaments/{path}"), "/".to_owned(), format!("/games/{id}")] {
+        let (s, b) = get(&app, &uri).await;
+        assert_eq!(s, StatusCode::OK, "{uri}: {b}");
+        assert_escaped(&b, &uri);
+        assert!(b.contains(text), "{uri}: the name is shown: {b}");
+    }
+}
