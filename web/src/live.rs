@@ -10,15 +10,15 @@
 //! seat was asked: `Archive::live_log`), so that a bot in the game learns nothing from them;
 //! moves are numbered among those shown.
 
-use crate::html::{esc, page};
+use crate::html::page;
 use crate::viewer::Step;
 use crate::viewer_page::{parse_step, steps_body, VIEWER_JS};
 use crate::{with_db, ApiError, PageError, State, WebError};
 use actix_web::{web, HttpResponse};
+use maud::{html, Markup, PreEscaped};
 use paifu_core::{GameKind, Seat};
 use paifu_recorder::archive::LiveGame;
 use serde::{Deserialize, Serialize};
-use std::fmt::Write as _;
 
 pub(crate) fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/live", web::get().to(list_page))
@@ -204,59 +204,56 @@ fn kind_title(game: &str) -> &str {
     GameKind::from_name(game).map_or(game, |k| k.title())
 }
 
-/// What is held back, in words (empty with no delay).
-fn delay_note(delay_secs: u64, held: u64) -> String {
-    if delay_secs == 0 {
-        return String::new();
+/// What is held back, in words (nothing with no delay).
+fn delay_note(delay_secs: u64, held: u64) -> Markup {
+    html! {
+        @if delay_secs > 0 {
+            p.note #delay {
+                "Shown with a delay of " (delay_secs) " s: moves played less than " (delay_secs) " s ago are held back ("
+                @match held { 0 => "none now", 1 => "1 move now", n => { (n) " moves now" } }
+                ")."
+            }
+        }
     }
-    let held = match held {
-        0 => "none now".to_owned(),
-        1 => "1 move now".to_owned(),
-        n => format!("{n} moves now"),
-    };
-    format!(
-        "<p class=\"note\" id=\"delay\">Shown with a delay of {delay_secs} s: moves played less than {delay_secs} s ago \
-         are held back ({held}).</p>"
-    )
+}
+
+/// Reloads the page every [`REFRESH_SECS`] without script.
+fn refresh_without_script() -> Markup {
+    html! { noscript { meta http-equiv="refresh" content=(REFRESH_SECS); } }
 }
 
 async fn list_page(state: web::Data<State>) -> Result<HttpResponse, PageError> {
     let l = live_list(&state).await?;
-    let mut b = String::from("<h1>Games in progress</h1>");
-    b.push_str(&delay_note(l.delay_secs, l.games.iter().map(|g| g.held_back).sum()));
-    if l.games.is_empty() {
-        b.push_str("<p class=\"note\" id=\"none\">No game is in progress. Finished games are in the <a href=\"/games\">games list</a> once stored.</p>");
-    } else {
-        b.push_str(
-            "<div class=\"scroll\"><table id=\"live\"><caption class=\"skip\">Games in progress</caption><thead><tr>\
-             <th>Game</th><th>Kind</th><th>Players</th><th class=\"n\">Moves</th><th>Last move</th><th class=\"wide\">Host's name</th>\
-             </tr></thead><tbody>",
-        );
-        for g in &l.games {
-            let held = if g.held_back > 0 { format!(" (+{} held back)", g.held_back) } else { String::new() };
-            let last = if g.records == 0 { "none yet".to_owned() } else { ago(g.updated_ms, l.now_ms) };
-            let _ = write!(
-                b,
-                "<tr><td><a href=\"/live/{id}\">#{id}</a></td><td>{}</td><td>{}</td><td class=\"n\">{}{held}</td>\
-                 <td>{last}</td><td class=\"wide\"><code>{}</code></td></tr>",
-                esc(kind_title(&g.game)),
-                esc(&g.seats.join(", ")),
-                g.records,
-                esc(&g.key),
-                id = g.id,
-            );
+    let b = html! {
+        h1 { "Games in progress" }
+        (delay_note(l.delay_secs, l.games.iter().map(|g| g.held_back).sum()))
+        @if l.games.is_empty() {
+            p.note #none { "No game is in progress. Finished games are in the " a href="/games" { "games list" } " once stored." }
+        } @else {
+            div.scroll { table #live {
+                caption.skip { "Games in progress" }
+                thead { tr {
+                    th { "Game" } th { "Kind" } th { "Players" } th.n { "Moves" } th { "Last move" } th.wide { "Host's name" }
+                } }
+                tbody { @for g in &l.games {
+                    tr {
+                        td { a href={ "/live/" (g.id) } { "#" (g.id) } }
+                        td { (kind_title(&g.game)) }
+                        td { (g.seats.join(", ")) }
+                        td.n { (g.records) @if g.held_back > 0 { " (+" (g.held_back) " held back)" } }
+                        td { @if g.records == 0 { "none yet" } @else { (ago(g.updated_ms, l.now_ms)) } }
+                        td.wide { code { (g.key) } }
+                    }
+                } }
+            } }
         }
-        b.push_str("</tbody></table></div>");
-    }
-    let _ = write!(
-        b,
-        "<p class=\"k\">This page reloads every {REFRESH_SECS} s. The same as JSON: <a href=\"/api/live\">/api/live</a>.</p>\
-         <noscript><meta http-equiv=\"refresh\" content=\"{REFRESH_SECS}\"></noscript>"
-    );
+        p.k { "This page reloads every " (REFRESH_SECS) " s. The same as JSON: " a href="/api/live" { "/api/live" } "." }
+        (refresh_without_script())
+    };
     Ok(HttpResponse::Ok().content_type("text/html; charset=utf-8").body(page(
         "Games in progress",
         "/live",
-        &b,
+        &b.into_string(),
         Some(&format!("setTimeout(function(){{location.reload();}},{});", REFRESH_SECS * 1000)),
     )))
 }
@@ -289,66 +286,43 @@ async fn game_page(
         ))
         .into());
     }
-    let title = kind_title(&g.game);
-    let mut b = String::new();
-    let heading = format!("<h1><a href=\"/live\">Live</a>: game #{id}, {}</h1>", esc(title));
-    let last = match v.moves.last() {
-        Some(m) => format!(
-            "last move {} by <b>{}</b>: <code>{}</code>",
-            ago(g.updated_ms, v.now_ms),
-            esc(&m.player),
-            esc(&m.action)
-        ),
-        None => "no move yet".to_owned(),
-    };
-    let _ = write!(
-        b,
-        "<p id=\"live-status\" role=\"status\"><b>In progress</b> · {} · <span id=\"moves\">{}</span> moves so far · {last} · \
-         <a href=\"/api/live/{id}\">JSON</a></p>",
-        esc(&g.seats.join(", ")),
-        g.records,
-    );
-    b.push_str(&delay_note(v.delay_secs, g.held_back));
     let latest = want.is_none();
-    match &v.position {
-        Some(s) => b.push_str(&steps_body(&format!("/live/{id}"), "", s, own, &g.seats)),
-        None => {
-            if let Some(n) = &v.note {
-                let _ = write!(b, "<p class=\"note\" id=\"note\">{}</p>", esc(n));
+    let b = html! {
+        h1 { a href="/live" { "Live" } ": game #" (id) ", " (kind_title(&g.game)) }
+        p #live-status role="status" {
+            b { "In progress" } " · " (g.seats.join(", ")) " · " span #moves { (g.records) } " moves so far · "
+            @match v.moves.last() {
+                Some(m) => { "last move " (ago(g.updated_ms, v.now_ms)) " by " b { (m.player) } ": " code { (m.action) } },
+                None => "no move yet",
             }
-            b.push_str("<div class=\"scroll\"><table id=\"moves-list\"><thead><tr><th class=\"n\">Record</th><th>Seat</th><th>Action</th></tr></thead><tbody>");
-            for m in v.moves.iter().rev() {
-                let _ = write!(
-                    b,
-                    "<tr><td class=\"n\">{}</td><td>{} ({})</td><td><code>{}</code></td></tr>",
-                    m.seq,
-                    esc(&m.player),
-                    m.seat,
-                    esc(&m.action)
-                );
-            }
-            b.push_str("</tbody></table></div>");
+            " · " a href={ "/api/live/" (id) } { "JSON" }
         }
-    }
-    let script = if latest {
-        let _ = write!(
-            b,
-            "<p class=\"k\" id=\"refresh\">This page shows the latest position and follows the game as it is played \
-             (without script, it reloads every {REFRESH_SECS} s).</p><noscript><meta http-equiv=\"refresh\" content=\"{REFRESH_SECS}\"></noscript>"
-        );
-        format!("{VIEWER_JS}{}", poll_js(id, g.records))
-    } else {
-        let _ = write!(
-            b,
-            "<p class=\"k\"><a href=\"/live/{id}\">Follow the game</a> (the latest position, kept up to date).</p>"
-        );
-        VIEWER_JS.to_owned()
+        (delay_note(v.delay_secs, g.held_back))
+        @match &v.position {
+            Some(s) => (PreEscaped(steps_body(&format!("/live/{id}"), "", s, own, &g.seats))),
+            None => {
+                @if let Some(n) = &v.note { p.note #note { (n) } }
+                div.scroll { table #moves-list {
+                    thead { tr { th.n { "Record" } th { "Seat" } th { "Action" } } }
+                    tbody { @for m in v.moves.iter().rev() {
+                        tr { td.n { (m.seq) } td { (m.player) " (" (m.seat) ")" } td { code { (m.action) } } }
+                    } }
+                } }
+            }
+        }
+        @if latest {
+            p.k #refresh { "This page shows the latest position and follows the game as it is played (without script, \
+                            it reloads every " (REFRESH_SECS) " s)." }
+            (refresh_without_script())
+        } @else {
+            p.k { a href={ "/live/" (id) } { "Follow the game" } " (the latest position, kept up to date)." }
+        }
     };
-    let body = format!("{heading}{b}");
+    let script = if latest { format!("{VIEWER_JS}{}", poll_js(id, g.records)) } else { VIEWER_JS.to_owned() };
     Ok(HttpResponse::Ok().content_type("text/html; charset=utf-8").body(page(
         &format!("Live game #{id}"),
         "/live",
-        &body,
+        &b.into_string(),
         Some(&script),
     )))
 }

@@ -28,10 +28,14 @@ struct Live {
 
 impl Live {
     fn new(label: &str) -> Live {
+        Live::with_names(label, ["Ann", "Bo"])
+    }
+
+    fn with_names(label: &str, names: [&str; 2]) -> Live {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("live.db");
         Archive::open(&db).unwrap();
-        let log = tzq_log(label, ["Ann", "Bo"]);
+        let log = tzq_log(label, names);
         let seed = log.header.seed.unwrap().to_hex();
         Live { _dir: dir, db, log, seed }
     }
@@ -212,7 +216,7 @@ async fn without_the_seed_the_moves_are_listed() {
     assert!(j["note"].as_str().unwrap().contains("only the seed's commitment"), "{j}");
     assert_eq!(j["moves"].as_array().unwrap().len(), 6);
     let (_, page) = get(&app, &format!("/live/{id}")).await;
-    assert!(page.contains("id=\"moves-list\"") && page.contains("only the seed&#39;s commitment"), "{page}");
+    assert!(page.contains("id=\"moves-list\"") && page.contains("only the seed's commitment"), "{page}");
     let last = live.log.records[5].action.to_string();
     assert!(page.contains(&format!("<code>{last}</code>")), "{page}");
 }
@@ -311,4 +315,27 @@ async fn a_live_poll_shows_no_pass_nor_an_incident_that_tells_a_seat_was_asked()
     a.live_record(id, n, &late, long_ago()).unwrap();
     let j = json(&get(&app, &format!("/api/live/{id}")).await.1);
     assert_eq!(j["moves"].as_array().unwrap().len(), moves.len(), "{j}");
+}
+
+#[actix_web::test]
+async fn hostile_names_come_out_escaped_on_the_live_pages() {
+    let hostile = "<script>alert(1)</script>\"'&";
+    let text = "&lt;script&gt;alert(1)&lt;/script&gt;&quot;'&amp;";
+    let live = Live::with_names("live-web/hostile", [hostile, "Bo"]);
+    let shown = live.play(hostile, false, &[long_ago(); 6]);
+    let listed = live.play("arena/game-0005", true, &[long_ago(); 6]);
+    let app = app!(live.config(0));
+    for uri in
+        ["/live".to_owned(), format!("/live/{shown}"), format!("/live/{shown}?step=2"), format!("/live/{listed}")]
+    {
+        let (status, page) = get(&app, &uri).await;
+        assert_eq!(status, StatusCode::OK, "{uri}: {page}");
+        assert!(!page.contains("<script>alert(1)") && !page.contains("</script>\"'&"), "{uri}: markup: {page}");
+        assert!(page.contains(text), "{uri}: the name is shown, escaped: {page}");
+    }
+    // The list names the host's key (the hostile one too) in code; the moves list, the player.
+    let (_, page) = get(&app, "/live").await;
+    assert!(page.contains(&format!("<code>{text}</code>")), "{page}");
+    let (_, page) = get(&app, &format!("/live/{listed}")).await;
+    assert!(page.contains("id=\"moves-list\"") && page.contains(&format!("{text} (0)")), "{page}");
 }
