@@ -1,7 +1,7 @@
 //! HTML building blocks: escaping, the page layout with its inline CSS, tiles, tables.
 
+use maud::{html, Markup, PreEscaped};
 use serde_json::Value;
-use std::fmt::Write as _;
 
 /// Escapes text for HTML content and attribute values.
 pub(crate) fn esc(s: &str) -> String {
@@ -64,7 +64,7 @@ pub(crate) struct Chrome<'a> {
 
 /// A whole page in its frame; `inline` is inline JavaScript.
 pub(crate) fn layout(c: &Chrome, body: &str, inline: Option<&str>) -> String {
-    use maud::{html, PreEscaped, DOCTYPE};
+    use maud::DOCTYPE;
     html! {
         (DOCTYPE)
         html lang="en" {
@@ -121,7 +121,7 @@ pub(crate) fn is_tile(s: &str) -> bool {
 
 /// One tile or card, drawn as a tile.
 pub(crate) fn tile(t: &str) -> String {
-    format!("<span class=\"t {}\" title=\"{}\">{}</span>", tile_class(t), esc(t), esc(t))
+    html! { span class={ "t " (tile_class(t)) } title=(t) { (t) } }.into_string()
 }
 
 /// A Tien Zi Que card drawn as a card: its kind large (a number, a wind, 中 the Red Dragon, 雀
@@ -145,98 +145,91 @@ pub(crate) fn card(t: &str) -> String {
         "Q" => "雀",
         k => k,
     };
-    maud::html! {
+    html! {
         span class={ "card c" (colour) } title={ (t) " (" (name) ")" } { b { (face) } small { (name) } }
     }
     .into_string()
 }
 
+/// "none", for an empty row of tiles or cards.
+fn none() -> String {
+    html! { span.k { "none" } }.into_string()
+}
+
 /// A row of Tien Zi Que cards.
 pub(crate) fn cards(ts: &[String]) -> String {
     if ts.is_empty() {
-        return "<span class=\"k\">none</span>".into();
+        return none();
     }
-    format!("<span class=\"cards\">{}</span>", ts.iter().map(|t| card(t)).collect::<String>())
+    html! { span.cards { @for t in ts { (PreEscaped(card(t))) } } }.into_string()
 }
 
 /// A row of tiles.
 pub(crate) fn tiles(ts: &[&str]) -> String {
     if ts.is_empty() {
-        return "<span class=\"k\">none</span>".into();
+        return none();
     }
-    format!("<span class=\"tiles\">{}</span>", ts.iter().map(|t| tile(t)).collect::<String>())
+    html! { span.tiles { @for t in ts { (PreEscaped(tile(t))) } } }.into_string()
 }
 
 /// Draws any JSON value: arrays of tile notation as tiles, nested arrays as groups (melds),
 /// objects as key/value lists, other values as text. Everything is escaped.
 pub(crate) fn value(v: &Value) -> String {
+    value_markup(v).into_string()
+}
+
+fn value_markup(v: &Value) -> Markup {
     match v {
-        Value::Null => "<span class=\"k\">—</span>".into(),
-        Value::Bool(b) => if *b { "yes" } else { "no" }.into(),
-        Value::Number(n) => esc(&n.to_string()),
-        Value::String(s) if s.contains('\n') => format!("<pre>{}</pre>", esc(s)),
-        Value::String(s) => esc(s),
+        Value::Null => html! { span.k { "—" } },
+        Value::Bool(b) => html! { (if *b { "yes" } else { "no" }) },
+        Value::Number(n) => html! { (n) },
+        Value::String(s) if s.contains('\n') => html! { pre { (s) } },
+        Value::String(s) => html! { (s) },
         // A discard or similar: a tile with flags (riichi: turned sideways; called: taken away;
         // tsumogiri: discarded as drawn).
         Value::Object(o) if o.get("tile").and_then(Value::as_str).is_some_and(is_tile) => {
             let t = o.get("tile").and_then(Value::as_str).unwrap_or("");
             let flag = |k: &str| o.get(k).and_then(Value::as_bool).unwrap_or(false);
-            let mut class = String::new();
-            let mut title = t.to_owned();
-            for (k, c, label) in
+            let flags: Vec<(&str, &str)> =
                 [("riichi", " side", "riichi"), ("called", " gone", "called"), ("tsumogiri", " tg", "as drawn")]
-            {
-                if flag(k) {
-                    class.push_str(c);
-                    title.push_str(&format!(" ({label})"));
-                }
+                    .into_iter()
+                    .filter(|(k, _, _)| flag(k))
+                    .map(|(_, c, label)| (c, label))
+                    .collect();
+            html! {
+                span class={ "t " (tile_class(t)) @for (c, _) in &flags { (c) } }
+                    title={ (t) @for (_, label) in &flags { " (" (label) ")" } } { (t) }
             }
-            format!("<span class=\"t {}{class}\" title=\"{}\">{}</span>", tile_class(t), esc(&title), esc(t))
         }
         // A meld: its kind and tiles.
         Value::Object(o) if o.get("tiles").is_some_and(Value::is_array) => {
             let kind = o.get("kind").and_then(Value::as_str).unwrap_or("");
-            format!(
-                "<span class=\"meld\"><span class=\"k\">{}</span> {}</span>",
-                esc(kind),
-                o.get("tiles").map(value).unwrap_or_default()
-            )
+            html! { span.meld { span.k { (kind) } " " @if let Some(t) = o.get("tiles") { (value_markup(t)) } } }
         }
         Value::Array(a) if !a.is_empty() && a.iter().all(|x| x.get("tile").is_some()) => {
-            format!("<span class=\"tiles\">{}</span>", a.iter().map(value).collect::<String>())
+            html! { span.tiles { @for x in a { (value_markup(x)) } } }
         }
-        Value::Array(a) if !a.is_empty() && a.iter().all(|x| x.get("tiles").is_some()) => a.iter().map(value).collect(),
+        Value::Array(a) if !a.is_empty() && a.iter().all(|x| x.get("tiles").is_some()) => {
+            html! { @for x in a { (value_markup(x)) } }
+        }
         // Records of scalars with the same keys: a small table.
         Value::Array(a) if records(a).is_some() => {
             let keys = records(a).unwrap_or_default();
-            let mut s = String::from("<div class=\"scroll\"><table class=\"rec\"><thead><tr>");
-            for k in &keys {
-                let _ = write!(s, "<th>{}</th>", esc(k));
+            html! {
+                div.scroll { table.rec {
+                    thead { tr { @for k in &keys { th { (k) } } } }
+                    tbody { @for x in a { tr { @for k in &keys { td { @if let Some(y) = x.get(k) { (value_markup(y)) } } } } } }
+                } }
             }
-            s.push_str("</tr></thead><tbody>");
-            for x in a {
-                s.push_str("<tr>");
-                for k in &keys {
-                    let _ = write!(s, "<td>{}</td>", x.get(k).map(value).unwrap_or_default());
-                }
-                s.push_str("</tr>");
-            }
-            s + "</tbody></table></div>"
         }
         Value::Array(a) if a.iter().all(|x| x.as_str().is_some_and(is_tile)) => {
-            tiles(&a.iter().filter_map(Value::as_str).collect::<Vec<_>>())
+            PreEscaped(tiles(&a.iter().filter_map(Value::as_str).collect::<Vec<_>>()))
         }
         Value::Array(a) if a.iter().all(|x| x.is_array()) => {
-            a.iter().map(|x| format!("<span class=\"tiles\" style=\"margin-right:10px\">{}</span>", value(x))).collect()
+            html! { @for x in a { span.tiles style="margin-right:10px" { (value_markup(x)) } } }
         }
-        Value::Array(a) => a.iter().map(value).collect::<Vec<_>>().join(", "),
-        Value::Object(o) => {
-            let mut s = String::from("<dl class=\"kv\">");
-            for (k, x) in o {
-                let _ = write!(s, "<dt>{}</dt><dd>{}</dd>", esc(k), value(x));
-            }
-            s + "</dl>"
-        }
+        Value::Array(a) => html! { @for (i, x) in a.iter().enumerate() { @if i > 0 { ", " } (value_markup(x)) } },
+        Value::Object(o) => html! { dl.kv { @for (k, x) in o { dt { (k) } dd { (value_markup(x)) } } } },
     }
 }
 
@@ -254,25 +247,54 @@ fn records(a: &[Value]) -> Option<Vec<String>> {
     same.then_some(keys)
 }
 
-/// A verdict badge.
 /// A stored verdict: an excerpt of an unknown game says so, never "valid".
 pub(crate) fn stored_verdict(valid: bool, code: Option<&str>, excerpt: Option<&str>) -> String {
     match excerpt {
-        Some(_) if valid => "<span class=\"ok\">✔ excerpt</span>".into(),
+        Some(_) if valid => html! { span.ok { "✔ excerpt" } }.into_string(),
         _ => verdict(valid, code),
     }
 }
 
+/// A verdict badge: valid, or invalid with the fault's code.
 pub(crate) fn verdict(valid: bool, code: Option<&str>) -> String {
-    if valid {
-        "<span class=\"ok\">✔ valid</span>".into()
-    } else {
-        format!("<span class=\"bad\">✘ invalid</span> <code>{}</code>", esc(code.unwrap_or("")))
+    match valid {
+        true => html! { span.ok { "✔ valid" } },
+        false => html! { span.bad { "✘ invalid" } " " code { (code.unwrap_or("")) } },
     }
+    .into_string()
 }
 
 /// Seconds since the epoch as a UTC date and time.
 pub(crate) fn time(secs: i64) -> String {
     let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs.max(0) as u64);
     humantime::format_rfc3339_seconds(t).to_string().replace('T', " ").replace('Z', " UTC")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn values_are_drawn_with_their_text_escaped() {
+        let bad = "<script>alert(1)</script>\"'&";
+        let shown = "&lt;script&gt;alert(1)&lt;/script&gt;&quot;'&amp;";
+        for v in [
+            json!(bad),
+            json!({ bad: 1 }),
+            json!([{ "a": bad, "b": 1 }, { "a": 2, "b": bad }]),
+            json!({ "kind": bad, "tiles": ["1m", "2m"] }),
+            json!([bad, "x"]),
+            json!(format!("{bad}\nline")),
+        ] {
+            let h = value(&v);
+            assert!(!h.contains("<script>") && h.contains(shown), "{v}: {h}");
+        }
+        assert_eq!(
+            value(&json!({ "tile": "5p", "riichi": true, "tsumogiri": true })),
+            "<span class=\"t cp side tg\" title=\"5p (riichi) (as drawn)\">5p</span>"
+        );
+        assert_eq!(tiles(&["1m", "Eg"]), "<span class=\"tiles\"><span class=\"t cm\" title=\"1m\">1m</span><span class=\"t cg\" title=\"Eg\">Eg</span></span>");
+        assert_eq!(verdict(false, Some(bad)), format!("<span class=\"bad\">✘ invalid</span> <code>{shown}</code>"));
+    }
 }
