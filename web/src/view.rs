@@ -4,7 +4,8 @@
 //! pieces) and a table of what the seats share; the Ta Yü board is drawn as SVG. The leaves
 //! (a list of tiles, a river, a meld) are drawn by [`html::value`] from their JSON form.
 
-use crate::html::{self, esc};
+use crate::html;
+use maud::{html, Markup, PreEscaped};
 use paifu_core::games::View;
 use paifu_core::{hungarian, mcr, riichi, tayu, tzq, Seat};
 use serde::Serialize;
@@ -38,7 +39,7 @@ struct Layout {
     picture: Option<String>,
     seats: Vec<SeatBox>,
     /// What the seats share: label and drawing, in order.
-    table: Vec<(String, String)>,
+    table: Vec<(String, Markup)>,
     /// A picture of the board.
     board: Option<String>,
     /// The engine's text render.
@@ -51,19 +52,29 @@ struct SeatBox {
     score: i64,
     acting: bool,
     /// Label and drawing, in order.
-    rows: Vec<(&'static str, String)>,
+    rows: Vec<(&'static str, Markup)>,
 }
 
 const SEAT_COLOURS: [&str; 4] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
 
 /// Draws any value through its JSON form.
-fn shown<T: Serialize + ?Sized>(x: &T) -> String {
-    html::value(&serde_json::to_value(x).unwrap_or(Value::Null))
+fn shown<T: Serialize + ?Sized>(x: &T) -> Markup {
+    PreEscaped(html::value(&serde_json::to_value(x).unwrap_or(Value::Null)))
 }
 
 /// Draws a list of tiles, cards or pieces by their notation.
-fn notation<T: std::fmt::Display>(items: &[T]) -> String {
+fn notation<T: std::fmt::Display>(items: &[T]) -> Markup {
     shown(&items.iter().map(|x| x.to_string()).collect::<Vec<_>>())
+}
+
+/// Text, escaped.
+fn text(x: impl std::fmt::Display) -> Markup {
+    html! { (x.to_string()) }
+}
+
+/// One tile by its notation.
+fn tile(t: impl std::fmt::Display) -> Markup {
+    PreEscaped(html::tile(&t.to_string()))
 }
 
 fn seat_name(name: &Option<String>) -> String {
@@ -72,61 +83,46 @@ fn seat_name(name: &Option<String>) -> String {
 
 impl Layout {
     fn html(&self) -> String {
-        let mut o = String::new();
-        if self.picture.is_some() {
-            o.push_str("<details class=\"as-text\"><summary>The seats as text</summary>");
-        }
-        if !self.seats.is_empty() {
-            o.push_str("<div class=\"seats\">");
-            for (i, s) in self.seats.iter().enumerate() {
-                o.push_str(&s.html(i));
+        let seats = html! {
+            @if !self.seats.is_empty() {
+                div.seats { @for (i, s) in self.seats.iter().enumerate() { (s.html(i)) } }
             }
-            o.push_str("</div>");
-        }
-        if self.picture.is_some() {
-            o.push_str("</details>");
-        }
-        if let Some(svg) = &self.board {
-            o.push_str("<h2>Board</h2>");
-            o.push_str(svg);
-        }
-        if !self.table.is_empty() {
-            o.push_str("<h2>Table</h2><dl class=\"kv\">");
-            for (label, x) in &self.table {
-                let _ = write!(o, "<dt>{}</dt><dd>{x}</dd>", esc(label));
+        };
+        html! {
+            @if self.picture.is_some() {
+                details.as-text { summary { "The seats as text" } (seats) }
+            } @else {
+                (seats)
             }
-            o.push_str("</dl>");
+            @if let Some(svg) = &self.board { h2 { "Board" } (PreEscaped(svg)) }
+            @if !self.table.is_empty() {
+                h2 { "Table" }
+                dl.kv { @for (label, x) in &self.table { dt { (label) } dd { (x) } } }
+            }
+            @if let Some(t) = &self.text {
+                details open[self.seats.is_empty() && self.board.is_none()] { summary { "Text render" } pre { (t) } }
+            }
         }
-        if let Some(t) = &self.text {
-            let open = if self.seats.is_empty() && self.board.is_none() { " open" } else { "" };
-            let _ = write!(o, "<details{open}><summary>Text render</summary><pre>{}</pre></details>", esc(t));
-        }
-        o
+        .into_string()
     }
 }
 
 impl SeatBox {
-    fn html(&self, index: usize) -> String {
+    fn html(&self, index: usize) -> Markup {
         let act = self.acting;
-        let mut o = format!(
-            "<section class=\"seat{}\" style=\"border-top:5px solid {}\" aria-label=\"{}\"><h3><span>{}{}</span><span>score {}</span></h3>",
-            if act { " act" } else { "" },
-            SEAT_COLOURS[index % SEAT_COLOURS.len()],
-            esc(&self.name),
-            esc(&self.name),
-            if act { " · to act" } else { "" },
-            self.score
-        );
-        for (label, x) in &self.rows {
-            let _ = write!(o, "<div class=\"k\">{label}</div><div>{x}</div>");
+        html! {
+            section class={ "seat" @if act { " act" } } style={ "border-top:5px solid " (SEAT_COLOURS[index % SEAT_COLOURS.len()]) }
+                aria-label=(self.name) {
+                h3 { span { (self.name) @if act { " · to act" } } span { "score " (self.score) } }
+                @for (label, x) in &self.rows { div.k { (label) } div { (x) } }
+            }
         }
-        o + "</section>"
     }
 }
 
 /// Tien Zi Que cards drawn as cards.
-fn tzq_cards<T: std::fmt::Display>(items: &[T]) -> String {
-    html::cards(&items.iter().map(|x| x.to_string()).collect::<Vec<_>>())
+fn tzq_cards<T: std::fmt::Display>(items: &[T]) -> Markup {
+    PreEscaped(html::cards(&items.iter().map(|x| x.to_string()).collect::<Vec<_>>()))
 }
 
 fn tzq_layout(v: &tzq::View) -> Layout {
@@ -142,14 +138,14 @@ fn tzq_layout(v: &tzq::View) -> Layout {
         .collect();
     let mut table = Vec::new();
     if let Some(c) = v.drawn {
-        table.push(("Card drawn".to_owned(), html::card(&c.to_string())));
+        table.push(("Card drawn".to_owned(), PreEscaped(html::card(&c.to_string()))));
     }
     table.push(("May be chowed".to_owned(), tzq_cards(&v.chowable)));
     table.push(("Discard pile".to_owned(), tzq_cards(&v.discards)));
-    table.push(("Cards left in the draw pile".to_owned(), v.pile.to_string()));
-    table.push(("Turn".to_owned(), v.turn.to_string()));
+    table.push(("Cards left in the draw pile".to_owned(), text(v.pile)));
+    table.push(("Turn".to_owned(), text(v.turn)));
     if v.over {
-        table.push(("The game".to_owned(), "is over".to_owned()));
+        table.push(("The game".to_owned(), text("is over")));
     }
     Layout { picture: None, seats, table, board: None, text: Some(v.text.clone()) }
 }
@@ -166,27 +162,24 @@ fn riichi_layout(v: &riichi::View, bottom: Seat) -> Layout {
                 ("Hand", notation(&p.hand)),
                 ("Melds", shown(&p.melds)),
                 ("Discards", shown(&p.discards)),
-                ("Seat", format!("{} ({})", p.seat, crate::table::wind_char(p.wind))),
-                ("Riichi", if p.riichi { "declared" } else { "no" }.to_owned()),
-                ("Furiten", if p.furiten { "yes" } else { "no" }.to_owned()),
+                ("Seat", html! { (p.seat) " (" (crate::table::wind_char(p.wind)) ")" }),
+                ("Riichi", text(if p.riichi { "declared" } else { "no" })),
+                ("Furiten", text(if p.furiten { "yes" } else { "no" })),
             ],
         })
         .collect();
-    let mut table = vec![("Hand".to_owned(), esc(&crate::table::hand_title(&v.hand, v.honba)))];
+    let mut table = vec![("Hand".to_owned(), text(crate::table::hand_title(&v.hand, v.honba)))];
     if let Some(t) = v.drawn {
-        table.push(("Tile drawn".to_owned(), html::tile(&t.to_string())));
+        table.push(("Tile drawn".to_owned(), tile(t)));
     }
     table.push(("Dora indicators".to_owned(), notation(&v.dora_indicators)));
     if let Some(c) = &v.claim {
-        table.push((
-            "Discard that may be claimed".to_owned(),
-            format!("{} from seat {}", html::tile(&c.tile.to_string()), c.from),
-        ));
+        table.push(("Discard that may be claimed".to_owned(), html! { (tile(c.tile)) " from seat " (c.from) }));
     }
-    table.push(("Tiles left in the wall".to_owned(), v.wall.to_string()));
-    table.push(("Riichi sticks on the table".to_owned(), v.riichi_sticks.to_string()));
-    table.push(("Dealer".to_owned(), format!("seat {}", v.dealer)));
-    table.push(("Dice".to_owned(), format!("{} and {}", v.dice[0], v.dice[1])));
+    table.push(("Tiles left in the wall".to_owned(), text(v.wall)));
+    table.push(("Riichi sticks on the table".to_owned(), text(v.riichi_sticks)));
+    table.push(("Dealer".to_owned(), html! { "seat " (v.dealer) }));
+    table.push(("Dice".to_owned(), html! { (v.dice[0]) " and " (v.dice[1]) }));
     let picture = crate::table::riichi_table(v, bottom);
     Layout { picture: Some(picture), seats, table, board: None, text: None }
 }
@@ -206,18 +199,18 @@ fn mcr_layout(v: &mcr::View, bottom: Seat) -> Layout {
                 ("Melds", shown(&p.melds)),
                 ("Flowers", notation(&p.flowers)),
                 ("Discards", notation(&p.discards)),
-                ("seat", p.seat.to_string()),
-                ("wind", p.wind.to_string()),
+                ("seat", text(p.seat)),
+                ("wind", text(p.wind)),
             ],
         })
         .collect();
     let mut table = Vec::new();
     if let Some(t) = v.drawn {
-        table.push(("Tile drawn".to_owned(), html::tile(&t.to_string())));
+        table.push(("Tile drawn".to_owned(), tile(t)));
     }
     if let Some(c) = &v.claim {
         let what = if c.robbing { "Tile added to a kong (may be robbed)" } else { "Discard that may be claimed" };
-        table.push((what.to_owned(), format!("{} from seat {}", html::tile(&c.tile.to_string()), c.from)));
+        table.push((what.to_owned(), html! { (tile(c.tile)) " from seat " (c.from) }));
     }
     if let Some(w) = &v.last_win {
         let who = |s: Seat| {
@@ -227,24 +220,22 @@ fn mcr_layout(v: &mcr::View, bottom: Seat) -> Layout {
             None => "self-drawn".to_owned(),
             Some(f) => format!("from {}", who(f)),
         };
-        table.push((
-            "Last win".to_owned(),
-            format!("{} on {} {}, {} fan", esc(&who(w.seat)), html::tile(&w.tile.to_string()), esc(&how), w.fan),
-        ));
-        let fans = maud::html! {
+        table
+            .push(("Last win".to_owned(), html! { (who(w.seat)) " on " (tile(w.tile)) " " (how) ", " (w.fan) " fan" }));
+        let fans = html! {
             table.rec { tbody { @for f in &w.fans {
                 @let n = crate::names::fan(f.name);
                 tr data-fan=(f.name) { td { (n.english) " " span.orig lang="zh" { (n.original) } } td.n { (f.fan) @if f.count > 1 { " ×" (f.count) } } }
             } } }
         };
-        table.push(("Fan of the last win".to_owned(), fans.into_string()));
+        table.push(("Fan of the last win".to_owned(), fans));
     }
-    table.push(("Tiles left in the wall".to_owned(), v.wall.to_string()));
+    table.push(("Tiles left in the wall".to_owned(), text(v.wall)));
     for (label, x) in [
-        ("Hand", format!("{} of {}", v.hand, v.hands)),
-        ("Prevalent wind", crate::table::wind_name(v.round_wind).to_owned()),
-        ("Dealer", format!("seat {}", v.dealer)),
-        ("Dice", v.dice.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(" ")),
+        ("Hand", html! { (v.hand) " of " (v.hands) }),
+        ("Prevalent wind", text(crate::table::wind_name(v.round_wind))),
+        ("Dealer", html! { "seat " (v.dealer) }),
+        ("Dice", text(v.dice.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(" "))),
     ] {
         table.push((label.to_owned(), x));
     }
@@ -254,7 +245,7 @@ fn mcr_layout(v: &mcr::View, bottom: Seat) -> Layout {
 
 /// Hungarian sets by the names the seed gives them, a kong's kind and whether it is concealed
 /// (declared from the hand: it scores double) said beside it.
-fn hungarian_sets(melds: &[hungarian::MeldView]) -> String {
+fn hungarian_sets(melds: &[hungarian::MeldView]) -> Markup {
     use paifu_core::mahjong::MeldKind;
     let named: Vec<Value> = melds
         .iter()
@@ -286,24 +277,24 @@ fn hungarian_layout(v: &hungarian::View, bottom: Seat) -> Layout {
                 ("Sets laid out", hungarian_sets(&p.melds)),
                 ("Flowers", notation(&p.flowers)),
                 ("Discards", shown(&p.discards)),
-                ("wind", p.wind.to_string()),
+                ("wind", text(p.wind)),
             ];
             if let Some(h) = v.last.as_ref().and_then(|l| l.players.iter().find(|h| h.seat == p.seat)) {
-                rows.push(("Last hand", format!("{}{}", notation(&h.hand), hungarian_sets(&h.melds))));
+                rows.push(("Last hand", html! { (notation(&h.hand)) (hungarian_sets(&h.melds)) }));
                 rows.push(("Scored", shown(&h.lines)));
                 let limit = h.limit.as_ref().map(|l| format!(" + {} {}", l.name, l.points)).unwrap_or_default();
                 rows.push((
                     "Score",
-                    esc(&format!("{} points x{}{limit} = {}", h.points, 1u64 << h.doublings.min(62), h.score)),
+                    html! { (h.points) " points x" (1u64 << h.doublings.min(62)) (limit) " = " (h.score) },
                 ));
-                rows.push(("Settlement", esc(&format!("{:+}", h.settlement))));
+                rows.push(("Settlement", text(format!("{:+}", h.settlement))));
             }
             SeatBox { name: seat_name(&p.name), score: p.score, acting: v.to_act.contains(&p.seat), rows }
         })
         .collect();
     let mut table = Vec::new();
     if let Some(t) = v.drawn {
-        table.push(("Tile drawn".to_owned(), html::tile(&t.to_string())));
+        table.push(("Tile drawn".to_owned(), tile(t)));
     }
     if let Some(c) = &v.claim {
         table.push(("Discard that may be claimed".to_owned(), shown(c)));
@@ -315,14 +306,14 @@ fn hungarian_layout(v: &hungarian::View, bottom: Seat) -> Layout {
             (Some(w), None) if l.heavenly => format!("seat {w} won on the dealt hand"),
             (Some(w), None) => format!("seat {w} won on its own draw"),
         };
-        table.push((format!("Hand {}", l.hand), esc(&how)));
+        table.push((format!("Hand {}", l.hand), text(how)));
     }
-    table.push(("Tiles left in the live wall".to_owned(), v.wall.to_string()));
+    table.push(("Tiles left in the live wall".to_owned(), text(v.wall)));
     for (label, x) in [
-        ("Hand", v.hand.to_string()),
-        ("Prevailing wind", crate::table::wind_name(v.prevailing).to_owned()),
-        ("East", format!("seat {}", v.east)),
-        ("Loose tiles drawn", v.loose_drawn.to_string()),
+        ("Hand", text(v.hand)),
+        ("Prevailing wind", text(crate::table::wind_name(v.prevailing))),
+        ("East", html! { "seat " (v.east) }),
+        ("Loose tiles drawn", text(v.loose_drawn)),
         ("The wall's break", shown(&v.wall_break)),
         ("The seating", shown(&v.seating)),
     ] {
@@ -344,7 +335,7 @@ fn tayu_layout(v: &tayu::View) -> Layout {
             rows: vec![("side", shown(&s.side)), ("flood", shown(&s.flood)), ("held", notation(&s.held))],
         })
         .collect();
-    let mut table = vec![("Status".to_owned(), esc(&v.status))];
+    let mut table = vec![("Status".to_owned(), text(&v.status))];
     for (label, x) in [
         ("coasts", shown(&v.coasts)),
         ("stack", shown(&v.stack)),
@@ -356,7 +347,8 @@ fn tayu_layout(v: &tayu::View) -> Layout {
     ] {
         table.push((label.to_owned(), x));
     }
-    let board = format!("{}<details><summary>Pieces (data)</summary>{}</details>", board_svg(v), shown(&v.pieces));
+    let board =
+        html! { (PreEscaped(board_svg(v))) details { summary { "Pieces (data)" } (shown(&v.pieces)) } }.into_string();
     Layout { picture: None, seats, table, board: Some(board), text: Some(v.text.clone()) }
 }
 
@@ -605,6 +597,26 @@ mod tests {
             }
         }
         panic!("no game showed a concealed kong and flowers");
+    }
+
+    #[test]
+    fn seat_names_are_escaped_in_every_layout() {
+        let bad = "<script>alert(1)</script>\"'&".to_owned();
+        let names = [bad.clone(), bad.clone(), bad.clone(), bad];
+        let seed = Seed::from_text("hostile layout");
+        let mut views = vec![
+            View::of(&tzq::Tzq::new(tzq::Rules::default(), 2, Some(&seed)).unwrap()),
+            View::of(&riichi::Riichi::new(riichi::Rules::default(), 4, Some(&seed)).unwrap()),
+            View::of(&mcr::Mcr::new(mcr::Rules::default(), 4, Some(&seed)).unwrap()),
+            View::of(&hungarian::Hungarian::new(hungarian::Rules::default(), 4, Some(&seed)).unwrap()),
+            View::of(&Tayu::new(Rules::default(), 3, Some(&seed)).unwrap()),
+        ];
+        for v in &mut views {
+            v.name_seats(&names);
+            let h = position_html(v, 0);
+            assert!(!h.contains("<script>") && !h.contains("</script>\"'&"), "{h}");
+            assert!(h.contains("aria-label=\"&lt;script&gt;alert(1)&lt;/script&gt;&quot;'&amp;\""), "{h}");
+        }
     }
 
     fn v_to_act(v: &View) -> usize {
