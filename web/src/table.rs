@@ -9,8 +9,8 @@
 //!
 //! Riichi, MCR and Hungarian mahjong are drawn the same way: each view becomes a [`Table`].
 
-use crate::html::esc;
 use crate::tiles::{flower_at, Look, Pose, Row, H, W};
+use maud::{html, PreEscaped};
 use paifu_core::mahjong::{Flower, MeldKind, Tile};
 use paifu_core::riichi::{self, MeldView};
 use paifu_core::{hungarian, mcr, Seat};
@@ -263,79 +263,50 @@ fn seat_tiles(t: &Table, p: &TableSeat) -> String {
         );
     }
     let name: String = p.name.chars().take(16).collect();
-    let _ = write!(
-        svg,
-        "<text x=\"{C}\" y=\"{}\" font-size=\"14\" text-anchor=\"middle\" fill=\"{}\"{}>{} {}</text>\
-         <text class=\"score\" x=\"{C}\" y=\"{}\" font-size=\"15\" text-anchor=\"middle\" fill=\"#fff\" font-weight=\"700\">{}</text>",
-        bottom - 24,
-        if p.acting { "#ffd54a" } else { "#e8efe9" },
-        if p.acting { " font-weight=\"700\"" } else { "" },
-        wind_char(p.wind),
-        esc(&name),
-        bottom - 7,
-        p.score
-    );
-    svg
+    let label = html! {
+        text x=(C) y=(bottom - 24) font-size="14" text-anchor="middle" fill=(if p.acting { "#ffd54a" } else { "#e8efe9" })
+            font-weight=[p.acting.then_some("700")] { (wind_char(p.wind)) " " (name) }
+        text.score x=(C) y=(bottom - 7) font-size="15" text-anchor="middle" fill="#fff" font-weight="700" { (p.score) }
+    };
+    svg + &label.into_string()
 }
 
 /// The whole table, `bottom` the seat drawn at the bottom.
 pub(crate) fn draw(t: &Table, bottom: Seat) -> String {
-    let mut svg = format!(
-        "<svg class=\"table\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {SIZE} {SIZE}\" role=\"img\" \
-         aria-labelledby=\"table-title\" font-family=\"sans-serif\"><title id=\"table-title\">The table: {}; {} tiles left in the wall</title>\
-         <rect width=\"{SIZE}\" height=\"{SIZE}\" rx=\"14\" fill=\"#2e6b4f\"/>\
-         <rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"8\" fill=\"#1f4d39\" stroke=\"#8fb8a0\"/>",
-        esc(&t.title),
-        t.wall,
-        C - BOX,
-        C - BOX,
-        2 * BOX,
-        2 * BOX
-    );
-    for p in &t.seats {
-        let turn = -90 * i32::from(place(p.seat, bottom));
-        let _ = write!(
-            svg,
-            "<g class=\"seat-tiles\" data-seat=\"{}\" transform=\"rotate({turn} {C} {C})\">{}</g>",
-            p.seat,
-            seat_tiles(t, p)
-        );
+    let n = t.indicators.len();
+    let scale = 0.8;
+    let width = (f64::from(n as i32 * W) * scale) as i32;
+    let mut dora = Row::new(0, H);
+    for &x in &t.indicators {
+        dora.push(x, Pose::Up, Look::PLAIN);
     }
-    // The centre: the hand, the counters, the wall, the indicators.
-    let _ = write!(
-        svg,
-        "<text id=\"hand-name\" x=\"{C}\" y=\"{}\" font-size=\"20\" text-anchor=\"middle\" fill=\"#fff\" font-weight=\"700\">{}</text>\
-         <text x=\"{C}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\" fill=\"#e8efe9\">{}</text>\
-         <text x=\"{C}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\" fill=\"#e8efe9\">{} tiles left</text>",
-        C - 36,
-        esc(&t.title),
-        C - 19,
-        esc(&t.counters),
-        C + 56,
-        t.wall
-    );
-    if !t.indicators.is_empty() {
-        let n = t.indicators.len() as i32;
-        let scale = 0.8;
-        let width = (f64::from(n * W) * scale) as i32;
-        let mut row = Row::new(0, H);
-        for &x in &t.indicators {
-            row.push(x, Pose::Up, Look::PLAIN);
+    html! {
+        svg.table xmlns="http://www.w3.org/2000/svg" viewBox={ "0 0 " (SIZE) " " (SIZE) } role="img"
+            aria-labelledby="table-title" font-family="sans-serif" {
+            title #table-title { "The table: " (t.title) "; " (t.wall) " tiles left in the wall" }
+            rect width=(SIZE) height=(SIZE) rx="14" fill="#2e6b4f" {}
+            rect x=(C - BOX) y=(C - BOX) width=(2 * BOX) height=(2 * BOX) rx="8" fill="#1f4d39" stroke="#8fb8a0" {}
+            @for p in &t.seats {
+                g.seat-tiles data-seat=(p.seat) transform={ "rotate(" (-90 * i32::from(place(p.seat, bottom))) " " (C) " " (C) ")" } {
+                    (PreEscaped(seat_tiles(t, p)))
+                }
+            }
+            // The centre: the hand, the counters, the wall, the indicators.
+            text #hand-name x=(C) y=(C - 36) font-size="20" text-anchor="middle" fill="#fff" font-weight="700" { (t.title) }
+            text x=(C) y=(C - 19) font-size="12" text-anchor="middle" fill="#e8efe9" { (t.counters) }
+            text x=(C) y=(C + 56) font-size="12" text-anchor="middle" fill="#e8efe9" { (t.wall) " tiles left" }
+            @if n > 0 {
+                g.dora transform={ "translate(" (C - width / 2) " " (C - 10) ") scale(" (scale) ")" } {
+                    title { (t.indicator_label) "s" }
+                    (PreEscaped(&dora.svg))
+                }
+                text #dora-label x=(C) y=(C + 32) font-size="12" text-anchor="middle" fill="#ffd54a" {
+                    (t.indicator_label) @if n > 1 { "s" }
+                }
+            }
         }
-        let _ = write!(
-            svg,
-            "<g class=\"dora\" transform=\"translate({} {}) scale({scale})\"><title>{}s</title>{}</g>\
-             <text id=\"dora-label\" x=\"{C}\" y=\"{}\" font-size=\"12\" text-anchor=\"middle\" fill=\"#ffd54a\">{}{}</text>",
-            C - width / 2,
-            C - 10,
-            t.indicator_label,
-            row.svg,
-            C + 32,
-            t.indicator_label,
-            if n == 1 { "" } else { "s" }
-        );
     }
-    svg + "</svg>"
+    .into_string()
 }
 
 fn name_of(name: &Option<String>, seat: Seat) -> String {
