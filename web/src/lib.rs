@@ -324,16 +324,15 @@ impl ResponseError for PageError {
         self.0.status()
     }
     fn error_response(&self) -> HttpResponse {
-        let next = if matches!(self.0, WebError::Unauthorized(_)) {
-            "<p><a class=\"button\" href=\"/login\">Log in with a token</a></p>"
-        } else {
-            ""
-        };
-        let body = format!(
-            "<h1>{}</h1><p class=\"fault\" role=\"alert\">{}</p>{next}<p><a href=\"/\">Back to the overview</a></p>",
-            self.0.title(),
-            html::esc(&self.0.to_string())
-        );
+        let body = maud::html! {
+            h1 { (self.0.title()) }
+            p.fault role="alert" { (self.0.to_string()) }
+            @if matches!(self.0, WebError::Unauthorized(_)) {
+                p { a.button href="/login" { "Log in with a token" } }
+            }
+            p { a href="/" { "Back to the overview" } }
+        }
+        .into_string();
         self.0.response().content_type("text/html; charset=utf-8").body(html::page(self.0.title(), "", &body, None))
     }
 }
