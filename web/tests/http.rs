@@ -1120,6 +1120,13 @@ async fn hostile_names_come_out_escaped() {
     assert!(b.contains(&format!("name=\"player\" value=\"{text}\"")), "{b}");
     assert!(b.contains(&format!("name=\"tournament\" value=\"{text}\"")), "{b}");
     assert!(b.contains("1 game matches.") && b.contains(&format!("/games/{id}\"")), "{b}");
+    // A name that is not there: the error page names it, escaped.
+    for uri in [format!("/players/{path}x"), format!("/tournaments/{path}x")] {
+        let (s, b) = get(&app, &uri).await;
+        assert_eq!(s, StatusCode::NOT_FOUND, "{uri}: {b}");
+        assert_escaped(&b, &uri);
+        assert!(b.contains("&lt;script&gt;alert(1)"), "{uri}: {b}");
+    }
     // The tournaments list and the tournament's page.
     for uri in ["/tournaments".to_owned(), format!("/tournaments/{path}"), "/".to_owned(), format!("/games/{id}")] {
         let (s, b) = get(&app, &uri).await;
