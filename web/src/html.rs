@@ -1,23 +1,7 @@
-//! HTML building blocks: escaping, the page layout with its inline CSS, tiles, tables.
+//! HTML building blocks, drawn with maud (which escapes every value): the page layout with its inline CSS, tiles, tables.
 
 use maud::{html, Markup, PreEscaped};
 use serde_json::Value;
-
-/// Escapes text for HTML content and attribute values.
-pub(crate) fn esc(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&#39;"),
-            c => o.push(c),
-        }
-    }
-    o
-}
 
 /// What [`url`] leaves as it is: the unreserved characters of RFC 3986 (letters, digits,
 /// `-`, `.`, `_`, `~`); everything else is percent-encoded.

@@ -9,28 +9,29 @@
 //! The page's address holds the seat's credential: it is served with `Referrer-Policy:
 //! no-referrer` and never cached, and it links nowhere that would need it.
 
-use crate::html::{self, esc};
+use crate::html;
 use actix_web::http::header;
 use actix_web::HttpResponse;
+use maud::{html, PreEscaped};
 use paifu_core::games::View;
 use paifu_recorder::arena::person::{SeatNow, Stage};
 use serde_json::Value;
-use std::fmt::Write as _;
 
 /// The page of `GET /play/{token}`: the seat as it is now.
 pub(crate) fn page(now: &SeatNow) -> HttpResponse {
     let (table, actions) = drawing(now);
     let me = now.names.get(usize::from(now.seat)).cloned().unwrap_or_default();
-    let body = format!(
-        "<style>{CSS}</style><div class=\"play\" id=\"play\">\
-         <div class=\"bar\"><span id=\"status\">{status}</span><span id=\"clock\" class=\"clock\" aria-live=\"off\"></span></div>\
-         <p id=\"notice\" class=\"notice\" role=\"status\">{notice}</p>\
-         <div id=\"table\" class=\"table-area\">{table}</div>\
-         <div id=\"actions\" class=\"actions\">{actions}</div>\
-         <noscript><p class=\"fault\">The seat plays with script on: this page only shows it.</p></noscript></div>",
-        status = esc(&status(now)),
-        notice = esc(now.notice.as_deref().unwrap_or("")),
-    );
+    let body = html! {
+        style { (PreEscaped(CSS)) }
+        div.play #play {
+            div.bar { span #status { (status(now)) } span #clock.clock aria-live="off" {} }
+            p #notice.notice role="status" { (now.notice.as_deref().unwrap_or("")) }
+            div #table.table-area { (PreEscaped(table)) }
+            div #actions.actions { (PreEscaped(actions)) }
+            noscript { p.fault { "The seat plays with script on: this page only shows it." } }
+        }
+    }
+    .into_string();
     let title = format!("{me} at table {}", now.table);
     HttpResponse::Ok()
         .content_type("text/html; charset=utf-8")
@@ -78,11 +79,11 @@ fn to_act(v: &View) -> Vec<u8> {
 /// The drawing of the seat now: the table, and the actions (its hand to click, its calls).
 pub(crate) fn drawing(now: &SeatNow) -> (String, String) {
     let table = match &now.view {
-        Some(v) => format!("<p class=\"k\" id=\"status-line\">{}</p>{}", esc(&status(now)), position_html(v, now.seat)),
-        None => {
-            "<p class=\"k\">The table is set: the first deal comes once every seat has sent its share of the seed.</p>"
-                .to_owned()
+        Some(v) => html! { p.k #status-line { (status(now)) } (PreEscaped(position_html(v, now.seat))) }.into_string(),
+        None => html! {
+            p.k { "The table is set: the first deal comes once every seat has sent its share of the seed." }
         }
+        .into_string(),
     };
     (table, actions_html(now))
 }
@@ -179,77 +180,52 @@ fn actions_html(now: &SeatNow) -> String {
             .or_else(|| list.iter().find(|(x, _)| x == t))
             .map(|(_, a)| a.clone())
     };
-    let mut o = String::new();
-    let _ = write!(o, "<div class=\"hand\" id=\"hand\" role=\"group\" aria-label=\"Your hand\">");
-    let tile_button = |o: &mut String, t: &str, is_drawn: bool| {
+    let tile_button = |t: &str, is_drawn: bool| {
         let a = pick(&discard, t, is_drawn);
         let r = pick(&riichi, t, is_drawn);
-        let attrs = match (&a, &r) {
-            (None, None) => " disabled".to_owned(),
-            _ => format!(
-                "{}{}",
-                a.as_ref().map(|a| format!(" data-action=\"{}\"", esc(a))).unwrap_or_default(),
-                r.as_ref().map(|r| format!(" data-riichi=\"{}\"", esc(r))).unwrap_or_default()
-            ),
-        };
         let label = match &a {
             Some(a) => a.to_string(),
             None => format!("{t} (cannot be discarded now)"),
         };
-        let _ = write!(
-            o,
-            "<button type=\"button\" class=\"tile{}\" aria-label=\"{}\"{attrs}>{}</button>",
-            if is_drawn { " drawn" } else { "" },
-            esc(&label),
-            html::tile(t)
-        );
-    };
-    for t in &hand {
-        tile_button(&mut o, t, false);
-    }
-    if let Some(d) = &drawn {
-        if !hand.is_empty() {
-            o.push_str("<span class=\"gap\"></span>");
+        html! {
+            button type="button" class={ "tile" @if is_drawn { " drawn" } } aria-label=(label)
+                disabled[a.is_none() && r.is_none()] data-action=[a.as_deref()] data-riichi=[r.as_deref()] {
+                (PreEscaped(html::tile(t)))
+            }
         }
-        tile_button(&mut o, d, true);
+    };
+    html! {
+        div.hand #hand role="group" aria-label="Your hand" {
+            @for t in &hand { (tile_button(t, false)) }
+            @if let Some(d) = &drawn {
+                @if !hand.is_empty() { span.gap {} }
+                (tile_button(d, true))
+            }
+        }
+        div.calls #calls {
+            @if !riichi.is_empty() {
+                button type="button" class="call" id="riichi" data-key="r" aria-pressed="false" { "Riichi " kbd { "r" } }
+            }
+            @for (verb, a) in &others {
+                @let (key, _) = verb_key(verb);
+                @let tiles: Vec<&str> =
+                    a.split_whitespace().skip(1).filter(|w| html::is_tile(w) && *w != "keep" && *w != "take").collect();
+                @let rest: Vec<&str> = a.split_whitespace().skip(1).filter(|w| !tiles.contains(w)).collect();
+                button type="button" class="call" data-action=(a) data-key=(key) title=(a) {
+                    (verb_label(verb))
+                    @if !tiles.is_empty() { " " span.tiles { @for t in &tiles { (PreEscaped(html::tile(t))) } } }
+                    @if !rest.is_empty() { " " (rest.join(" ")) }
+                    @if !key.is_empty() { " " kbd { (key) } }
+                }
+            }
+            @if now.to_act && now.legal.is_empty() { span.k { "nothing to do" } }
+            @if !now.to_act { span.k { "Not your turn: the table waits for another seat." } }
+        }
+        p.k.keys { "Click a tile to discard it (arrows and Enter choose one). Keys: c chi, p pon, k kan, r riichi, \
+                    t tsumo, w ron or win, s pass." }
+        p.k #events { (recent(now)) }
     }
-    o.push_str("</div><div class=\"calls\" id=\"calls\">");
-    if !riichi.is_empty() {
-        o.push_str(
-            "<button type=\"button\" class=\"call\" id=\"riichi\" data-key=\"r\" aria-pressed=\"false\">Riichi <kbd>r</kbd></button>",
-        );
-    }
-    for (verb, a) in &others {
-        let (key, _) = verb_key(verb);
-        let tiles: Vec<&str> =
-            a.split_whitespace().skip(1).filter(|w| html::is_tile(w) && *w != "keep" && *w != "take").collect();
-        let chips: String = tiles.iter().map(|t| html::tile(t)).collect();
-        let rest: Vec<&str> = a.split_whitespace().skip(1).filter(|w| !tiles.contains(w)).collect();
-        let _ = write!(
-            o,
-            "<button type=\"button\" class=\"call\" data-action=\"{}\" data-key=\"{key}\" title=\"{}\">{}{}{}{}</button>",
-            esc(a),
-            esc(a),
-            esc(&verb_label(verb)),
-            if chips.is_empty() { String::new() } else { format!(" <span class=\"tiles\">{chips}</span>") },
-            if rest.is_empty() { String::new() } else { format!(" {}", esc(&rest.join(" "))) },
-            if key.is_empty() { String::new() } else { format!(" <kbd>{}</kbd>", key) },
-        );
-    }
-    if now.to_act && now.legal.is_empty() {
-        o.push_str("<span class=\"k\">nothing to do</span>");
-    }
-    if !now.to_act {
-        o.push_str("<span class=\"k\">Not your turn: the table waits for another seat.</span>");
-    }
-    o.push_str("</div>");
-    let _ = write!(
-        o,
-        "<p class=\"k keys\">Click a tile to discard it (arrows and Enter choose one). Keys: c chi, p pon, k kan, r riichi, \
-         t tsumo, w ron or win, s pass.</p><p class=\"k\" id=\"events\">{}</p>",
-        esc(&recent(now))
-    );
-    o
+    .into_string()
 }
 
 /// The last few events, in words: `Bao: discard 5m · Chen: pass`.
@@ -268,37 +244,32 @@ fn recent(now: &SeatNow) -> String {
 fn waiting_html(now: &SeatNow) -> String {
     let f = &now.fair;
     let committed = f.commitments.values().filter(|c| c.is_some()).count();
-    let mut o = format!(
-        "<div class=\"fair\" id=\"fair\" data-owed=\"{}\" data-party=\"{}\"><p>The deal is made from a share of every \
-         party: the server committed to its own when the table opened ({}…); this browser adds its own, drawn here. \
-         {committed} of {} commitments are in.</p>",
-        f.owed.unwrap_or(""),
-        esc(&f.party),
-        esc(f.host_commitment.get(..16).unwrap_or("")),
-        f.commitments.len()
-    );
-    match f.owed {
-        Some("commit") => o.push_str("<p>Sending this seat's commitment…</p>"),
-        Some("reveal") => o.push_str("<p>Every commitment is in: sending this seat's share…</p>"),
-        _ if f.closed.is_none() => o.push_str("<p>Waiting for the other seats' commitments.</p>"),
-        _ => o.push_str("<p>Waiting for the other seats' shares.</p>"),
+    html! {
+        div.fair #fair data-owed=(f.owed.unwrap_or("")) data-party=(f.party) {
+            p { "The deal is made from a share of every party: the server committed to its own when the table opened ("
+                (f.host_commitment.get(..16).unwrap_or("")) "…); this browser adds its own, drawn here. "
+                (committed) " of " (f.commitments.len()) " commitments are in." }
+            p { @match f.owed {
+                Some("commit") => "Sending this seat's commitment…",
+                Some("reveal") => "Every commitment is in: sending this seat's share…",
+                _ if f.closed.is_none() => "Waiting for the other seats' commitments.",
+                _ => "Waiting for the other seats' shares.",
+            } }
+        }
     }
-    o.push_str("</div>");
-    o
+    .into_string()
 }
 
 /// A table that is over: its games.
 fn ended_html(now: &SeatNow) -> String {
-    let mut o = String::from("<p>The table's games are over. Its games in the archive:");
-    for id in &now.finished {
-        let _ = write!(o, " <a href=\"/games/{id}\" rel=\"noreferrer\">#{id}</a>");
+    html! {
+        p { "The table's games are over. Its games in the archive:"
+            @for id in &now.finished { " " a href={ "/games/" (id) } rel="noreferrer" { "#" (id) } } }
+        p.k { "Everything that fixed the seeds is published at /api/tables/" (now.table) "." }
     }
-    let _ =
-        write!(o, "</p><p class=\"k\">Everything that fixed the seeds is published at /api/tables/{}.</p>", now.table);
-    o
+    .into_string()
 }
 
-/// The page's own layout: the table and the actions fill the screen without scrolling.
 const CSS: &str = r#"
 main{max-width:none;padding:4px 8px}
 .play{display:flex;flex-direction:column;height:calc(100vh - 52px);height:calc(100dvh - 52px);gap:4px}
@@ -506,5 +477,26 @@ mod tests {
         now.to_act = false;
         now.legal.clear();
         assert!(actions_html(&now).contains("Not your turn"));
+    }
+
+    #[test]
+    fn hostile_names_and_actions_are_escaped() {
+        use paifu_core::Game;
+        let bad = "<script>alert(1)</script>\"'&";
+        let names = vec![bad.to_owned(), "B".into()];
+        let mut now = SeatNow::new(1, "tzq", 0, names, 1);
+        assert!(!waiting_html(&now).contains("<script>"));
+        now.stage = Stage::Playing;
+        now.to_act = true;
+        let g =
+            paifu_core::tzq::Tzq::new(Default::default(), 2, Some(&paifu_core::Seed::from_text("hostile"))).unwrap();
+        now.view = Some(paifu_core::games::View::of(&g));
+        now.legal = vec![format!("bid {bad}")];
+        let (table, actions) = drawing(&now);
+        for h in [table, actions] {
+            assert!(!h.contains("<script>") && !h.contains("</script>\"'&"), "{h}");
+        }
+        let actions = actions_html(&now);
+        assert!(actions.contains("data-action=\"bid &lt;script&gt;alert(1)&lt;/script&gt;&quot;'&amp;\""), "{actions}");
     }
 }
