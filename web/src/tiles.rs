@@ -3,8 +3,8 @@
 //! face down. A tile is a `<g>` placed in a larger picture ([`Row`]), upright, turned sideways
 //! (a riichi tile, a claimed tile in a meld) or face down, and dimmed when another seat took it.
 
+use maud::{html, Markup};
 use paifu_core::mahjong::{Flower, Tile};
-use std::fmt::Write as _;
 
 /// A tile's width and height, in the picture's units.
 pub(crate) const W: i32 = 24;
@@ -52,60 +52,47 @@ impl Look {
 }
 
 /// The face of `t`, drawn with its top-left corner at the origin, upright.
-fn face(t: Tile, look: Look) -> String {
-    let mut s = String::new();
+fn face(t: Tile, look: Look) -> Markup {
     let (fill, stroke) = match (t.is_aka(), look.tsumogiri) {
         (true, _) => ("#ffe9e6", RED),
         (false, true) => ("#dcdcd4", "#8a8a8a"),
         (false, false) => ("#fffdf6", "#8a8a8a"),
     };
-    let _ = write!(
-        s,
-        "<rect x=\"0.5\" y=\"0.5\" width=\"{}\" height=\"{}\" rx=\"3\" fill=\"{fill}\" stroke=\"{stroke}\"{}/>",
-        W - 1,
-        H - 1,
-        if t.is_aka() { " stroke-width=\"1.6\"" } else { "" }
-    );
-    if t.is_honor() {
-        let i = usize::from(t.num() - 1).min(6);
-        let (glyph, colour) = HONOURS[i];
-        let _ = write!(s, "<text x=\"2.5\" y=\"7.5\" font-size=\"6.5\" fill=\"#555\">{}</text>", CORNERS[i]);
-        if colour.is_empty() {
-            // The white dragon: a blank face with a blue frame.
-            s.push_str("<rect x=\"5\" y=\"6\" width=\"14\" height=\"20\" rx=\"1\" fill=\"none\" stroke=\"#2563eb\" stroke-width=\"1.5\"/>");
-        } else {
-            let _ = write!(
-                s,
-                "<text x=\"12\" y=\"24\" font-size=\"19\" text-anchor=\"middle\" fill=\"{colour}\" font-weight=\"700\">{glyph}</text>"
-            );
+    let honour = t.is_honor().then(|| usize::from(t.num() - 1).min(6));
+    let (colour, glyph) = SUITS[t.suit().min(2)];
+    html! {
+        rect x="0.5" y="0.5" width=(W - 1) height=(H - 1) rx="3" fill=(fill) stroke=(stroke)
+            stroke-width=[t.is_aka().then_some("1.6")] {}
+        @if let Some(i) = honour {
+            text x="2.5" y="7.5" font-size="6.5" fill="#555" { (CORNERS[i]) }
+            @if HONOURS[i].1.is_empty() {
+                // The white dragon: a blank face with a blue frame.
+                rect x="5" y="6" width="14" height="20" rx="1" fill="none" stroke="#2563eb" stroke-width="1.5" {}
+            } @else {
+                text x="12" y="24" font-size="19" text-anchor="middle" fill=(HONOURS[i].1) font-weight="700" { (HONOURS[i].0) }
+            }
+        } @else {
+            text x="12" y="17" font-size="18" text-anchor="middle" fill=(if t.is_aka() { RED } else { colour }) font-weight="700" { (t.num()) }
+            text x="12" y="29" font-size="10" text-anchor="middle" fill=(colour) { (glyph) }
+            @if t.is_aka() {
+                // The red five's mark: a red dot in the corner.
+                circle cx="19.5" cy="5" r="2.5" fill=(RED) {}
+            }
         }
-    } else {
-        let (colour, glyph) = SUITS[t.suit().min(2)];
-        let numeral = if t.is_aka() { RED } else { colour };
-        let _ = write!(
-            s,
-            "<text x=\"12\" y=\"17\" font-size=\"18\" text-anchor=\"middle\" fill=\"{numeral}\" font-weight=\"700\">{}</text>\
-             <text x=\"12\" y=\"29\" font-size=\"10\" text-anchor=\"middle\" fill=\"{colour}\">{glyph}</text>",
-            t.num()
-        );
-        if t.is_aka() {
-            // The red five's mark: a red dot in the corner.
-            let _ = write!(s, "<circle cx=\"19.5\" cy=\"5\" r=\"2.5\" fill=\"{RED}\"/>");
+        @if look.called {
+            rect x="0" y="0" width="24" height="32" rx="3" fill="#555" fill-opacity="0.45" {}
+            path d="M14 0.5h7a3 3 0 0 1 3 3v7z" fill="#f2a900" {}
         }
     }
-    if look.called {
-        s.push_str(
-            "<rect x=\"0\" y=\"0\" width=\"24\" height=\"32\" rx=\"3\" fill=\"#555\" fill-opacity=\"0.45\"/>\
-             <path d=\"M14 0.5h7a3 3 0 0 1 3 3v7z\" fill=\"#f2a900\"/>",
-        );
-    }
-    s
 }
 
 /// The back of a tile.
-const BACK: &str =
-    "<rect x=\"0.5\" y=\"0.5\" width=\"23\" height=\"31\" rx=\"3\" fill=\"#d9822b\" stroke=\"#8a5a1e\"/>\
-<rect x=\"3\" y=\"3\" width=\"18\" height=\"26\" rx=\"2\" fill=\"none\" stroke=\"#f3c38b\"/>";
+fn back() -> Markup {
+    html! {
+        rect x="0.5" y="0.5" width="23" height="31" rx="3" fill="#d9822b" stroke="#8a5a1e" {}
+        rect x="3" y="3" width="18" height="26" rx="2" fill="none" stroke="#f3c38b" {}
+    }
+}
 
 /// The tile `t` with its top-left corner at (`x`, `y`); a sideways tile is `H` wide and `W` tall.
 /// Its class names it (`t t-5m`) and its title gives its notation.
@@ -113,20 +100,17 @@ pub(crate) fn tile_at(t: Tile, x: i32, y: i32, pose: Pose, look: Look) -> String
     let (transform, body) = match pose {
         Pose::Up => (format!("translate({x} {y})"), face(t, look)),
         Pose::Side => (format!("translate({x} {}) rotate(-90)", y + W), face(t, look)),
-        Pose::Down => (format!("translate({x} {y})"), BACK.to_owned()),
+        Pose::Down => (format!("translate({x} {y})"), back()),
     };
-    let (label, class) = match pose {
-        Pose::Down => ("face down".to_owned(), "t back".to_owned()),
-        _ => (
-            format!(
-                "{t}{}{}",
-                if look.tsumogiri { " (as drawn)" } else { "" },
-                if look.called { " (called)" } else { "" }
-            ),
-            format!("t t-{t}{}{}", if look.called { " dim" } else { "" }, if look.tsumogiri { " tg" } else { "" }),
-        ),
-    };
-    format!("<g class=\"{class}\" transform=\"{transform}\"><title>{label}</title>{body}</g>")
+    let down = pose == Pose::Down;
+    html! {
+        g class={ @if down { "t back" } @else { "t t-" (t) @if look.called { " dim" } @if look.tsumogiri { " tg" } } }
+            transform=(transform) {
+            title { @if down { "face down" } @else { (t) @if look.tsumogiri { " (as drawn)" } @if look.called { " (called)" } } }
+            (body)
+        }
+    }
+    .into_string()
 }
 
 /// The flowers 1f-4f (plum, orchid, chrysanthemum, bamboo) and the seasons 5f-8f (spring,
@@ -148,15 +132,15 @@ pub(crate) fn flower_at(f: Flower, x: i32, y: i32) -> String {
     let i = usize::from(f.number().clamp(1, 8) - 1);
     let (glyph, name) = FLOWERS[i];
     let colour = if f.is_season() { "#1d4ed8" } else { "#15803d" };
-    format!(
-        "<g class=\"t flower f-{f}\" transform=\"translate({x} {y})\"><title>{f} ({name})</title>\
-         <rect x=\"0.5\" y=\"0.5\" width=\"{}\" height=\"{}\" rx=\"3\" fill=\"#fffdf6\" stroke=\"#8a8a8a\"/>\
-         <text x=\"3\" y=\"9\" font-size=\"8\" fill=\"{RED}\" font-weight=\"700\">{}</text>\
-         <text x=\"12\" y=\"26\" font-size=\"16\" text-anchor=\"middle\" fill=\"{colour}\" font-weight=\"700\">{glyph}</text></g>",
-        W - 1,
-        H - 1,
-        f.seat_number()
-    )
+    html! {
+        g class={ "t flower f-" (f) } transform={ "translate(" (x) " " (y) ")" } {
+            title { (f) " (" (name) ")" }
+            rect x="0.5" y="0.5" width=(W - 1) height=(H - 1) rx="3" fill="#fffdf6" stroke="#8a8a8a" {}
+            text x="3" y="9" font-size="8" fill=(RED) font-weight="700" { (f.seat_number()) }
+            text x="12" y="26" font-size="16" text-anchor="middle" fill=(colour) font-weight="700" { (glyph) }
+        }
+    }
+    .into_string()
 }
 
 /// A row of tiles laid left to right along a baseline: upright tiles stand on it, sideways ones
