@@ -14,7 +14,6 @@ use maud::{html, PreEscaped};
 use paifu_core::mahjong::{Flower, MeldKind, Tile};
 use paifu_core::riichi::{self, MeldView};
 use paifu_core::{hungarian, mcr, Seat};
-use std::fmt::Write as _;
 
 /// The picture's size and centre.
 const SIZE: i32 = 760;
@@ -129,10 +128,10 @@ pub(crate) fn place(seat: Seat, bottom: Seat) -> u8 {
 
 /// The outline of the tile that may be claimed.
 fn outline(svg: &mut String, x: i32, y: i32, w: i32, h: i32) {
-    let _ = write!(
-        svg,
-        "<rect class=\"claimable\" x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\" rx=\"3\" fill=\"none\" stroke=\"#f2a900\" stroke-width=\"3\"/>"
-    );
+    let r = html! {
+        rect.claimable x=(x) y=(y) width=(w) height=(h) rx="3" fill="none" stroke="#f2a900" stroke-width="3" {}
+    };
+    svg.push_str(&r.into_string());
 }
 
 /// The kong whose tile a riichi claim window is open on (robbing a kan, chankan): a kong of
@@ -217,16 +216,14 @@ fn seat_tiles(t: &Table, p: &TableSeat) -> String {
     }
     // The flowers, in the corner to the right of the river.
     if !p.flowers.is_empty() {
-        let _ = write!(
-            svg,
-            "<g class=\"flowers\" transform=\"translate({} {}) scale(0.75)\">",
-            C + 3 * W + 8,
-            RIVER_TOP + 2
-        );
-        for (i, &f) in p.flowers.iter().enumerate() {
-            svg.push_str(&flower_at(f, (i as i32 % 4) * W, (i as i32 / 4) * (H + 2)));
-        }
-        svg.push_str("</g>");
+        let flowers = html! {
+            g.flowers transform={ "translate(" (C + 3 * W + 8) " " (RIVER_TOP + 2) ") scale(0.75)" } {
+                @for (i, &f) in p.flowers.iter().enumerate() {
+                    (PreEscaped(flower_at(f, (i as i32 % 4) * W, (i as i32 / 4) * (H + 2))))
+                }
+            }
+        };
+        svg.push_str(&flowers.into_string());
     }
     // The hand, the tile just drawn apart (face down when hidden); the melds from the right.
     let mut hand = p.hand.clone();
@@ -253,14 +250,14 @@ fn seat_tiles(t: &Table, p: &TableSeat) -> String {
     // Its side of the centre: riichi stick, wind and name, score.
     let bottom = C + BOX;
     if p.riichi {
-        let _ = write!(
-            svg,
-            "<g class=\"stick\"><title>riichi</title><rect x=\"{}\" y=\"{}\" width=\"80\" height=\"6\" rx=\"3\" fill=\"#fff\" stroke=\"#333\"/>\
-             <circle cx=\"{C}\" cy=\"{}\" r=\"2\" fill=\"#d91e18\"/></g>",
-            C - 40,
-            bottom - 48,
-            bottom - 45,
-        );
+        let stick = html! {
+            g.stick {
+                title { "riichi" }
+                rect x=(C - 40) y=(bottom - 48) width="80" height="6" rx="3" fill="#fff" stroke="#333" {}
+                circle cx=(C) cy=(bottom - 45) r="2" fill="#d91e18" {}
+            }
+        };
+        svg.push_str(&stick.into_string());
     }
     let name: String = p.name.chars().take(16).collect();
     let label = html! {
