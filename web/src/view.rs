@@ -10,7 +10,6 @@ use paifu_core::games::View;
 use paifu_core::{hungarian, mcr, riichi, tayu, tzq, Seat};
 use serde::Serialize;
 use serde_json::Value;
-use std::fmt::Write as _;
 
 /// The position: seats, the shared table, the board, and the text render where there is one.
 /// `bottom` is the seat a table drawn around its centre shows at the bottom (riichi).
@@ -358,40 +357,24 @@ pub(crate) fn board_svg(v: &tayu::View) -> String {
     let size = usize::from(v.board.size);
     let cell = 20usize;
     let px = size * cell;
-    let mut s = format!(
-        "<svg class=\"board\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"-1 -1 {w} {w}\" role=\"img\" \
-         aria-label=\"The board: {n} pieces\"><title>The board: {n} pieces</title>\
-         <rect x=\"0\" y=\"0\" width=\"{px}\" height=\"{px}\" fill=\"#f4f1e8\" stroke=\"#888\"/>",
-        w = px + 2,
-        n = v.pieces.len()
-    );
-    for i in 1..size {
-        let at = i * cell;
-        let _ = write!(
-            s,
-            "<line x1=\"{at}\" y1=\"0\" x2=\"{at}\" y2=\"{px}\" stroke=\"#ddd\"/><line x1=\"0\" y1=\"{at}\" x2=\"{px}\" y2=\"{at}\" stroke=\"#ddd\"/>"
-        );
-    }
     let centre = |r: usize, c: usize| (c * cell + cell / 2, r * cell + cell / 2);
-    let (cx, cy) = centre(usize::from(v.board.centre[0]), usize::from(v.board.centre[1]));
-    let _ = write!(s, "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"8\" fill=\"none\" stroke=\"#f2a900\" stroke-width=\"3\"/>");
+    let middle = centre(usize::from(v.board.centre[0]), usize::from(v.board.centre[1]));
     // The special 2-point spaces, as notches on each coast.
     let sp = &v.board.special;
-    for (coast, list) in [('N', &sp.north), ('E', &sp.east), ('S', &sp.south), ('W', &sp.west)] {
-        for at in list.iter().map(|&a| usize::from(a)).filter(|&a| a < size) {
-            let mid = at * cell + cell / 2;
-            let (x, y) = match coast {
-                'N' => (mid, 0),
-                'S' => (mid, px),
-                'W' => (0, mid),
-                _ => (px, mid),
-            };
-            let _ = write!(
-                s,
-                "<circle cx=\"{x}\" cy=\"{y}\" r=\"4\" fill=\"#f2a900\"><title>2-point space</title></circle>"
-            );
-        }
-    }
+    let notches: Vec<(usize, usize)> = [('N', &sp.north), ('E', &sp.east), ('S', &sp.south), ('W', &sp.west)]
+        .into_iter()
+        .flat_map(|(coast, list)| {
+            list.iter().map(|&a| usize::from(a)).filter(|&a| a < size).map(move |at| {
+                let mid = at * cell + cell / 2;
+                match coast {
+                    'N' => (mid, 0),
+                    'S' => (mid, px),
+                    'W' => (0, mid),
+                    _ => (px, mid),
+                }
+            })
+        })
+        .collect();
     let on_board = |r: i16, c: i16| {
         let (r, c) = (usize::try_from(r).ok()?, usize::try_from(c).ok()?);
         (r < size && c < size).then_some((r, c))
@@ -406,58 +389,49 @@ pub(crate) fn board_svg(v: &tayu::View) -> String {
             tayu::Dir::E => (x + cell / 2, y),
         }
     };
-    for p in &v.pieces {
+    let pieces = v.pieces.iter().filter_map(|p| {
         let colour = p.seat.map_or("#777", |x| SEAT_COLOURS[usize::from(x) % SEAT_COLOURS.len()]);
         let squares: Vec<(usize, usize)> = p.squares.iter().filter_map(|&[r, c]| on_board(r, c)).collect();
-        if squares.is_empty() {
-            continue;
-        }
         let (r0, c0) = squares.iter().fold((usize::MAX, usize::MAX), |a, &(r, c)| (a.0.min(r), a.1.min(c)));
         let (r1, c1) = squares.iter().fold((0, 0), |a, &(r, c)| (a.0.max(r), a.1.max(c)));
-        let _ = write!(
-            s,
-            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{colour}\" fill-opacity=\"0.6\" stroke=\"#222\" stroke-width=\"1\"/>",
-            c0 * cell,
-            r0 * cell,
-            (c1 - c0 + 1) * cell,
-            (r1 - r0 + 1) * cell
-        );
         // The channel: along the piece between its exit squares, then out to each exit.
         let exits: Vec<(usize, usize, tayu::Dir)> =
             p.exits.iter().filter_map(|e| on_board(e.row, e.col).map(|(r, c)| (r, c, e.side))).collect();
-        if let (Some(lo), Some(hi)) =
-            (exits.iter().map(|&(r, c, _)| (r, c)).min(), exits.iter().map(|&(r, c, _)| (r, c)).max())
-        {
-            let ((x1, y1), (x2, y2)) = (centre(lo.0, lo.1), centre(hi.0, hi.1));
-            let _ = write!(s, "<line x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" stroke=\"#e8f4ff\" stroke-width=\"5\" stroke-linecap=\"round\"/>");
-        }
-        for &(r, c, side) in &exits {
-            let (x1, y1) = centre(r, c);
-            let (x2, y2) = edge(r, c, side);
-            let _ = write!(
-                s,
-                "<line x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" stroke=\"#e8f4ff\" stroke-width=\"5\"/>"
-            );
-        }
+        let along = exits.iter().map(|&(r, c, _)| (r, c)).min().zip(exits.iter().map(|&(r, c, _)| (r, c)).max());
         let (x, y) = centre(r0, c0);
-        let _ = write!(
-            s,
-            "<text x=\"{x}\" y=\"{}\" font-size=\"8\" font-family=\"sans-serif\" fill=\"#111\" text-anchor=\"middle\">{}</text>",
-            y + 3,
-            p.index
-        );
-    }
+        (!squares.is_empty()).then(|| html! {
+            rect x=(c0 * cell) y=(r0 * cell) width=((c1 - c0 + 1) * cell) height=((r1 - r0 + 1) * cell) fill=(colour)
+                fill-opacity="0.6" stroke="#222" stroke-width="1" {}
+            @if let Some((lo, hi)) = along {
+                @let ((x1, y1), (x2, y2)) = (centre(lo.0, lo.1), centre(hi.0, hi.1));
+                line x1=(x1) y1=(y1) x2=(x2) y2=(y2) stroke="#e8f4ff" stroke-width="5" stroke-linecap="round" {}
+            }
+            @for &(r, c, side) in &exits {
+                @let ((x1, y1), (x2, y2)) = (centre(r, c), edge(r, c, side));
+                line x1=(x1) y1=(y1) x2=(x2) y2=(y2) stroke="#e8f4ff" stroke-width="5" {}
+            }
+            text x=(x) y=(y + 3) font-size="8" font-family="sans-serif" fill="#111" text-anchor="middle" { (p.index) }
+        })
+    });
     // Open channel ends: where the network can still grow.
-    for e in &v.open_ends {
-        if let Some((r, c)) = on_board(e.row, e.col) {
-            let (x, y) = edge(r, c, e.side);
-            let _ = write!(
-                s,
-                "<circle cx=\"{x}\" cy=\"{y}\" r=\"3\" fill=\"#0a58ca\"><title>open channel end</title></circle>"
-            );
+    let open: Vec<(usize, usize)> =
+        v.open_ends.iter().filter_map(|e| on_board(e.row, e.col).map(|(r, c)| edge(r, c, e.side))).collect();
+    let label = format!("The board: {} pieces", v.pieces.len());
+    html! {
+        svg.board xmlns="http://www.w3.org/2000/svg" viewBox={ "-1 -1 " (px + 2) " " (px + 2) } role="img" aria-label=(label) {
+            title { (label) }
+            rect x="0" y="0" width=(px) height=(px) fill="#f4f1e8" stroke="#888" {}
+            @for at in (1..size).map(|i| i * cell) {
+                line x1=(at) y1="0" x2=(at) y2=(px) stroke="#ddd" {}
+                line x1="0" y1=(at) x2=(px) y2=(at) stroke="#ddd" {}
+            }
+            circle cx=(middle.0) cy=(middle.1) r="8" fill="none" stroke="#f2a900" stroke-width="3" {}
+            @for (x, y) in notches { circle cx=(x) cy=(y) r="4" fill="#f2a900" { title { "2-point space" } } }
+            @for p in pieces { (p) }
+            @for (x, y) in open { circle cx=(x) cy=(y) r="3" fill="#0a58ca" { title { "open channel end" } } }
         }
     }
-    s + "</svg>"
+    .into_string()
 }
 
 #[cfg(test)]
