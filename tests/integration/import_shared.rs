@@ -146,16 +146,25 @@ fn a_round_of_a_30000_point_game_takes_its_table_as_stated() {
     let out = verdict(&imp);
     let o = out.outcome().unwrap_or_else(|| panic!("{:?}", out.fault()));
     assert!(o.placements.is_empty(), "no standings");
-    // The same round under a named Tenhou rule (everyone starts with 25000 there): refused, by
-    // that rule; stated to start at 30000, accepted.
+    // Under a Tenhou rule name too: a name says how that rule set's games start, not where a
+    // shared round came from (converters write such names).
     let mut named = v.clone();
     named["rule"] = json!({"disp": "鳳南喰赤", "aka": 1});
-    let m = import(&named, None).unwrap().mismatches;
+    assert!(import(&named, None).unwrap().mismatches.is_empty());
+    // Start points stated: the table must hold four times them.
+    let m = import(&named, Some(25000)).unwrap().mismatches;
     assert!(m[0].error.message.contains("four players who each started with 25000 hold 100000"), "{m:?}");
     let imp = import(&named, Some(30000)).unwrap();
     assert!(imp.mismatches.is_empty(), "{:?}", imp.mismatches);
     assert_eq!(imp.log.header.options.get("start_points"), Some(&OptValue::Int(30000)));
+    assert!(!imp.log.header.meta.contains_key(TABLE_KEY), "the start is known");
     assert!(verdict(&imp).outcome().is_some(), "{:?}", verdict(&imp).fault());
+    // A table no four equal starts make (points move in hundreds): refused at the first record.
+    let mut odd = v.clone();
+    odd["log"][0][1][0] = Value::from(odd["log"][0][1][0].as_i64().unwrap() + 200);
+    let imp = import(&odd, None).unwrap();
+    assert!(imp.mismatches[0].error.message.contains("a multiple of 400"), "{:?}", imp.mismatches);
+    assert_eq!(verdict(&imp).fault().map(|f| (f.code, f.index)), Some((ErrorCode::ClaimMismatch, Some(0))));
     // Two rounds: the table must keep its total. Moved points keep it (refused as a wrong
     // start of the hand), added points break it: refused at the second round's first record.
     let g = real(file);
@@ -209,12 +218,20 @@ fn the_command_imports_a_shared_round_and_takes_start_points() {
     assert!(s.contains("sc (the final scores and results are computed, not claimed)"), "{s}");
     let o = paifu(&["validate", "out/round.paifu.jsonl"], dir.path());
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
-    // A 30000-point round under a Tenhou rule name: differs from its source at the rule; with
-    // --start-points 30000 imported, and the log validates against its source.
+    // A 30000-point round under a Tenhou rule name: imported, its table taken as stated; with
+    // --start-points 25000 it differs from its source; with 30000 it is imported, and the log
+    // validates against its source (read again under the log's own start_points).
     add_points(&mut v, 5000);
     v["rule"] = json!({"disp": "鳳南喰赤", "aka": 1});
     std::fs::write(dir.path().join("round.json"), v.to_string()).unwrap();
     let o = paifu(&["import", "tenhou", "round.json", "-o", "out"], dir.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("no standings: the start points are unknown: the table holds 120000"),
+        "{}",
+        stdout(&o)
+    );
+    let o = paifu(&["import", "tenhou", "--start-points", "25000", "round.json", "-o", "out"], dir.path());
     assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
     assert!(stdout(&o).contains("each started with 25000"), "{}", stdout(&o));
     let o = paifu(&["import", "tenhou", "--start-points", "30000", "round.json", "-o", "out"], dir.path());

@@ -185,7 +185,7 @@ pub(crate) fn header(format: &str, g: &Game, bytes: &[u8], excerpt: bool) -> Hea
 /// scores.
 fn rules_of(g: &Game, excerpt: bool) -> (&'static str, Options) {
     let (ruleset, mut options) = rules::from_rule_name(&g.rule, g.red_fives);
-    let named = Riichi::rules(ruleset, &options).map_or(25000, |r| r.start_points);
+    let named = start_of(ruleset, &options);
     let start_points = g.start_points.unwrap_or(named);
     if start_points != named || g.start_points_given {
         options.insert("start_points".into(), paifu_core::log::OptValue::Int(start_points));
@@ -204,6 +204,11 @@ pub const ABSENT_KEY: &str = "absent";
 /// points its table holds as its record states them.
 pub const TABLE_KEY: &str = "table";
 
+/// Each seat's start points under a ruleset and options.
+fn start_of(ruleset: &str, options: &Options) -> i64 {
+    Riichi::rules(ruleset, options).map_or(25000, |r| r.start_points)
+}
+
 /// Whether a game read from a record is read as an excerpt ([`header`]).
 pub(crate) fn reads_as_excerpt(g: &Game, excerpt: bool) -> bool {
     is_excerpt_options(&rules_of(g, excerpt).1)
@@ -219,7 +224,10 @@ pub(crate) fn bare_header(format: &str, g: &Game, digest: Digest, excerpt: bool)
     if !g.absent.is_empty() {
         meta.insert(ABSENT_KEY.into(), g.absent.join("; "));
     }
-    if let (None, Some(first)) = (g.start_points, g.rounds.first().filter(|_| is_excerpt_options(&options))) {
+    // Said of a record that does not start as a whole game (one read as an excerpt only when
+    // asked, `--excerpt`, starts with the start points).
+    let unknown_start = !g.start_points_given && excerpt_start(g, start_of(ruleset, &options), false).is_some();
+    if let (true, Some(first)) = (unknown_start, g.rounds.first()) {
         meta.insert(
             TABLE_KEY.into(),
             format!(
@@ -268,7 +276,7 @@ pub fn excerpt_note(h: &Header) -> Option<String> {
     let e = rules.excerpt.filter(|e| e.to_options().len() > 1)?;
     let scores = e.scores.unwrap_or([rules.start_points; 4]);
     let start = match h.meta.get(TABLE_KEY) {
-        Some(t) => format!("a game's start ({t})"),
+        Some(t) => format!("East 1 ({t})"),
         None => format!("East 1 with {} each", rules.start_points),
     };
     Some(format!(
@@ -284,27 +292,37 @@ fn table_total(r: &record::Round) -> i64 {
     r.scores.iter().sum::<i64>() + 1000 * i64::from(r.sticks)
 }
 
-/// An excerpt's stated starting position checked as far as it can be: when the start points are
-/// known, the points on the table (scores and riichi sticks) are what four players started with,
-/// since every payment moves points between them. `None` when they are, the start points are
-/// unknown (the table's total is then taken as stated, and every later hand's stated scores are
-/// checked against it), or the game is not an excerpt.
+/// An excerpt's stated starting position checked as far as it can be. Every payment moves points
+/// between the players in hundreds, and every seat starts with the same points, a multiple of
+/// 100: the points on the table (scores and riichi sticks) are a multiple of 400, and, when the
+/// start points are stated (`paifu import --start-points`), four times them. Otherwise the start
+/// is unknown (a rule set's name says how its games start, not where a shared excerpt came from):
+/// the table's total is taken as stated, and every later hand's stated scores are checked against
+/// it. `None` when the points are right, or the game is not an excerpt.
 fn excerpt_points(g: &Game, game: &Riichi) -> Option<ImportError> {
     let rules = game.rules_in_force();
-    let first = g.rounds.first().filter(|_| rules.excerpt.is_some() && g.start_points.is_some())?;
+    let first = g.rounds.first().filter(|_| rules.excerpt.is_some())?;
     let total = table_total(first);
+    let held = format!(
+        "claim_mismatch: the starting scores {:?} and {} riichi sticks hold {total} points",
+        first.scores, first.sticks
+    );
+    let error = |why: String| Some(ImportError::new("log[0][1]", format!("{held}, {why}")).in_round(&first.name()));
+    if !g.start_points_given {
+        if total % 400 == 0 {
+            return None;
+        }
+        return error(
+            "which four players who started with the same points cannot hold: every payment is in hundreds, so the \
+             table holds a multiple of 400"
+                .into(),
+        );
+    }
     let want = 4 * rules.start_points;
-    (total != want).then(|| {
-        ImportError::new(
-            "log[0][1]",
-            format!(
-                "claim_mismatch: the starting scores {:?} and {} riichi sticks hold {total} points, but four players \
-                 who each started with {} hold {want}",
-                first.scores, first.sticks, rules.start_points
-            ),
-        )
-        .in_round(&first.name())
-    })
+    if total == want {
+        return None;
+    }
+    error(format!("but four players who each started with {} hold {want}", rules.start_points))
 }
 
 /// The key of the header's `meta` that says which results the source left out and Paifu
