@@ -267,3 +267,25 @@ fn a_one_round_record_found_in_a_public_repository_imports() {
     let imp = import(&serde_json::from_str(&edited).unwrap(), None).unwrap();
     assert_eq!(verdict(&imp).fault().map(|f| f.code), Some(ErrorCode::ClaimMismatch));
 }
+
+#[test]
+fn start_points_written_into_an_imported_log_afterwards_are_refused() {
+    // The source is read again under the log's own start_points: a whole game of 25000 each
+    // then does not start as its header says (nor hold four times 30000), whatever else is edited.
+    let (file, i) = GAMES[0];
+    let text = real(file).to_string();
+    let whole = import_text("tenhou", &text, text.as_bytes()).unwrap();
+    let round = import(&shared(file, i, json!({"aka": 1})), None).unwrap();
+    for imp in [whole, round] {
+        assert!(verdict(&imp).is_valid());
+        let mut log = imp.log.clone();
+        log.header.options.insert("start_points".into(), OptValue::Int(30000));
+        let v = source::validate_bytes(&encode(&log, Encoding::JsonLines)).verdict;
+        assert!(!v.is_valid(), "an edited start_points is refused");
+        // Also without the note that the start is unknown: refused all the same.
+        log.header.meta.remove(TABLE_KEY);
+        let v = source::validate_bytes(&encode(&log, Encoding::JsonLines)).verdict;
+        let f = v.fault().expect("an edited start_points is refused");
+        assert!(matches!(f.code, ErrorCode::SourceMismatch | ErrorCode::ClaimMismatch), "{f:?}");
+    }
+}
