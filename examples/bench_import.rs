@@ -34,7 +34,15 @@ fn main() -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             };
-            match import_paths("tenhou", std::slice::from_ref(&folder), out.path(), 524_288, jobs, true, false) {
+            match import_paths(
+                "tenhou",
+                std::slice::from_ref(&folder),
+                out.path(),
+                524_288,
+                jobs,
+                true,
+                Default::default(),
+            ) {
                 Ok(s) if s.refused().is_empty() => games += s.imported(),
                 Ok(s) => {
                     eprintln!("refused: {:?}", s.summary_lines());

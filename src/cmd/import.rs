@@ -11,10 +11,10 @@ use paifu_core::log::{self, Encoding, Positions};
 use paifu_core::replay::{validate_log, Verdict};
 use paifu_core::riichi::Riichi;
 use paifu_recorder::files::{read_text_limited, ReadError};
-use paifu_recorder::import::import_read;
+use paifu_recorder::import::import_with;
 use paifu_recorder::import::mjlog::is_wall_mismatch;
 use paifu_recorder::import::to_log::MAX_SOURCE_BYTES;
-use paifu_recorder::import::to_log::{excerpt_note, COMPUTED_KEY};
+use paifu_recorder::import::to_log::{excerpt_note, Reading, ABSENT_KEY, COMPUTED_KEY, TABLE_KEY};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -64,6 +64,8 @@ Exit status: 0 nothing refused (skipped files aside), 1 some imported game is in
 Examples:
   paifu import tenhou game.json -o imported/
   paifu import tenhou downloads/ -o imported/       (every record in the folder; the rest skipped)
+  paifu import tenhou one-round.json -o imported/   (a shared round: absent ref, sc, rule.disp said, not refused)
+  paifu import tenhou wrc-game.json --start-points 30000 -o imported/
   paifu import mjai game.mjson -o imported/
   paifu import botzone sample.txt -o mcr-imported/
   paifu import pmn hands.pmn -o mcr-imported/")]
@@ -94,6 +96,13 @@ pub struct ImportArgs {
     /// East 1 with the start points is read as an excerpt without it.
     #[arg(long)]
     pub excerpt: bool,
+    /// Each seat's points at the start of the game, for records of games that did not start
+    /// at the points of the rule set they name (Tenhou, Mahjong Soul and M-League: 25000; WRC and
+    /// EMA: 30000), or that name none. A record that names no known rule set and does not start at
+    /// East 1 is an excerpt whose table holds what its record states, without this option; with
+    /// it, the table must hold four times these points.
+    #[arg(long, value_parser = clap::value_parser!(i64).range(100..=1_000_000))]
+    pub start_points: Option<i64>,
 }
 
 /// The largest Botzone records file `paifu import` reads (1 GiB; the dataset's 98,209 hands are
@@ -245,8 +254,9 @@ fn import_one(
     out: &Path,
     max_bytes: u64,
     in_folder: bool,
-    excerpt: bool,
+    read: Reading,
 ) -> (Outcome, Vec<String>) {
+    let excerpt = read.excerpt;
     let name = path.display();
     let skipped = |why: &'static str| (Outcome::Skipped(why), vec![format!("{name}: skipped: {why}")]);
     let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
@@ -262,7 +272,7 @@ fn import_one(
     if let Some(why) = not_a_record(format, &text) {
         return skipped(why);
     }
-    let imp = match import_read(format, &text, text.as_bytes(), excerpt) {
+    let imp = match import_with(format, &text, text.as_bytes(), read) {
         Ok(imp) => imp,
         // A record whose own seed does not make its deals is read, and is not a valid game.
         Err(e) if is_wall_mismatch(&e) => return refused(Refusal::Invalid, e.to_string()),
@@ -281,6 +291,12 @@ fn import_one(
                 None => format!("valid, final scores {:?}", o.final_scores),
             };
             lines.push(format!("{name} -> {}: {} records, {verdict}", out.display(), imp.log.records.len()));
+            if let Some(a) = imp.log.header.meta.get(ABSENT_KEY) {
+                lines.push(format!("{name}: absent from the record: {a}"));
+            }
+            if let Some(t) = imp.log.header.meta.get(TABLE_KEY).filter(|_| o.excerpt.is_some()) {
+                lines.push(format!("{name}: no standings: {t}"));
+            }
             if let Some(c) = imp.log.header.meta.get(COMPUTED_KEY) {
                 lines.push(format!("{name}: computed, not claimed (the source leaves them out): {c}"));
             }
@@ -347,7 +363,7 @@ pub fn import_paths(
     max_bytes: u64,
     jobs: usize,
     quiet: bool,
-    excerpt: bool,
+    read: Reading,
 ) -> Result<ImportSummary> {
     if !matches!(format, "tenhou" | "mjai") {
         return Err(Error::Usage(format!(
@@ -390,7 +406,7 @@ pub fn import_paths(
                             out.display()
                         )],
                     ),
-                    None => import_one(format, path, out, max_bytes, *in_folder, excerpt),
+                    None => import_one(format, path, out, max_bytes, *in_folder, read),
                 };
                 bar.inc(1);
                 FileReport { path: path.clone(), outcome, lines }
@@ -459,6 +475,12 @@ fn import_mcr_hands(format: &str, path: &Path, out_dir: &Path, max_bytes: u64) -
 /// or not importable.
 pub fn run(a: ImportArgs) -> Result {
     if matches!(a.format.as_str(), "botzone" | "pmn") {
+        if a.start_points.is_some() {
+            return Err(Error::Usage(format!(
+                "--start-points is for riichi records (tenhou, mjai): {} hands state their scores",
+                a.format
+            )));
+        }
         let mut all = true;
         for (p, _) in collect(&a.paths)? {
             all &= import_mcr_hands(&a.format, &p, &a.out, a.max_bytes)?;
@@ -472,7 +494,15 @@ pub fn run(a: ImportArgs) -> Result {
             a.max_bytes, a.format
         )));
     }
-    let s = import_paths(&a.format, &a.paths, &a.out, a.max_bytes, a.jobs, a.quiet, a.excerpt)?;
+    let s = import_paths(
+        &a.format,
+        &a.paths,
+        &a.out,
+        a.max_bytes,
+        a.jobs,
+        a.quiet,
+        Reading { excerpt: a.excerpt, start_points: a.start_points },
+    )?;
     for f in &s.files {
         let to_stderr =
             matches!(f.outcome, Outcome::Refused(Refusal::Unreadable | Refusal::NotImported | Refusal::SameOutput));

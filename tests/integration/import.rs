@@ -278,3 +278,6 @@ mod excerpt;
 
 #[path = "import_stripped.rs"]
 mod stripped;
+
+#[path = "import_shared.rs"]
+mod shared;

@@ -101,10 +101,21 @@ pub fn import_text(format: &str, text: &str, bytes: &[u8]) -> Result<to_log::Imp
 /// an unknown game, valid at the end of any round, rather than a truncated game. A record that
 /// does not start as a whole game does is an excerpt either way (`to_log::excerpt_note`).
 pub fn import_read(format: &str, text: &str, bytes: &[u8], excerpt: bool) -> Result<to_log::Imported, ImportError> {
+    import_with(format, text, bytes, to_log::Reading { excerpt, start_points: None })
+}
+
+/// [`import_read`] with everything `paifu import` may state of a record: the excerpt reading,
+/// and each seat's start points (`--start-points`), which then override the rule set's.
+pub fn import_with(
+    format: &str,
+    text: &str,
+    bytes: &[u8],
+    read: to_log::Reading,
+) -> Result<to_log::Imported, ImportError> {
     let imp = match format {
-        "tenhou" if text.trim_start().starts_with('<') => mjlog::import_read(text, bytes, "", excerpt),
-        "tenhou" => tenhou6::import_read(text, bytes, excerpt),
-        "mjai" => mjai::import_read(text, bytes, excerpt),
+        "tenhou" if text.trim_start().starts_with('<') => mjlog::import_read(text, bytes, "", read),
+        "tenhou" => tenhou6::import_read(text, bytes, read),
+        "mjai" => mjai::import_read(text, bytes, read),
         other => return Err(ImportError::new("", format!("unknown source format {other:?}: write tenhou or mjai"))),
     }?;
     // A log made from this very file (not one the file embeds) holds the file.

@@ -181,6 +181,16 @@ pub struct Game {
     pub final_scores: Option<Vec<i64>>,
     /// Final results after uma and oka (`sc` odd entries).
     pub final_results: Option<Vec<f64>>,
+    /// The fields the source leaves out, each with what its absence means (`ref (the game's id
+    /// is unknown: ...)`): said in the log's `meta.absent`.
+    pub absent: Vec<String>,
+    /// Each seat's points at the game's start, when known: from the rule set the record names
+    /// (rules.rs), or as `paifu import --start-points` states them. `None`: unknown, and an
+    /// excerpt's table holds what its record states.
+    pub start_points: Option<i64>,
+    /// Whether `start_points` are stated by whoever imports the record (`paifu import
+    /// --start-points`), not by the record: the log's options then state them.
+    pub start_points_given: bool,
     pub rounds: Vec<Round>,
     /// The Paifu log a `paifu export` embeds in the source (embedded/), if any, as written.
     pub paifu: Option<Value>,

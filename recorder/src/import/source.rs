@@ -170,8 +170,9 @@ impl SourceCheck {
         if let Some(f) = digest_fault(src, text) {
             return Err(f);
         }
-        let excerpt = to_log::is_excerpt(h);
-        let (game, pm, meta) = read_as(&src.format, text, excerpt).map_err(|e| {
+        let reading = to_log::Reading::of_header(h);
+        let excerpt = reading.excerpt;
+        let (mut game, pm, meta) = read_as(&src.format, text, excerpt).map_err(|e| {
             if mjlog::is_wall_mismatch(&e) {
                 // A Tenhou record whose own seed does not make its deals (mjlog/wall.rs).
                 let what = e.message.strip_prefix("wall_mismatch: ").unwrap_or(&e.message).to_owned();
@@ -192,6 +193,7 @@ impl SourceCheck {
                 src.format
             )));
         }
+        reading.apply(&mut game);
         let mut expected = to_log::bare_header(&src.format, &game, src.digest, excerpt);
         expected.meta.extend(meta);
         if let Some(c) = to_log::computed_note(&game) {

@@ -139,6 +139,9 @@ mod tests {
     fn header() -> Header {
         let names = ["A", "B", "C", "D"].map(String::from).to_vec();
         let g = Game {
+            absent: Vec::new(),
+            start_points: Some(25000),
+            start_points_given: false,
             id: "g".into(),
             rule: "南喰赤".into(),
             red_fives: true,

@@ -24,13 +24,15 @@ use serde_json::Value;
 /// Imports an mjai log. `bytes` are the file's bytes (for the digest). A file that embeds a Paifu
 /// log (`paifu export mjai` writes one) gives that log (embedded/).
 pub fn import(text: &str, bytes: &[u8]) -> Result<Imported, ImportError> {
-    import_read(text, bytes, false)
+    import_read(text, bytes, to_log::Reading::default())
 }
 
 /// [`import`], read as an excerpt when `excerpt` asks for it (to_log::header).
-pub(crate) fn import_read(text: &str, bytes: &[u8], excerpt: bool) -> Result<Imported, ImportError> {
+pub(crate) fn import_read(text: &str, bytes: &[u8], read: to_log::Reading) -> Result<Imported, ImportError> {
     let lines = read::parse(text)?;
-    let (g, pm) = to_record::to_game(&lines)?;
+    let (mut g, pm) = to_record::to_game(&lines)?;
+    read.apply(&mut g);
+    let excerpt = read.excerpt;
     let Some(v) = &g.paifu else {
         let h = to_log::header("mjai", &g, bytes, excerpt);
         return to_log::convert(&g, h, &pm);

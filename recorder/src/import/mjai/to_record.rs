@@ -118,6 +118,9 @@ fn draw_deltas(
 /// Gathers the events into the record model, with the line of every entry.
 pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
     let mut g = Game {
+        absent: Vec::new(),
+        start_points: Some(25000),
+        start_points_given: false,
         id: String::new(),
         rule: String::new(),
         red_fives: false,

@@ -20,12 +20,14 @@ use super::ImportError;
 
 /// Imports an mjlog XML record. `id` names the game (the file name without its extension).
 pub fn import(text: &str, bytes: &[u8], id: &str) -> Result<Imported, ImportError> {
-    import_read(text, bytes, id, false)
+    import_read(text, bytes, id, to_log::Reading::default())
 }
 
 /// [`import`], read as an excerpt when `excerpt` asks for it (to_log::header).
-pub(crate) fn import_read(text: &str, bytes: &[u8], id: &str, excerpt: bool) -> Result<Imported, ImportError> {
-    let r = read_game(text, id, excerpt)?;
+pub(crate) fn import_read(text: &str, bytes: &[u8], id: &str, read: to_log::Reading) -> Result<Imported, ImportError> {
+    let excerpt = read.excerpt;
+    let mut r = read_game(text, id, excerpt)?;
+    read.apply(&mut r.game);
     let mut h = to_log::header("mjlog", &r.game, bytes, excerpt);
     h.meta.extend(r.meta());
     to_log::convert(&r.game, h, &r.pm)

@@ -49,6 +49,9 @@ type OpenHand = (Round, String, [Option<TileId>; 4], [bool; 4], bool);
 /// Gathers the tags into the record model, with the byte offset of every entry.
 pub(crate) fn to_game(tags: &[Positioned], id: &str) -> Result<(Game, PosMap), ImportError> {
     let mut g = Game {
+        absent: Vec::new(),
+        start_points: Some(25000),
+        start_points_given: false,
         id: id.to_owned(),
         rule: String::new(),
         red_fives: true,

@@ -32,12 +32,14 @@ use serde_json::Value;
 /// Imports a tenhou.net/6 record. `bytes` are the file's bytes (for the header's digest). A file
 /// that embeds a Paifu log (`paifu export` writes one) gives that log (embedded/).
 pub fn import(text: &str, bytes: &[u8]) -> Result<Imported, ImportError> {
-    import_read(text, bytes, false)
+    import_read(text, bytes, to_log::Reading::default())
 }
 
 /// [`import`], read as an excerpt when `excerpt` asks for it (to_log::header).
-pub(crate) fn import_read(text: &str, bytes: &[u8], excerpt: bool) -> Result<Imported, ImportError> {
-    let g = parse(text)?;
+pub(crate) fn import_read(text: &str, bytes: &[u8], read: to_log::Reading) -> Result<Imported, ImportError> {
+    let mut g = parse(text)?;
+    read.apply(&mut g);
+    let excerpt = read.excerpt;
     let Some(v) = &g.paifu else {
         return to_log::convert(&g, to_log::header("tenhou6", &g, bytes, excerpt), &PosMap::default());
     };

@@ -431,43 +431,172 @@ pub fn parse(text: &str) -> Result<Game, ImportError> {
     if !v.is_object() {
         return Err(root.err("a tenhou.net/6 record is a JSON object with \"log\""));
     }
-    let rule = root.field("rule")?;
-    let disp = rule.field("disp")?.string()?;
-    let names_at = root.field("name")?;
-    let names: Vec<String> = names_at.each(|n| n.string().map(str::to_owned))?;
-    if disp.contains('三') || names.len() == 3 {
+    let mut absent = Vec::new();
+    // Every field but `log` may be absent (one-round records shared from Tenhou's viewer, records
+    // converted from Mahjong Soul): each absent one is said (`Game::absent`), each present one
+    // checked.
+    let rule = optional(root, "rule")?;
+    let disp = match rule.map(|r| optional(r, "disp")).transpose()?.flatten() {
+        Some(d) => d.string()?,
+        None => {
+            absent.push(ABSENT_DISP.to_owned());
+            ""
+        }
+    };
+    let names = match optional(root, "name")? {
+        Some(names_at) => {
+            let names: Vec<String> = names_at.each(|n| n.string().map(str::to_owned))?;
+            if names.len() != 3 && names.len() != 4 {
+                return Err(names_at.err(format!("expected the 4 players' names, found {}", names.len())));
+            }
+            names
+        }
+        None => {
+            absent.push("name (the seats are named seat 0 to seat 3)".to_owned());
+            (0..4).map(|s| format!("seat {s}")).collect()
+        }
+    };
+    if crate::import::rules::three_player(disp) || names.len() == 3 {
         return Err(ImportError::new(
             "rule",
             format!("this is a three-player game ({disp}), which Paifu does not play yet"),
         ));
     }
-    if names.len() != 4 {
-        return Err(names_at.err(format!("expected the 4 players' names, found {}", names.len())));
+    for (key, what) in [("dan", "rank"), ("rate", "rating"), ("sx", "sex")] {
+        if let Some(a) = optional(root, key)? {
+            per_seat(a, what, key == "rate")?;
+        }
     }
-    let red_fives = red_fives(rule)?;
-    let id = root.field("ref")?.string()?.to_owned();
-    let sc = root.field("sc")?;
-    let n = sc.len()?;
-    if n != 8 {
-        return Err(sc.err(format!("expected 8 numbers (each seat's final points and result after uma), found {n}")));
+    for key in ["title", "ver"] {
+        if let Some(a) = optional(root, key)? {
+            check_title_or_version(a, key)?;
+        }
     }
-    let final_scores = (0..4).map(|i| sc.index(2 * i)?.int()).collect::<Result<Vec<_>, _>>()?;
-    let final_results = (0..4).map(|i| sc.index(2 * i + 1)?.number()).collect::<Result<Vec<_>, _>>()?;
+    let id = match optional(root, "ref")? {
+        Some(r) => r.string()?.to_owned(),
+        None => {
+            absent.push(ABSENT_REF.to_owned());
+            String::new()
+        }
+    };
+    let (final_scores, final_results) = match optional(root, "sc")? {
+        Some(sc) => {
+            let n = sc.len()?;
+            if n != 8 {
+                return Err(
+                    sc.err(format!("expected 8 numbers (each seat's final points and result after uma), found {n}"))
+                );
+            }
+            let scores = (0..4).map(|i| sc.index(2 * i)?.int()).collect::<Result<Vec<_>, _>>()?;
+            let results = (0..4).map(|i| sc.index(2 * i + 1)?.number()).collect::<Result<Vec<_>, _>>()?;
+            (Some(scores), Some(results))
+        }
+        None => {
+            absent.push(ABSENT_SC.to_owned());
+            (None, None)
+        }
+    };
     let log = root.field("log")?;
     if !log.value.is_array() {
         return Err(log.err("the record has no \"log\" array of rounds"));
     }
     let rounds = log.each(round)?;
+    let red_fives = match rule {
+        Some(rule) if ["aka", "aka51", "aka52", "aka53"].iter().any(|k| rule.value.has(k)) => red_fives(rule)?,
+        _ => {
+            // No red-five flag: a record that shows a red five has them; one that shows none plays
+            // the same under either reading (an unseen red five scores nothing).
+            let shown = rounds.iter().any(shows_red_five);
+            absent.push(format!(
+                "{} (red fives {}: the record shows {})",
+                if rule.is_some() { "rule.aka" } else { "rule" },
+                if shown { "played" } else { "not played" },
+                if shown { "one" } else { "none" }
+            ));
+            shown
+        }
+    };
     Ok(Game {
         id,
         rule: disp.to_owned(),
         red_fives,
         names,
-        final_scores: Some(final_scores),
-        final_results: Some(final_results),
+        final_scores,
+        final_results,
+        absent,
+        start_points: crate::import::rules::known_start(disp),
+        start_points_given: false,
         rounds,
         paifu: v.get("paifu").map(|p| p.to_value()),
     })
+}
+
+/// What the absence of `ref` means (said in the log's `meta.absent`).
+pub(crate) const ABSENT_REF: &str = "ref (the game's id is unknown: the record is known by its content's digest)";
+/// What the absence of `rule.disp` means.
+pub(crate) const ABSENT_DISP: &str =
+    "rule.disp (the rule set is unknown: Tenhou's rules are played, the start points are not known)";
+/// What the absence of `sc` means.
+pub(crate) const ABSENT_SC: &str = "sc (the final scores and results are computed, not claimed)";
+
+/// A field that may be absent: `None` when it is (never an error), the field when it is there.
+fn optional<'p, 'a>(at: At<'p, 'a>, key: &'static str) -> Result<Option<At<'p, 'a>>, ImportError> {
+    if !at.value.is_object() {
+        return Err(at.err(format!("expected an object, found {}", brief(&at.value, 40))));
+    }
+    at.value.has(key).then(|| at.field(key)).transpose()
+}
+
+/// `dan`, `rate` or `sx` when present: one value a seat (numbers for `rate`, strings for the
+/// others).
+fn per_seat(at: At, what: &str, numbers: bool) -> Result<(), ImportError> {
+    let n = at.len()?;
+    if n != 4 {
+        return Err(at.err(format!("expected each of the 4 players' {what}, found {n} values")));
+    }
+    for x in at.items()? {
+        if numbers {
+            x.number()?;
+        } else {
+            x.string()?;
+        }
+    }
+    Ok(())
+}
+
+/// `title` (strings, or an array of them) and `ver` (a number or a string) when present.
+fn check_title_or_version(at: At, key: &str) -> Result<(), ImportError> {
+    let ok = match key {
+        "ver" => at.value.as_f64().is_some() || at.value.as_str().is_some(),
+        _ => at.value.as_str().is_some() || at.items().is_ok_and(|mut i| i.all(|x| x.value.as_str().is_some())),
+    };
+    if ok {
+        Ok(())
+    } else {
+        let want = if key == "ver" { "a number or a string" } else { "a string or an array of strings" };
+        Err(at.err(format!("{key} is {want}, not {}", brief(&at.value, 40))))
+    }
+}
+
+/// Whether a round shows a red five anywhere (hands, takes, discards, indicators).
+fn shows_red_five(r: &Round) -> bool {
+    let red = |t: &Tile| (51..=53).contains(&t.0);
+    let take = |t: &Take| match t {
+        Take::Draw(t) => red(t),
+        Take::Chi { called, own } => red(called) || own.iter().any(red),
+        Take::Pon { called, own, .. } => red(called) || own.iter().any(red),
+        Take::OpenKan { called, own, .. } => red(called) || own.iter().any(red),
+    };
+    let discard = |d: &Discard| match d {
+        Discard::Tile(t) | Discard::Riichi(Some(t)) => red(t),
+        Discard::AddedKan { added, pon } => red(added) || pon.iter().any(red),
+        Discard::ClosedKan { tiles } => tiles.iter().any(red),
+        Discard::Tsumogiri | Discard::Riichi(None) | Discard::Nothing => false,
+    };
+    r.dora.iter().chain(&r.ura).any(red)
+        || r.hands.iter().flatten().any(red)
+        || r.takes.iter().flatten().any(take)
+        || r.discards.iter().flatten().any(discard)
 }
 
 /// Whether the rule has red fives: `aka` (0 none, 1 one red five of each suit), or Tenhou's

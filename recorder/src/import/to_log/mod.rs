@@ -70,6 +70,36 @@ impl Imported {
     }
 }
 
+/// What the one importing a record states of it beyond the record (`paifu import --excerpt`,
+/// `--start-points`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reading {
+    /// Read a record that starts as a whole game as an excerpt.
+    pub excerpt: bool,
+    /// Each seat's start points, overriding those of the rule set the record names.
+    pub start_points: Option<i64>,
+}
+
+impl Reading {
+    /// The reading a log's header states: its excerpt flag and its `start_points` option (the
+    /// log's own statement of them, which its source is read again under).
+    pub(crate) fn of_header(h: &Header) -> Reading {
+        let start_points = match h.options.get("start_points") {
+            Some(paifu_core::log::OptValue::Int(n)) => Some(*n),
+            _ => None,
+        };
+        Reading { excerpt: is_excerpt(h), start_points }
+    }
+
+    /// The start points stated, put into the game read.
+    pub(crate) fn apply(self, g: &mut Game) {
+        if let Some(n) = self.start_points {
+            g.start_points = Some(n);
+            g.start_points_given = true;
+        }
+    }
+}
+
 /// The key of the header's `meta` that holds an imported log's source text.
 pub(crate) const META_KEY: &str = "source";
 
@@ -149,15 +179,34 @@ pub(crate) fn header(format: &str, g: &Game, bytes: &[u8], excerpt: bool) -> Hea
     h
 }
 
-/// The ruleset and options of a game read from a record (its rule's name; where an excerpt
-/// starts, [`header`]).
+/// The ruleset and options of a game read from a record (its rule's name, and its start points
+/// when they differ from that ruleset's; where an excerpt starts, [`header`]). A game whose start
+/// points are unknown is read with the ruleset's for a whole game; an excerpt of it states its
+/// scores.
 fn rules_of(g: &Game, excerpt: bool) -> (&'static str, Options) {
     let (ruleset, mut options) = rules::from_rule_name(&g.rule, g.red_fives);
-    let start_points = Riichi::rules(ruleset, &options).map_or(25000, |r| r.start_points);
+    let named = start_of(ruleset, &options);
+    let start_points = g.start_points.unwrap_or(named);
+    if start_points != named || g.start_points_given {
+        options.insert("start_points".into(), paifu_core::log::OptValue::Int(start_points));
+    }
     if let Some(e) = excerpt_start(g, start_points, excerpt) {
         options.extend(e.to_options());
     }
     (ruleset, options)
+}
+
+/// The key of the header's `meta` that says which fields the source leaves out and what that
+/// means (`ref (the game's id is unknown: ...)`).
+pub const ABSENT_KEY: &str = "absent";
+
+/// The key of the header's `meta` that says an excerpt's start points are unknown, and the
+/// points its table holds as its record states them.
+pub const TABLE_KEY: &str = "table";
+
+/// Each seat's start points under a ruleset and options.
+fn start_of(ruleset: &str, options: &Options) -> i64 {
+    Riichi::rules(ruleset, options).map_or(25000, |r| r.start_points)
 }
 
 /// Whether a game read from a record is read as an excerpt ([`header`]).
@@ -171,6 +220,22 @@ pub(crate) fn bare_header(format: &str, g: &Game, digest: Digest, excerpt: bool)
     let mut meta = BTreeMap::new();
     if !g.rule.is_empty() {
         meta.insert("rule".into(), g.rule.clone());
+    }
+    if !g.absent.is_empty() {
+        meta.insert(ABSENT_KEY.into(), g.absent.join("; "));
+    }
+    // Said of a record that does not start as a whole game (one read as an excerpt only when
+    // asked, `--excerpt`, starts with the start points).
+    let unknown_start = !g.start_points_given && excerpt_start(g, start_of(ruleset, &options), false).is_some();
+    if let (true, Some(first)) = (unknown_start, g.rounds.first()) {
+        meta.insert(
+            TABLE_KEY.into(),
+            format!(
+                "the start points are unknown: the table holds {} points, as the record states them (scores and riichi \
+                 sticks), and keeps them from hand to hand",
+                table_total(first)
+            ),
+        );
     }
     Header {
         paifu: FORMAT_VERSION,
@@ -210,34 +275,54 @@ pub fn excerpt_note(h: &Header) -> Option<String> {
     let rules = Riichi::rules(&h.ruleset, &h.options).ok()?;
     let e = rules.excerpt.filter(|e| e.to_options().len() > 1)?;
     let scores = e.scores.unwrap_or([rules.start_points; 4]);
+    let start = match h.meta.get(TABLE_KEY) {
+        Some(t) => format!("East 1 ({t})"),
+        None => format!("East 1 with {} each", rules.start_points),
+    };
     Some(format!(
         "read as an excerpt of an unknown game: the record starts at {} with {} riichi sticks and scores {scores:?}, \
-         not at East 1 with {} each",
+         not at {start}",
         record::round_name(e.round_wind * 4 + e.kyoku, e.honba),
         e.sticks,
-        rules.start_points
     ))
 }
 
-/// An excerpt's stated starting position checked as far as it can be: the points on the table
-/// (scores and riichi sticks) are what four players started with, since every payment moves
-/// points between them. `None` when they are, or the game is not an excerpt.
+/// The points on a hand's table as its record states them: the scores and the riichi sticks.
+fn table_total(r: &record::Round) -> i64 {
+    r.scores.iter().sum::<i64>() + 1000 * i64::from(r.sticks)
+}
+
+/// An excerpt's stated starting position checked as far as it can be. Every payment moves points
+/// between the players in hundreds, and every seat starts with the same points, a multiple of
+/// 100: the points on the table (scores and riichi sticks) are a multiple of 400, and, when the
+/// start points are stated (`paifu import --start-points`), four times them. Otherwise the start
+/// is unknown (a rule set's name says how its games start, not where a shared excerpt came from):
+/// the table's total is taken as stated, and every later hand's stated scores are checked against
+/// it. `None` when the points are right, or the game is not an excerpt.
 fn excerpt_points(g: &Game, game: &Riichi) -> Option<ImportError> {
     let rules = game.rules_in_force();
     let first = g.rounds.first().filter(|_| rules.excerpt.is_some())?;
-    let total = first.scores.iter().sum::<i64>() + 1000 * i64::from(first.sticks);
+    let total = table_total(first);
+    let held = format!(
+        "claim_mismatch: the starting scores {:?} and {} riichi sticks hold {total} points",
+        first.scores, first.sticks
+    );
+    let error = |why: String| Some(ImportError::new("log[0][1]", format!("{held}, {why}")).in_round(&first.name()));
+    if !g.start_points_given {
+        if total % 400 == 0 {
+            return None;
+        }
+        return error(
+            "which four players who started with the same points cannot hold: every payment is in hundreds, so the \
+             table holds a multiple of 400"
+                .into(),
+        );
+    }
     let want = 4 * rules.start_points;
-    (total != want).then(|| {
-        ImportError::new(
-            "log[0][1]",
-            format!(
-                "claim_mismatch: the starting scores {:?} and {} riichi sticks hold {total} points, but four players \
-                 who each started with {} hold {want}",
-                first.scores, first.sticks, rules.start_points
-            ),
-        )
-        .in_round(&first.name())
-    })
+    if total == want {
+        return None;
+    }
+    error(format!("but four players who each started with {} hold {want}", rules.start_points))
 }
 
 /// The key of the header's `meta` that says which results the source left out and Paifu
