@@ -21,21 +21,21 @@ pub struct DigestArgs {
 }
 
 /// Reads a log of the engine `G` to its end, handing each record's link of the digest chain to
-/// `link` as it goes (a record at a time: memory does not grow with the log).
+/// `link` as it goes (a record at a time: the log is never held whole).
 struct Digest<'a, R, F>(&'a mut LogReader<R>, F);
 
-impl<R: BufRead, F: FnMut(usize, &str)> Visitor for Digest<'_, R, F> {
+impl<R: BufRead, F: FnMut(usize, paifu_core::Digest)> Visitor for Digest<'_, R, F> {
     type Output = std::result::Result<(), ReadError>;
     fn visit<G: Registered>(self) -> Self::Output {
         let Digest(reader, mut link) = self;
         while reader.next_record::<G::Action>()?.is_some() {
-            link(reader.records_read() - 1, &reader.digest().to_hex());
+            link(reader.records_read() - 1, reader.digest());
         }
         Ok(())
     }
 }
 
-/// The digest of the log in `path` (and with `chain`, every link printed as it is read).
+/// The digest of the log in `path` (and with `chain`, every link of the chain after it).
 fn digest_of(path: &Path, chain: bool) -> Result<std::result::Result<String, Fault>> {
     let file = open_log(path)?;
     let fault = |e: ReadError| match e {
@@ -50,13 +50,15 @@ fn digest_of(path: &Path, chain: bool) -> Result<std::result::Result<String, Fau
     if chain {
         links.push(format!("  header:   {}", reader.digest().to_hex()));
     }
-    // The links are printed once the log is read whole (an error names the log instead).
+    // With `chain` the links are kept (a line of 80 bytes a record) and printed once the log is
+    // read whole, under its digest (an error names the log instead); without it nothing is kept
+    // and nothing is formatted a record.
     let game = reader.header().game.clone();
     let read = games::by_name(
         &game,
-        Digest(&mut reader, |i, l: &str| {
+        Digest(&mut reader, |i, l: paifu_core::Digest| {
             if chain {
-                links.push(format!("  record {i}: {l}"));
+                links.push(format!("  record {i}: {}", l.to_hex()));
             }
         }),
     );
