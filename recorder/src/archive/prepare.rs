@@ -201,8 +201,9 @@ fn prepare_pass(bytes: &[u8], may_cut: bool) -> Prepared {
         type Output = Result<Judged, (usize, Fault)>;
         fn visit<G: Registered>(self) -> Self::Output {
             let (mut log, pos) = log::decode::<G::Action>(self.0).map_err(|f| (f.index.unwrap_or(0), f))?;
-            // An imported log is judged against the source it embeds, as `paifu validate` does.
-            let verdict = checked_against_source(&log.header, self.0, validate_log::<G>(&log, &pos));
+            // An imported log is judged against the source it embeds, as `paifu validate` does
+            // (an imported riichi log in the same pass as its replay: replayed once).
+            let verdict = checked_against_source(&log.header, self.0, || validate_log::<G>(&log, &pos));
             if let (true, Some(fault)) = (self.1, verdict.fault()) {
                 let keep = records_kept(&log.records, fault.index);
                 if keep < log.records.len() {

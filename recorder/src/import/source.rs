@@ -371,7 +371,8 @@ pub fn validate_bytes(bytes: &[u8]) -> Report {
         let mut report = replay::validate_bytes(bytes);
         if let (Some(header), Some(_)) = (&report.header, &report.digest) {
             if embedded_source(header).is_some() && header.game == GameKind::Mcr.name() {
-                report.verdict = checked_against_source(header, bytes, report.verdict.clone());
+                let verdict = report.verdict.clone();
+                report.verdict = checked_against_source(header, bytes, || verdict);
             }
         }
         return report;
@@ -398,12 +399,14 @@ pub fn validate_bytes(bytes: &[u8]) -> Report {
     }
 }
 
-/// `verdict` (the core validator's on the log `bytes` with this header) with the embedded
-/// source's fault instead when the log is an imported riichi or MCR log that embeds its source and
-/// the source's fault comes first. Any other log's verdict comes back as it was.
-pub(crate) fn checked_against_source(header: &Header, bytes: &[u8], verdict: Verdict) -> Verdict {
+/// The verdict on the log `bytes` with this header: `verdict()` (the core validator's), with the
+/// embedded source's fault instead when the log is an imported MCR log that embeds its source and
+/// the source's fault comes first. An imported riichi log that embeds its source is checked
+/// against it in the same pass as its replay (`validate_bytes`), and `verdict` is not asked for:
+/// the log is replayed once. Any other log's verdict is `verdict()`.
+pub(crate) fn checked_against_source(header: &Header, bytes: &[u8], verdict: impl FnOnce() -> Verdict) -> Verdict {
     if embedded_source(header).is_none() {
-        return verdict;
+        return verdict();
     }
     let found = match GameKind::from_name(&header.game) {
         // The check is made in the replay: the verdict is the one both give.
@@ -413,6 +416,7 @@ pub(crate) fn checked_against_source(header: &Header, bytes: &[u8], verdict: Ver
         }
         _ => None,
     };
+    let verdict = verdict();
     match found {
         Some(f) if verdict.fault().is_none_or(|g| before(&f, g)) => Verdict::Invalid(f),
         _ => verdict,
