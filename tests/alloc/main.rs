@@ -48,6 +48,19 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
+/// The 31 real Tenhou games of ../shared/real-logs/tenhou, read in place, in name order.
+pub(crate) fn real_tenhou_games() -> Vec<std::path::PathBuf> {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/real-logs/tenhou");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json") && !p.ends_with("manifest.json"))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 31, "the real games in {}", dir.display());
+    files
+}
+
 /// What `f` returns, and how many allocations and reallocations it made on this thread.
 pub(crate) fn allocations<T>(f: impl FnOnce() -> T) -> (T, u64) {
     let before = ALLOCATIONS.with(Cell::get);

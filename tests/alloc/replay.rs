@@ -14,7 +14,6 @@ use paifu_core::log::{encode, Encoding, Log};
 use paifu_core::replay::{validate_bytes, validate_read, validate_records, Watch};
 use paifu_core::{log::LogReader, log::Record, Fault, Game, Seed};
 use paifu_recorder::bots::Bots;
-use std::path::PathBuf;
 
 /// The most allocations validating one riichi game may make, simulated or real (imported, by
 /// the replay alone), in either encoding: the real games of ../shared/real-logs need 450-880
@@ -89,23 +88,10 @@ fn validating_a_simulated_game_of_every_other_engine_allocates_at_most_todays_ra
     simulated_games_within_bound::<paifu_core::tayu::Tayu>("standard");
 }
 
-/// The real Tenhou games, in place.
-fn real_games() -> Vec<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/real-logs/tenhou");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json") && !p.ends_with("manifest.json"))
-        .collect();
-    files.sort();
-    assert_eq!(files.len(), 31, "the real games in {}", dir.display());
-    files
-}
-
 #[test]
 fn validating_a_real_game_by_its_replay_allocates_a_fixed_few_times() {
     let mut most = 0;
-    for f in real_games() {
+    for f in crate::real_tenhou_games() {
         let text = std::fs::read_to_string(&f).unwrap();
         let log = paifu_recorder::import::import_text("tenhou", &text, text.as_bytes()).unwrap().log;
         let name = f.file_name().unwrap().to_string_lossy().into_owned();
