@@ -143,13 +143,21 @@ impl LineError {
 
 /// Reads the header line (line `line_no`).
 pub(super) fn parse_header(line_no: usize, line: &str) -> Result<Header, LineError> {
-    let v: Value = serde_json::from_str(line).map_err(|error| LineError::Json {
-        error,
-        line: line_no,
-        index: None,
-        header_ok: false,
-    })?;
-    if v.get("paifu").is_none() {
+    // Only the format version is looked at first (the other fields skipped, not copied: the
+    // header may carry a source of half a megabyte), then the line is read as a header once.
+    #[derive(serde::Deserialize)]
+    struct Probe {
+        paifu: Option<Value>,
+    }
+    let json = |error| LineError::Json { error, line: line_no, index: None, header_ok: false };
+    // (A struct would also be read from an array: only an object is a header.)
+    let v = if line.trim_start().starts_with('{') {
+        serde_json::from_str::<Probe>(line).map_err(json)?
+    } else {
+        serde_json::from_str::<serde::de::IgnoredAny>(line).map_err(json)?;
+        Probe { paifu: None }
+    };
+    if v.paifu.is_none() {
         return Err(Fault::new(
             ErrorCode::BadEncoding,
             "not a Paifu log: the first line must be the header, a JSON object with a \"paifu\" format version",
@@ -158,14 +166,13 @@ pub(super) fn parse_header(line_no: usize, line: &str) -> Result<Header, LineErr
         .into());
     }
     // A newer format may have other fields: say so before judging them.
-    if let Some(version) = v.get("paifu").and_then(Value::as_u64) {
+    if let Some(version) = v.paifu.as_ref().and_then(Value::as_u64) {
         if version > u64::from(super::FORMAT_VERSION) {
             let mut probe = super::binary::empty_header();
             probe.paifu = u32::try_from(version).unwrap_or(u32::MAX);
             check_version(&probe).map_err(|f| f.at_line(line_no))?;
         }
     }
-    // Read the line itself (not the Value, which keeps the last of duplicate keys).
     let h: Header = serde_json::from_str(line).map_err(|error| LineError::Json {
         error,
         line: line_no,

@@ -254,15 +254,18 @@ impl<R: BufRead> LogReader<R> {
         }
     }
 
-    /// The line in `buf` as text, or the fault of its first byte that is not UTF-8.
-    fn line_text(&self) -> Result<&str, Fault> {
+    /// The line in `buf` as text, or the fault of its first byte that is not UTF-8: the header's
+    /// (`record` None: then the file is no log at all) or record `record`'s.
+    fn line_text(&self, record: Option<usize>) -> Result<&str, Fault> {
         std::str::from_utf8(&self.input.buf).map_err(|e| {
             let offset = self.line_start + e.valid_up_to() as u64;
-            Fault::new(
-                ErrorCode::BadEncoding,
-                format!("not a Paifu log: neither the binary magic nor UTF-8 text (invalid byte at offset {offset})"),
-            )
-            .at_line(self.line)
+            let message = match record {
+                None => format!(
+                    "not a Paifu log: neither the binary magic nor UTF-8 text (invalid byte at offset {offset})"
+                ),
+                Some(index) => format!("record {index} is not UTF-8 text (invalid byte at offset {offset})"),
+            };
+            Fault::new(ErrorCode::BadEncoding, message).at_line(self.line)
         })
     }
 
@@ -278,7 +281,7 @@ impl<R: BufRead> LogReader<R> {
                 .at_line(line_no)
                 .into());
         }
-        let parsed = jsonl::parse_header(line_no, self.line_text()?);
+        let parsed = jsonl::parse_header(line_no, self.line_text(None)?);
         let header = match parsed {
             Ok(h) => h,
             Err(e) => {
@@ -301,7 +304,7 @@ impl<R: BufRead> LogReader<R> {
                 .at_index(index)
                 .into());
         }
-        let text = self.line_text().map_err(|f| f.at_index(index))?;
+        let text = self.line_text(Some(index)).map_err(|f| f.at_index(index))?;
         let parsed = jsonl::parse_record::<A>(index, line_no, text);
         let record = match parsed {
             Ok(r) => r,
@@ -466,6 +469,39 @@ mod tests {
         let r = LogReader::open(&b"PAIFULO"[..]).unwrap_err();
         let ReadError::Fault(f) = r else { panic!("{r}") };
         assert_eq!(f.code, ErrorCode::BadEncoding, "{}", f.describe());
+    }
+
+    /// A byte that is not UTF-8 in a record's line names that record; in the header's, the file
+    /// is no log.
+    #[test]
+    fn a_line_that_is_not_utf8_names_its_record_or_says_the_file_is_no_log() {
+        let log = random_log::<Riichi>("standard", 4, "utf8");
+        let text = encode(&log, Encoding::JsonLines);
+        let lines: Vec<&[u8]> = text.split_inclusive(|&b| b == b'\n').collect();
+        // Record 2's line (the header is line 1) with a stray byte in its action.
+        let mut bytes = Vec::new();
+        for (i, l) in lines.iter().enumerate() {
+            bytes.extend_from_slice(l);
+            if i == 2 {
+                bytes.truncate(bytes.len() - 3);
+                bytes.extend_from_slice(b"\xff\"}\n");
+            }
+        }
+        let mut reader = LogReader::open(&bytes[..]).unwrap();
+        let fault = loop {
+            match reader.next_record::<Action>() {
+                Ok(Some(_)) => {}
+                Ok(None) => panic!("the stray byte was read"),
+                Err(ReadError::Fault(f)) => break f,
+                Err(e) => panic!("{e}"),
+            }
+        };
+        assert_eq!(fault.index, Some(1), "{}", fault.describe());
+        assert!(fault.message.starts_with("record 1 is not UTF-8 text"), "{}", fault.describe());
+        let mut header = b"{\"paifu\":1,\"game\":\"\xff\"}\n".to_vec();
+        header.extend_from_slice(&text[lines[0].len()..]);
+        let ReadError::Fault(f) = LogReader::open(&header[..]).unwrap_err() else { panic!() };
+        assert!(f.message.starts_with("not a Paifu log"), "{}", f.describe());
     }
 
     #[test]
