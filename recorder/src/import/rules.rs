@@ -85,9 +85,7 @@ pub(crate) fn from_rule_name(disp: &str, red_fives: bool) -> (&'static str, Opti
     }
     let east_only = disp.contains('東') || (disp.contains("East") && !disp.contains("South"));
     let ruleset = if east_only { "tonpuu" } else { "standard" };
-    if let Some(s) =
-        scoring(disp).filter(|s| *s != TENHOU && (s.start, s.ret, s.uma) != (TENHOU.start, TENHOU.ret, TENHOU.uma))
-    {
+    if let Some(s) = scoring(disp).filter(|s| (s.start, s.ret, s.uma) != (TENHOU.start, TENHOU.ret, TENHOU.uma)) {
         o.extend(points_options(s.start, s.ret, s.uma));
     }
     (ruleset, o)
