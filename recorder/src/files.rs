@@ -26,11 +26,36 @@ pub fn read_log_bytes(path: &Path) -> Result<Vec<u8>, ReadError> {
 }
 
 /// Opens a log file of at most [`MAX_FILE_BYTES`] to be read a piece at a time (the checks of
-/// [`read_log_bytes`], nothing read yet): reading stops at the limit, should the file grow.
-pub fn open_log(path: &Path) -> Result<std::io::Take<std::fs::File>, ReadError> {
-    use std::io::Read;
-    let (f, _) = open_bounded(path, MAX_FILE_BYTES, "logs")?;
-    Ok(f.take(MAX_FILE_BYTES))
+/// [`read_log_bytes`], nothing read yet). Should the file grow past the limit while it is read,
+/// the read that passes it is an error: a log is never cut short without a word.
+pub fn open_log(path: &Path) -> Result<LogFile, ReadError> {
+    open_limited(path, MAX_FILE_BYTES)
+}
+
+fn open_limited(path: &Path, max: u64) -> Result<LogFile, ReadError> {
+    let (file, _) = open_bounded(path, max, "logs")?;
+    Ok(LogFile { file, left: max, max })
+}
+
+/// A log file opened by [`open_log`]: read as the file, with an error past [`MAX_FILE_BYTES`].
+#[derive(Debug)]
+pub struct LogFile {
+    file: std::fs::File,
+    left: u64,
+    max: u64,
+}
+
+impl std::io::Read for LogFile {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.file.read(buf)?;
+        self.left = self.left.checked_sub(n as u64).ok_or_else(|| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("the file grew past {} bytes while it was read; Paifu reads logs of at most that", self.max),
+            )
+        })?;
+        Ok(n)
+    }
 }
 
 /// Reads a UTF-8 text file of at most `max` bytes; `what` names the kind of file in the error
@@ -121,6 +146,24 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), ReadError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_log_that_grows_past_the_limit_while_it_is_read_is_an_error_not_cut_short() {
+        use std::io::{Read, Write};
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("a.paifu.jsonl");
+        std::fs::write(&p, "0123").unwrap();
+        let mut log = open_limited(&p, 8).unwrap();
+        std::fs::OpenOptions::new().append(true).open(&p).unwrap().write_all(b"456789").unwrap();
+        let mut out = Vec::new();
+        let e = log.read_to_end(&mut out).unwrap_err();
+        assert!(e.to_string().contains("grew past 8 bytes"), "{e}");
+        // Up to the limit, the file reads as it is.
+        std::fs::write(&p, "0123").unwrap();
+        let mut out = Vec::new();
+        open_limited(&p, 8).unwrap().read_to_end(&mut out).unwrap();
+        assert_eq!(out, b"0123");
+    }
 
     #[test]
     fn text_is_read_up_to_its_limit_and_must_be_utf8() {
