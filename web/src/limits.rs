@@ -100,6 +100,8 @@ pub(crate) enum Route {
 }
 
 impl Route {
+    /// The route of a request by its method and its path as the router matches it
+    /// (percent-decoded, `ServiceRequest::match_info`), never the raw path of its head.
     pub(crate) fn of(method: &Method, path: &str) -> Route {
         match (method, path) {
             (&Method::POST, "/upload" | "/api/upload") => Route::Upload,
@@ -355,7 +357,10 @@ pub(crate) async fn guard(
     let Some(state) = req.app_data::<web::Data<State>>().cloned() else {
         return Ok(next.call(req).await?.map_body(|_, b| Holding { body: BoxBody::new(b), _unread: None }));
     };
-    let api = req.path().starts_with("/api/");
+    // The path as the router matches it, percent-decoded: `/%76erify` reaches the handler of
+    // `/verify`, and must be held as it is.
+    let path = req.match_info().as_str().to_owned();
+    let api = path.starts_with("/api/");
     if req.conn_data::<ConnSlot>().is_some_and(ConnSlot::over) {
         let e = WebError::TooMany {
             message: format!(
@@ -367,14 +372,14 @@ pub(crate) async fn guard(
         };
         return Ok(refuse(req, api, e));
     }
-    let route = Route::of(req.method(), req.path());
+    let route = Route::of(req.method(), &path);
     let (cap, flag) = route.cap(&state);
     if let Some(len) = content_length(&req).filter(|&l| l > cap as u64) {
         let e = WebError::TooLarge(format!(
             "the request's body is {len} bytes (its Content-Length); {} {} takes at most {cap} bytes (paifu serve \
              {flag}): nothing of it was read",
             req.method(),
-            req.path()
+            path
         ));
         return Ok(refuse(req, api, e));
     }
@@ -393,7 +398,7 @@ pub(crate) async fn guard(
         deadline: Box::pin(actix_web::rt::time::sleep(state.limits.body_timeout)),
     };
     req.set_payload(Payload::Stream { payload: Box::pin(limited) });
-    let (method, path) = (req.method().clone(), req.path().to_owned());
+    let method = req.method().clone();
     let res = next.call(req).await;
     drop(turn);
     let unread = body.payload.borrow_mut().take().filter(|_| !body.done.get());

@@ -238,6 +238,38 @@ fn one_address_cannot_take_every_certificate_check() {
     assert_eq!(finish(other, &body).status, 422);
 }
 
+/// A certificate check whose path is percent-encoded (`/%76erify` is `/verify` to the router)
+/// is held by the same gate: the gate classes requests by the path the router matches, not by
+/// the bytes of the request's head.
+#[test]
+fn an_encoded_path_to_the_certificate_check_is_held_like_the_plain_one() {
+    let site = Site::new(Limits {
+        anonymous_jobs: 1,
+        anonymous_queue: 4,
+        anonymous_per_client: 1,
+        anonymous_wait: Duration::from_secs(60),
+        body_timeout: Duration::from_secs(60),
+        ..Limits::default()
+    });
+    let to = site.addr();
+    let (extra, body) = verify_form(&site.cert, &big_log(64 << 10));
+    let mut first = connect_from(4, to);
+    first.write_all(&head("POST", "/api/%76erify", &extra, body.len())).unwrap();
+    first.write_all(&body[..16]).unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    for path in ["/%76erify", "/api/%76erify", "/api/verify", "/%76%65rify"] {
+        let mut again = connect_from(4, to);
+        again.write_all(&head("POST", path, &extra, body.len())).unwrap();
+        again.write_all(&body[..16]).unwrap();
+        let a = answer(&mut again, Duration::from_secs(10))
+            .unwrap_or_else(|| panic!("POST {path}: a client's check past its share is answered at once"));
+        assert_eq!(a.status, 429, "{path}: {a:?}");
+        assert_eq!(a.header("retry-after"), Some("5"), "{path}: {a:?}");
+    }
+    // The encoded path did reach the check: its answer is the check's.
+    assert_eq!(finish(first, &body).status, 422);
+}
+
 /// Every route that takes a body, with what it needs to get that far (a token, a form's type).
 fn body_routes(uploader: &str) -> Vec<(&'static str, &'static str, String)> {
     let bearer = format!("Authorization: Bearer {uploader}\r\n");
