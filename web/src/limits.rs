@@ -227,8 +227,11 @@ impl Gate {
                 retry_after: wait,
             });
         }
+        // Counted out when the wait ends, and also when this future is dropped during it (the
+        // client went away): else each such client would keep a place in the queue for good.
+        let waiting = Waiting(&self.waiting);
         let got = actix_web::rt::time::timeout(limits.anonymous_wait, self.jobs.acquire()).await;
-        self.waiting.fetch_sub(1, Ordering::SeqCst);
+        drop(waiting);
         match got {
             Ok(Ok(job)) => Ok(Turn { _job: job, _client: slot }),
             Ok(Err(_)) => Err(WebError::Internal("the queue of certificate checks was closed".into())),
@@ -241,6 +244,15 @@ impl Gate {
                 retry_after: wait,
             }),
         }
+    }
+}
+
+/// A place in the queue of certificate checks, given back when dropped.
+struct Waiting<'a>(&'a AtomicUsize);
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -415,4 +427,38 @@ pub(crate) async fn guard(
     };
     // The handler answered what it made of the cut-off body; say why it was cut off instead.
     Ok(res?.into_response(refusal(api, e)).map_body(|_, body| Holding { body, _unread: unread }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures_util::FutureExt;
+
+    /// A certificate check whose client goes away while it waits for its turn (its future is
+    /// dropped) gives its place in the queue back: the queue never fills with checks no one
+    /// waits for.
+    #[test]
+    fn a_check_dropped_while_it_waits_gives_its_place_back() {
+        let limits = Limits {
+            anonymous_jobs: 1,
+            anonymous_queue: 1,
+            anonymous_per_client: 0,
+            anonymous_wait: Duration::from_secs(60),
+            ..Limits::default()
+        };
+        let gate = Gate::new(&limits);
+        actix_web::rt::System::new().block_on(async {
+            let Ok(held) = gate.enter(&limits, None).await else { panic!("the first check runs at once") };
+            for round in 0..3 {
+                let mut waits = Box::pin(gate.enter(&limits, None));
+                assert!((&mut waits).now_or_never().is_none(), "round {round}: the check waits for its turn");
+                assert_eq!(gate.waiting.load(Ordering::SeqCst), 1, "round {round}");
+                drop(waits);
+                assert_eq!(gate.waiting.load(Ordering::SeqCst), 0, "round {round}: the dropped check left the queue");
+            }
+            let next = gate.enter(&limits, None);
+            drop(held);
+            assert!(next.await.is_ok(), "the queue still takes a check, which gets its turn");
+        });
+    }
 }
