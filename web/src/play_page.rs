@@ -354,8 +354,11 @@ async function post(path,body){
 }
 async function act(a){
   if(busy||!a)return;busy=true;
-  const [s,j]=await post("",{action:a});busy=false;
-  if(s!==200)say(j.error||("refused ("+s+")"));
+  try{
+    const [s,j]=await post("",{action:a});
+    if(s!==200)say(j.error||("refused ("+s+")"));
+  }catch(err){say("the move was not sent ("+err.message+"): try again");}
+  finally{busy=false;}
 }
 function riichiMode(){return $("actions").classList.contains("riichi");}
 $("actions").addEventListener("click",e=>{
@@ -392,20 +395,24 @@ async function seedStep(s){
   const f=s.fair;if(s.state!=="waiting"||!f||!f.owed||seedBusy)return;
   const step=f.owed+":"+(f.closed||"");if(step===seedSent)return;
   seedBusy=true;
-  const key="paifu-seed-"+s.table+"-"+f.party+"-"+f.host_commitment;
-  let value=localStorage.getItem(key);
-  if(!value){const b=new Uint8Array(32);crypto.getRandomValues(b);value=tohex(b);localStorage.setItem(key,value);}
-  let r;
-  if(f.owed==="commit")r=await post("/seed",{commitment:commitOf(f.party,fromhex(value))});
-  else r=await post("/seed",{contribution:value});
-  if(r[0]!==200)say(r[1].error||("the seed step was refused ("+r[0]+")"));
-  else seedSent=step;
-  seedBusy=false;
-  // The update that asks for the next step may have come while this one was sent.
-  if(latest)seedStep(latest);
+  let sent=false;
+  try{
+    const key="paifu-seed-"+s.table+"-"+f.party+"-"+f.host_commitment;
+    let value=localStorage.getItem(key);
+    if(!value){const b=new Uint8Array(32);crypto.getRandomValues(b);value=tohex(b);localStorage.setItem(key,value);}
+    let r;
+    if(f.owed==="commit")r=await post("/seed",{commitment:commitOf(f.party,fromhex(value))});
+    else r=await post("/seed",{contribution:value});
+    if(r[0]!==200)say(r[1].error||("the seed step was refused ("+r[0]+")"));
+    else{seedSent=step;sent=true;}
+  }catch(err){say("the seed step was not sent ("+err.message+"): trying again");}
+  finally{seedBusy=false;}
+  // The update that asks for the next step may have come while this one was sent; a step that
+  // failed is tried again a little later, not at once.
+  if(sent){if(latest)seedStep(latest);}
+  else setTimeout(()=>{if(latest)seedStep(latest);},3000);
 }
 function show(s){
-  $("status").textContent=$("status-line")?"":"";
   if(s.html!==lastHtml){$("table").innerHTML=s.html;lastHtml=s.html;}
   const st=$("table").querySelector("#status-line");$("status").textContent=st?st.textContent:("Table "+s.table+" · "+s.state);
   const keep=riichiMode();
