@@ -766,7 +766,8 @@ async fn every_game_and_the_tournament_in_chromium() {
     screenshot(&c, "tayu").await;
     c.goto(&format!("{base}/games/{}/view?step=60", ids[2])).await.unwrap();
     wait_text(&c, "#step", |t| t == "60").await;
-    assert!(js_f64(&c, "return document.querySelectorAll('svg.table g.t.flower').length").await >= 0.0);
+    let flowers = js_f64(&c, "return document.querySelectorAll('svg.table g.t.flower').length").await;
+    assert!(flowers > 0.0, "the flowers laid out by step 60 are drawn on the table: {flowers}");
     screenshot(&c, "mcr-table").await;
     c.goto(&format!("{base}/tournaments/Crawl%20Cup")).await.unwrap();
     wait_text(&c, "h1", |t| t == "Crawl Cup").await;

@@ -492,7 +492,15 @@ mod tests {
         let bad = "<script>alert(1)</script>\"'&";
         let names = vec![bad.to_owned(), "B".into()];
         let mut now = SeatNow::new(1, "tzq", 0, names, 1);
-        assert!(!waiting_html(&now).contains("<script>"));
+        // The whole page of a waiting seat: its title and its status line carry the name.
+        use actix_web::body::MessageBody;
+        let body = page(&now).into_body().try_into_bytes().map_err(|_| "a body in one piece").unwrap();
+        let whole = String::from_utf8(body.to_vec()).unwrap();
+        let escaped = "&lt;script&gt;alert(1)&lt;/script&gt;";
+        assert!(whole.contains(&format!("<title>{escaped}")), "the name is in the title, escaped: {whole}");
+        let status = &whole[whole.find("id=\"status\"").expect("a status line")..];
+        assert!(status[..status.find("</span>").unwrap()].contains(escaped), "and in the status line: {status}");
+        assert!(!whole.contains(bad) && !whole.contains("<script>alert"), "{whole}");
         now.stage = Stage::Playing;
         now.to_act = true;
         let g =
