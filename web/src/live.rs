@@ -299,7 +299,7 @@ async fn game_page(
         }
         (delay_note(v.delay_secs, g.held_back))
         @match &v.position {
-            Some(s) => (PreEscaped(steps_body(&format!("/live/{id}"), "", s, own, &g.seats))),
+            Some(s) => (PreEscaped(steps_body(&format!("/live/{id}"), s, own, &g.seats))),
             None => {
                 @if let Some(n) = &v.note { p.note #note { (n) } }
                 div.scroll { table #moves-list {
