@@ -140,8 +140,13 @@ fn big_log(size: usize) -> Vec<u8> {
 /// A certificate check that has sent its head and the first bytes of its body from
 /// `127.0.0.{host}`, and waits.
 fn held_check(host: u8, to: SocketAddr, extra: &str, body: &[u8]) -> TcpStream {
+    held_check_at(host, to, "/api/verify", extra, body)
+}
+
+/// [`held_check`] at `path`.
+fn held_check_at(host: u8, to: SocketAddr, path: &str, extra: &str, body: &[u8]) -> TcpStream {
     let mut s = connect_from(host, to);
-    s.write_all(&head("POST", "/api/verify", extra, body.len())).unwrap();
+    s.write_all(&head("POST", path, extra, body.len())).unwrap();
     s.write_all(&body[..16]).unwrap();
     s
 }
@@ -212,16 +217,21 @@ fn certificate_checks_past_the_bound_are_refused_while_the_dashboard_answers() {
     assert!(a.json()["error"].as_str().unwrap().contains("--anonymous-body"), "{a:?}");
 }
 
-#[test]
-fn one_address_cannot_take_every_certificate_check() {
-    let site = Site::new(Limits {
+/// A server that runs one check at a time and takes one from each address.
+fn one_check_per_address() -> Site {
+    Site::new(Limits {
         anonymous_jobs: 1,
         anonymous_queue: 4,
         anonymous_per_client: 1,
         anonymous_wait: Duration::from_secs(60),
         body_timeout: Duration::from_secs(60),
         ..Limits::default()
-    });
+    })
+}
+
+#[test]
+fn one_address_cannot_take_every_certificate_check() {
+    let site = one_check_per_address();
     let to = site.addr();
     let (extra, body) = verify_form(&site.cert, &big_log(64 << 10));
     let first = held_check(2, to, &extra, &body);
@@ -243,24 +253,13 @@ fn one_address_cannot_take_every_certificate_check() {
 /// the bytes of the request's head.
 #[test]
 fn an_encoded_path_to_the_certificate_check_is_held_like_the_plain_one() {
-    let site = Site::new(Limits {
-        anonymous_jobs: 1,
-        anonymous_queue: 4,
-        anonymous_per_client: 1,
-        anonymous_wait: Duration::from_secs(60),
-        body_timeout: Duration::from_secs(60),
-        ..Limits::default()
-    });
+    let site = one_check_per_address();
     let to = site.addr();
     let (extra, body) = verify_form(&site.cert, &big_log(64 << 10));
-    let mut first = connect_from(4, to);
-    first.write_all(&head("POST", "/api/%76erify", &extra, body.len())).unwrap();
-    first.write_all(&body[..16]).unwrap();
+    let first = held_check_at(4, to, "/api/%76erify", &extra, &body);
     std::thread::sleep(Duration::from_millis(500));
     for path in ["/%76erify", "/api/%76erify", "/api/verify", "/%76%65rify"] {
-        let mut again = connect_from(4, to);
-        again.write_all(&head("POST", path, &extra, body.len())).unwrap();
-        again.write_all(&body[..16]).unwrap();
+        let mut again = held_check_at(4, to, path, &extra, &body);
         let a = answer(&mut again, Duration::from_secs(10))
             .unwrap_or_else(|| panic!("POST {path}: a client's check past its share is answered at once"));
         assert_eq!(a.status, 429, "{path}: {a:?}");
