@@ -37,7 +37,13 @@ pub(crate) fn page(now: &SeatNow) -> HttpResponse {
         .content_type("text/html; charset=utf-8")
         .insert_header((header::REFERRER_POLICY, "no-referrer"))
         .insert_header((header::CACHE_CONTROL, "no-store"))
-        .body(html::page(&title, "", &body, Some(&format!("{BLAKE3_JS}{PLAY_JS}"))))
+        .body(html::page_with_scripts(&title, "", &body, &["/static/play.js"]))
+}
+
+/// The seat's script, `/static/play.js`: BLAKE3, then the seat's own (it reads the seat's
+/// token from the page's address).
+pub(crate) async fn play_js() -> HttpResponse {
+    crate::pages::script(format!("{BLAKE3_JS}{PLAY_JS}"))
 }
 
 /// The line at the top: table, game, the seat's name and whose turn it is.

@@ -269,6 +269,26 @@ fn an_encoded_path_to_the_certificate_check_is_held_like_the_plain_one() {
     assert_eq!(finish(first, &body).status, 422);
 }
 
+/// The pages' Content-Security-Policy runs no inline script (an injected `<script>` would not
+/// run), and the scripts the pages load are this server's files.
+#[test]
+fn pages_run_only_this_servers_script_files() {
+    let site = Site::new(Limits::default());
+    for path in ["/", "/live", "/verify"] {
+        let a = visit(site.addr(), path);
+        let csp = a.header("content-security-policy").unwrap_or_else(|| panic!("{path}: no CSP: {a:?}"));
+        assert!(csp.contains("script-src 'self';"), "{path}: {csp}");
+        assert!(!csp.split(';').any(|d| d.trim().starts_with("script-src") && d.contains("unsafe")), "{csp}");
+        assert_eq!(a.body.matches("<script").count(), a.body.matches("<script src=\"/static/").count(), "{a:?}");
+    }
+    for (path, starts) in [("/static/live.js", "// The live pages"), ("/static/play.js", "\nconst B3IV")] {
+        let a = visit(site.addr(), path);
+        assert_eq!(a.status, 200, "{path}: {a:?}");
+        assert_eq!(a.header("content-type"), Some("text/javascript; charset=utf-8"), "{path}");
+        assert!(a.body.starts_with(starts), "{path}: {a:?}");
+    }
+}
+
 /// Every route that takes a body, with what it needs to get that far (a token, a form's type).
 fn body_routes(uploader: &str) -> Vec<(&'static str, &'static str, String)> {
     let bearer = format!("Authorization: Bearer {uploader}\r\n");
