@@ -45,13 +45,13 @@ fn serve(dir: &Path, extra: &[&str]) -> Server {
 }
 
 /// An organiser's token in a fresh archive at `DIR/t.db`.
-fn organiser(dir: &Path) -> String {
+pub(crate) fn organiser(dir: &Path) -> String {
     let mut a = Archive::open(&dir.join("t.db")).unwrap();
     a.create_token("org", Role::Organiser).unwrap().secret
 }
 
 /// One request; the status and the body as JSON (`Null` when it is not JSON).
-fn call(addr: &str, method: &str, path: &str, auth: Option<&str>, body: Option<&Value>) -> (u16, Value) {
+pub(crate) fn call(addr: &str, method: &str, path: &str, auth: Option<&str>, body: Option<&Value>) -> (u16, Value) {
     let body = body.map(|b| b.to_string()).unwrap_or_default();
     let mut s = TcpStream::connect(addr).unwrap();
     let auth = auth.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
@@ -70,7 +70,7 @@ fn call(addr: &str, method: &str, path: &str, auth: Option<&str>, body: Option<&
 }
 
 /// Opens a table; its number and each seat's join token (`None` for a bot).
-fn open(addr: &str, org: &str, request: Value) -> (i64, Vec<Option<String>>) {
+pub(crate) fn open(addr: &str, org: &str, request: Value) -> (i64, Vec<Option<String>>) {
     let (status, v) = call(addr, "POST", "/api/tables", Some(org), Some(&request));
     assert_eq!(status, 201, "{v}");
     let seats = v["seats"].as_array().unwrap();

@@ -766,7 +766,8 @@ async fn every_game_and_the_tournament_in_chromium() {
     screenshot(&c, "tayu").await;
     c.goto(&format!("{base}/games/{}/view?step=60", ids[2])).await.unwrap();
     wait_text(&c, "#step", |t| t == "60").await;
-    assert!(js_f64(&c, "return document.querySelectorAll('svg.table g.t.flower').length").await >= 0.0);
+    let flowers = js_f64(&c, "return document.querySelectorAll('svg.table g.t.flower').length").await;
+    assert!(flowers > 0.0, "the flowers laid out by step 60 are drawn on the table: {flowers}");
     screenshot(&c, "mcr-table").await;
     c.goto(&format!("{base}/tournaments/Crawl%20Cup")).await.unwrap();
     wait_text(&c, "h1", |t| t == "Crawl Cup").await;
@@ -782,6 +783,70 @@ async fn every_game_and_the_tournament_in_chromium() {
     wait_text(&c, "h1", |t| t.contains("Tien Zi Que")).await;
     assert!(c.find(Locator::Css(&format!("a[href='/games/{}/certificate']", ids[0]))).await.is_err());
     wait_text(&c, ".game-links", |t| t.contains("No certificate by this server yet")).await;
+    c.close().await.unwrap();
+    server.stop();
+}
+
+/// A seat's request that fails on the way (the network is gone: `fetch` rejects) does not lock
+/// the seat: the page says the request was not sent, the seed step is tried again by itself,
+/// and the next click is sent. (Before, the flag that keeps a seat from sending twice stayed
+/// set after a rejected request, and the seat was locked without a word.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_that_fails_does_not_lock_the_seat_in_chromium() {
+    use crate::tables::{call, open, organiser};
+    use serde_json::json;
+    if !browser_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let org = organiser(dir.path());
+    let mut config = paifu_web::Config::new(dir.path().join("t.db"));
+    config.key = Some(paifu_core::cert::secret_from_bytes([5; 32]));
+    config.tables.no_sync = true;
+    let server = paifu_web::spawn(config, "127.0.0.1:0").expect("the server starts");
+    let addr = server.addr.to_string();
+    let (_, tokens) = open(&addr, &org, json!({ "game": "tzq", "seats": [{ "name": "Ann" }, { "name": "Bo" }] }));
+    let (t0, t1) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
+    let driver = start_driver();
+    let c = connect(&driver).await;
+    c.goto(&format!("http://{addr}/play/{t0}")).await.unwrap();
+    wait_text(&c, "#fair", |t| t.contains("Waiting for the other seats' commitments")).await;
+    let offline = "window.realFetch=window.realFetch||window.fetch;\
+                   window.fetch=()=>Promise.reject(new TypeError('offline'));";
+    c.execute(offline, vec![]).await.unwrap();
+    // Bo commits: the page owes its share, and its request fails.
+    let share = [12u8; 32];
+    let commitment = paifu_core::fair::commit("seat 1", &share).to_string();
+    let (s, v) = call(&addr, "POST", &format!("/api/play/{t1}/seed"), None, Some(&json!({ "commitment": commitment })));
+    assert_eq!(s, 200, "{v}");
+    wait_text(&c, "#notice", |t| t.contains("the seed step was not sent") && t.contains("offline")).await;
+    // Back online: the page sends its share again by itself, and Bo's share starts the game.
+    c.execute("window.fetch=window.realFetch;", vec![]).await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let reveal = json!({ "contribution": hex::encode(share) });
+        let (s, v) = call(&addr, "POST", &format!("/api/play/{t1}/seed"), None, Some(&reveal));
+        if s == 200 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the page did not send its share again: {s} {v}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while c.execute("return document.body.dataset.state", vec![]).await.unwrap().as_str() == Some("waiting") {
+        assert!(Instant::now() < deadline, "the game did not start");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // A move whose request fails: said, and the next one is sent (here a move the server
+    // refuses, so that nothing else changes the page meanwhile).
+    let click = "const b=document.createElement('button');b.dataset.action='no such move';\
+                 document.getElementById('actions').appendChild(b);b.click();";
+    c.execute(offline, vec![]).await.unwrap();
+    c.execute(click, vec![]).await.unwrap();
+    wait_text(&c, "#notice", |t| t.contains("the move was not sent") && t.contains("offline")).await;
+    c.execute("window.fetch=window.realFetch;", vec![]).await.unwrap();
+    c.execute(click, vec![]).await.unwrap();
+    wait_text(&c, "#notice", |t| !t.is_empty() && !t.contains("not sent")).await;
     c.close().await.unwrap();
     server.stop();
 }

@@ -439,13 +439,16 @@ pub(crate) async fn read_form(
     Ok(out)
 }
 
-/// Reads a raw request body, capped at `limit` bytes.
+/// Reads a raw request body, capped at `limit` bytes (an upload, a form, a table's or a seat's
+/// JSON: the errors say "the request's body").
 pub(crate) async fn read_body(mut body: web::Payload, limit: usize) -> Result<Vec<u8>, WebError> {
     let mut buf = Vec::new();
     while let Some(chunk) = body.next().await {
-        let chunk = chunk.map_err(|e| WebError::BadRequest(format!("the upload could not be read: {e}")))?;
+        let chunk = chunk.map_err(|e| WebError::BadRequest(format!("the request's body could not be read: {e}")))?;
         if buf.len() + chunk.len() > limit {
-            return Err(WebError::TooLarge(format!("the upload is larger than the {limit} bytes this server accepts")));
+            return Err(WebError::TooLarge(format!(
+                "the request's body is larger than the {limit} bytes this server accepts"
+            )));
         }
         buf.extend_from_slice(&chunk);
     }

@@ -306,7 +306,7 @@ pub(crate) async fn game(
     let b = body(id, &g, &rounds, caller.as_ref(), &state.public_hex);
     let user = caller.as_ref().map(|c| c.token.name.as_str());
     let html =
-        layout(&Chrome { title: &format!("Game #{id}"), active: "/games", user, scripts: &[] }, &b.into_string(), None);
+        layout(&Chrome { title: &format!("Game #{id}"), active: "/games", user, scripts: &[] }, &b.into_string());
     Ok(HttpResponse::Ok().content_type("text/html; charset=utf-8").body(html))
 }
 

@@ -89,12 +89,29 @@ fn who(names: &[String], s: Seat) -> String {
     names.get(usize::from(s)).cloned().unwrap_or_else(|| format!("seat {s}"))
 }
 
-/// An engine's sentence with its seats named: `seat 1 wins` Bo wins.
+/// An engine's sentence with its seats named: `seat 1 wins` Bo wins. One pass over the engine's
+/// text: a name is never read again, so a player named `seat 3` cannot rename another seat
+/// (names come from uploaded logs). `seat N` with no such seat is left as it is.
 pub(crate) fn named(text: &str, names: &[String]) -> String {
-    let mut o = text.to_owned();
-    for (i, n) in names.iter().enumerate().rev() {
-        o = o.replace(&format!("seat {i}"), n);
+    const SEAT: &str = "seat ";
+    let mut o = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(SEAT) {
+        let after = &rest[at + SEAT.len()..];
+        let digits = after.find(|c: char| !c.is_ascii_digit()).unwrap_or(after.len());
+        match after[..digits].parse::<usize>().ok().and_then(|i| names.get(i)) {
+            Some(n) => {
+                o.push_str(&rest[..at]);
+                o.push_str(n);
+                rest = &after[digits..];
+            }
+            None => {
+                o.push_str(&rest[..at + SEAT.len()]);
+                rest = after;
+            }
+        }
     }
+    o.push_str(rest);
     o
 }
 
@@ -697,6 +714,21 @@ mod tests {
         assert_eq!(rows, [(0, 16), (1, 16), (3, 16)]);
         assert_eq!(d, [-16, -16, 48, -16]);
         assert_eq!(named("seat 1 wins on seat 0's 5z", &names()), "Bo wins on Ann's 5z");
+    }
+
+    /// Names come from uploaded logs: a name that reads like a seat must not rename another
+    /// seat (before, names were put in one seat at a time, and a later pass rewrote an earlier
+    /// name: names[3] = "seat 1" made "seat 3 wins" read "Bo wins").
+    #[test]
+    fn a_name_that_reads_like_a_seat_is_not_renamed() {
+        let names: Vec<String> = ["Ann", "Bo", "seat 0", "seat 1"].map(String::from).into();
+        assert_eq!(named("seat 3 wins on seat 2's 5z", &names), "seat 1 wins on seat 0's 5z");
+        assert_eq!(named("seat 1 pays seat 3", &names), "Bo pays seat 1");
+        let names: Vec<String> = ["seat 1", "Bo"].map(String::from).into();
+        assert_eq!(named("seat 0 wins", &names), "seat 1 wins");
+        // Seats past the table and other numbers are left alone.
+        assert_eq!(named("seat 12 and seat 7, seat x, seat ", &names), "seat 12 and seat 7, seat x, seat ");
+        assert_eq!(named("seat 1seat 0", &names), "Boseat 1");
     }
 }
 

@@ -27,14 +27,14 @@ pub(crate) const NAV: &[(&str, &str)] = &[
     ("/login", "Log in"),
 ];
 
-/// A whole page. `active` is the navigation entry to mark; `script` is inline JavaScript.
-pub(crate) fn page(title: &str, active: &str, body: &str, script: Option<&str>) -> String {
-    layout(&Chrome { title, active, user: None, scripts: &[] }, body, script)
+/// A whole page, without script. `active` is the navigation entry to mark.
+pub(crate) fn page(title: &str, active: &str, body: &str) -> String {
+    layout(&Chrome { title, active, user: None, scripts: &[] }, body)
 }
 
 /// A whole page that loads scripts this server serves (`/static/...`).
 pub(crate) fn page_with_scripts(title: &str, active: &str, body: &str, scripts: &[&str]) -> String {
-    layout(&Chrome { title, active, user: None, scripts }, body, None)
+    layout(&Chrome { title, active, user: None, scripts }, body)
 }
 
 /// What frames a page: its title, the navigation entry to mark, who is logged in (the header
@@ -46,8 +46,9 @@ pub(crate) struct Chrome<'a> {
     pub scripts: &'a [&'a str],
 }
 
-/// A whole page in its frame; `inline` is inline JavaScript.
-pub(crate) fn layout(c: &Chrome, body: &str, inline: Option<&str>) -> String {
+/// A whole page in its frame. No page has an inline script (the pages' CSP allows none): its
+/// scripts are this server's files, `c.scripts`.
+pub(crate) fn layout(c: &Chrome, body: &str) -> String {
     use maud::DOCTYPE;
     html! {
         (DOCTYPE)
@@ -74,7 +75,6 @@ pub(crate) fn layout(c: &Chrome, body: &str, inline: Option<&str>) -> String {
                     }
                 } }
                 main #main tabindex="-1" { (PreEscaped(body)) }
-                @if let Some(s) = inline { script { (PreEscaped(s)) } }
                 @for src in c.scripts { script src=(src) defer {} }
             }
         }

@@ -333,7 +333,7 @@ impl ResponseError for PageError {
             p { a href="/" { "Back to the overview" } }
         }
         .into_string();
-        self.0.response().content_type("text/html; charset=utf-8").body(html::page(self.0.title(), "", &body, None))
+        self.0.response().content_type("text/html; charset=utf-8").body(html::page(self.0.title(), "", &body))
     }
 }
 
@@ -437,11 +437,11 @@ pub fn state(config: Config) -> Result<web::Data<State>, ServeError> {
     Ok(web::Data::new(State::new(config)?))
 }
 
-/// Everything is served by this server; the scripts are this server's (`/static/viewer.js`) or
-/// inline, the styles inline, and the only requests a script makes are to this server (the
-/// viewer's steps, a live game's page asking for new moves).
-const CSP: &str =
-    "default-src 'none'; style-src 'unsafe-inline'; script-src 'self' 'unsafe-inline'; img-src 'self' data:; \
+/// Everything is served by this server; the scripts are this server's files (`/static/viewer.js`,
+/// `/static/live.js`, `/static/play.js`: no page has an inline script), the styles inline, and the
+/// only requests a script makes are to this server (the viewer's steps, a live game's page asking
+/// for new moves, a seat's moves and updates).
+const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; script-src 'self'; img-src 'self' data:; \
                    connect-src 'self'; \
                    form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 

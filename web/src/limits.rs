@@ -100,6 +100,8 @@ pub(crate) enum Route {
 }
 
 impl Route {
+    /// The route of a request by its method and its path as the router matches it
+    /// (percent-decoded, `ServiceRequest::match_info`), never the raw path of its head.
     pub(crate) fn of(method: &Method, path: &str) -> Route {
         match (method, path) {
             (&Method::POST, "/upload" | "/api/upload") => Route::Upload,
@@ -225,8 +227,11 @@ impl Gate {
                 retry_after: wait,
             });
         }
+        // Counted out when the wait ends, and also when this future is dropped during it (the
+        // client went away): else each such client would keep a place in the queue for good.
+        let waiting = Waiting(&self.waiting);
         let got = actix_web::rt::time::timeout(limits.anonymous_wait, self.jobs.acquire()).await;
-        self.waiting.fetch_sub(1, Ordering::SeqCst);
+        drop(waiting);
         match got {
             Ok(Ok(job)) => Ok(Turn { _job: job, _client: slot }),
             Ok(Err(_)) => Err(WebError::Internal("the queue of certificate checks was closed".into())),
@@ -239,6 +244,15 @@ impl Gate {
                 retry_after: wait,
             }),
         }
+    }
+}
+
+/// A place in the queue of certificate checks, given back when dropped.
+struct Waiting<'a>(&'a AtomicUsize);
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -355,7 +369,10 @@ pub(crate) async fn guard(
     let Some(state) = req.app_data::<web::Data<State>>().cloned() else {
         return Ok(next.call(req).await?.map_body(|_, b| Holding { body: BoxBody::new(b), _unread: None }));
     };
-    let api = req.path().starts_with("/api/");
+    // The path as the router matches it, percent-decoded: `/%76erify` reaches the handler of
+    // `/verify`, and must be held as it is.
+    let path = req.match_info().as_str().to_owned();
+    let api = path.starts_with("/api/");
     if req.conn_data::<ConnSlot>().is_some_and(ConnSlot::over) {
         let e = WebError::TooMany {
             message: format!(
@@ -367,14 +384,14 @@ pub(crate) async fn guard(
         };
         return Ok(refuse(req, api, e));
     }
-    let route = Route::of(req.method(), req.path());
+    let route = Route::of(req.method(), &path);
     let (cap, flag) = route.cap(&state);
     if let Some(len) = content_length(&req).filter(|&l| l > cap as u64) {
         let e = WebError::TooLarge(format!(
             "the request's body is {len} bytes (its Content-Length); {} {} takes at most {cap} bytes (paifu serve \
              {flag}): nothing of it was read",
             req.method(),
-            req.path()
+            path
         ));
         return Ok(refuse(req, api, e));
     }
@@ -393,7 +410,7 @@ pub(crate) async fn guard(
         deadline: Box::pin(actix_web::rt::time::sleep(state.limits.body_timeout)),
     };
     req.set_payload(Payload::Stream { payload: Box::pin(limited) });
-    let (method, path) = (req.method().clone(), req.path().to_owned());
+    let method = req.method().clone();
     let res = next.call(req).await;
     drop(turn);
     let unread = body.payload.borrow_mut().take().filter(|_| !body.done.get());
@@ -410,4 +427,38 @@ pub(crate) async fn guard(
     };
     // The handler answered what it made of the cut-off body; say why it was cut off instead.
     Ok(res?.into_response(refusal(api, e)).map_body(|_, body| Holding { body, _unread: unread }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures_util::FutureExt;
+
+    /// A certificate check whose client goes away while it waits for its turn (its future is
+    /// dropped) gives its place in the queue back: the queue never fills with checks no one
+    /// waits for.
+    #[test]
+    fn a_check_dropped_while_it_waits_gives_its_place_back() {
+        let limits = Limits {
+            anonymous_jobs: 1,
+            anonymous_queue: 1,
+            anonymous_per_client: 0,
+            anonymous_wait: Duration::from_secs(60),
+            ..Limits::default()
+        };
+        let gate = Gate::new(&limits);
+        actix_web::rt::System::new().block_on(async {
+            let Ok(held) = gate.enter(&limits, None).await else { panic!("the first check runs at once") };
+            for round in 0..3 {
+                let mut waits = Box::pin(gate.enter(&limits, None));
+                assert!((&mut waits).now_or_never().is_none(), "round {round}: the check waits for its turn");
+                assert_eq!(gate.waiting.load(Ordering::SeqCst), 1, "round {round}");
+                drop(waits);
+                assert_eq!(gate.waiting.load(Ordering::SeqCst), 0, "round {round}: the dropped check left the queue");
+            }
+            let next = gate.enter(&limits, None);
+            drop(held);
+            assert!(next.await.is_ok(), "the queue still takes a check, which gets its turn");
+        });
+    }
 }

@@ -10,9 +10,9 @@
 //! seat was asked: `Archive::live_log`), so that a bot in the game learns nothing from them;
 //! moves are numbered among those shown.
 
-use crate::html::page;
+use crate::html::page_with_scripts;
 use crate::viewer::Step;
-use crate::viewer_page::{parse_step, steps_body, VIEWER_JS};
+use crate::viewer_page::{parse_step, steps_body};
 use crate::{with_db, ApiError, PageError, State, WebError};
 use actix_web::{web, HttpResponse};
 use maud::{html, Markup, PreEscaped};
@@ -24,7 +24,15 @@ pub(crate) fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/live", web::get().to(list_page))
         .route("/live/{id}", web::get().to(game_page))
         .route("/api/live", web::get().to(list_api))
-        .route("/api/live/{id}", web::get().to(game_api));
+        .route("/api/live/{id}", web::get().to(game_api))
+        .route("/static/live.js", web::get().to(live_js));
+}
+
+/// The live pages' script (web/src/live.js): what it follows is in the page (`#live-follow`).
+const LIVE_JS: &str = include_str!("live.js");
+
+async fn live_js() -> HttpResponse {
+    crate::pages::script(LIVE_JS)
 }
 
 /// How often a page showing the latest position asks whether there is a new move, and how often
@@ -247,26 +255,17 @@ async fn list_page(state: web::Data<State>) -> Result<HttpResponse, PageError> {
                 } }
             } }
         }
-        p.k { "This page reloads every " (REFRESH_SECS) " s. The same as JSON: " a href="/api/live" { "/api/live" } "." }
+        p.k #live-follow data-every=(REFRESH_SECS * 1000) {
+            "This page reloads every " (REFRESH_SECS) " s. The same as JSON: " a href="/api/live" { "/api/live" } "."
+        }
         (refresh_without_script())
     };
-    Ok(HttpResponse::Ok().content_type("text/html; charset=utf-8").body(page(
+    Ok(HttpResponse::Ok().content_type("text/html; charset=utf-8").body(page_with_scripts(
         "Games in progress",
         "/live",
         &b.into_string(),
-        Some(&format!("setTimeout(function(){{location.reload();}},{});", REFRESH_SECS * 1000)),
+        &["/static/live.js"],
     )))
-}
-
-/// Asks for the game's moves now and then; reloads the page (the latest position) when their
-/// number changed or the game is no longer in progress.
-fn poll_js(id: i64, records: u64) -> String {
-    format!(
-        "(function(){{var n={records};function poll(){{fetch('/api/live/{id}?after='+n,{{cache:'no-store'}})\
-         .then(function(r){{if(r.status===404){{location.reload();return null;}}return r.ok?r.json():null;}})\
-         .then(function(j){{if(j&&j.game&&j.game.records!==n){{location.reload();}}else{{setTimeout(poll,{POLL_MS});}}}})\
-         .catch(function(){{setTimeout(poll,{POLL_MS});}});}}setTimeout(poll,{POLL_MS});}})();"
-    )
 }
 
 async fn game_page(
@@ -299,7 +298,7 @@ async fn game_page(
         }
         (delay_note(v.delay_secs, g.held_back))
         @match &v.position {
-            Some(s) => (PreEscaped(steps_body(&format!("/live/{id}"), "", s, own, &g.seats))),
+            Some(s) => (PreEscaped(steps_body(&format!("/live/{id}"), s, own, &g.seats))),
             None => {
                 @if let Some(n) = &v.note { p.note #note { (n) } }
                 div.scroll { table #moves-list {
@@ -311,19 +310,19 @@ async fn game_page(
             }
         }
         @if latest {
-            p.k #refresh { "This page shows the latest position and follows the game as it is played (without script, \
+            p.k #live-follow data-game=(id) data-records=(g.records) data-every=(POLL_MS) { "This page shows the latest position and follows the game as it is played (without script, \
                             it reloads every " (REFRESH_SECS) " s)." }
             (refresh_without_script())
         } @else {
             p.k { a href={ "/live/" (id) } { "Follow the game" } " (the latest position, kept up to date)." }
         }
     };
-    let script = if latest { format!("{VIEWER_JS}{}", poll_js(id, g.records)) } else { VIEWER_JS.to_owned() };
-    Ok(HttpResponse::Ok().content_type("text/html; charset=utf-8").body(page(
+    let scripts: &[&str] = if latest { &["/static/viewer.js", "/static/live.js"] } else { &["/static/viewer.js"] };
+    Ok(HttpResponse::Ok().content_type("text/html; charset=utf-8").body(page_with_scripts(
         &format!("Live game #{id}"),
         "/live",
         &b.into_string(),
-        Some(&script),
+        scripts,
     )))
 }
 

@@ -16,7 +16,7 @@ type Page = Result<HttpResponse, PageError>;
 
 /// A page for `user` (who is logged in: the header names them rather than offering to log in).
 fn ok(user: Option<&str>, title: &str, active: &str, body: &str) -> Page {
-    let html = crate::html::layout(&crate::html::Chrome { title, active, user, scripts: &[] }, body, None);
+    let html = crate::html::layout(&crate::html::Chrome { title, active, user, scripts: &[] }, body);
     Ok(HttpResponse::Ok().content_type("text/html; charset=utf-8").body(html))
 }
 
@@ -49,10 +49,16 @@ pub(crate) fn routes(cfg: &mut web::ServiceConfig) {
 
 /// The viewer's script, served by this server (the pages' CSP allows scripts from it).
 async fn viewer_js() -> HttpResponse {
+    script(crate::viewer_page::VIEWER_JS)
+}
+
+/// A script of this server's, as `/static/...` serves it (the pages' CSP allows scripts from
+/// this server only, no inline ones).
+pub(crate) fn script(js: impl Into<String>) -> HttpResponse {
     HttpResponse::Ok()
         .content_type("text/javascript; charset=utf-8")
         .insert_header((header::CACHE_CONTROL, "public, max-age=300"))
-        .body(crate::viewer_page::VIEWER_JS)
+        .body(js.into())
 }
 
 /// The hidden field a session's forms carry.
@@ -138,7 +144,6 @@ async fn login(req: HttpRequest, state: web::Data<State>, body: web::Payload) ->
                 "Log in",
                 "/login",
                 &login_form_html(&next, Some(&why)),
-                None,
             )))
         }
         Err(e) => return Err(e.into()),
@@ -655,9 +660,7 @@ async fn verify(req: HttpRequest, state: web::Data<State>, mp: Multipart) -> Pag
     let status = if v.ok { actix_web::http::StatusCode::OK } else { actix_web::http::StatusCode::UNPROCESSABLE_ENTITY };
     let who = user(&req, &state).await;
     let chrome = crate::html::Chrome { title: "Verify", active: "/verify", user: who.as_deref(), scripts: &[] };
-    Ok(HttpResponse::build(status)
-        .content_type("text/html; charset=utf-8")
-        .body(crate::html::layout(&chrome, &b, None)))
+    Ok(HttpResponse::build(status).content_type("text/html; charset=utf-8").body(crate::html::layout(&chrome, &b)))
 }
 
 #[cfg(test)]

@@ -37,7 +37,13 @@ pub(crate) fn page(now: &SeatNow) -> HttpResponse {
         .content_type("text/html; charset=utf-8")
         .insert_header((header::REFERRER_POLICY, "no-referrer"))
         .insert_header((header::CACHE_CONTROL, "no-store"))
-        .body(html::page(&title, "", &body, Some(&format!("{BLAKE3_JS}{PLAY_JS}"))))
+        .body(html::page_with_scripts(&title, "", &body, &["/static/play.js"]))
+}
+
+/// The seat's script, `/static/play.js`: BLAKE3, then the seat's own (it reads the seat's
+/// token from the page's address).
+pub(crate) async fn play_js() -> HttpResponse {
+    crate::pages::script(format!("{BLAKE3_JS}{PLAY_JS}"))
 }
 
 /// The line at the top: table, game, the seat's name and whose turn it is.
@@ -354,8 +360,11 @@ async function post(path,body){
 }
 async function act(a){
   if(busy||!a)return;busy=true;
-  const [s,j]=await post("",{action:a});busy=false;
-  if(s!==200)say(j.error||("refused ("+s+")"));
+  try{
+    const [s,j]=await post("",{action:a});
+    if(s!==200)say(j.error||("refused ("+s+")"));
+  }catch(err){say("the move was not sent ("+err.message+"): try again");}
+  finally{busy=false;}
 }
 function riichiMode(){return $("actions").classList.contains("riichi");}
 $("actions").addEventListener("click",e=>{
@@ -392,20 +401,24 @@ async function seedStep(s){
   const f=s.fair;if(s.state!=="waiting"||!f||!f.owed||seedBusy)return;
   const step=f.owed+":"+(f.closed||"");if(step===seedSent)return;
   seedBusy=true;
-  const key="paifu-seed-"+s.table+"-"+f.party+"-"+f.host_commitment;
-  let value=localStorage.getItem(key);
-  if(!value){const b=new Uint8Array(32);crypto.getRandomValues(b);value=tohex(b);localStorage.setItem(key,value);}
-  let r;
-  if(f.owed==="commit")r=await post("/seed",{commitment:commitOf(f.party,fromhex(value))});
-  else r=await post("/seed",{contribution:value});
-  if(r[0]!==200)say(r[1].error||("the seed step was refused ("+r[0]+")"));
-  else seedSent=step;
-  seedBusy=false;
-  // The update that asks for the next step may have come while this one was sent.
-  if(latest)seedStep(latest);
+  let sent=false;
+  try{
+    const key="paifu-seed-"+s.table+"-"+f.party+"-"+f.host_commitment;
+    let value=localStorage.getItem(key);
+    if(!value){const b=new Uint8Array(32);crypto.getRandomValues(b);value=tohex(b);localStorage.setItem(key,value);}
+    let r;
+    if(f.owed==="commit")r=await post("/seed",{commitment:commitOf(f.party,fromhex(value))});
+    else r=await post("/seed",{contribution:value});
+    if(r[0]!==200)say(r[1].error||("the seed step was refused ("+r[0]+")"));
+    else{seedSent=step;sent=true;}
+  }catch(err){say("the seed step was not sent ("+err.message+"): trying again");}
+  finally{seedBusy=false;}
+  // The update that asks for the next step may have come while this one was sent; a step that
+  // failed is tried again a little later, not at once.
+  if(sent){if(latest)seedStep(latest);}
+  else setTimeout(()=>{if(latest)seedStep(latest);},3000);
 }
 function show(s){
-  $("status").textContent=$("status-line")?"":"";
   if(s.html!==lastHtml){$("table").innerHTML=s.html;lastHtml=s.html;}
   const st=$("table").querySelector("#status-line");$("status").textContent=st?st.textContent:("Table "+s.table+" · "+s.state);
   const keep=riichiMode();
@@ -485,7 +498,15 @@ mod tests {
         let bad = "<script>alert(1)</script>\"'&";
         let names = vec![bad.to_owned(), "B".into()];
         let mut now = SeatNow::new(1, "tzq", 0, names, 1);
-        assert!(!waiting_html(&now).contains("<script>"));
+        // The whole page of a waiting seat: its title and its status line carry the name.
+        use actix_web::body::MessageBody;
+        let body = page(&now).into_body().try_into_bytes().map_err(|_| "a body in one piece").unwrap();
+        let whole = String::from_utf8(body.to_vec()).unwrap();
+        let escaped = "&lt;script&gt;alert(1)&lt;/script&gt;";
+        assert!(whole.contains(&format!("<title>{escaped}")), "the name is in the title, escaped: {whole}");
+        let status = &whole[whole.find("id=\"status\"").expect("a status line")..];
+        assert!(status[..status.find("</span>").unwrap()].contains(escaped), "and in the status line: {status}");
+        assert!(!whole.contains(bad) && !whole.contains("<script>alert"), "{whole}");
         now.stage = Stage::Playing;
         now.to_act = true;
         let g =

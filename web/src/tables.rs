@@ -86,7 +86,8 @@ pub(crate) fn routes(cfg: &mut web::ServiceConfig) {
         .route("/api/play/{token}", web::post().to(act))
         .route("/api/play/{token}/seed", web::post().to(seed))
         .route("/api/play/{token}/events", web::get().to(events))
-        .route("/play/{token}", web::get().to(page));
+        .route("/play/{token}", web::get().to(page))
+        .route("/static/play.js", web::get().to(crate::play_page::play_js));
 }
 
 type Api = Result<HttpResponse, ApiError>;

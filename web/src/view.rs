@@ -471,17 +471,22 @@ mod tests {
         assert_eq!(svg.matches("2-point space").count(), 3 + specials);
     }
 
-    #[test]
-    fn every_game_lays_out_its_seats_and_table() {
-        let names = ["Ann".to_owned(), "Bo".to_owned(), "Cy".to_owned(), "Di".to_owned()];
-        let seed = Seed::from_text("layout");
-        let mut views = vec![
+    /// Each game's position at its deal from `seed`.
+    fn five_views(seed: &str) -> Vec<View> {
+        let seed = Seed::from_text(seed);
+        vec![
             View::of(&tzq::Tzq::new(tzq::Rules::default(), 2, Some(&seed)).unwrap()),
             View::of(&riichi::Riichi::new(riichi::Rules::default(), 4, Some(&seed)).unwrap()),
             View::of(&mcr::Mcr::new(mcr::Rules::default(), 4, Some(&seed)).unwrap()),
             View::of(&hungarian::Hungarian::new(hungarian::Rules::default(), 4, Some(&seed)).unwrap()),
             View::of(&Tayu::new(Rules::default(), 3, Some(&seed)).unwrap()),
-        ];
+        ]
+    }
+
+    #[test]
+    fn every_game_lays_out_its_seats_and_table() {
+        let names = ["Ann".to_owned(), "Bo".to_owned(), "Cy".to_owned(), "Di".to_owned()];
+        let mut views = five_views("layout");
         for v in &mut views {
             v.name_seats(&names);
             let h = position_html(v, 0);
@@ -577,14 +582,7 @@ mod tests {
     fn seat_names_are_escaped_in_every_layout() {
         let bad = "<script>alert(1)</script>\"'&".to_owned();
         let names = [bad.clone(), bad.clone(), bad.clone(), bad];
-        let seed = Seed::from_text("hostile layout");
-        let mut views = vec![
-            View::of(&tzq::Tzq::new(tzq::Rules::default(), 2, Some(&seed)).unwrap()),
-            View::of(&riichi::Riichi::new(riichi::Rules::default(), 4, Some(&seed)).unwrap()),
-            View::of(&mcr::Mcr::new(mcr::Rules::default(), 4, Some(&seed)).unwrap()),
-            View::of(&hungarian::Hungarian::new(hungarian::Rules::default(), 4, Some(&seed)).unwrap()),
-            View::of(&Tayu::new(Rules::default(), 3, Some(&seed)).unwrap()),
-        ];
+        let mut views = five_views("hostile layout");
         for v in &mut views {
             v.name_seats(&names);
             let h = position_html(v, 0);

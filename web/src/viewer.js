@@ -33,9 +33,9 @@
     var old = root();
     if (!fresh || !old) { location.href = u; return; }
     var focused = document.activeElement && document.activeElement.id;
-    var overlayOpen = old.querySelector('#overlay') && !old.querySelector('#overlay[open]');
+    var overlayClosed = old.querySelector('#overlay') && !old.querySelector('#overlay[open]');
     old.replaceWith(document.importNode(fresh, true));
-    if (overlayOpen) { var o = document.querySelector('#overlay'); if (o) { o.removeAttribute('open'); } }
+    if (overlayClosed) { var o = document.querySelector('#overlay'); if (o) { o.removeAttribute('open'); } }
     if (focused) { var f = document.getElementById(focused); if (f) { f.focus({ preventScroll: true }); } }
     history.replaceState(null, '', u);
     var title = root().getAttribute('data-title');

@@ -137,16 +137,10 @@ fn fault_html(f: &paifu_core::Fault, step: usize, steps: usize) -> Markup {
     }
 }
 
-/// The viewer's page at `base` (its steps are `base?step=N`) under `heading`, as text (the
+/// The viewer's page at `base` (its steps are `base?step=N`), with no heading, as text (the
 /// live page's form).
-pub(crate) fn steps_body(
-    base: &str,
-    heading: &str,
-    s: &crate::viewer::Step,
-    own: Option<Seat>,
-    seats: &[String],
-) -> String {
-    viewer_html(base, PreEscaped(heading.to_owned()), s, own, false, seats, "").into_string()
+pub(crate) fn steps_body(base: &str, s: &crate::viewer::Step, own: Option<Seat>, seats: &[String]) -> String {
+    viewer_html(base, html! {}, s, own, false, seats, "").into_string()
 }
 
 /// A link to step `to` of the viewer at `base` (a disabled button when there is none).
@@ -330,7 +324,7 @@ mod tests {
 
     /// The viewer of game `id` at step `s`, as the page shows it.
     fn viewer_body(id: i64, s: &crate::viewer::Step, own: Option<Seat>, seats: &[String]) -> String {
-        viewer_html(&format!("/games/{id}/view"), html! {}, s, own, false, seats, "").into_string()
+        steps_body(&format!("/games/{id}/view"), s, own, seats)
     }
 
     /// Text as maud writes it in a page.

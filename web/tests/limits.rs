@@ -140,8 +140,13 @@ fn big_log(size: usize) -> Vec<u8> {
 /// A certificate check that has sent its head and the first bytes of its body from
 /// `127.0.0.{host}`, and waits.
 fn held_check(host: u8, to: SocketAddr, extra: &str, body: &[u8]) -> TcpStream {
+    held_check_at(host, to, "/api/verify", extra, body)
+}
+
+/// [`held_check`] at `path`.
+fn held_check_at(host: u8, to: SocketAddr, path: &str, extra: &str, body: &[u8]) -> TcpStream {
     let mut s = connect_from(host, to);
-    s.write_all(&head("POST", "/api/verify", extra, body.len())).unwrap();
+    s.write_all(&head("POST", path, extra, body.len())).unwrap();
     s.write_all(&body[..16]).unwrap();
     s
 }
@@ -212,16 +217,21 @@ fn certificate_checks_past_the_bound_are_refused_while_the_dashboard_answers() {
     assert!(a.json()["error"].as_str().unwrap().contains("--anonymous-body"), "{a:?}");
 }
 
-#[test]
-fn one_address_cannot_take_every_certificate_check() {
-    let site = Site::new(Limits {
+/// A server that runs one check at a time and takes one from each address.
+fn one_check_per_address() -> Site {
+    Site::new(Limits {
         anonymous_jobs: 1,
         anonymous_queue: 4,
         anonymous_per_client: 1,
         anonymous_wait: Duration::from_secs(60),
         body_timeout: Duration::from_secs(60),
         ..Limits::default()
-    });
+    })
+}
+
+#[test]
+fn one_address_cannot_take_every_certificate_check() {
+    let site = one_check_per_address();
     let to = site.addr();
     let (extra, body) = verify_form(&site.cert, &big_log(64 << 10));
     let first = held_check(2, to, &extra, &body);
@@ -236,6 +246,47 @@ fn one_address_cannot_take_every_certificate_check() {
     let other = held_check(3, to, &extra, &body);
     assert_eq!(finish(first, &body).status, 422);
     assert_eq!(finish(other, &body).status, 422);
+}
+
+/// A certificate check whose path is percent-encoded (`/%76erify` is `/verify` to the router)
+/// is held by the same gate: the gate classes requests by the path the router matches, not by
+/// the bytes of the request's head.
+#[test]
+fn an_encoded_path_to_the_certificate_check_is_held_like_the_plain_one() {
+    let site = one_check_per_address();
+    let to = site.addr();
+    let (extra, body) = verify_form(&site.cert, &big_log(64 << 10));
+    let first = held_check_at(4, to, "/api/%76erify", &extra, &body);
+    std::thread::sleep(Duration::from_millis(500));
+    for path in ["/%76erify", "/api/%76erify", "/api/verify", "/%76%65rify"] {
+        let mut again = held_check_at(4, to, path, &extra, &body);
+        let a = answer(&mut again, Duration::from_secs(10))
+            .unwrap_or_else(|| panic!("POST {path}: a client's check past its share is answered at once"));
+        assert_eq!(a.status, 429, "{path}: {a:?}");
+        assert_eq!(a.header("retry-after"), Some("5"), "{path}: {a:?}");
+    }
+    // The encoded path did reach the check: its answer is the check's.
+    assert_eq!(finish(first, &body).status, 422);
+}
+
+/// The pages' Content-Security-Policy runs no inline script (an injected `<script>` would not
+/// run), and the scripts the pages load are this server's files.
+#[test]
+fn pages_run_only_this_servers_script_files() {
+    let site = Site::new(Limits::default());
+    for path in ["/", "/live", "/verify"] {
+        let a = visit(site.addr(), path);
+        let csp = a.header("content-security-policy").unwrap_or_else(|| panic!("{path}: no CSP: {a:?}"));
+        assert!(csp.contains("script-src 'self';"), "{path}: {csp}");
+        assert!(!csp.split(';').any(|d| d.trim().starts_with("script-src") && d.contains("unsafe")), "{csp}");
+        assert_eq!(a.body.matches("<script").count(), a.body.matches("<script src=\"/static/").count(), "{a:?}");
+    }
+    for (path, starts) in [("/static/live.js", "// The live pages"), ("/static/play.js", "\nconst B3IV")] {
+        let a = visit(site.addr(), path);
+        assert_eq!(a.status, 200, "{path}: {a:?}");
+        assert_eq!(a.header("content-type"), Some("text/javascript; charset=utf-8"), "{path}");
+        assert!(a.body.starts_with(starts), "{path}: {a:?}");
+    }
 }
 
 /// Every route that takes a body, with what it needs to get that far (a token, a form's type).

@@ -130,13 +130,18 @@ async fn a_game_in_progress_is_shown_at_its_latest_position_and_never_with_its_s
     assert!(page.contains(&format!("Step <b id=\"step\">{played}</b> of {played}")), "{page}");
     assert!(page.contains(&format!("href=\"/live/{id}?step=0\"")), "the viewer's steps stay live: {page}");
     assert!(!page.contains("id=\"fault\""), "{page}");
-    assert!(page.contains(&format!("fetch('/api/live/{id}?after='+n")), "it follows the game: {page}");
+    let follow = format!("id=\"live-follow\" data-game=\"{id}\" data-records=\"{played}\" data-every=\"3000\"");
+    assert!(page.contains(&follow) && page.contains("<script src=\"/static/live.js\""), "it follows the game: {page}");
+    assert_eq!(page.matches("<script").count(), page.matches("<script src=\"/static/").count(), "no inline script");
     assert!(page.contains("<noscript><meta http-equiv=\"refresh\" content=\"10\"></noscript>"), "{page}");
     assert!(page.contains(&format!("<span id=\"moves\">{played}</span> moves so far")), "{page}");
     let (_, earlier) = get(&app, &format!("/live/{id}?step=2&seat=1")).await;
     assert!(earlier.contains("Step <b id=\"step\">2</b>"), "{earlier}");
     // (The viewer's own script fetches steps too; what must be absent is the poll for new moves.)
-    assert!(!earlier.contains(&format!("fetch('/api/live/{id}?after=")), "a step asked for stays put: {earlier}");
+    assert!(
+        !earlier.contains("/static/live.js") && !earlier.contains("live-follow"),
+        "a step asked for stays put: {earlier}"
+    );
 
     // The host sent the seed: it is nowhere.
     for uri in ["/live".to_owned(), "/api/live".into(), format!("/live/{id}"), format!("/api/live/{id}")] {
