@@ -549,3 +549,33 @@ fn contributions_made_apart_assemble_into_the_seed_file_the_arena_takes() {
     assert!(o.status.success(), "{}", crate::util::stderr(&o));
     assert!(crate::util::stdout(&o).contains("seed commitments"), "{}", crate::util::stdout(&o));
 }
+
+/// Opens a riichi table of one person and three `greedy` bots on `addr`: its number and tokens.
+fn open_with_bots(addr: &str, org: &str) -> (i64, Vec<Option<String>>) {
+    let seats = json!([{ "name": "Aiko" }, { "name": "g1", "bot": "greedy" }, { "name": "g2", "bot": "greedy" }, { "name": "g3", "bot": "greedy" }]);
+    open(addr, org, json!({ "game": "riichi", "ruleset": "tonpuu", "seats": seats }))
+}
+
+/// The table, once the server started again over its archive has taken it up: ended, with the
+/// reason it was stopped, and its seat refusing the seed steps that would start its bots.
+fn assert_stopped(addr: &str, id: i64, tokens: &[Option<String>], reason: &str) {
+    let (_, table) = call(addr, "GET", &format!("/api/tables/{id}"), None, None);
+    assert_eq!(table["state"], "ended", "the table is not taken up again: {table}");
+    let why = table["reveal"]["stopped"].as_str().unwrap_or_default();
+    assert!(why.contains(reason), "the reason is kept: {table}");
+    let t = tokens[0].as_ref().unwrap();
+    let c = fair::commit("seat 0", &contribution(0)).to_string();
+    let (s, v) = call(addr, "POST", &format!("/api/play/{t}/seed"), None, Some(&json!({ "commitment": c })));
+    assert_eq!(s, 409, "{v}");
+}
+
+#[test]
+fn a_table_opened_with_sandboxed_bots_is_not_played_by_a_server_started_without_the_sandbox() {
+    let (dir, org, server) = with_greedy();
+    let p = dir.path();
+    let (id, tokens) = open_with_bots(&server.addr, &org);
+    drop(server);
+    let bot = format!("greedy={PAIFU} bot riichi --strategy greedy --seed s{{seat}}");
+    let server = serve(p, &["--bot", &bot, "--no-sandbox"]);
+    assert_stopped(&server.addr, id, &tokens, "without (paifu serve --no-sandbox)");
+}

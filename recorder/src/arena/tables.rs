@@ -236,6 +236,23 @@ pub struct TablesConfig {
     pub sync: bool,
 }
 
+impl TablesConfig {
+    /// Why this server may not play `plan`'s bots, if it may not: a table whose bots were to
+    /// run in the sandbox is not played by a server without one, nor the other way round (its
+    /// logs would say what did not happen).
+    pub fn refusal(&self, plan: &TablePlan) -> Option<String> {
+        let bots = plan.seats.iter().any(|s| s.bot.is_some());
+        if bots && plan.sandbox != self.sandbox.is_some() {
+            return Some(if plan.sandbox {
+                "the table was opened to run its bots in the sandbox and this server runs them without (paifu serve --no-sandbox)".to_owned()
+            } else {
+                "the table was opened to run its bots without the sandbox (paifu serve --no-sandbox) and this server runs them in it".to_owned()
+            });
+        }
+        None
+    }
+}
+
 /// One table the server hosts.
 pub struct TableRun {
     pub id: i64,
@@ -370,7 +387,11 @@ impl Tables {
             let Some(row) = archive.table(id)? else { continue };
             match tables.take_up(&row) {
                 Ok(run) => {
-                    if row.stage == "playing" {
+                    if let Some(why) = tables.config.refusal(&run.plan) {
+                        if let Err(e) = tables.stop(&run, &why) {
+                            eprintln!("table {id} could not be ended ({why}): {e}");
+                        }
+                    } else if row.stage == "playing" {
                         tables.launch(run);
                     }
                 }
@@ -378,6 +399,21 @@ impl Tables {
             }
         }
         Ok(tables)
+    }
+
+    /// Ends a table this server may not play, the reason kept as its reveal (`{"stopped": ..}`)
+    /// and shown at each person's seat.
+    fn stop(&self, run: &TableRun, why: &str) -> Result<(), TableError> {
+        eprintln!("table {} is ended, not taken up again: {why}", run.id);
+        let mut archive = Archive::open(&self.config.db)?;
+        let reveal = serde_json::json!({ "stopped": why });
+        archive.set_table_stage(run.id, "ended", Some(&reveal.to_string()))?;
+        let row = archive.table(run.id)?.ok_or_else(|| TableError::NotFound(format!("no table {}", run.id)))?;
+        run.publish_fair(&row)?;
+        for d in run.desks.iter().flatten() {
+            d.publish(|s| s.notice = Some(format!("the table was stopped: {why}")));
+        }
+        Ok(())
     }
 
     /// The bots this server plays with, by name.
@@ -709,6 +745,9 @@ fn table_meta(run: &TableRun, row: &TableRow, number: u32) -> BTreeMap<String, S
 
 fn play_games<G: Bots>(config: &TablesConfig, run: &Arc<TableRun>, seed: &Seed) -> Result<(), TableError> {
     let plan = &run.plan;
+    if let Some(why) = config.refusal(plan) {
+        return Err(TableError::NotNow(why));
+    }
     let rules = G::rules(&plan.ruleset, &plan.options).map_err(|e| field("options", e.0))?;
     let mut archive = Archive::open(&config.db)?;
     let origin = match archive.table(run.id)?.and_then(|r| r.opened_by) {
