@@ -579,3 +579,31 @@ fn a_table_opened_with_sandboxed_bots_is_not_played_by_a_server_started_without_
     let server = serve(p, &["--bot", &bot, "--no-sandbox"]);
     assert_stopped(&server.addr, id, &tokens, "without (paifu serve --no-sandbox)");
 }
+
+#[test]
+fn a_bot_command_written_into_the_archive_or_missing_from_the_server_is_never_run() {
+    let (dir, org, server) = with_greedy();
+    let p = dir.path();
+    let (id, tokens) = open_with_bots(&server.addr, &org);
+    let (other, other_tokens) = open_with_bots(&server.addr, &org);
+    drop(server);
+    // Whoever can write the archive file puts a command of theirs into the first table's plan.
+    let c = rusqlite::Connection::open(p.join("t.db")).unwrap();
+    let plan: String = c.query_row("SELECT plan FROM play_tables WHERE id = ?1", [id], |r| r.get(0)).unwrap();
+    let mut plan: Value = serde_json::from_str(&plan).unwrap();
+    for s in plan["seats"].as_array_mut().unwrap().iter_mut().filter(|s| !s["bot"].is_null()) {
+        s["command"] = json!("sh -c 'touch pwned'");
+    }
+    c.execute("UPDATE play_tables SET plan = ?2 WHERE id = ?1", rusqlite::params![id, plan.to_string()]).unwrap();
+    drop(c);
+    let bot = format!("greedy={PAIFU} bot riichi --strategy greedy --seed s{{seat}}");
+    let server = serve(p, &["--bot", &bot]);
+    assert_stopped(&server.addr, id, &tokens, "not the command the table was opened with");
+    assert!(!p.join("pwned").exists());
+    // The second table, untouched, waits on; then a server started without its bot ends it.
+    let (_, table) = call(&server.addr, "GET", &format!("/api/tables/{other}"), None, None);
+    assert_eq!(table["state"], "waiting", "{table}");
+    drop(server);
+    let server = serve(p, &[]);
+    assert_stopped(&server.addr, other, &other_tokens, "not one this server was started with");
+}

@@ -65,7 +65,8 @@ pub struct SeatPlan {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bot: Option<String>,
     /// The bot's command, as the server's configuration named it when the table opened (never
-    /// from a request), so that a resumed table runs the same program.
+    /// from a request). Never run from here: a resumed table runs the command its server's
+    /// `--bot` names, and is refused when it is not this one (`TablesConfig::refusal`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<String>,
 }
@@ -240,7 +241,26 @@ impl TablesConfig {
     /// Why this server may not play `plan`'s bots, if it may not: a table whose bots were to
     /// run in the sandbox is not played by a server without one, nor the other way round (its
     /// logs would say what did not happen).
+    /// Each bot is looked up by its name in what this server was started with (`--bot`), never
+    /// run from the archive's plan: a name this server lacks, or whose command is not the one
+    /// the table opened with (an archive written to since), is refused.
     pub fn refusal(&self, plan: &TablePlan) -> Option<String> {
+        for (k, s) in plan.seats.iter().enumerate() {
+            let Some(bot) = &s.bot else { continue };
+            match self.bots.get(bot) {
+                None => {
+                    return Some(format!(
+                        "seat {k}'s bot {bot:?} is not one this server was started with (paifu serve --bot {bot}=CMD)"
+                    ))
+                }
+                Some(command) if s.command.as_ref() != Some(command) => {
+                    return Some(format!(
+                        "seat {k}'s bot {bot:?} is not the command the table was opened with (this server's --bot {bot}=... differs from the table's plan)"
+                    ))
+                }
+                Some(_) => {}
+            }
+        }
         let bots = plan.seats.iter().any(|s| s.bot.is_some());
         if bots && plan.sandbox != self.sandbox.is_some() {
             return Some(if plan.sandbox {
@@ -771,7 +791,7 @@ fn play_games<G: Bots>(config: &TablesConfig, run: &Arc<TableRun>, seed: &Seed) 
         for seat in 0..n {
             let k = plan.player_at(number, seat);
             let s = &plan.seats[k];
-            match (&s.command, run.desk(k)) {
+            match (s.bot.as_ref().and_then(|b| config.bots.get(b)), run.desk(k)) {
                 (_, Some(desk)) => {
                     desk.publish(|now| now.seat = seat as Seat);
                     players.push(Player::person(desk, plan.person_limits()));
