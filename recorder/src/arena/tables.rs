@@ -849,15 +849,16 @@ impl TableWatch<'_> {
             return Err(format!("the finished game {} is refused: {why}", path.display()));
         }
         let source = path.display().to_string();
-        let stored =
-            self.archive.store(&p, Some(&source), self.run.plan.tournament.as_deref(), self.origin).map_err(failed)?;
+        // The entry and the server's certificate in one transaction (an entry stored already,
+        // by a server stopped before or by anyone else, gets it when it has none by this key).
+        let certificate = (self.config.certify)(&p.report());
+        let tournament = self.run.plan.tournament.as_deref();
+        let stored = self
+            .archive
+            .store_certified(&p, Some(&source), certificate.as_ref(), tournament, self.origin)
+            .map_err(failed)?;
         if !stored.valid {
             return Err(format!("the finished game {} did not store as valid", path.display()));
-        }
-        if stored.new || self.archive.certificates(stored.id).map_err(failed)?.is_empty() {
-            if let Some(c) = (self.config.certify)(&p.report()) {
-                self.archive.add_certificate(stored.id, &c).map_err(failed)?;
-            }
         }
         self.archive.add_table_game(self.run.id, number, stored.id).map_err(failed)?;
         self.archive.live_end_key(&self.key(number)).map_err(failed)?;
@@ -920,5 +921,73 @@ mod tests {
         }
         assert_ne!(game_seed(&seed, 1, None), game_seed(&seed, 2, None));
         assert_eq!(duplicate_meta(6, 4, 2), "deal 2 of 2, rotation 2 of 4");
+    }
+
+    #[test]
+    fn a_finished_game_stored_already_under_another_key_still_gets_the_servers_certificate() {
+        use paifu_core::cert::{self, CertificateBody, SecretKey};
+        let sign = |key: &SecretKey, r: &Report| {
+            let body = CertificateBody::from_report(r, "2026-01-01T00:00:00Z".into(), &key.verifying_key()).unwrap();
+            cert::sign(body, key)
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("t.db");
+        let bytes = crate::samples::tzq_bytes("table", ["Ann", "Bo"], paifu_core::log::Encoding::JsonLines);
+        let path = dir.path().join("game-0001.paifu.jsonl");
+        std::fs::write(&path, &bytes).unwrap();
+        // Someone else stored the same log first, with a certificate by another key.
+        let other = cert::secret_from_bytes([1; 32]);
+        let mut archive = Archive::open(&db).unwrap();
+        let p = prepare(&bytes);
+        archive.store_certified(&p, None, Some(&sign(&other, &p.report())), None, Origin::CommandLine).unwrap();
+        let plan = TablePlan {
+            game: "tzq".into(),
+            ruleset: "standard".into(),
+            options: Options::new(),
+            games: 1,
+            tournament: None,
+            seats: vec![SeatPlan { name: "Ann".into(), bot: None, command: None }; 2],
+            decision_ms: PERSON_DECISION_MS,
+            game_ms: PERSON_GAME_MS,
+            bot_decision_ms: BOT_DECISION_MS,
+            bot_game_ms: BOT_GAME_MS,
+            policy: "safe".into(),
+            duplicate: false,
+            sandbox: false,
+        };
+        let new = NewTable {
+            game: "tzq".into(),
+            ruleset: "standard".into(),
+            plan: serde_json::to_string(&plan).unwrap(),
+            folder: dir.path().display().to_string(),
+            host_commitment: Digest([0; 32]).to_hex(),
+            opened_by: None,
+            seats: vec![NewSeat { name: "Ann".into(), bot: None }, NewSeat { name: "Bo".into(), bot: None }],
+        };
+        let (id, _) = archive.create_table(&new).unwrap();
+        let server = cert::secret_from_bytes([2; 32]);
+        let server_key = hex::encode(server.verifying_key().to_bytes());
+        let config = TablesConfig {
+            db: db.clone(),
+            root: dir.path().to_owned(),
+            bots: BTreeMap::new(),
+            sandbox: None,
+            certify: Arc::new(move |r| Some(sign(&server, r))),
+            sync: false,
+        };
+        let run = Arc::new(TableRun {
+            id,
+            plan,
+            folder: Folder { root: dir.path().to_owned() },
+            desks: Vec::new(),
+            host_commitment: Digest([0; 32]),
+            steps: Mutex::new(()),
+        });
+        let mut watch =
+            TableWatch { config: &config, run: &run, archive: &mut archive, origin: Origin::CommandLine, live: None };
+        watch.store(1, &path).unwrap();
+        let entry = archive.table(id).unwrap().unwrap().games[0].1;
+        let signers: Vec<String> = archive.certificates(entry).unwrap().into_iter().map(|c| c.signer).collect();
+        assert!(signers.contains(&server_key), "the server's certificate is stored: {signers:?}");
     }
 }
