@@ -149,12 +149,7 @@ fn tables_of(a: &ServeArgs) -> Result<paifu_web::TablesSetup> {
         None
     } else {
         let cwd = std::env::current_dir().map_err(Error::io(std::path::Path::new(".")))?;
-        let mut files: Vec<PathBuf> = Vec::new();
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            let mut p = a.db.clone().into_os_string();
-            p.push(suffix);
-            files.push(PathBuf::from(p));
-        }
+        let mut files = Secrets::archive_files(&a.db);
         files.extend(a.key.iter().cloned());
         let secrets = Secrets { folders: vec![root.clone()], files, allow: a.allow.clone() };
         let limits = Rlimits::new(
