@@ -607,3 +607,35 @@ fn a_bot_command_written_into_the_archive_or_missing_from_the_server_is_never_ru
     let server = serve(p, &[]);
     assert_stopped(&server.addr, other, &other_tokens, "not one this server was started with");
 }
+
+#[test]
+fn a_lookalike_or_invisible_seat_or_tournament_name_is_refused_when_the_table_opens() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let org = organiser(p);
+    let mut a = Archive::open(&p.join("t.db")).unwrap();
+    a.ensure_tournament("Cup", Some("org"), &[]).unwrap();
+    a.ingest_bytes(
+        &paifu_recorder::samples::tzq_bytes("x", ["Aiko", "Bao"], paifu_core::log::Encoding::JsonLines),
+        None,
+        None,
+    )
+    .unwrap();
+    drop(a);
+    let server = serve(p, &[]);
+    let addr = server.addr.as_str();
+    let bad = [
+        (json!({ "game": "tzq", "seats": [{ "name": "Ai\u{200B}ko" }, { "name": "Chen" }] }), "seats[0].name"),
+        (json!({ "game": "tzq", "seats": [{ "name": "Chen" }, { "name": "Вao" }] }), "seats[1].name"),
+        (
+            json!({ "game": "tzq", "tournament": "Cuр", "seats": [{ "name": "Chen" }, { "name": "Dara" }] }),
+            "tournament",
+        ),
+    ];
+    for (request, field) in bad {
+        let (s, v) = call(addr, "POST", "/api/tables", Some(&org), Some(&request));
+        assert_eq!((s, v["field"].as_str()), (422, Some(field)), "{request}: {v}");
+    }
+    // The names the archive holds, as they are: taken.
+    open(addr, &org, json!({ "game": "tzq", "tournament": "Cup", "seats": [{ "name": "Aiko" }, { "name": "Bao" }] }));
+}

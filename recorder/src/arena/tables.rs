@@ -26,7 +26,7 @@ use super::person::{now_ms, Desk, FairNow, SeatNow, Stage};
 use super::process::{BotProcess, Launch};
 use super::protocol::ProtocolKind;
 use super::sandbox::Sandbox;
-use crate::archive::{check_name, prepare, Archive, ArchiveError, NameKind, NewSeat, NewTable, Origin, TableRow};
+use crate::archive::{prepare, Archive, ArchiveError, NameKind, NewSeat, NewTable, Origin, TableRow};
 use crate::bots::{self, Bots};
 use paifu_core::cert::Certificate;
 use paifu_core::fair::{self, Contribution};
@@ -501,9 +501,14 @@ impl Tables {
         }
         let kind = paifu_core::games::engine_kind(&r.game).map_err(|f| field("game", f.message))?;
         bots::visit(kind, Check(r)).unwrap_or_else(|| Err(field("game", "this build has no engine for it")))?;
+        // Names as the archive will take them when the first game is stored (a lookalike of a
+        // name it holds, an invisible character: refused now, not when the table is under way).
+        let archive = Archive::open(&self.config.db)?;
         let mut seats = Vec::with_capacity(r.seats.len());
         for (i, s) in r.seats.iter().enumerate() {
-            check_name(NameKind::Player, &s.name).map_err(|e| field(format!("seats[{i}].name"), e.to_string()))?;
+            if let Some(e) = archive.new_name_refusal(NameKind::Player, &s.name)? {
+                return Err(field(format!("seats[{i}].name"), e.to_string()));
+            }
             if r.seats[..i].iter().any(|o| o.name == s.name) {
                 return Err(field(format!("seats[{i}].name"), format!("{:?} sits at the table already", s.name)));
             }
@@ -529,7 +534,9 @@ impl Tables {
             return Err(field("games", format!("from 1 to {MAX_GAMES} games")));
         }
         if let Some(t) = &r.tournament {
-            check_name(NameKind::Tournament, t).map_err(|e| field("tournament", e.to_string()))?;
+            if let Some(e) = archive.new_name_refusal(NameKind::Tournament, t)? {
+                return Err(field("tournament", e.to_string()));
+            }
         }
         let decision_ms = r.clock.decision_ms.unwrap_or(PERSON_DECISION_MS);
         if !(1_000..=3_600_000).contains(&decision_ms) {
