@@ -1168,8 +1168,18 @@ fn row<T, P: rusqlite::Params>(
     c.prepare_cached(sql)?.query_row(p, f)
 }
 
-/// Adds a certificate to entry `id`'s history; answers its number.
+/// Adds a certificate to entry `id`'s history; answers its number. A certificate of another
+/// log (its `log_digest` is not the entry's digest) is refused: it would count toward the
+/// entry's trust.
 fn insert_certificate(tx: &Connection, id: i64, c: &Certificate) -> Result<i64> {
+    let digest: Option<String> = row(tx, "SELECT digest FROM logs WHERE id = ?1", [id], |r| r.get(0)).optional()?;
+    let digest = digest.ok_or_else(|| ArchiveError::Corrupt(format!("there is no entry {id} to certify")))?;
+    if digest != c.certificate.log_digest.to_hex() {
+        return Err(ArchiveError::Corrupt(format!(
+            "entry {id}: the certificate names the log {}, not this entry's log {digest}",
+            c.certificate.log_digest
+        )));
+    }
     exec(
         tx,
         "INSERT INTO certificates(log_id, signer, issued_at, valid, json) VALUES (?1, ?2, ?3, ?4, ?5)",
