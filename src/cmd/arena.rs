@@ -216,6 +216,7 @@ fn plan_of(a: &ArenaArgs, game: &str, commitments: Option<Digest>) -> Result<Pla
         db: a.db.as_ref().map(absolute),
         tournament: a.tournament.clone(),
         key: a.key.as_ref().map(absolute),
+        seed_from: a.seed_from.as_ref().map(absolute),
         label: a.out.as_ref().map(|o| o.display().to_string()),
         duplicate: a.duplicate,
     })
@@ -385,23 +386,27 @@ fn play(
     r.map_err(Error::Arena)
 }
 
+/// The host's files a match's bots must not see.
+struct Hidden<'a> {
+    dbs: Vec<Option<&'a Path>>,
+    files: Vec<Option<&'a Path>>,
+}
+
 /// The sandbox the plan's bots run in (`None` with `--no-sandbox`), tried once: a sandbox that
 /// cannot start stops the match before any game, with a message naming the package.
-fn sandbox_of(plan: &Plan, folder: &Folder, seed_from: Option<&Path>) -> Result<Option<Sandbox>> {
+///
+/// Hidden from the bots: the match folder, and `secrets`: every archive (with the files SQLite
+/// keeps beside it), key and contributions file the match uses or its plan names.
+fn sandbox_of(plan: &Plan, folder: &Folder, secrets: &Hidden<'_>) -> Result<Option<Sandbox>> {
     if !plan.sandbox {
         return Ok(None);
     }
     let cwd = std::env::current_dir().map_err(Error::io(Path::new(".")))?;
     let mut files: Vec<PathBuf> = Vec::new();
-    if let Some(db) = &plan.db {
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            let mut p = db.clone().into_os_string();
-            p.push(suffix);
-            files.push(PathBuf::from(p));
-        }
+    for db in secrets.dbs.iter().flatten() {
+        files.extend(Secrets::archive_files(db));
     }
-    files.extend(plan.key.iter().cloned());
-    files.extend(seed_from.map(Path::to_owned));
+    files.extend(secrets.files.iter().flatten().map(|p| p.to_path_buf()));
     let secrets = Secrets { folders: vec![folder.root.clone()], files, allow: plan.allow.clone() };
     let limits = Rlimits::new(plan.bot_memory_mb, plan.game_ms);
     let own = std::env::current_exe().ok();
@@ -443,7 +448,12 @@ pub fn run(a: ArenaArgs) -> Result {
     let db = a.db.clone().or_else(|| plan.db.clone());
     let tournament = a.tournament.clone().or_else(|| plan.tournament.clone());
     let key_path = a.key.clone().or_else(|| plan.key.clone());
-    let sandbox = sandbox_of(&plan, &folder, a.seed_from.as_deref())?;
+    // Hidden: what this run uses (given again or kept) and what the plan names besides.
+    let hidden = Hidden {
+        dbs: vec![db.as_deref(), plan.db.as_deref()],
+        files: vec![key_path.as_deref(), plan.key.as_deref(), a.seed_from.as_deref(), plan.seed_from.as_deref()],
+    };
+    let sandbox = sandbox_of(&plan, &folder, &hidden)?;
     let pb = progress(u64::from(plan.games), "{msg} {bar:40} {pos}/{len} games ({eta} left)", "playing", a.quiet);
     let summary = match &db {
         Some(db) => {

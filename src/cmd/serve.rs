@@ -143,16 +143,13 @@ fn tables_of(a: &ServeArgs) -> Result<paifu_web::TablesSetup> {
     use paifu_recorder::arena::sandbox::{Rlimits, Sandbox, Secrets};
     let bots = bots_of(&a.bots)?;
     let root = a.tables.clone().unwrap_or_else(|| paifu_web::TablesSetup::default_root(&a.db));
-    let sandbox = if a.no_sandbox || bots.is_empty() {
+    // Built whenever --no-sandbox is not given, bots or not: a table opened with bots in the
+    // sandbox is then never taken up by this server without one (it is ended instead).
+    let sandbox = if a.no_sandbox {
         None
     } else {
         let cwd = std::env::current_dir().map_err(Error::io(std::path::Path::new(".")))?;
-        let mut files: Vec<PathBuf> = Vec::new();
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            let mut p = a.db.clone().into_os_string();
-            p.push(suffix);
-            files.push(PathBuf::from(p));
-        }
+        let mut files = Secrets::archive_files(&a.db);
         files.extend(a.key.iter().cloned());
         let secrets = Secrets { folders: vec![root.clone()], files, allow: a.allow.clone() };
         let limits = Rlimits::new(
@@ -160,9 +157,14 @@ fn tables_of(a: &ServeArgs) -> Result<paifu_web::TablesSetup> {
             paifu_recorder::arena::tables::BOT_GAME_MS,
         );
         let sandbox = Sandbox::new(secrets, limits, &cwd, std::env::current_exe().ok())
-            .map_err(|e| Error::Usage(e.to_string()))?;
-        sandbox.probe().map_err(|e| Error::Usage(e.to_string()))?;
-        Some(sandbox)
+            .and_then(|sandbox| sandbox.probe().map(|()| sandbox));
+        match sandbox {
+            Ok(sandbox) => Some(sandbox),
+            // Without bots no table can seat one: the server serves without the sandbox (a
+            // table that had bots is refused: this server was not started with them).
+            Err(_) if bots.is_empty() => None,
+            Err(e) => return Err(Error::Usage(e.to_string())),
+        }
     };
     Ok(paifu_web::TablesSetup { root: Some(root), bots, sandbox, no_sync: a.no_sync })
 }

@@ -742,3 +742,39 @@ fn a_resumed_match_keeps_its_archive_tournament_and_key() {
     let plan = std::fs::read_to_string(p.join("m/arena.json")).unwrap();
     assert!(plan.contains("a.db") && plan.contains("ref.key") && plan.contains("Cup"), "{plan}");
 }
+
+/// A bot that reads each file its command names and says on its standard error which it could
+/// (a command naming a file shows it to the bot, unless the host hides it).
+const READER: &str = r#"
+import json, sys
+for name in sys.argv[1:]:
+    try:
+        if open(name, "rb").read():
+            print("READ " + name, file=sys.stderr, flush=True)
+    except Exception:
+        pass
+print("looked", file=sys.stderr, flush=True)
+"#;
+
+#[test]
+fn a_resumed_match_hides_the_archive_and_key_given_again_and_its_contributions_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    assert_eq!(paifu(&["keygen", "-o", "ref"], p).status.code(), Some(0));
+    let seeds = crate::arena::seed_file(p);
+    std::fs::create_dir(p.join("not-a-db")).unwrap();
+    drop(paifu_recorder::archive::Archive::open(&p.join("b.db")).unwrap());
+    let reader = script(p, "reader.py", &format!("{READER}{PLAY_FIRST}"), &format!("b.db ref.key {seeds}"));
+    let bot = builtin("tzq", "random");
+    // The first run stops before any game (its archive cannot be opened): the match is resumed
+    // with another archive and a key, and without --seed-from.
+    let args = ["arena", "tzq", "--bot", &reader, "--bot", &bot, "--games", "1", "--out", "m", "--no-sync"];
+    let o = paifu(&[&args[..], &["--seed-from", &seeds, "--db", "not-a-db", "-q"]].concat(), p);
+    assert_ne!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!p.join("m/game-0001.paifu.jsonl").exists());
+    let o = paifu(&["arena", "--resume", "m", "--db", "b.db", "--key", "ref.key", "-q"], p);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let said = std::fs::read_to_string(p.join("m/bots/game-0001-seat-0.stderr")).unwrap();
+    assert!(said.contains("looked"), "the reader ran: {said}");
+    assert!(!said.contains("READ"), "a bot of the resumed match read the host's files: {said}");
+}

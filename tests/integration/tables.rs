@@ -549,3 +549,93 @@ fn contributions_made_apart_assemble_into_the_seed_file_the_arena_takes() {
     assert!(o.status.success(), "{}", crate::util::stderr(&o));
     assert!(crate::util::stdout(&o).contains("seed commitments"), "{}", crate::util::stdout(&o));
 }
+
+/// Opens a riichi table of one person and three `greedy` bots on `addr`: its number and tokens.
+fn open_with_bots(addr: &str, org: &str) -> (i64, Vec<Option<String>>) {
+    let seats = json!([{ "name": "Aiko" }, { "name": "g1", "bot": "greedy" }, { "name": "g2", "bot": "greedy" }, { "name": "g3", "bot": "greedy" }]);
+    open(addr, org, json!({ "game": "riichi", "ruleset": "tonpuu", "seats": seats }))
+}
+
+/// The table, once the server started again over its archive has taken it up: ended, with the
+/// reason it was stopped, and its seat refusing the seed steps that would start its bots.
+fn assert_stopped(addr: &str, id: i64, tokens: &[Option<String>], reason: &str) {
+    let (_, table) = call(addr, "GET", &format!("/api/tables/{id}"), None, None);
+    assert_eq!(table["state"], "ended", "the table is not taken up again: {table}");
+    let why = table["reveal"]["stopped"].as_str().unwrap_or_default();
+    assert!(why.contains(reason), "the reason is kept: {table}");
+    let t = tokens[0].as_ref().unwrap();
+    let c = fair::commit("seat 0", &contribution(0)).to_string();
+    let (s, v) = call(addr, "POST", &format!("/api/play/{t}/seed"), None, Some(&json!({ "commitment": c })));
+    assert_eq!(s, 409, "{v}");
+}
+
+#[test]
+fn a_table_opened_with_sandboxed_bots_is_not_played_by_a_server_started_without_the_sandbox() {
+    let (dir, org, server) = with_greedy();
+    let p = dir.path();
+    let (id, tokens) = open_with_bots(&server.addr, &org);
+    drop(server);
+    let bot = format!("greedy={PAIFU} bot riichi --strategy greedy --seed s{{seat}}");
+    let server = serve(p, &["--bot", &bot, "--no-sandbox"]);
+    assert_stopped(&server.addr, id, &tokens, "without (paifu serve --no-sandbox)");
+}
+
+#[test]
+fn a_bot_command_written_into_the_archive_or_missing_from_the_server_is_never_run() {
+    let (dir, org, server) = with_greedy();
+    let p = dir.path();
+    let (id, tokens) = open_with_bots(&server.addr, &org);
+    let (other, other_tokens) = open_with_bots(&server.addr, &org);
+    drop(server);
+    // Whoever can write the archive file puts a command of theirs into the first table's plan.
+    let c = rusqlite::Connection::open(p.join("t.db")).unwrap();
+    let plan: String = c.query_row("SELECT plan FROM play_tables WHERE id = ?1", [id], |r| r.get(0)).unwrap();
+    let mut plan: Value = serde_json::from_str(&plan).unwrap();
+    for s in plan["seats"].as_array_mut().unwrap().iter_mut().filter(|s| !s["bot"].is_null()) {
+        s["command"] = json!("sh -c 'touch pwned'");
+    }
+    c.execute("UPDATE play_tables SET plan = ?2 WHERE id = ?1", rusqlite::params![id, plan.to_string()]).unwrap();
+    drop(c);
+    let bot = format!("greedy={PAIFU} bot riichi --strategy greedy --seed s{{seat}}");
+    let server = serve(p, &["--bot", &bot]);
+    assert_stopped(&server.addr, id, &tokens, "not the command the table was opened with");
+    assert!(!p.join("pwned").exists());
+    // The second table, untouched, waits on; then a server started without its bot ends it.
+    let (_, table) = call(&server.addr, "GET", &format!("/api/tables/{other}"), None, None);
+    assert_eq!(table["state"], "waiting", "{table}");
+    drop(server);
+    let server = serve(p, &[]);
+    assert_stopped(&server.addr, other, &other_tokens, "not one this server was started with");
+}
+
+#[test]
+fn a_lookalike_or_invisible_seat_or_tournament_name_is_refused_when_the_table_opens() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let org = organiser(p);
+    let mut a = Archive::open(&p.join("t.db")).unwrap();
+    a.ensure_tournament("Cup", Some("org"), &[]).unwrap();
+    a.ingest_bytes(
+        &paifu_recorder::samples::tzq_bytes("x", ["Aiko", "Bao"], paifu_core::log::Encoding::JsonLines),
+        None,
+        None,
+    )
+    .unwrap();
+    drop(a);
+    let server = serve(p, &[]);
+    let addr = server.addr.as_str();
+    let bad = [
+        (json!({ "game": "tzq", "seats": [{ "name": "Ai\u{200B}ko" }, { "name": "Chen" }] }), "seats[0].name"),
+        (json!({ "game": "tzq", "seats": [{ "name": "Chen" }, { "name": "Вao" }] }), "seats[1].name"),
+        (
+            json!({ "game": "tzq", "tournament": "Cuр", "seats": [{ "name": "Chen" }, { "name": "Dara" }] }),
+            "tournament",
+        ),
+    ];
+    for (request, field) in bad {
+        let (s, v) = call(addr, "POST", "/api/tables", Some(&org), Some(&request));
+        assert_eq!((s, v["field"].as_str()), (422, Some(field)), "{request}: {v}");
+    }
+    // The names the archive holds, as they are: taken.
+    open(addr, &org, json!({ "game": "tzq", "tournament": "Cup", "seats": [{ "name": "Aiko" }, { "name": "Bao" }] }));
+}

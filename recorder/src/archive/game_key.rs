@@ -33,19 +33,24 @@ use paifu_core::Digest;
 
 const CONTEXT: &str = "paifu 2026-11 archive game key v1";
 
-/// The game key of a decoded log of game `G`.
-pub(super) fn game_key<G: Registered>(log: &Log<G::Action>) -> Digest {
+/// The game key of a decoded log of game `G`; `None` when a part of it does not encode (then
+/// the caller keys the log as a game of its own: a part left out could merge distinct games).
+pub(super) fn game_key<G: Registered>(log: &Log<G::Action>) -> Option<Digest> {
     let h = &log.header;
     let options: Options =
         G::rules(&h.ruleset, &h.options).map(|r| G::options(&r)).unwrap_or_else(|_| h.options.clone());
     let commitment = h.seed.as_ref().map(|s| s.commitment()).or(h.commitment);
     let mut hasher = blake3::Hasher::new_derive_key(CONTEXT);
-    // Writing into a hasher cannot fail, and every part is a plain serde value.
-    let _ = postcard::to_io(&(&h.game, &h.ruleset, &options, &h.seats, &commitment), &mut hasher);
+    feed(&mut hasher, &(&h.game, &h.ruleset, &options, &h.seats, &commitment))?;
     for r in &log.records {
-        let _ = postcard::to_io(&(r.seat, &r.action), &mut hasher);
+        feed(&mut hasher, &(r.seat, &r.action))?;
     }
-    Digest(*hasher.finalize().as_bytes())
+    Some(Digest(*hasher.finalize().as_bytes()))
+}
+
+/// Hashes the postcard encoding of `value`; `None` when it does not encode.
+fn feed(hasher: &mut blake3::Hasher, value: &impl serde::Serialize) -> Option<()> {
+    postcard::to_io(value, hasher).ok().map(|_| ())
 }
 
 /// The game key of stored bytes: decoded by their game's engine; `None` when they do not
@@ -56,9 +61,29 @@ pub(super) fn game_key_of_bytes(bytes: &[u8]) -> Option<Digest> {
         type Output = Option<Digest>;
         fn visit<G: Registered>(self) -> Option<Digest> {
             let (log, _) = paifu_core::log::decode::<G::Action>(self.0).ok()?;
-            Some(game_key::<G>(&log))
+            game_key::<G>(&log)
         }
     }
     let header = paifu_core::log::read_header(bytes).ok()?;
     paifu_core::games::by_name(&header.game, Key(bytes)).ok().flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A value whose encoding fails.
+    struct Unencodable;
+    impl serde::Serialize for Unencodable {
+        fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+            Err(serde::ser::Error::custom("no"))
+        }
+    }
+
+    #[test]
+    fn a_part_that_does_not_encode_makes_no_key() {
+        let mut h = blake3::Hasher::new_derive_key(CONTEXT);
+        assert_eq!(feed(&mut h, &Unencodable), None);
+        assert_eq!(feed(&mut h, &("riichi", 3u8)), Some(()));
+    }
 }

@@ -514,6 +514,12 @@ impl Archive {
         self.store(&p, source, tournament, Origin::CommandLine)
     }
 
+    /// Why `name` would be refused as a new player's or tournament's name (`kind`), if it would:
+    /// the check storing makes, asked before (a table checks its seats' names when it opens).
+    pub fn new_name_refusal(&self, kind: NameKind, name: &str) -> Result<Option<NameError>> {
+        new_name_refusal(&self.conn, kind, name)
+    }
+
     /// Stores one prepared log in its own transaction; committed when this returns `Ok`.
     pub fn store(
         &mut self,
@@ -1162,8 +1168,18 @@ fn row<T, P: rusqlite::Params>(
     c.prepare_cached(sql)?.query_row(p, f)
 }
 
-/// Adds a certificate to entry `id`'s history; answers its number.
+/// Adds a certificate to entry `id`'s history; answers its number. A certificate of another
+/// log (its `log_digest` is not the entry's digest) is refused: it would count toward the
+/// entry's trust.
 fn insert_certificate(tx: &Connection, id: i64, c: &Certificate) -> Result<i64> {
+    let digest: Option<String> = row(tx, "SELECT digest FROM logs WHERE id = ?1", [id], |r| r.get(0)).optional()?;
+    let digest = digest.ok_or_else(|| ArchiveError::Corrupt(format!("there is no entry {id} to certify")))?;
+    if digest != c.certificate.log_digest.to_hex() {
+        return Err(ArchiveError::Corrupt(format!(
+            "entry {id}: the certificate names the log {}, not this entry's log {digest}",
+            c.certificate.log_digest
+        )));
+    }
     exec(
         tx,
         "INSERT INTO certificates(log_id, signer, issued_at, valid, json) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -1185,23 +1201,39 @@ fn player_id(tx: &Connection, seat: usize, name: &str) -> Result<i64> {
     if let Some(id) = row(tx, "SELECT id FROM players WHERE name = ?1", [name], |r| r.get(0)).optional()? {
         return Ok(id);
     }
-    let refuse = |error| ArchiveError::Refused { index: 0, refusal: Box::new(Refusal::PlayerName { seat, error }) };
-    check_name(NameKind::Player, name).map_err(refuse)?;
-    // The name it passes for first (a lookalike with an invisible character names it too).
-    let skeleton = names::skeleton(name);
-    let like: Option<String> =
-        row(tx, "SELECT name FROM players WHERE skeleton = ?1 ORDER BY id LIMIT 1", [&skeleton], |r| r.get(0))
-            .optional()?;
-    if let Some(existing) = like {
-        return Err(refuse(NameError::Confusable { kind: NameKind::Player, existing }));
+    if let Some(error) = new_name_refusal(tx, NameKind::Player, name)? {
+        return Err(ArchiveError::Refused { index: 0, refusal: Box::new(Refusal::PlayerName { seat, error }) });
     }
-    names::check_new_name(NameKind::Player, name).map_err(refuse)?;
     exec(
         tx,
         "INSERT INTO players(name, folded, skeleton) VALUES (?1, ?2, ?3)",
-        params![name, aggregates::fold_name(name), skeleton],
+        params![name, aggregates::fold_name(name), names::skeleton(name)],
     )?;
     Ok(tx.last_insert_rowid())
+}
+
+/// Why the archive would refuse `name` as a new player's or tournament's name, if it would
+/// (`None`: it holds the name already, or would take it): the checks every name passes, then
+/// a lookalike of a name it holds ([`names::skeleton`]; one with an invisible character names
+/// the one it passes for), then [`names::check_new_name`]. Reads only.
+pub(crate) fn new_name_refusal(c: &Connection, kind: NameKind, name: &str) -> Result<Option<NameError>> {
+    let table = match kind {
+        NameKind::Player => "players",
+        NameKind::Tournament => "tournaments",
+        NameKind::Token => return Ok(names::check_new_name(kind, name).err()),
+    };
+    let held = format!("SELECT 1 FROM {table} WHERE name = ?1");
+    if c.query_row(&held, [name], |_| Ok(())).optional()?.is_some() {
+        return Ok(None);
+    }
+    if let Err(e) = check_name(kind, name) {
+        return Ok(Some(e));
+    }
+    let like = format!("SELECT name FROM {table} WHERE skeleton = ?1 ORDER BY id LIMIT 1");
+    if let Some(existing) = c.query_row(&like, [names::skeleton(name)], |r| r.get(0)).optional()? {
+        return Ok(Some(NameError::Confusable { kind, existing }));
+    }
+    Ok(names::check_new_name(kind, name).err())
 }
 
 /// One log to store, with what goes with it.

@@ -212,9 +212,11 @@ fn prepare_pass(bytes: &[u8], may_cut: bool) -> Prepared {
                     return Ok(Judged::Cut(log::encode(&log, Encoding::Binary), dropped));
                 }
             }
-            let key = game_key::<G>(&log);
+            // A log whose key does not encode is a game of its own (keyed by its digest).
+            let digest = log.digest();
+            let key = game_key::<G>(&log).unwrap_or(digest);
             Ok(Judged::Whole(Box::new((
-                log.digest(),
+                digest,
                 log::encode(&log, Encoding::Binary),
                 log.records.len(),
                 verdict,

@@ -1831,3 +1831,18 @@ fn migration_8_fills_the_kept_counts_from_a_version_7_archive() {
     assert!(!a.standings("Trusting").unwrap().unwrap().is_empty());
     assert_kept_counts_are_the_rows(&a);
 }
+
+#[test]
+fn a_certificate_of_another_log_is_not_added_to_an_entry() {
+    let (_d, mut a) = temp_archive();
+    let one = prepare(&tzq_bytes("one", ["Ann", "Bo"], Encoding::JsonLines));
+    let two = prepare(&tzq_bytes("two", ["Ann", "Bo"], Encoding::JsonLines));
+    let first = a.store(&one, None, None, Origin::CommandLine).unwrap();
+    let second = a.store(&two, None, None, Origin::CommandLine).unwrap();
+    let err = a.add_certificate(first.id, &certify(&two, &key(1))).unwrap_err();
+    assert!(err.to_string().contains("names the log"), "{err}");
+    assert!(a.certificates(first.id).unwrap().is_empty(), "the other log's certificate is not the entry's");
+    // Its own log's certificate is added.
+    a.add_certificate(second.id, &certify(&two, &key(1))).unwrap();
+    assert_eq!(a.certificates(second.id).unwrap().len(), 1);
+}

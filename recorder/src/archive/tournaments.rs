@@ -1,7 +1,7 @@
 //! Tournaments: who owns one, which signing keys it trusts, and its standings, which count only
 //! the games that are valid and certified valid by a key it trusts.
 
-use super::names::{check_name, check_new_name, skeleton, NameError, NameKind};
+use super::names::{check_name, skeleton, NameKind};
 use super::tokens::{Role, Token};
 use super::{now, Archive, ArchiveError, Result};
 use paifu_core::cert::PublicKey;
@@ -95,22 +95,17 @@ pub(super) const COUNTS_IN_STANDINGS: &str = "EXISTS (SELECT 1 FROM tournament_c
 /// Makes the tournament `name` if there is none, owned by `owner` and trusting `trusted`;
 /// answers its id and whether it was made now. A new name must pass
 /// [`super::names::check_new_name`] and may not read as the name of a tournament the archive
-/// holds ([`NameError::Confusable`] names it).
+/// holds ([`super::NameError::Confusable`] names it).
 pub(super) fn ensure(tx: &Transaction<'_>, name: &str, owner: Option<&str>, trusted: &[String]) -> Result<(i64, bool)> {
     let found: Option<i64> =
         tx.query_row("SELECT id FROM tournaments WHERE name = ?1", [name], |r| r.get(0)).optional()?;
     if let Some(id) = found {
         return Ok((id, false));
     }
-    check_name(NameKind::Tournament, name)?;
-    let skeleton = skeleton(name);
-    let like: Option<String> = tx
-        .query_row("SELECT name FROM tournaments WHERE skeleton = ?1 ORDER BY id LIMIT 1", [&skeleton], |r| r.get(0))
-        .optional()?;
-    if let Some(existing) = like {
-        return Err(NameError::Confusable { kind: NameKind::Tournament, existing }.into());
+    if let Some(e) = super::new_name_refusal(tx, NameKind::Tournament, name)? {
+        return Err(e.into());
     }
-    check_new_name(NameKind::Tournament, name)?;
+    let skeleton = skeleton(name);
     // No games yet: the Merkle root of none (`publish.rs` keeps it as games come).
     tx.execute(
         "INSERT INTO tournaments(name, created_at, owner, skeleton, root) VALUES (?1, ?2, ?3, ?4, ?5)",

@@ -73,6 +73,10 @@ pub struct Plan {
     /// The key that certifies them (`--key`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<PathBuf>,
+    /// The contributions file its seed was made from (`--seed-from`), kept so that a resumed
+    /// match hides it from the bots too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed_from: Option<PathBuf>,
     /// The match folder as it was named when the match began: its games' names in the archive's
     /// live rows (`NAME/game-0003`), the same however the folder is named when resuming.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -507,6 +511,7 @@ mod tests {
             db: None,
             tournament: None,
             key: None,
+            seed_from: None,
             label: None,
             duplicate: false,
         }

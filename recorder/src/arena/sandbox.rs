@@ -81,6 +81,22 @@ pub struct Secrets {
     pub allow: Vec<PathBuf>,
 }
 
+impl Secrets {
+    /// The archive at `db` as files to hide: the database and every file SQLite keeps beside
+    /// it (`-wal`, `-shm`, `-journal`). One list for the arena and the server. Each is hidden
+    /// when a bot starts if it exists then (a path that does not exist cannot be covered).
+    pub fn archive_files(db: &Path) -> Vec<PathBuf> {
+        ["", "-wal", "-shm", "-journal"]
+            .iter()
+            .map(|suffix| {
+                let mut p = db.as_os_str().to_owned();
+                p.push(suffix);
+                PathBuf::from(p)
+            })
+            .collect()
+    }
+}
+
 /// A sandbox for the bots of one match.
 #[derive(Clone, Debug)]
 pub struct Sandbox {

@@ -26,7 +26,7 @@ use super::person::{now_ms, Desk, FairNow, SeatNow, Stage};
 use super::process::{BotProcess, Launch};
 use super::protocol::ProtocolKind;
 use super::sandbox::Sandbox;
-use crate::archive::{check_name, prepare, Archive, ArchiveError, NameKind, NewSeat, NewTable, Origin, TableRow};
+use crate::archive::{prepare, Archive, ArchiveError, NameKind, NewSeat, NewTable, Origin, TableRow};
 use crate::bots::{self, Bots};
 use paifu_core::cert::Certificate;
 use paifu_core::fair::{self, Contribution};
@@ -65,7 +65,8 @@ pub struct SeatPlan {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bot: Option<String>,
     /// The bot's command, as the server's configuration named it when the table opened (never
-    /// from a request), so that a resumed table runs the same program.
+    /// from a request). Never run from here: a resumed table runs the command its server's
+    /// `--bot` names, and is refused when it is not this one (`TablesConfig::refusal`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<String>,
 }
@@ -236,6 +237,42 @@ pub struct TablesConfig {
     pub sync: bool,
 }
 
+impl TablesConfig {
+    /// Why this server may not play `plan`'s bots, if it may not: a table whose bots were to
+    /// run in the sandbox is not played by a server without one, nor the other way round (its
+    /// logs would say what did not happen).
+    /// Each bot is looked up by its name in what this server was started with (`--bot`), never
+    /// run from the archive's plan: a name this server lacks, or whose command is not the one
+    /// the table opened with (an archive written to since), is refused.
+    pub fn refusal(&self, plan: &TablePlan) -> Option<String> {
+        for (k, s) in plan.seats.iter().enumerate() {
+            let Some(bot) = &s.bot else { continue };
+            match self.bots.get(bot) {
+                None => {
+                    return Some(format!(
+                        "seat {k}'s bot {bot:?} is not one this server was started with (paifu serve --bot {bot}=CMD)"
+                    ))
+                }
+                Some(command) if s.command.as_ref() != Some(command) => {
+                    return Some(format!(
+                        "seat {k}'s bot {bot:?} is not the command the table was opened with (this server's --bot {bot}=... differs from the table's plan)"
+                    ))
+                }
+                Some(_) => {}
+            }
+        }
+        let bots = plan.seats.iter().any(|s| s.bot.is_some());
+        if bots && plan.sandbox != self.sandbox.is_some() {
+            return Some(if plan.sandbox {
+                "the table was opened to run its bots in the sandbox and this server runs them without (paifu serve --no-sandbox)".to_owned()
+            } else {
+                "the table was opened to run its bots without the sandbox (paifu serve --no-sandbox) and this server runs them in it".to_owned()
+            });
+        }
+        None
+    }
+}
+
 /// One table the server hosts.
 pub struct TableRun {
     pub id: i64,
@@ -370,7 +407,11 @@ impl Tables {
             let Some(row) = archive.table(id)? else { continue };
             match tables.take_up(&row) {
                 Ok(run) => {
-                    if row.stage == "playing" {
+                    if let Some(why) = tables.config.refusal(&run.plan) {
+                        if let Err(e) = tables.stop(&run, &why) {
+                            eprintln!("table {id} could not be ended ({why}): {e}");
+                        }
+                    } else if row.stage == "playing" {
                         tables.launch(run);
                     }
                 }
@@ -378,6 +419,21 @@ impl Tables {
             }
         }
         Ok(tables)
+    }
+
+    /// Ends a table this server may not play, the reason kept as its reveal (`{"stopped": ..}`)
+    /// and shown at each person's seat.
+    fn stop(&self, run: &TableRun, why: &str) -> Result<(), TableError> {
+        eprintln!("table {} is ended, not taken up again: {why}", run.id);
+        let mut archive = Archive::open(&self.config.db)?;
+        let reveal = serde_json::json!({ "stopped": why });
+        archive.set_table_stage(run.id, "ended", Some(&reveal.to_string()))?;
+        let row = archive.table(run.id)?.ok_or_else(|| TableError::NotFound(format!("no table {}", run.id)))?;
+        run.publish_fair(&row)?;
+        for d in run.desks.iter().flatten() {
+            d.publish(|s| s.notice = Some(format!("the table was stopped: {why}")));
+        }
+        Ok(())
     }
 
     /// The bots this server plays with, by name.
@@ -445,9 +501,14 @@ impl Tables {
         }
         let kind = paifu_core::games::engine_kind(&r.game).map_err(|f| field("game", f.message))?;
         bots::visit(kind, Check(r)).unwrap_or_else(|| Err(field("game", "this build has no engine for it")))?;
+        // Names as the archive will take them when the first game is stored (a lookalike of a
+        // name it holds, an invisible character: refused now, not when the table is under way).
+        let archive = Archive::open(&self.config.db)?;
         let mut seats = Vec::with_capacity(r.seats.len());
         for (i, s) in r.seats.iter().enumerate() {
-            check_name(NameKind::Player, &s.name).map_err(|e| field(format!("seats[{i}].name"), e.to_string()))?;
+            if let Some(e) = archive.new_name_refusal(NameKind::Player, &s.name)? {
+                return Err(field(format!("seats[{i}].name"), e.to_string()));
+            }
             if r.seats[..i].iter().any(|o| o.name == s.name) {
                 return Err(field(format!("seats[{i}].name"), format!("{:?} sits at the table already", s.name)));
             }
@@ -473,7 +534,9 @@ impl Tables {
             return Err(field("games", format!("from 1 to {MAX_GAMES} games")));
         }
         if let Some(t) = &r.tournament {
-            check_name(NameKind::Tournament, t).map_err(|e| field("tournament", e.to_string()))?;
+            if let Some(e) = archive.new_name_refusal(NameKind::Tournament, t)? {
+                return Err(field("tournament", e.to_string()));
+            }
         }
         let decision_ms = r.clock.decision_ms.unwrap_or(PERSON_DECISION_MS);
         if !(1_000..=3_600_000).contains(&decision_ms) {
@@ -709,6 +772,9 @@ fn table_meta(run: &TableRun, row: &TableRow, number: u32) -> BTreeMap<String, S
 
 fn play_games<G: Bots>(config: &TablesConfig, run: &Arc<TableRun>, seed: &Seed) -> Result<(), TableError> {
     let plan = &run.plan;
+    if let Some(why) = config.refusal(plan) {
+        return Err(TableError::NotNow(why));
+    }
     let rules = G::rules(&plan.ruleset, &plan.options).map_err(|e| field("options", e.0))?;
     let mut archive = Archive::open(&config.db)?;
     let origin = match archive.table(run.id)?.and_then(|r| r.opened_by) {
@@ -732,7 +798,7 @@ fn play_games<G: Bots>(config: &TablesConfig, run: &Arc<TableRun>, seed: &Seed) 
         for seat in 0..n {
             let k = plan.player_at(number, seat);
             let s = &plan.seats[k];
-            match (&s.command, run.desk(k)) {
+            match (s.bot.as_ref().and_then(|b| config.bots.get(b)), run.desk(k)) {
                 (_, Some(desk)) => {
                     desk.publish(|now| now.seat = seat as Seat);
                     players.push(Player::person(desk, plan.person_limits()));
@@ -790,15 +856,16 @@ impl TableWatch<'_> {
             return Err(format!("the finished game {} is refused: {why}", path.display()));
         }
         let source = path.display().to_string();
-        let stored =
-            self.archive.store(&p, Some(&source), self.run.plan.tournament.as_deref(), self.origin).map_err(failed)?;
+        // The entry and the server's certificate in one transaction (an entry stored already,
+        // by a server stopped before or by anyone else, gets it when it has none by this key).
+        let certificate = (self.config.certify)(&p.report());
+        let tournament = self.run.plan.tournament.as_deref();
+        let stored = self
+            .archive
+            .store_certified(&p, Some(&source), certificate.as_ref(), tournament, self.origin)
+            .map_err(failed)?;
         if !stored.valid {
             return Err(format!("the finished game {} did not store as valid", path.display()));
-        }
-        if stored.new || self.archive.certificates(stored.id).map_err(failed)?.is_empty() {
-            if let Some(c) = (self.config.certify)(&p.report()) {
-                self.archive.add_certificate(stored.id, &c).map_err(failed)?;
-            }
         }
         self.archive.add_table_game(self.run.id, number, stored.id).map_err(failed)?;
         self.archive.live_end_key(&self.key(number)).map_err(failed)?;
@@ -861,5 +928,73 @@ mod tests {
         }
         assert_ne!(game_seed(&seed, 1, None), game_seed(&seed, 2, None));
         assert_eq!(duplicate_meta(6, 4, 2), "deal 2 of 2, rotation 2 of 4");
+    }
+
+    #[test]
+    fn a_finished_game_stored_already_under_another_key_still_gets_the_servers_certificate() {
+        use paifu_core::cert::{self, CertificateBody, SecretKey};
+        let sign = |key: &SecretKey, r: &Report| {
+            let body = CertificateBody::from_report(r, "2026-01-01T00:00:00Z".into(), &key.verifying_key()).unwrap();
+            cert::sign(body, key)
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("t.db");
+        let bytes = crate::samples::tzq_bytes("table", ["Ann", "Bo"], paifu_core::log::Encoding::JsonLines);
+        let path = dir.path().join("game-0001.paifu.jsonl");
+        std::fs::write(&path, &bytes).unwrap();
+        // Someone else stored the same log first, with a certificate by another key.
+        let other = cert::secret_from_bytes([1; 32]);
+        let mut archive = Archive::open(&db).unwrap();
+        let p = prepare(&bytes);
+        archive.store_certified(&p, None, Some(&sign(&other, &p.report())), None, Origin::CommandLine).unwrap();
+        let plan = TablePlan {
+            game: "tzq".into(),
+            ruleset: "standard".into(),
+            options: Options::new(),
+            games: 1,
+            tournament: None,
+            seats: vec![SeatPlan { name: "Ann".into(), bot: None, command: None }; 2],
+            decision_ms: PERSON_DECISION_MS,
+            game_ms: PERSON_GAME_MS,
+            bot_decision_ms: BOT_DECISION_MS,
+            bot_game_ms: BOT_GAME_MS,
+            policy: "safe".into(),
+            duplicate: false,
+            sandbox: false,
+        };
+        let new = NewTable {
+            game: "tzq".into(),
+            ruleset: "standard".into(),
+            plan: serde_json::to_string(&plan).unwrap(),
+            folder: dir.path().display().to_string(),
+            host_commitment: Digest([0; 32]).to_hex(),
+            opened_by: None,
+            seats: vec![NewSeat { name: "Ann".into(), bot: None }, NewSeat { name: "Bo".into(), bot: None }],
+        };
+        let (id, _) = archive.create_table(&new).unwrap();
+        let server = cert::secret_from_bytes([2; 32]);
+        let server_key = hex::encode(server.verifying_key().to_bytes());
+        let config = TablesConfig {
+            db: db.clone(),
+            root: dir.path().to_owned(),
+            bots: BTreeMap::new(),
+            sandbox: None,
+            certify: Arc::new(move |r| Some(sign(&server, r))),
+            sync: false,
+        };
+        let run = Arc::new(TableRun {
+            id,
+            plan,
+            folder: Folder { root: dir.path().to_owned() },
+            desks: Vec::new(),
+            host_commitment: Digest([0; 32]),
+            steps: Mutex::new(()),
+        });
+        let mut watch =
+            TableWatch { config: &config, run: &run, archive: &mut archive, origin: Origin::CommandLine, live: None };
+        watch.store(1, &path).unwrap();
+        let entry = archive.table(id).unwrap().unwrap().games[0].1;
+        let signers: Vec<String> = archive.certificates(entry).unwrap().into_iter().map(|c| c.signer).collect();
+        assert!(signers.contains(&server_key), "the server's certificate is stored: {signers:?}");
     }
 }
