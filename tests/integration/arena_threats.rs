@@ -305,6 +305,92 @@ print("processes: %d started" % len(started), file=sys.stderr, flush=True)
     }
 }
 
+/// Seen in CI: mjai.app's bots at seat 0 of one match ended at once while the greedy bot above, at
+/// seat 0 of a match running beside it, held its 64 processes: both bots ran as uid 2100000000 +
+/// seat, and the process limit counts a user's processes. A bot holding its limit must starve no
+/// bot of another match: each bot leases a user of its own for as long as it runs.
+#[test]
+fn a_bot_holding_its_process_limit_starves_no_bot_of_another_match() {
+    if !rustix_is_root() {
+        eprintln!("not root: bots run as the host's user, the process limit is the operator's (docs/protocol.md)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::create_dir_all(&b).unwrap();
+    let hog = script(
+        &a,
+        "hog.py",
+        r#"
+import subprocess, sys, time
+held = []
+for i in range(200):
+    try:
+        held.append(subprocess.Popen(["sleep", "600"]))
+    except OSError:
+        break
+print("holding %d" % len(held), file=sys.stderr, flush=True)
+time.sleep(600)
+"#,
+        "",
+    );
+    let random = builtin("tzq", "random");
+    let mut first = Command::new(PAIFU)
+        .args(["arena", "tzq", "--bot", &hog, "--bot", &random, "--games", "1", "--out", "m", "--timeout-ms", "600000"])
+        .args(["--bot-memory-mb", "1024", "-q"])
+        .current_dir(&a)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let said = a.join("m/bots/game-0001-seat-0.stderr");
+    let start = Instant::now();
+    let held = loop {
+        let text = std::fs::read_to_string(&said).unwrap_or_default();
+        if let Some(n) = text.lines().find_map(|l| l.strip_prefix("holding ")) {
+            break n.trim().parse::<usize>().unwrap();
+        }
+        assert!(start.elapsed() < Duration::from_secs(120), "the hog never said how many it holds: {text}");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let counter = script(
+        &b,
+        "counter.py",
+        &format!(
+            r#"
+import json, subprocess, sys
+started = []
+for i in range(40):
+    try:
+        started.append(subprocess.Popen(["sleep", "60"]))
+    except OSError as e:
+        print("refused: %s" % e, file=sys.stderr, flush=True)
+        break
+print("started %d" % len(started), file=sys.stderr, flush=True)
+for p in started:
+    p.kill()
+    p.wait()
+{PLAY_FIRST}"#
+        ),
+        "",
+    );
+    let run = host(
+        &["arena", "tzq", "--bot", &counter, "--bot", &random, "--games", "1", "--out", "m", "-q"],
+        &b,
+        Duration::from_secs(120),
+        400,
+    );
+    first.kill().unwrap();
+    first.wait().unwrap();
+    run.assert_finished("the second match");
+    let text = std::fs::read_to_string(b.join("m/bots/game-0001-seat-0.stderr")).unwrap();
+    assert!(held > 50, "the hog holds nearly its limit of 64 processes: {held}");
+    assert!(text.contains("started 40"), "the other match's bot at the same seat starts its processes: {text}");
+    let log = tzq_log(&b.join("m/game-0001.paifu.jsonl"));
+    assert_eq!(incidents_of(&log.records, 0, ""), 0, "no incident for the second match's bot");
+}
+
 /// Whether the tests run as root (then each bot has a user of its own and a process limit).
 fn rustix_is_root() -> bool {
     std::fs::read_to_string("/proc/self/status")

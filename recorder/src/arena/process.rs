@@ -14,7 +14,7 @@
 //! - it runs in a process group of its own (and, sandboxed, a PID namespace of its own): stopping
 //!   it kills every process it started.
 
-use super::sandbox::Sandbox;
+use super::sandbox::{BotUser, Sandbox};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -152,6 +152,8 @@ pub struct BotProcess {
     /// Bytes of standard error not kept (known once the bot is stopped).
     dropped: u64,
     stopped: bool,
+    /// The user it runs as, held until it has been stopped and waited for.
+    user: Option<BotUser>,
 }
 
 /// The words of `command` with `{seat}` replaced.
@@ -192,9 +194,9 @@ impl BotProcess {
     /// Starts `command` for `seat` as `launch` says.
     pub fn spawn(command: &str, seat: u8, launch: Launch<'_>) -> Result<BotProcess, BotFault> {
         let words = command_words(command, seat)?;
-        let argv = match launch.sandbox {
-            Some(s) => s.command(&words, seat),
-            None => words,
+        let (argv, user) = match launch.sandbox {
+            Some(s) => s.command(&words).map_err(|source| BotFault::Spawn { command: command.to_owned(), source })?,
+            None => (words, None),
         };
         let (program, args) = argv.split_first().ok_or_else(|| BotFault::BadCommand(command.to_owned()))?;
         use std::os::unix::process::CommandExt;
@@ -220,6 +222,7 @@ impl BotProcess {
             stderr,
             dropped: 0,
             stopped: false,
+            user,
         })
     }
 
@@ -307,6 +310,7 @@ impl BotProcess {
         if let Some(rx) = self.stderr.take() {
             self.dropped = rx.recv_timeout(Duration::from_secs(2)).unwrap_or(0);
         }
+        self.user = None;
     }
 
     /// Bytes of its standard error that were not kept (once stopped).

@@ -16,10 +16,18 @@ use std::path::{Path, PathBuf};
 /// The Debian package that provides `bwrap`.
 pub const BUBBLEWRAP_PACKAGE: &str = "bubblewrap";
 
-/// Each seat's bot runs as uid and gid `BOT_UID + seat` when the host runs as root: a range no
-/// account uses (systemd's "unused" range, docs/protocol.md), one user per seat so that the
-/// process limit of one bot is not shared with the others.
+/// When the host runs as root, each bot runs as a user of its own, uid and gid in
+/// `BOT_UID .. BOT_UID + BOT_USERS`: a range no account uses (systemd's "unused" range,
+/// docs/protocol.md). The user is leased ([`BotUser`]) for as long as the bot runs, so that no
+/// two bots on the machine share one (the process limit counts a user's processes: a bot sharing
+/// its user with a bot of another match or table could be starved by it).
 pub const BOT_UID: u32 = 2_100_000_000;
+
+/// How many users bots may run as at once on one machine.
+pub const BOT_USERS: u32 = 1 << 20;
+
+/// Where the leases of bot users are held (one lock file per user), when the host runs as root.
+pub const BOT_USERS_DIR: &str = "/run/paifu/bot-users";
 
 /// The size of the bot's own `/tmp` (tmpfs, in memory): the most it can write.
 pub const TMP_BYTES: u64 = 64 << 20;
@@ -94,6 +102,53 @@ impl Secrets {
                 PathBuf::from(p)
             })
             .collect()
+    }
+}
+
+/// A user a bot runs as, held while the bot runs: no other bot on this machine (of this host or
+/// of another `paifu` process) is given it meanwhile. The lease is an exclusive lock on a file of
+/// its own, so a host that dies gives its users back with it.
+#[derive(Debug)]
+pub struct BotUser {
+    uid: u32,
+    _lock: std::fs::File,
+}
+
+impl BotUser {
+    /// Leases the first free user of `first .. first + count`, with lock files in `dir` (made if
+    /// missing, readable only by its owner).
+    pub fn lease_in(dir: &Path, first: u32, count: u32) -> std::io::Result<BotUser> {
+        use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+        std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
+        let meta = std::fs::symlink_metadata(dir)?;
+        if !meta.is_dir() {
+            return Err(std::io::Error::other(format!("{} is not a folder", dir.display())));
+        }
+        for n in 0..count {
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .mode(0o600)
+                .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
+                .open(dir.join(n.to_string()))?;
+            match file.try_lock() {
+                Ok(()) => return Ok(BotUser { uid: first + n, _lock: file }),
+                Err(std::fs::TryLockError::WouldBlock) => continue,
+                Err(std::fs::TryLockError::Error(e)) => return Err(e),
+            }
+        }
+        Err(std::io::Error::other(format!("all {count} bot users are in use (lock files in {})", dir.display())))
+    }
+
+    /// Leases a user for one bot: in [`BOT_USERS_DIR`], of the range at [`BOT_UID`].
+    pub fn lease() -> std::io::Result<BotUser> {
+        BotUser::lease_in(Path::new(BOT_USERS_DIR), BOT_UID, BOT_USERS)
+    }
+
+    /// Its uid (and gid).
+    pub fn uid(&self) -> u32 {
+        self.uid
     }
 }
 
@@ -245,8 +300,16 @@ impl Sandbox {
         }
     }
 
-    /// The command line that runs `words` (the bot's command, split) for `seat` in the sandbox.
-    pub fn command(&self, words: &[String], seat: u8) -> Vec<String> {
+    /// The command line that runs `words` (the bot's command, split) in the sandbox, and the user
+    /// it runs as when the host is root: the lease must be held until the bot has ended.
+    pub fn command(&self, words: &[String]) -> std::io::Result<(Vec<String>, Option<BotUser>)> {
+        let user = if self.setpriv.is_some() { Some(BotUser::lease()?) } else { None };
+        let argv = self.command_as(words, user.as_ref().map(BotUser::uid));
+        Ok((argv, user))
+    }
+
+    /// The command line that runs `words` in the sandbox, as `uid` when given.
+    fn command_as(&self, words: &[String], uid: Option<u32>) -> Vec<String> {
         let mut words = words.to_vec();
         if let Some(p) = words.first().and_then(|w| self.program(w)) {
             words[0] = p.display().to_string();
@@ -329,8 +392,7 @@ impl Sandbox {
             }
         }
         c.push("--".into());
-        if let Some(setpriv) = &self.setpriv {
-            let uid = BOT_UID + u32::from(seat);
+        if let (Some(setpriv), Some(uid)) = (&self.setpriv, uid) {
             c.extend([
                 s(setpriv),
                 format!("--reuid={uid}"),
@@ -349,7 +411,9 @@ impl Sandbox {
     /// Starts a sandbox running `true` and waits for it: an error says why the sandbox cannot
     /// start here.
     pub fn probe(&self) -> Result<(), SandboxError> {
-        let argv = self.command(&["true".to_owned()], 0);
+        let (argv, _user) = self
+            .command(&["true".to_owned()])
+            .map_err(|e| SandboxError::Broken(format!("no user to run a bot as: {e}")))?;
         let out = std::process::Command::new(&argv[0])
             .args(&argv[1..])
             .stdin(std::process::Stdio::null())
@@ -387,6 +451,33 @@ mod tests {
         assert_eq!(found, [cwd.join("deps"), cwd.join("bot.py")], "{found:?}");
         let words = vec!["sh".to_owned(), "-c".to_owned(), "python3 ./bot.py 2>&1".to_owned()];
         assert_eq!(named_paths(&words, cwd), [cwd.join("bot.py")], "a file named inside sh -c's script");
+    }
+
+    #[test]
+    fn a_bot_user_is_never_leased_twice_at_once_and_comes_back_when_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().join("users");
+        let a = BotUser::lease_in(&d, 100, 3).unwrap();
+        let b = BotUser::lease_in(&d, 100, 3).unwrap();
+        let c = BotUser::lease_in(&d, 100, 3).unwrap();
+        assert_eq!([a.uid(), b.uid(), c.uid()], [100, 101, 102]);
+        let full = BotUser::lease_in(&d, 100, 3).unwrap_err();
+        assert!(full.to_string().contains("all 3 bot users are in use"), "{full}");
+        drop(b);
+        assert_eq!(BotUser::lease_in(&d, 100, 3).unwrap().uid(), 101, "a dropped lease is free again");
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(std::fs::metadata(&d).unwrap().permissions().mode() & 0o777, 0o700);
+    }
+
+    #[test]
+    fn a_bot_user_lock_that_is_a_link_is_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().join("users");
+        std::fs::create_dir(&d).unwrap();
+        let target = dir.path().join("elsewhere");
+        std::os::unix::fs::symlink(&target, d.join("0")).unwrap();
+        assert!(BotUser::lease_in(&d, 100, 3).is_err(), "a planted link is refused, not followed");
+        assert!(!target.exists(), "nothing was made where the link points");
     }
 
     #[test]
