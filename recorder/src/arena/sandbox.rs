@@ -132,10 +132,10 @@ impl BotUser {
                 .mode(0o600)
                 .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
                 .open(dir.join(n.to_string()))?;
-            match file.try_lock() {
+            match rustix::fs::flock(&file, rustix::fs::FlockOperation::NonBlockingLockExclusive) {
                 Ok(()) => return Ok(BotUser { uid: first + n, _lock: file }),
-                Err(std::fs::TryLockError::WouldBlock) => continue,
-                Err(std::fs::TryLockError::Error(e)) => return Err(e),
+                Err(rustix::io::Errno::WOULDBLOCK) => continue,
+                Err(e) => return Err(e.into()),
             }
         }
         Err(std::io::Error::other(format!("all {count} bot users are in use (lock files in {})", dir.display())))
