@@ -11,11 +11,10 @@ use crate::error::{Error, Result, Status};
 use crate::output::{progress_of, report_json, report_line};
 use clap::Args;
 use paifu_core::log::{LogReader, ReadError};
-use paifu_core::replay::{validate_reader, Report, Verdict};
+use paifu_core::replay::{Report, Verdict};
 use paifu_core::ErrorCode;
 use paifu_recorder::files::{collect_logs, open_log, read_log_bytes};
-use paifu_recorder::import::source::{as_excerpt, validate_bytes};
-use paifu_recorder::import::to_log::embedded_source as embedded;
+use paifu_recorder::import::source::{as_excerpt, streams, validate_bytes, validate_reader};
 use rayon::prelude::*;
 use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -149,8 +148,9 @@ fn report_of(f: &Path, excerpt: bool) -> std::result::Result<Report, String> {
         Err(ReadError::Fault(fault)) => {
             Report { header: None, digest: None, records: 0, verdict: Verdict::Invalid(fault) }
         }
-        // An imported log checked against the source it embeds: read whole.
-        Ok(reader) if embedded(reader.header()).is_some() => validate_bytes(&whole()?),
+        // An imported MCR log checked against the source it embeds: read whole.
+        Ok(reader) if !streams(reader.header()) => validate_bytes(&whole()?),
+        // Any other (an imported riichi log against its source in the same pass): read once.
         Ok(reader) => validate_reader(reader).map_err(io)?,
     };
     // Read again as an excerpt only when asked to and the game stops early.

@@ -362,40 +362,49 @@ fn before(f: &Fault, g: &Fault) -> bool {
 /// This is the one function `paifu validate`, `paifu sign`, `paifu verify` and whoever stores
 /// logs call.
 pub fn validate_bytes(bytes: &[u8]) -> Report {
-    let mut reader = match log::open(bytes) {
+    let reader = match log::open(bytes) {
         Ok(r) => r,
         Err(f) => return Report { header: None, digest: None, records: 0, verdict: Verdict::Invalid(f) },
     };
     let h = reader.header();
-    if embedded_source(h).is_none() || h.game != GameKind::Riichi.name() {
+    if embedded_source(h).is_some() && h.game == GameKind::Mcr.name() {
         let mut report = replay::validate_bytes(bytes);
         if let (Some(header), Some(_)) = (&report.header, &report.digest) {
-            if embedded_source(header).is_some() && header.game == GameKind::Mcr.name() {
-                let verdict = report.verdict.clone();
-                report.verdict = checked_against_source(header, bytes, || verdict);
-            }
+            let verdict = report.verdict.clone();
+            report.verdict = checked_against_source(header, bytes, || verdict);
         }
         return report;
     }
+    // Bytes in memory cannot fail to be read.
+    validate_reader(reader).unwrap_or_else(|e| Report {
+        header: None,
+        digest: None,
+        records: 0,
+        verdict: Verdict::Invalid(Fault::new(ErrorCode::BadEncoding, format!("the log could not be read: {e}"))),
+    })
+}
+
+/// Whether [`validate_reader`] checks the log with this header as [`validate_bytes`] would: every
+/// log but an imported MCR log that embeds its source (its source check needs the log whole).
+pub fn streams(header: &Header) -> bool {
+    embedded_source(header).is_none() || header.game != GameKind::Mcr.name()
+}
+
+/// [`validate_bytes`] for a log being read, whose header is read: the records are checked as they
+/// are read (an imported riichi log against its embedded source in the same pass), none kept, so
+/// that a file is read once. For a log [`streams`] refuses, the core validator's report alone:
+/// ask [`validate_bytes`] instead. Only a failing reader is an error.
+pub fn validate_reader<R: std::io::BufRead>(mut reader: log::LogReader<R>) -> std::io::Result<Report> {
+    let h = reader.header();
+    if embedded_source(h).is_none() || h.game != GameKind::Riichi.name() {
+        return replay::validate_reader(reader);
+    }
     match SourceCheck::new(h) {
         Ok(mut check) => {
-            // Bytes in memory cannot fail to be read.
-            let checked = replay::validate_records::<Riichi, _>(&mut reader, &mut check);
-            let header = Some(reader.into_header());
-            match checked {
-                Ok((digest, records, verdict)) => Report { header, digest, records, verdict },
-                Err(e) => Report {
-                    header,
-                    digest: None,
-                    records: 0,
-                    verdict: Verdict::Invalid(Fault::new(
-                        ErrorCode::BadEncoding,
-                        format!("the log could not be read: {e}"),
-                    )),
-                },
-            }
+            let (digest, records, verdict) = replay::validate_records::<Riichi, _>(&mut reader, &mut check)?;
+            Ok(Report { header: Some(reader.into_header()), digest, records, verdict })
         }
-        Err(f) => with_header_fault(replay::validate_bytes(bytes), f),
+        Err(f) => Ok(with_header_fault(replay::validate_reader(reader)?, f)),
     }
 }
 
