@@ -1,7 +1,7 @@
 //! Riichi benchmarks: scoring random winning hands (the scorer, and `paifu score riichi`'s line
 //! protocol: a JSON line in, a JSON line out), and replaying simulated East+South games from
 //! binary and JSON Lines logs. Run with `cargo bench -p paifu-core --bench riichi`
-//! (docs/performance.md, "Replay", has the figures).
+//! (docs/log-format.md, "Speed", has the figures).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use paifu_core::log::{encode, Encoding};
