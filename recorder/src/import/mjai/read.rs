@@ -132,6 +132,8 @@ pub(crate) enum Event {
     ReachAccepted {
         actor: u8,
         scores: Option<Vec<i64>>,
+        /// The deposit as score changes (the original mjai), when given.
+        deltas: Option<Vec<i64>>,
     },
     Hora {
         actor: u8,
@@ -149,6 +151,8 @@ pub(crate) enum Event {
         /// The winner's concealed tiles (`hora_tehais`: the original mjai, akochan, mjx), when
         /// given.
         hand: Option<Vec<Pai>>,
+        /// RiichiEnv's `tsumo`: whether the win is by self-draw, when given.
+        tsumo: Option<bool>,
     },
     Ryukyoku {
         reason: Option<String>,
@@ -395,7 +399,9 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
         "ankan" => Event::Ankan { actor: o.seat("actor")?, consumed: o.pais("consumed")? },
         "dora" => Event::Dora { dora_marker: o.pai("dora_marker")? },
         "reach" => Event::Reach { actor: o.seat("actor")? },
-        "reach_accepted" => Event::ReachAccepted { actor: o.seat("actor")?, scores: o.ints("scores")? },
+        "reach_accepted" => {
+            Event::ReachAccepted { actor: o.seat("actor")?, scores: o.ints("scores")?, deltas: o.ints("deltas")? }
+        }
         "hora" => {
             // Mortal's libriichi writes `ura_markers`, the mjai protocol `uradora_markers`, some
             // bots `uradora_marker`: one list, under any of the names; two that differ are refused.
@@ -435,6 +441,7 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
                     Some(_) => Some(o.pais("hora_tehais")?),
                     None => None,
                 },
+                tsumo: o.opt("tsumo", "true or false", |v| v.as_bool())?,
             }
         }
         "ryukyoku" => Event::Ryukyoku {

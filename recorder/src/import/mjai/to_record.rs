@@ -360,9 +360,26 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                         give(&mut o.concealed, *actor, &[t]);
                     }
                     Event::Reach { actor } => o.reach[usize::from(*actor)] = true,
-                    Event::ReachAccepted { actor, .. } => {
+                    Event::ReachAccepted { actor, scores, deltas } => {
+                        let a = usize::from(*actor) % 4;
                         if let Some(now) = o.now.as_mut() {
-                            now[usize::from(*actor) % 4] -= 1000;
+                            now[a] -= 1000;
+                        }
+                        // The deposit, as the writer states it: 1000 from the seat in riichi.
+                        let deposit: Vec<i64> = (0..4).map(|s| if s == a { -1000 } else { 0 }).collect();
+                        if let Some(d) = deltas.as_ref().filter(|d| **d != deposit) {
+                            return Err(here(format!(
+                                "reach_accepted: \"deltas\" {d:?}: a riichi deposit is 1000 points from seat {actor}, \
+                                 {deposit:?}"
+                            )));
+                        }
+                        if let (Some(sc), Some(now)) = (scores, o.now) {
+                            if sc[..] != now[..] {
+                                return Err(here(format!(
+                                    "reach_accepted: \"scores\" {sc:?}, but after seat {actor}'s deposit the seats hold \
+                                     {now:?}"
+                                )));
+                            }
                         }
                     }
                     Event::Chi { actor, target, pai, consumed } => {
@@ -430,7 +447,26 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                         }
                         r.dora.push(t);
                     }
-                    Event::Hora { actor, target, pai, ura_markers, yaku, fu, han, deltas, scores, pao, hand } => {
+                    Event::Hora {
+                        actor,
+                        target,
+                        pai,
+                        ura_markers,
+                        yaku,
+                        fu,
+                        han,
+                        deltas,
+                        scores,
+                        pao,
+                        hand,
+                        tsumo,
+                    } => {
+                        if let Some(t) = tsumo.filter(|t| *t != (actor == target)) {
+                            let said = if t { "a win by self-draw" } else { "a win on a discard" };
+                            return Err(here(format!(
+                                "hora: \"tsumo\" {t} says {said}, but seat {actor} wins from seat {target}"
+                            )));
+                        }
                         let a = usize::from(*actor);
                         // The winning tile: the one just drawn, or the last discard or added kan.
                         let win = match pai {
