@@ -86,7 +86,7 @@ fn read_yaku(yaku: &[(String, u32)], tiles: &[Tile]) -> Vec<(String, u32)> {
                     out.push((name.clone(), *han));
                 }
             }
-            None => out.push((name.clone(), *han)),
+            None => out.push((name.clone(), dialect::yakuman_han(*han))),
         }
     }
     out
@@ -97,12 +97,37 @@ fn yaochu(t: Tile) -> bool {
     t.0 > 40 && t.0 < 50 || t.0 < 40 && matches!(t.0 % 10, 1 | 9)
 }
 
-/// The draw a `ryukyoku` without `reason` names, when the record shows which: nine kinds of
-/// terminals and honours in a seat's first hand of 14 with no call yet (nine terminals), or the
-/// wall used up (70 draws: an exhaustive draw).
+/// The draw a `ryukyoku` without `reason` names, when the record shows which (Mortal's libriichi
+/// writes none, libriichi/src/arena/board.rs): four seats in riichi; four kans by more than one
+/// seat; the same wind as each seat's first discard, no call made; nine kinds of terminals and
+/// honours in a seat's first hand of 14 with no call yet (nine terminals); the wall used up (70
+/// draws: an exhaustive draw).
 fn unnamed_draw(o: &Open) -> Option<&'static str> {
     let r = &o.round;
+    if r.discards.iter().all(|d| d.iter().any(|x| matches!(x, Discard::Riichi(_)))) {
+        return Some("四家立直");
+    }
+    let kans: Vec<usize> = (0..4)
+        .flat_map(|s| {
+            let open = r.takes[s].iter().filter(|t| matches!(t, Take::OpenKan { .. })).count();
+            let own =
+                r.discards[s].iter().filter(|d| matches!(d, Discard::AddedKan { .. } | Discard::ClosedKan { .. }));
+            std::iter::repeat_n(s, open + own.count())
+        })
+        .collect();
+    if kans.len() == 4 && kans.iter().any(|s| *s != kans[0]) {
+        return Some("四槓散了");
+    }
     let calls = r.takes.iter().flatten().any(|t| !matches!(t, Take::Draw(_)));
+    let first_discard = |s: usize| match (r.discards[s].as_slice(), r.takes[s].first()) {
+        ([Discard::Tile(t) | Discard::Riichi(Some(t))], _) => Some(*t),
+        ([Discard::Tsumogiri | Discard::Riichi(None)], Some(Take::Draw(t))) => Some(*t),
+        _ => None,
+    };
+    let winds: Vec<Option<Tile>> = (0..4).map(first_discard).collect();
+    if !calls && winds[0].is_some_and(|w| (41..=44).contains(&w.0)) && winds.iter().all(|w| *w == winds[0]) {
+        return Some("四風連打");
+    }
     let first = (0..4).find(|&s| o.last_draw[s].is_some() && r.takes[s].len() == 1 && r.discards[s].is_empty());
     if let (Some(s), false) = (first, calls) {
         let mut kinds: Vec<u8> =
@@ -160,6 +185,8 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
     let mut length_given = false;
     // The points after the last hand closed, for a start_kyoku without scores.
     let mut after_last: Option<[i64; 4]> = None;
+    // A draw whose changes the next hand's scores state: its hand, the points before it, its line.
+    let mut pending: Option<(usize, Option<[i64; 4]>, usize)> = None;
     let mut red_seen = false;
     let mut pm = PosMap::default();
     let mut cur: Option<Open> = None;
@@ -235,6 +262,18 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                         .in_round(&name)
                     })?,
                 };
+                if let Some((di, before, dl)) = pending.take() {
+                    let before = before.ok_or_else(|| {
+                        ImportError::new(
+                            format!("line {dl}"),
+                            "a ryukyoku without \"deltas\" or \"scores\" in a hand whose earlier result gave \
+                             neither: its changes cannot be counted",
+                        )
+                    })?;
+                    if let Some(Outcome::Draw { deltas, .. }) = g.rounds.get_mut(di).map(|r| &mut r.outcome) {
+                        *deltas = Some(std::array::from_fn(|i| sc[i] - before[i]));
+                    }
+                }
                 let mut hands: [Vec<Tile>; 4] = Default::default();
                 for (s, h) in tehais.iter().enumerate() {
                     for p in h {
@@ -583,9 +622,12 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                         // the scores after it (akochan's kyushukyuhai) claims none.
                         let given = result_deltas(deltas.as_ref(), scores.as_ref(), o.now, "ryukyoku").map_err(here)?;
                         let abortive = name != "流局" && name != "流し満貫";
-                        // A draw that states neither: its changes are computed, not claimed (the
-                        // next hand's scores, when given, are compared with them); an abortive
-                        // draw moves no points.
+                        // A draw that states neither: an abortive draw moves no points (no changes,
+                        // as in a tenhou.net/6 record); an exhaustive draw's (or nagashi
+                        // mangan's) are the next hand's scores less the points before it.
+                        if let (None, false) = (given, abortive) {
+                            pending = Some((ri, o.now, line));
+                        }
                         o.now = match given {
                             Some(d) => o.now.map(|now| std::array::from_fn(|i| now[i] + d[i])),
                             None if abortive => o.now,
@@ -600,6 +642,13 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                 }
             }
         }
+    }
+    if let Some((_, _, dl)) = pending {
+        return Err(ImportError::new(
+            format!("line {dl}"),
+            "an exhaustive draw without \"deltas\" or \"scores\" ends the game: no hand after it states its \
+             score changes (the tenpai payments), so there is nothing to check them against",
+        ));
     }
     if let Some(o) = cur {
         if !o.ended {

@@ -68,10 +68,7 @@ pub(super) fn conclude(
     }
     // Score changes the source left out are computed, not claimed: no claim (never a claim of
     // nothing).
-    let unclaimed = match &r.outcome {
-        Outcome::Wins(ws) => ws.iter().any(|w| w.computed.contains(&"score changes")),
-        Outcome::Draw { deltas, .. } => deltas.is_none(),
-    };
+    let unclaimed = matches!(&r.outcome, Outcome::Wins(ws) if ws.iter().any(|w| w.computed.contains(&"score changes")));
     (!unclaimed).then_some(d)
 }
 
