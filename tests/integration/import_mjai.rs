@@ -870,3 +870,107 @@ fn each_writers_dialect_imports_to_the_same_game() {
         }
     }
 }
+
+/// mjai.app (smly/mjai.app, python/mjai/game.py `merge_logs`): libriichi's arena logs of each
+/// run joined under one `start_game`, closed by a bare `end_game`; a hand a bot's error stopped
+/// ends in `ryukyoku` with `reason` `error` (the penalty as deltas), RiichiEnv's in
+/// `Error: Illegal Action by Player N`. Such a stop is no rule of the game: refused at its line.
+#[test]
+fn mjai_apps_logs_import_and_a_hand_stopped_for_a_bots_error_is_refused() {
+    let file = GAME;
+    let lines = libriichi(export_lines(file));
+    same_game_as(file, libriichi);
+    let r = lines.iter().position(|l| l["type"] == "ryukyoku").unwrap();
+    for (reason, says) in [
+        ("error", "mjai.app's `error`"),
+        ("Error: Illegal Action by Player 2", "RiichiEnv's \"Error: Illegal Action by Player 2\""),
+    ] {
+        let mut m = lines.clone();
+        obj(&mut m[r]).insert("reason".into(), serde_json::json!(reason));
+        let e = paifu_recorder::import::mjai::import(&text(&m), b"x").unwrap_err();
+        assert_eq!(e.position, format!("line {}", r + 1), "{e}");
+        assert!(e.message.contains(says) && e.message.contains("which no rule of the game provides"), "{e}");
+    }
+    let mut m = lines.clone();
+    obj(&mut m[r]).insert("reason".into(), serde_json::json!("timeout"));
+    let e = paifu_recorder::import::mjai::import(&text(&m), b"x").unwrap_err();
+    assert!(e.message.contains("ryukyoku reason \"timeout\" is no draw of the rules"), "{e}");
+}
+
+/// akochan's `kyoku_first` (mjai_client.cpp: "4 -> tonpu match, 0 -> tonnan match") sets the
+/// game's length as Tenhou's rule name would.
+#[test]
+fn kyoku_first_is_the_games_length() {
+    let lines = akochan(export_lines(GAME));
+    let rules_with = |k: serde_json::Value, rule: Option<&str>| {
+        let mut m = lines.clone();
+        obj(&mut m[0]).insert("kyoku_first".into(), k);
+        if let Some(r) = rule {
+            obj(&mut m[0]).insert("rule".into(), serde_json::json!(r));
+        }
+        let t = text(&m);
+        let (g, _) = paifu_recorder::import::mjai::import(&t, t.as_bytes()).map(|i| (i.log.header, ())).unwrap();
+        (g.ruleset, g.options)
+    };
+    assert_eq!(rules_with(serde_json::json!(0), None), rules_with(serde_json::json!(0), Some("鳳南喰赤")));
+    // The same East-South game said to be East-only: over by the rules after East 4 (someone
+    // holds 30000), refused where it goes on.
+    let mut m = lines.clone();
+    obj(&mut m[0]).insert("kyoku_first".into(), serde_json::json!(4));
+    let south = m.iter().position(|l| l["type"] == "start_kyoku" && l["bakaze"] == "S").unwrap();
+    let e = paifu_recorder::import::mjai::import(&text(&m), b"x").unwrap_err();
+    assert_eq!(
+        (e.position.as_str(), e.round.as_deref()),
+        (format!("line {}", south + 1).as_str(), Some("South 1, 0 honba")),
+        "{e}"
+    );
+    assert!(e.message.contains("the game is over by the rules, but the source goes on"), "{e}");
+    let mut m = lines.clone();
+    obj(&mut m[0]).insert("kyoku_first".into(), serde_json::json!(2));
+    let e = paifu_recorder::import::mjai::import(&text(&m), b"x").unwrap_err();
+    assert_eq!(e.position, "line 1");
+    assert!(e.message.contains("kyoku_first 2: akochan writes 0 (an East-South game) or 4 (an East-only game)"), "{e}");
+}
+
+/// Fields a writer adds that say something about the game are checked: `hora_tehais`, the
+/// original mjai's `pao` and `reach_accepted` `deltas`, RiichiEnv's `tsumo`; one that
+/// contradicts the record is refused at its line (or, for the liable seat, is a claim mismatch).
+#[test]
+fn fields_writers_add_are_checked_against_the_game() {
+    let lines = ruby_mjai(export_lines(GAME));
+    same_game_as(GAME, ruby_mjai);
+    let refused = |m: &[serde_json::Value], line: usize, says: &str| {
+        let e = paifu_recorder::import::mjai::import(&text(m), b"x").unwrap_err();
+        assert_eq!(e.position, format!("line {}", line + 1), "{e}");
+        assert!(e.message.contains(says), "{says:?} not in {e}");
+    };
+    let h = lines.iter().position(|l| l["type"] == "hora").unwrap();
+    let mut m = lines.clone();
+    let held = m[h]["hora_tehais"].as_array_mut().unwrap();
+    held[0] = serde_json::json!(if held[0] == "C" { "P" } else { "C" });
+    refused(&m, h, "hora_tehais gives seat");
+    let r = lines.iter().position(|l| l["type"] == "reach_accepted").unwrap();
+    let mut m = lines.clone();
+    m[r]["deltas"] = serde_json::json!([-1000, -1000, 0, 0]);
+    refused(&m, r, "a riichi deposit is 1000 points from seat");
+    let lines = riichienv(export_lines(GAME));
+    let mut m = lines.clone();
+    let flag = m[h]["tsumo"].as_bool().unwrap();
+    m[h]["tsumo"] = serde_json::json!(!flag);
+    refused(&m, h, "hora: \"tsumo\"");
+    // A liable seat where there is none: the win's claim differs from Paifu's.
+    let mut m = ruby_mjai(export_lines(GAME));
+    let one =
+        (1..m.len()).find(|&i| m[i]["type"] == "hora" && m[i - 1]["type"] != "hora" && m[i + 1]["type"] != "hora");
+    let one = one.unwrap();
+    let who = m[one]["actor"].as_u64().unwrap();
+    m[one]["pao"] = serde_json::json!((who + 1) % 4);
+    let imp = mjai(&text(&m));
+    assert!(imp.mismatches.iter().any(|x| x.error.message.contains("claim_mismatch")), "{:?}", imp.mismatches);
+    // The original mjai's `sangenpai` that counts more dragon pungs than the winner holds.
+    let mut m = ruby_mjai(export_lines(GAME));
+    let y = m.iter().position(|l| l["type"] == "hora").unwrap();
+    m[y]["yakus"].as_array_mut().unwrap().push(serde_json::json!(["sangenpai", 3]));
+    let imp = mjai(&text(&m));
+    assert!(imp.mismatches.iter().any(|x| x.error.message.contains("sangenpai")), "{:?}", imp.mismatches);
+}
