@@ -730,6 +730,42 @@ mod tests {
         assert!(e.message.contains("the scores before it are not known"), "{e}");
     }
 
+    /// Two hands ended by draws that state no results: the first (exhaustive) takes the second
+    /// hand's scores, the second (`last`) ends the game.
+    fn two_draws(last: &str) -> String {
+        let hand = r#"["1m","2m","3m","4m","5m","6m","7m","8m","9m","1p","2p","3p","4p"]"#;
+        let start = |k: u8, sc: &str| {
+            format!(
+                r#"{{"type":"start_kyoku","bakaze":"E","dora_marker":"2s","kyoku":{k},"honba":0,"kyotaku":0,"oya":{},"scores":{sc},"tehais":[{hand},{hand},{hand},{hand}]}}"#,
+                k - 1
+            )
+        };
+        format!(
+            "{{\"type\":\"start_game\"}}\n{}\n{{\"type\":\"ryukyoku\",\"reason\":\"fanpai\"}}\n{{\"type\":\"end_kyoku\"}}\n{}\n{{\"type\":\"ryukyoku\",\"reason\":\"{last}\"}}\n{{\"type\":\"end_kyoku\"}}\n{{\"type\":\"end_game\"}}\n",
+            start(1, "[25000,25000,25000,25000]"),
+            start(2, "[26500,23500,25000,25000]")
+        )
+    }
+
+    #[test]
+    fn a_draw_that_states_no_results_takes_them_from_the_next_hand() {
+        let (g, _) = to_game(&super::super::read::parse(&two_draws("kyushukyuhai")).unwrap()).unwrap();
+        assert_eq!(g.names, ["seat 0", "seat 1", "seat 2", "seat 3"]);
+        assert!(g.absent[0].starts_with("names"), "{:?}", g.absent);
+        let draws: Vec<_> = g.rounds.iter().map(|r| r.outcome.clone()).collect();
+        assert_eq!(
+            draws,
+            [
+                Outcome::Draw { name: "流局".into(), deltas: Some([1500, -1500, 0, 0]) },
+                // An abortive draw moves no points: no claim, as in a tenhou.net/6 record.
+                Outcome::Draw { name: "九種九牌".into(), deltas: None },
+            ]
+        );
+        let e = to_game(&super::super::read::parse(&two_draws("fanpai")).unwrap()).unwrap_err();
+        assert_eq!(e.position, "line 6");
+        assert!(e.message.contains("no hand after it states its score changes"), "{e}");
+    }
+
     #[test]
     fn yaochu_is_terminals_and_honours() {
         let codes: Vec<i64> = (11..=53).filter(|&c| Tile::from_code(c).is_some_and(yaochu)).collect();
