@@ -933,7 +933,7 @@ fn kyoku_first_is_the_games_length() {
 }
 
 /// Fields a writer adds that say something about the game are checked: `hora_tehais`, the
-/// original mjai's `pao` and `reach_accepted` `deltas`, RiichiEnv's `tsumo`; one that
+/// original mjai's `pao`, `reach_accepted` `deltas` and `ryukyoku` `tenpais`, RiichiEnv's `tsumo`; one that
 /// contradicts the record is refused at its line (or, for the liable seat, is a claim mismatch).
 #[test]
 fn fields_writers_add_are_checked_against_the_game() {
@@ -953,6 +953,14 @@ fn fields_writers_add_are_checked_against_the_game() {
     let mut m = lines.clone();
     m[r]["deltas"] = serde_json::json!([-1000, -1000, 0, 0]);
     refused(&m, r, "a riichi deposit is 1000 points from seat");
+    // `tenpais` against the draw's payments (which the engine checks against the hands).
+    let d =
+        lines.iter().position(|l| l["type"] == "ryukyoku" && l["deltas"].as_array().unwrap().iter().any(|x| x != 0));
+    let d = d.unwrap();
+    let mut m = lines.clone();
+    let t = m[d]["tenpais"].as_array_mut().unwrap();
+    t[0] = serde_json::json!(!t[0].as_bool().unwrap());
+    refused(&m, d, "ryukyoku: \"tenpais\" makes");
     let lines = riichienv(export_lines(GAME));
     let mut m = lines.clone();
     let flag = m[h]["tsumo"].as_bool().unwrap();

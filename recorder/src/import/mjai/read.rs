@@ -158,6 +158,8 @@ pub(crate) enum Event {
         reason: Option<String>,
         deltas: Option<Vec<i64>>,
         scores: Option<Vec<i64>>,
+        /// Which seats are tenpai (the original mjai, akochan, mjx), when given.
+        tenpais: Option<Vec<bool>>,
     },
     EndKyoku,
     EndGame {
@@ -448,6 +450,16 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
             reason: o.opt("reason", "a string", |v| v.as_str().map(str::to_owned))?,
             deltas: o.ints("deltas")?,
             scores: o.ints("scores")?,
+            tenpais: match o.opt("tenpais", "a list of 4 true or false", |v| v.items())? {
+                None => None,
+                Some(t) => {
+                    let t: Vec<Option<bool>> = t.map(|b| b.as_bool()).collect();
+                    match t.iter().copied().collect::<Option<Vec<bool>>>() {
+                        Some(t) if t.len() == 4 => Some(t),
+                        _ => return Err(o.err("\"tenpais\" is not a list of 4 true or false")),
+                    }
+                }
+            },
         },
         "end_kyoku" => Event::EndKyoku,
         "end_game" => Event::EndGame { scores: o.ints("scores")? },

@@ -142,6 +142,26 @@ fn unnamed_draw(o: &Open) -> Option<&'static str> {
     (draws == 70).then_some("流局")
 }
 
+/// Checks an exhaustive draw's `tenpais` against its payments (Tenhou's: 3000 from the seats
+/// not tenpai to those tenpai; no payment when all or none are), which the engine checks
+/// against the hands.
+fn tenpais_agree(tenpais: &[bool], d: [i64; 4]) -> Result<(), String> {
+    let paid = if d.iter().all(|x| *x == 0) {
+        tenpais.iter().all(|t| *t) || tenpais.iter().all(|t| !*t)
+    } else {
+        tenpais.iter().zip(d).all(|(t, x)| *t == (x > 0))
+    };
+    if paid {
+        return Ok(());
+    }
+    let seats = |v: Vec<usize>| if v.is_empty() { "none".to_owned() } else { format!("{v:?}") };
+    Err(format!(
+        "ryukyoku: \"tenpais\" makes {} tenpai, but its score changes {d:?} are paid to {}",
+        seats((0..4).filter(|&s| tenpais[s]).collect()),
+        seats((0..4).filter(|&s| d[s] > 0).collect())
+    ))
+}
+
 /// A result's deltas: given, or the scores after it less the scores before (`now`, `None` when an
 /// earlier result of the hand left its changes out); `None` when the event gives neither.
 fn result_deltas(
@@ -606,7 +626,7 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                         r.outcome = Outcome::Wins(wins);
                         o.ended = true;
                     }
-                    Event::Ryukyoku { reason, deltas, scores } => {
+                    Event::Ryukyoku { reason, deltas, scores, tenpais } => {
                         let name = match reason {
                             Some(why) => dialect::draw_name(why).map_err(here)?,
                             None => unnamed_draw(o).ok_or_else(|| {
@@ -622,6 +642,9 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                         // the scores after it (akochan's kyushukyuhai) claims none.
                         let given = result_deltas(deltas.as_ref(), scores.as_ref(), o.now, "ryukyoku").map_err(here)?;
                         let abortive = name != "流局" && name != "流し満貫";
+                        if let (Some(t), Some(d), "流局") = (tenpais, given, name) {
+                            tenpais_agree(t, d).map_err(here)?;
+                        }
                         // A draw that states neither: an abortive draw moves no points (no changes,
                         // as in a tenhou.net/6 record); an exhaustive draw's (or nagashi
                         // mangan's) are the next hand's scores less the points before it.
