@@ -360,14 +360,625 @@ fn a_draw_without_a_reason_is_recognised_from_the_tiles() {
         }
         let imp = mjai(&text(&lines));
         valid(&imp, file);
-        assert_eq!(imp.log.records, orig.log.records, "{file}");
+        let (a, b) = (&imp.log.records, &orig.log.records);
+        if let Some(i) = (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i)) {
+            panic!("{file}: record {i}: {:?}, the Tenhou import has {:?}", a.get(i), b.get(i));
+        }
     }
     assert!(stripped >= 3, "{stripped}");
-    // Four riichi (2018040923, East 3) written without a reason: refused at its line.
-    let mut lines = export_lines("2018040923gm-00a9-0000-1833afca.json");
+    // Four riichi (2018040923, East 3) written without a reason, as Mortal's libriichi writes
+    // every draw (issue 26): recognised from the four riichi discards.
+    let file = "2018040923gm-00a9-0000-1833afca.json";
+    let mut lines = export_lines(file);
     let i = lines.iter().position(|l| l["type"] == "ryukyoku" && l["reason"] == "suuchariichi").unwrap();
     lines[i].as_object_mut().unwrap().remove("reason");
+    let imp = mjai(&text(&lines));
+    valid(&imp, file);
+    assert_eq!(imp.log.records, tenhou(file).log.records);
+    // An exhaustive draw before the wall is used up (its last 10 draws and discards cut): a
+    // draw of no rule, refused at its line.
+    let file = "2010112714gm-00a9-0000-d497e395.json";
+    let mut lines = export_lines(file);
+    let i = lines.iter().position(|l| l["type"] == "ryukyoku" && l["reason"] == "fanpai").unwrap();
+    lines.drain(i - 20..i);
+    lines[i - 20].as_object_mut().unwrap().remove("reason");
     let e = paifu_recorder::import::mjai::import(&text(&lines), b"x").unwrap_err();
-    assert_eq!(e.position, format!("line {}", i + 1));
+    assert_eq!(e.position, format!("line {}", i - 19));
     assert!(e.message.contains("without \"reason\"") && e.message.contains("suuchariichi"), "{e}");
+}
+
+// ---- mjai as each writer writes it (issue 26): the real games rewritten into each writer's
+// dialect (docs/import.md, "Writers and their dialects", cites the source of each rewrite), each
+// importing to the records of its Tenhou import.
+
+/// The lines of the real game `file` rewritten by `dialect`, imported: a valid game of the same
+/// moves and results as its Tenhou import (the claims may differ: a writer that states the
+/// results of a nine terminals draw claims what Tenhou's record leaves out).
+fn same_game_as(file: &str, dialect: impl Fn(Vec<serde_json::Value>) -> Vec<serde_json::Value>) -> Imported {
+    let orig = tenhou(file);
+    let imp = mjai(&text(&dialect(export_lines(file))));
+    let (o, p) = (valid(&orig, file), valid(&imp, file));
+    let moves = |l: &paifu_core::log::Log<paifu_core::riichi::Action>| -> Vec<_> {
+        l.records.iter().map(|r| (r.seat, r.action.clone())).collect()
+    };
+    let (a, b) = (moves(&imp.log), moves(&orig.log));
+    if let Some(i) = (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i)) {
+        panic!("{file}: record {i}: {:?}, the Tenhou import has {:?}", a.get(i), b.get(i));
+    }
+    assert_eq!((deltas(&p), &p.final_scores), (deltas(&o), &o.final_scores), "{file}");
+    imp
+}
+
+fn obj(l: &mut serde_json::Value) -> &mut serde_json::Map<String, serde_json::Value> {
+    l.as_object_mut().unwrap()
+}
+
+fn keep(l: &mut serde_json::Value, keys: &[&str]) {
+    obj(l).retain(|k, _| k == "type" || keys.contains(&k.as_str()));
+}
+
+/// Each seat's concealed tiles (mjai notation) as the events leave them; `at_hora[i]` the
+/// winner's at the i-th hora.
+fn concealed_at_horas(lines: &[serde_json::Value]) -> Vec<Vec<String>> {
+    let mut hands: Vec<Vec<String>> = vec![Vec::new(); 4];
+    let mut out = Vec::new();
+    let strs = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array().unwrap().iter().map(|t| t.as_str().unwrap().to_owned()).collect()
+    };
+    let give = |h: &mut Vec<String>, t: &str| {
+        let i = h.iter().position(|x| x == t).unwrap();
+        h.remove(i);
+    };
+    for l in lines {
+        let a = l["actor"].as_u64().map(|a| a as usize);
+        match l["type"].as_str().unwrap() {
+            "start_kyoku" => hands = l["tehais"].as_array().unwrap().iter().map(strs).collect(),
+            "tsumo" => hands[a.unwrap()].push(l["pai"].as_str().unwrap().to_owned()),
+            "dahai" | "kakan" => give(&mut hands[a.unwrap()], l["pai"].as_str().unwrap()),
+            "chi" | "pon" | "daiminkan" | "ankan" => {
+                for t in strs(&l["consumed"]) {
+                    give(&mut hands[a.unwrap()], &t);
+                }
+            }
+            "hora" => out.push(hands[a.unwrap()].clone()),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `start_kyoku`'s `haiyama` as akochan lays the wall out (mjai_manager.cpp: the deal from tile
+/// 0 round the table from the dealer, draws from tile 52, replacement draws from tile 135 down,
+/// dora indicators at 130, 128, ..., ura indicators at 131, 129, ...), the tiles no event shows
+/// in the places left.
+fn with_haiyama(mut lines: Vec<serde_json::Value>) -> Vec<serde_json::Value> {
+    let mut starts: Vec<usize> =
+        lines.iter().enumerate().filter(|(_, l)| l["type"] == "start_kyoku").map(|(i, _)| i).collect();
+    starts.push(lines.len());
+    for w in starts.windows(2) {
+        let (s, e) = (w[0], w[1]);
+        let mut wall: Vec<Option<String>> = vec![None; 136];
+        let start = &lines[s];
+        let oya = start["oya"].as_u64().unwrap() as usize;
+        for (seat, hand) in start["tehais"].as_array().unwrap().iter().enumerate() {
+            for (i, t) in hand.as_array().unwrap().iter().enumerate() {
+                wall[4 * i + (seat + 4 - oya) % 4] = Some(t.as_str().unwrap().to_owned());
+            }
+        }
+        wall[130] = Some(start["dora_marker"].as_str().unwrap().to_owned());
+        let (mut drawn, mut replaced, mut doras, mut after_kan) = (0, 0, 1, false);
+        for l in &lines[s + 1..e] {
+            match l["type"].as_str().unwrap() {
+                "daiminkan" | "kakan" | "ankan" => after_kan = true,
+                "tsumo" if after_kan => {
+                    after_kan = false;
+                    wall[135 - replaced] = Some(l["pai"].as_str().unwrap().to_owned());
+                    replaced += 1;
+                }
+                "tsumo" => {
+                    wall[52 + drawn] = Some(l["pai"].as_str().unwrap().to_owned());
+                    drawn += 1;
+                }
+                "dora" => {
+                    wall[130 - 2 * doras] = Some(l["dora_marker"].as_str().unwrap().to_owned());
+                    doras += 1;
+                }
+                "hora" => {
+                    for (i, u) in l["ura_markers"].as_array().unwrap().iter().enumerate() {
+                        wall[131 - 2 * i] = Some(u.as_str().unwrap().to_owned());
+                    }
+                }
+                _ => {}
+            }
+        }
+        // The 136 tiles, less those placed, in the places left.
+        let mut rest: Vec<String> = Vec::new();
+        for suit in ["m", "p", "s"] {
+            for n in 1..=9 {
+                let copies = if n == 5 { 3 } else { 4 };
+                rest.extend(std::iter::repeat_n(format!("{n}{suit}"), copies));
+            }
+            rest.push(format!("5{suit}r"));
+        }
+        for h in ["E", "S", "W", "N", "P", "F", "C"] {
+            rest.extend(std::iter::repeat_n(h.to_owned(), 4));
+        }
+        for t in wall.iter().flatten() {
+            let i = rest.iter().position(|x| x == t).unwrap();
+            rest.remove(i);
+        }
+        let mut rest = rest.into_iter();
+        let wall: Vec<String> = wall.into_iter().map(|t| t.unwrap_or_else(|| rest.next().unwrap())).collect();
+        obj(&mut lines[s]).insert("haiyama".into(), serde_json::json!(wall));
+    }
+    lines
+}
+
+/// akochan's self-play log (mjai_manager.cpp, share/make_move.cpp): `start_game` with
+/// `aka_flag` and `kyoku_first` and no names; `start_kyoku` with `haiyama`; `reach_accepted`
+/// bare; `hora` with `pai`, `hora_tehais` (the hand without the winning tile), `fan`, `fu`,
+/// `scores` (after it), `uradora_marker` (only for a winner in riichi), no yaku; `ryukyoku` with
+/// `reason` (`fanpai`), `tenpais`, `tehais`, `scores`; `end_game` with `scores`.
+fn akochan(lines: Vec<serde_json::Value>) -> Vec<serde_json::Value> {
+    let mut lines = with_haiyama(lines);
+    let hands = concealed_at_horas(&lines);
+    let mut horas = hands.into_iter();
+    let mut now = [0i64; 4];
+    for l in &mut lines {
+        match l["type"].as_str().unwrap() {
+            "start_game" => *l = serde_json::json!({"type": "start_game", "aka_flag": l["aka_flag"], "kyoku_first": 0}),
+            "start_kyoku" => {
+                for (s, x) in l["scores"].as_array().unwrap().iter().enumerate() {
+                    now[s] = x.as_i64().unwrap();
+                }
+            }
+            "reach_accepted" => {
+                now[l["actor"].as_u64().unwrap() as usize] -= 1000;
+                keep(l, &["actor"]);
+            }
+            "hora" | "ryukyoku" => {
+                let d = l["deltas"].clone();
+                for (s, x) in d.as_array().unwrap().iter().enumerate() {
+                    now[s] += x.as_i64().unwrap();
+                }
+                if l["type"] == "hora" {
+                    let mut hand = horas.next().unwrap();
+                    if l["actor"] == l["target"] {
+                        let i = hand.iter().position(|t| t == l["pai"].as_str().unwrap()).unwrap();
+                        hand.remove(i);
+                    }
+                    let ura = l["ura_markers"].clone();
+                    keep(l, &["actor", "target", "pai", "fan", "fu"]);
+                    obj(l).insert("hora_tehais".into(), serde_json::json!(hand));
+                    if !ura.as_array().unwrap().is_empty() {
+                        obj(l).insert("uradora_marker".into(), ura);
+                    }
+                } else {
+                    let tenpais: Vec<bool> = d.as_array().unwrap().iter().map(|x| x.as_i64().unwrap() > 0).collect();
+                    keep(l, &["reason"]);
+                    obj(l).insert("tenpais".into(), serde_json::json!(tenpais));
+                    obj(l).insert("tehais".into(), serde_json::json!([["?"], ["?"], ["?"], ["?"]]));
+                }
+                obj(l).insert("scores".into(), serde_json::json!(now));
+            }
+            _ => {}
+        }
+    }
+    lines
+}
+
+#[test]
+fn akochans_self_play_logs_import_with_every_draw_checked_against_the_wall() {
+    for file in files() {
+        let imp = same_game_as(&file, akochan);
+        assert_eq!(imp.log.header.seats, ["seat 0", "seat 1", "seat 2", "seat 3"], "{file}");
+        assert!(imp.log.header.meta["absent"].contains("names"), "{file}");
+        assert_eq!(
+            (&imp.log.header.ruleset, &imp.log.header.options),
+            (&tenhou(&file).log.header.ruleset, &tenhou(&file).log.header.options),
+            "{file}"
+        );
+    }
+}
+
+/// An mjai tile in Paifu's notation (`5mr` is `0m`, `E` `1z`, `C` `7z`).
+fn paifu_tile(t: &str) -> String {
+    match ["E", "S", "W", "N", "P", "F", "C"].iter().position(|h| *h == t) {
+        Some(i) => format!("{}z", i + 1),
+        None if t.ends_with('r') => format!("0{}", &t[1..2]),
+        None => t.to_owned(),
+    }
+}
+
+/// The real game with 6 kans, as akochan writes it but with its players' names (so that an
+/// importer that does not read `haiyama` takes it as it is).
+const KANS: &str = "2016052515gm-00a9-0000-c4d72066.json";
+
+/// Each hand: its `start_kyoku` line index, and the index of each event of `kind` in it.
+fn hands_with(lines: &[serde_json::Value], kind: &str) -> Vec<(usize, Vec<usize>)> {
+    let mut out: Vec<(usize, Vec<usize>)> = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        if l["type"] == "start_kyoku" {
+            out.push((i, Vec::new()));
+        } else if l["type"] == kind {
+            if let Some(h) = out.last_mut() {
+                h.1.push(i);
+            }
+        }
+    }
+    out
+}
+
+/// Swaps tile `at` of hand `start`'s wall with a tile of a different kind that no event shows;
+/// the swapped-in tile.
+fn swap_in_wall(lines: &mut [serde_json::Value], start: usize, at: usize) -> String {
+    let end = (start + 1..lines.len()).find(|&i| lines[i]["type"] == "start_kyoku").unwrap_or(lines.len());
+    let drawn = lines[start..end].iter().filter(|l| l["type"] == "tsumo").count();
+    let wall = lines[start]["haiyama"].as_array_mut().unwrap();
+    // The live wall past the last draw, or the fourth and fifth kan dora and ura indicators.
+    let j = (52 + drawn..118).chain(122..126).find(|&j| wall[j] != wall[at]).expect("an unseen tile of another kind");
+    wall.swap(at, j);
+    wall[at].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn a_record_whose_tiles_differ_from_its_own_wall_is_refused_at_the_tile() {
+    let named = |file: &str| {
+        let mut lines = akochan(export_lines(file));
+        obj(&mut lines[0]).insert("names".into(), serde_json::json!(["A", "B", "C", "D"]));
+        lines
+    };
+    let lines = named(KANS);
+    valid(&mjai(&text(&lines)), KANS);
+    let refused = |lines: &[serde_json::Value], line: usize, says: &[&str]| {
+        let t = text(lines);
+        let e = paifu_recorder::import::mjai::import(&t, t.as_bytes())
+            .err()
+            .unwrap_or_else(|| panic!("accepted: {says:?}"));
+        assert_eq!(e.position, format!("line {}", line + 1), "{e}");
+        for s in says {
+            assert!(e.message.contains(s), "{s:?} not in {e}");
+        }
+    };
+    let draws = hands_with(&lines, "tsumo");
+    // A draw: the hand's 5th draw is not the wall's tile 56.
+    let mut m = lines.clone();
+    let (start, ts) = &draws[0];
+    let drew = m[ts[4]]["pai"].as_str().unwrap().to_owned();
+    let there = swap_in_wall(&mut m, *start, 56);
+    let seat = m[ts[4]]["actor"].as_u64().unwrap();
+    let drew = paifu_tile(&drew);
+    refused(
+        &m,
+        ts[4],
+        &[&format!(
+            "seat {seat}'s draw is {drew}, but the wall (haiyama, line {}) holds {} there (tile 56 of 136)",
+            start + 1,
+            paifu_tile(&there)
+        )],
+    );
+    // A replacement draw after a kan: from the wall's last tile.
+    let kans = hands_with(&lines, "daiminkan")
+        .into_iter()
+        .chain(hands_with(&lines, "ankan"))
+        .chain(hands_with(&lines, "kakan"));
+    let (start, k) = kans.into_iter().find(|(_, k)| !k.is_empty()).unwrap();
+    let after = (k[0]..lines.len()).find(|&i| lines[i]["type"] == "tsumo").unwrap();
+    let mut m = lines.clone();
+    swap_in_wall(&mut m, start, 135);
+    refused(&m, after, &["replacement draw (after a kan) is", "(tile 135 of 136)"]);
+    // The dora indicator of a hand, and a kan dora.
+    let mut m = lines.clone();
+    swap_in_wall(&mut m, start, 130);
+    refused(&m, start, &["the dora indicator is", "(tile 130 of 136)"]);
+    let (start, d) = hands_with(&lines, "dora").into_iter().find(|(_, d)| !d.is_empty()).unwrap();
+    let mut m = lines.clone();
+    swap_in_wall(&mut m, start, 128);
+    refused(&m, d[0], &["the kan dora indicator is", "(tile 128 of 136)"]);
+    // An ura indicator.
+    let horas = hands_with(&lines, "hora");
+    let (start, h) = horas.iter().find(|(_, h)| h.iter().any(|&i| lines[i].get("uradora_marker").is_some())).unwrap();
+    let mut m = lines.clone();
+    swap_in_wall(&mut m, *start, 131);
+    refused(&m, h[0], &["ura indicator 1 is", "(tile 131 of 136)"]);
+    // A starting hand: the dealer's first tile is the wall's tile 0.
+    let (start, _) = &draws[1];
+    let oya = lines[*start]["oya"].as_u64().unwrap();
+    let mut m = lines.clone();
+    swap_in_wall(&mut m, *start, 0);
+    refused(&m, *start, &[&format!("seat {oya}'s starting hand is"), "but the wall (haiyama) deals it"]);
+    // A wall that is not 136 tiles.
+    let mut m = lines.clone();
+    m[*start]["haiyama"].as_array_mut().unwrap().pop();
+    refused(&m, *start, &["\"haiyama\" has 135 tiles: a wall has 136"]);
+}
+
+/// Mortal's libriichi (libriichi/src/mjai/event.rs, commit d5e80bf): `start_game` with `names`
+/// and `seed`; `reach_accepted` bare; `hora` with `actor`, `target`, `deltas`, `ura_markers`
+/// only; `ryukyoku` with `deltas` only; `end_game` bare.
+fn libriichi(mut lines: Vec<serde_json::Value>) -> Vec<serde_json::Value> {
+    for l in &mut lines {
+        match l["type"].as_str().unwrap() {
+            "start_game" => {
+                keep(l, &["names"]);
+                obj(l).insert("seed".into(), serde_json::json!([20_260_526u64, 7]));
+            }
+            "reach_accepted" => keep(l, &["actor"]),
+            "hora" => keep(l, &["actor", "target", "deltas", "ura_markers"]),
+            "ryukyoku" => keep(l, &["deltas"]),
+            "end_game" => keep(l, &[]),
+            _ => {}
+        }
+    }
+    lines
+}
+
+/// RiichiEnv (riichienv-core/src/state/mod.rs, commit 0c1e575): `start_game` bare; `hora` with
+/// `actor`, `target`, `deltas`, `tsumo` and `ura_markers`; `ryukyoku` with its own `reason`
+/// names and `deltas`; `end_game` bare.
+fn riichienv(mut lines: Vec<serde_json::Value>) -> Vec<serde_json::Value> {
+    for l in &mut lines {
+        match l["type"].as_str().unwrap() {
+            "start_game" | "end_game" => keep(l, &[]),
+            "reach_accepted" => keep(l, &["actor"]),
+            "hora" => {
+                let tsumo = l["actor"] == l["target"];
+                keep(l, &["actor", "target", "deltas", "ura_markers"]);
+                obj(l).insert("tsumo".into(), serde_json::json!(tsumo));
+            }
+            "ryukyoku" => {
+                let reason = match l["reason"].as_str().unwrap().to_owned().as_str() {
+                    "fanpai" => "exhaustive_draw".to_owned(),
+                    "kyushukyuhai" => "kyushu_kyuhai".to_owned(),
+                    "suufonrenda" => "sufuurenta".to_owned(),
+                    "suukaikan" => "suukansansen".to_owned(),
+                    "suuchariichi" => "suucha_riichi".to_owned(),
+                    r => r.to_owned(), // sanchaho, nagashimangan
+                };
+                keep(l, &["deltas"]);
+                obj(l).insert("reason".into(), serde_json::json!(reason));
+            }
+            _ => {}
+        }
+    }
+    lines
+}
+
+/// The original mjai's yaku name for one of Tenhou's (lib/mjai/hora.rb, `add_yaku`).
+fn ruby_name(ja: &str) -> &'static str {
+    let table = [
+        ("門前清自摸和", "menzenchin_tsumoho"),
+        ("立直", "reach"),
+        ("一発", "ippatsu"),
+        ("槍槓", "chankan"),
+        ("嶺上開花", "rinshankaiho"),
+        ("海底摸月", "haiteiraoyue"),
+        ("河底撈魚", "hoteiraoyui"),
+        ("平和", "pinfu"),
+        ("断幺九", "tanyaochu"),
+        ("一盃口", "ipeko"),
+        ("自風", "jikaze"),
+        ("場風", "bakaze"),
+        ("役牌", "sangenpai"),
+        ("両立直", "double_reach"),
+        ("七対子", "chitoitsu"),
+        ("混全帯幺九", "honchantaiyao"),
+        ("一気通貫", "ikkitsukan"),
+        ("三色同順", "sanshokudojun"),
+        ("三色同刻", "sanshokudoko"),
+        ("三槓子", "sankantsu"),
+        ("対々和", "toitoiho"),
+        ("三暗刻", "sananko"),
+        ("小三元", "shosangen"),
+        ("混老頭", "honroto"),
+        ("二盃口", "ryanpeko"),
+        ("純全帯幺九", "junchantaiyao"),
+        ("混一色", "honiso"),
+        ("清一色", "chiniso"),
+        ("人和", "renho"),
+        ("天和", "tenho"),
+        ("地和", "chiho"),
+        ("大三元", "daisangen"),
+        ("四暗刻", "suanko"),
+        ("字一色", "tsuiso"),
+        ("緑一色", "ryuiso"),
+        ("清老頭", "chinroto"),
+        ("九蓮宝燈", "churenpoton"),
+        ("純正九蓮宝燈", "churenpoton"),
+        ("国士無双", "kokushimuso"),
+        ("大四喜", "daisushi"),
+        ("小四喜", "shosushi"),
+        ("四槓子", "sukantsu"),
+        ("ドラ", "dora"),
+        ("裏ドラ", "uradora"),
+        ("赤ドラ", "akadora"),
+    ];
+    let base = ja.split([' ', '単', '１']).next().unwrap();
+    table.iter().find(|(j, _)| *j == base).map(|(_, r)| *r).unwrap_or_else(|| panic!("no mjai name for {ja}"))
+}
+
+/// The original mjai (gimite/mjai, lib/mjai/active_game.rb and tenhou_archive.rb): `start_game`
+/// with `names` and `uri`; `reach_accepted` with `deltas` and `scores`; `hora` with
+/// `uradora_markers`, `hora_tehais` (the winner's tiles), `yakus` in its romanised names (a
+/// yakuman 100 han, the dragons counted as one `sangenpai`), `fu`, `fan`, `hora_points`,
+/// `deltas`, `scores`; `ryukyoku` with `tenpais`, `tehais`, `deltas`, `scores`.
+fn ruby_mjai(mut lines: Vec<serde_json::Value>) -> Vec<serde_json::Value> {
+    let mut hands = concealed_at_horas(&lines).into_iter();
+    for l in &mut lines {
+        match l["type"].as_str().unwrap() {
+            "start_game" => {
+                keep(l, &["names"]);
+                obj(l).insert("uri".into(), serde_json::json!("http://tenhou.net/0/?log=x"));
+            }
+            "reach_accepted" => {
+                let a = l["actor"].as_u64().unwrap() as usize;
+                let d: Vec<i64> = (0..4).map(|s| if s == a { -1000 } else { 0 }).collect();
+                obj(l).insert("deltas".into(), serde_json::json!(d));
+            }
+            "hora" => {
+                let mut yakus: Vec<(String, u64)> = Vec::new();
+                for y in l["yakus"].as_array().unwrap() {
+                    let (name, han) = (ruby_name(y[0].as_str().unwrap()), y[1].as_u64().unwrap());
+                    let han = if han >= 13 { han / 13 * 100 } else { han };
+                    match yakus.iter_mut().find(|(n, _)| n == name && name == "sangenpai") {
+                        Some(e) => e.1 += han,
+                        None if han > 0 => yakus.push((name.to_owned(), han)),
+                        None => {}
+                    }
+                }
+                let fan: u64 = yakus.iter().map(|y| y.1).sum();
+                let o = obj(l);
+                let ura = o.remove("ura_markers").unwrap();
+                o.insert("uradora_markers".into(), ura);
+                o.insert("hora_tehais".into(), serde_json::json!(hands.next().unwrap()));
+                o.insert("yakus".into(), serde_json::json!(yakus));
+                o.insert("fan".into(), serde_json::json!(fan));
+                o.insert("hora_points".into(), serde_json::json!(8000));
+            }
+            "ryukyoku" => {
+                let tenpais: Vec<bool> =
+                    l["deltas"].as_array().unwrap().iter().map(|x| x.as_i64().unwrap() > 0).collect();
+                obj(l).insert("tenpais".into(), serde_json::json!(tenpais));
+                obj(l).insert("tehais".into(), serde_json::json!([["?"], ["?"], ["?"], ["?"]]));
+            }
+            _ => {}
+        }
+    }
+    lines
+}
+
+/// mjx's translator to mjai (mjx-project/mjx_mjai_translater, lib/mjx_mjai_translater/
+/// mjx_to_mjai.rb): the original mjai's events, and a `start_kyoku` without `scores`.
+fn mjx(lines: Vec<serde_json::Value>) -> Vec<serde_json::Value> {
+    let mut lines = ruby_mjai(lines);
+    for l in lines.iter_mut().filter(|l| l["type"] == "start_kyoku") {
+        obj(l).remove("scores");
+    }
+    lines
+}
+
+#[test]
+fn each_writers_dialect_imports_to_the_same_game() {
+    for (i, file) in files().into_iter().enumerate() {
+        same_game_as(&file, libriichi);
+        let imp = same_game_as(&file, riichienv);
+        assert_eq!(imp.log.header.seats, ["seat 0", "seat 1", "seat 2", "seat 3"], "{file}");
+        // The original mjai's yaku names are compared as Paifu's (no mismatch, above).
+        same_game_as(&file, ruby_mjai);
+        if i % 4 == 0 {
+            same_game_as(&file, mjx);
+        }
+    }
+}
+
+/// mjai.app (smly/mjai.app, python/mjai/game.py `merge_logs`): libriichi's arena logs of each
+/// run joined under one `start_game`, closed by a bare `end_game`; a hand a bot's error stopped
+/// ends in `ryukyoku` with `reason` `error` (the penalty as deltas), RiichiEnv's in
+/// `Error: Illegal Action by Player N`. Such a stop is no rule of the game: refused at its line.
+#[test]
+fn mjai_apps_logs_import_and_a_hand_stopped_for_a_bots_error_is_refused() {
+    let file = GAME;
+    let lines = libriichi(export_lines(file));
+    same_game_as(file, libriichi);
+    let r = lines.iter().position(|l| l["type"] == "ryukyoku").unwrap();
+    for (reason, says) in [
+        ("error", "mjai.app's `error`"),
+        ("Error: Illegal Action by Player 2", "RiichiEnv's \"Error: Illegal Action by Player 2\""),
+    ] {
+        let mut m = lines.clone();
+        obj(&mut m[r]).insert("reason".into(), serde_json::json!(reason));
+        let e = paifu_recorder::import::mjai::import(&text(&m), b"x").unwrap_err();
+        assert_eq!(e.position, format!("line {}", r + 1), "{e}");
+        assert!(e.message.contains(says) && e.message.contains("which no rule of the game provides"), "{e}");
+    }
+    let mut m = lines.clone();
+    obj(&mut m[r]).insert("reason".into(), serde_json::json!("timeout"));
+    let e = paifu_recorder::import::mjai::import(&text(&m), b"x").unwrap_err();
+    assert!(e.message.contains("ryukyoku reason \"timeout\" is no draw of the rules"), "{e}");
+}
+
+/// akochan's `kyoku_first` (mjai_client.cpp: "4 -> tonpu match, 0 -> tonnan match") sets the
+/// game's length as Tenhou's rule name would.
+#[test]
+fn kyoku_first_is_the_games_length() {
+    let lines = akochan(export_lines(GAME));
+    let rules_with = |k: serde_json::Value, rule: Option<&str>| {
+        let mut m = lines.clone();
+        obj(&mut m[0]).insert("kyoku_first".into(), k);
+        if let Some(r) = rule {
+            obj(&mut m[0]).insert("rule".into(), serde_json::json!(r));
+        }
+        let t = text(&m);
+        let (g, _) = paifu_recorder::import::mjai::import(&t, t.as_bytes()).map(|i| (i.log.header, ())).unwrap();
+        (g.ruleset, g.options)
+    };
+    assert_eq!(rules_with(serde_json::json!(0), None), rules_with(serde_json::json!(0), Some("鳳南喰赤")));
+    // The same East-South game said to be East-only: over by the rules after East 4 (someone
+    // holds 30000), refused where it goes on.
+    let mut m = lines.clone();
+    obj(&mut m[0]).insert("kyoku_first".into(), serde_json::json!(4));
+    let south = m.iter().position(|l| l["type"] == "start_kyoku" && l["bakaze"] == "S").unwrap();
+    let e = paifu_recorder::import::mjai::import(&text(&m), b"x").unwrap_err();
+    assert_eq!(
+        (e.position.as_str(), e.round.as_deref()),
+        (format!("line {}", south + 1).as_str(), Some("South 1, 0 honba")),
+        "{e}"
+    );
+    assert!(e.message.contains("the game is over by the rules, but the source goes on"), "{e}");
+    let mut m = lines.clone();
+    obj(&mut m[0]).insert("kyoku_first".into(), serde_json::json!(2));
+    let e = paifu_recorder::import::mjai::import(&text(&m), b"x").unwrap_err();
+    assert_eq!(e.position, "line 1");
+    assert!(e.message.contains("kyoku_first 2: akochan writes 0 (an East-South game) or 4 (an East-only game)"), "{e}");
+}
+
+/// Fields a writer adds that say something about the game are checked: `hora_tehais`, the
+/// original mjai's `pao`, `reach_accepted` `deltas` and `ryukyoku` `tenpais`, RiichiEnv's `tsumo`; one that
+/// contradicts the record is refused at its line (or, for the liable seat, is a claim mismatch).
+#[test]
+fn fields_writers_add_are_checked_against_the_game() {
+    let lines = ruby_mjai(export_lines(GAME));
+    same_game_as(GAME, ruby_mjai);
+    let refused = |m: &[serde_json::Value], line: usize, says: &str| {
+        let e = paifu_recorder::import::mjai::import(&text(m), b"x").unwrap_err();
+        assert_eq!(e.position, format!("line {}", line + 1), "{e}");
+        assert!(e.message.contains(says), "{says:?} not in {e}");
+    };
+    let h = lines.iter().position(|l| l["type"] == "hora").unwrap();
+    let mut m = lines.clone();
+    let held = m[h]["hora_tehais"].as_array_mut().unwrap();
+    held[0] = serde_json::json!(if held[0] == "C" { "P" } else { "C" });
+    refused(&m, h, "hora_tehais gives seat");
+    let r = lines.iter().position(|l| l["type"] == "reach_accepted").unwrap();
+    let mut m = lines.clone();
+    m[r]["deltas"] = serde_json::json!([-1000, -1000, 0, 0]);
+    refused(&m, r, "a riichi deposit is 1000 points from seat");
+    // `tenpais` against the draw's payments (which the engine checks against the hands).
+    let d =
+        lines.iter().position(|l| l["type"] == "ryukyoku" && l["deltas"].as_array().unwrap().iter().any(|x| x != 0));
+    let d = d.unwrap();
+    let mut m = lines.clone();
+    let t = m[d]["tenpais"].as_array_mut().unwrap();
+    t[0] = serde_json::json!(!t[0].as_bool().unwrap());
+    refused(&m, d, "ryukyoku: \"tenpais\" makes");
+    let lines = riichienv(export_lines(GAME));
+    let mut m = lines.clone();
+    let flag = m[h]["tsumo"].as_bool().unwrap();
+    m[h]["tsumo"] = serde_json::json!(!flag);
+    refused(&m, h, "hora: \"tsumo\"");
+    // A liable seat where there is none: the win's claim differs from Paifu's.
+    let mut m = ruby_mjai(export_lines(GAME));
+    let one =
+        (1..m.len()).find(|&i| m[i]["type"] == "hora" && m[i - 1]["type"] != "hora" && m[i + 1]["type"] != "hora");
+    let one = one.unwrap();
+    let who = m[one]["actor"].as_u64().unwrap();
+    m[one]["pao"] = serde_json::json!((who + 1) % 4);
+    let imp = mjai(&text(&m));
+    assert!(imp.mismatches.iter().any(|x| x.error.message.contains("claim_mismatch")), "{:?}", imp.mismatches);
+    // The original mjai's `sangenpai` that counts more dragon pungs than the winner holds.
+    let mut m = ruby_mjai(export_lines(GAME));
+    let y = m.iter().position(|l| l["type"] == "hora").unwrap();
+    m[y]["yakus"].as_array_mut().unwrap().push(serde_json::json!(["sangenpai", 3]));
+    let imp = mjai(&text(&m));
+    assert!(imp.mismatches.iter().any(|x| x.error.message.contains("sangenpai")), "{:?}", imp.mismatches);
 }

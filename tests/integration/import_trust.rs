@@ -461,12 +461,23 @@ fn missing_and_mistyped_fields_are_located_errors_not_defaults() {
     let (code, said) = import(t.path(), "mjai", "fu.mjson", mjai_text(&m).as_bytes());
     assert_eq!(code, 2, "{said}");
     assert!(said.contains(&format!("line {}: hora: \"fu\" is not a non-negative integer: \"30\"", h + 1)), "{said}");
+    // (Issue 26: a ryukyoku without its score changes is no longer refused for the missing
+    // field: the next hand's scores state them, and a wrong one is a claim mismatch.)
     let mut m = lines.clone();
     let r = m.iter().position(|l| l["type"] == "ryukyoku").unwrap();
     m[r].as_object_mut().unwrap().remove("deltas");
     let (code, said) = import(t.path(), "mjai", "draw.mjson", mjai_text(&m).as_bytes());
-    assert_eq!(code, 2, "{said}");
-    assert!(said.contains("ryukyoku needs \"deltas\" (each seat's score change) or \"scores\""), "{said}");
+    assert_eq!(code, 0, "{said}");
+    for l in m.iter_mut().filter(|l| l["type"] == "reach_accepted") {
+        l.as_object_mut().unwrap().remove("scores");
+    }
+    let next = (r..m.len()).find(|&i| m[i]["type"] == "start_kyoku").unwrap();
+    let sc = m[next]["scores"].as_array_mut().unwrap();
+    sc[0] = json!(sc[0].as_i64().unwrap() + 1000);
+    sc[1] = json!(sc[1].as_i64().unwrap() - 1000);
+    let (code, said) = import(t.path(), "mjai", "draw2.mjson", mjai_text(&m).as_bytes());
+    assert_ne!(code, 0, "{said}");
+    assert!(said.contains("claim_mismatch: round 2 score changes claimed [-500, -500, 1500, -1500]"), "{said}");
     // mjlog: a win without its ten= (fu, points, limit), a record without names.
     let imp = paifu_recorder::import::tenhou6::import(&real(GAME), real(GAME).as_bytes()).unwrap();
     let xml = super::mjlog::mjlog_of(&imp);

@@ -3,8 +3,10 @@
 //! positions are mapped back to the mjai lines. Any riichi log is written as full-information
 //! mjai (write.rs).
 
+mod dialect;
 pub(crate) mod read;
 mod to_record;
+mod wall;
 pub(crate) mod write;
 
 pub use write::export;

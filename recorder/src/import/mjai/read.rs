@@ -61,8 +61,11 @@ impl Pai {
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Event {
     StartGame {
-        names: Vec<String>,
+        /// `None` when the writer names no one (akochan's self-play, RiichiEnv).
+        names: Option<Vec<String>>,
         red_fives: Option<bool>,
+        /// akochan's `kyoku_first`: 0 an East-South game, 4 an East-only one.
+        east_only: Option<bool>,
         /// Tenhou's rule name (`鳳南喰赤`), when the writer gives it (`paifu export mjai` does).
         rule: Option<String>,
         /// The game's id, when given.
@@ -76,9 +79,13 @@ pub(crate) enum Event {
         honba: u32,
         kyotaku: u32,
         oya: u8,
-        scores: Vec<i64>,
+        /// `None` when not given (mjx's translator).
+        scores: Option<Vec<i64>>,
         dora_marker: Pai,
         tehais: Vec<Vec<Pai>>,
+        /// akochan's `haiyama`: the round's whole wall, 136 tiles (to_record.rs checks the
+        /// deal, the draws and the indicators against it).
+        haiyama: Option<Vec<Pai>>,
     },
     Tsumo {
         actor: u8,
@@ -125,6 +132,8 @@ pub(crate) enum Event {
     ReachAccepted {
         actor: u8,
         scores: Option<Vec<i64>>,
+        /// The deposit as score changes (the original mjai), when given.
+        deltas: Option<Vec<i64>>,
     },
     Hora {
         actor: u8,
@@ -137,11 +146,20 @@ pub(crate) enum Event {
         han: Option<u32>,
         deltas: Option<Vec<i64>>,
         scores: Option<Vec<i64>>,
+        /// The seat liable for the win (the original mjai's `pao`), when given.
+        pao: Option<u8>,
+        /// The winner's concealed tiles (`hora_tehais`: the original mjai, akochan, mjx), when
+        /// given.
+        hand: Option<Vec<Pai>>,
+        /// RiichiEnv's `tsumo`: whether the win is by self-draw, when given.
+        tsumo: Option<bool>,
     },
     Ryukyoku {
         reason: Option<String>,
         deltas: Option<Vec<i64>>,
         scores: Option<Vec<i64>>,
+        /// Which seats are tenpai (the original mjai, akochan, mjx), when given.
+        tenpais: Option<Vec<bool>>,
     },
     EndKyoku,
     EndGame {
@@ -269,22 +287,29 @@ impl<'o, 'a> Obj<'o, 'a> {
 fn event(o: &Obj) -> Result<Event, ImportError> {
     Ok(match o.kind {
         "start_game" => {
-            let names =
-                o.get("names")?.items().ok_or_else(|| o.err("\"names\" is not a list of the 4 players' names"))?;
-            let names = names
-                .enumerate()
-                .map(|(i, n)| {
-                    n.as_str()
-                        .map(str::to_owned)
-                        .ok_or_else(|| o.err(format!("names[{i}] is not a name (a string): {}", brief(&n, 40))))
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            if names.len() != 4 {
-                return Err(o.err(format!(
-                    "\"names\" has {} names: this is not a four-player game, which is all Paifu plays yet",
-                    names.len()
-                )));
-            }
+            let names = match o.opt("names", "a list of the 4 players' names", |v| v.items())? {
+                None => None,
+                Some(names) => {
+                    let names = names
+                        .enumerate()
+                        .map(|(i, n)| {
+                            n.as_str()
+                                .map(str::to_owned)
+                                .ok_or_else(|| o.err(format!("names[{i}] is not a name (a string): {}", brief(&n, 40))))
+                        })
+                        .collect::<Result<Vec<_>, _>>()?;
+                    match names.len() {
+                        4 => Some(names),
+                        // akochan's sample log writes `"names": []`: no one named.
+                        0 => None,
+                        n => {
+                            return Err(o.err(format!(
+                                "\"names\" has {n} names: this is not a four-player game, which is all Paifu plays yet"
+                            )))
+                        }
+                    }
+                }
+            };
             let mut red_fives = None;
             for k in ["aka_flag", "aka", "red_fives"] {
                 let flag = o.opt(k, "true, false, 0 or 1", |v| {
@@ -297,9 +322,20 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
                 }
                 red_fives = red_fives.or(flag);
             }
+            let east_only = match o.opt("kyoku_first", "an integer", |v| v.as_i64())? {
+                None => None,
+                Some(0) => Some(false),
+                Some(4) => Some(true),
+                Some(k) => {
+                    return Err(o.err(format!(
+                        "kyoku_first {k}: akochan writes 0 (an East-South game) or 4 (an East-only game)"
+                    )))
+                }
+            };
             Event::StartGame {
                 names,
                 red_fives,
+                east_only,
                 rule: o.opt("rule", "a string (Tenhou's rule name)", |v| v.as_str().map(str::to_owned))?,
                 id: o.opt("id", "a string", |v| v.as_str().map(str::to_owned))?,
                 paifu: o.field("paifu").map(|p| p.to_value()),
@@ -331,9 +367,19 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
                 honba: o.small("honba")?,
                 kyotaku: o.small("kyotaku")?,
                 oya: o.seat("oya")?,
-                scores: o.ints("scores")?.ok_or_else(|| o.err("missing field \"scores\" (each seat's score)"))?,
+                scores: o.ints("scores")?,
                 dora_marker: o.pai("dora_marker")?,
                 tehais: hands,
+                haiyama: match o.field("haiyama").filter(|v| !v.is_null()) {
+                    None => None,
+                    Some(_) => {
+                        let wall = o.pais("haiyama")?;
+                        if wall.len() != 136 {
+                            return Err(o.err(format!("\"haiyama\" has {} tiles: a wall has 136", wall.len())));
+                        }
+                        Some(wall)
+                    }
+                },
             }
         }
         "tsumo" => Event::Tsumo { actor: o.seat("actor")?, pai: o.pai("pai")? },
@@ -355,7 +401,9 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
         "ankan" => Event::Ankan { actor: o.seat("actor")?, consumed: o.pais("consumed")? },
         "dora" => Event::Dora { dora_marker: o.pai("dora_marker")? },
         "reach" => Event::Reach { actor: o.seat("actor")? },
-        "reach_accepted" => Event::ReachAccepted { actor: o.seat("actor")?, scores: o.ints("scores")? },
+        "reach_accepted" => {
+            Event::ReachAccepted { actor: o.seat("actor")?, scores: o.ints("scores")?, deltas: o.ints("deltas")? }
+        }
         "hora" => {
             // Mortal's libriichi writes `ura_markers`, the mjai protocol `uradora_markers`, some
             // bots `uradora_marker`: one list, under any of the names; two that differ are refused.
@@ -387,12 +435,31 @@ fn event(o: &Obj) -> Result<Event, ImportError> {
                 },
                 deltas: o.ints("deltas")?,
                 scores: o.ints("scores")?,
+                pao: match o.field("pao").filter(|v| !v.is_null()) {
+                    Some(_) => Some(o.seat("pao")?),
+                    None => None,
+                },
+                hand: match o.field("hora_tehais").filter(|v| !v.is_null()) {
+                    Some(_) => Some(o.pais("hora_tehais")?),
+                    None => None,
+                },
+                tsumo: o.opt("tsumo", "true or false", |v| v.as_bool())?,
             }
         }
         "ryukyoku" => Event::Ryukyoku {
             reason: o.opt("reason", "a string", |v| v.as_str().map(str::to_owned))?,
             deltas: o.ints("deltas")?,
             scores: o.ints("scores")?,
+            tenpais: match o.opt("tenpais", "a list of 4 true or false", |v| v.items())? {
+                None => None,
+                Some(t) => {
+                    let t: Vec<Option<bool>> = t.map(|b| b.as_bool()).collect();
+                    match t.iter().copied().collect::<Option<Vec<bool>>>() {
+                        Some(t) if t.len() == 4 => Some(t),
+                        _ => return Err(o.err("\"tenpais\" is not a list of 4 true or false")),
+                    }
+                }
+            },
         },
         "end_kyoku" => Event::EndKyoku,
         "end_game" => Event::EndGame { scores: o.ints("scores")? },
@@ -490,8 +557,9 @@ mod tests {
         assert_eq!(
             ev[0].event,
             Event::StartGame {
-                names: vec!["a".into(), "b".into(), "c".into(), "d".into()],
+                names: Some(vec!["a".into(), "b".into(), "c".into(), "d".into()]),
                 red_fives: Some(true),
+                east_only: None,
                 rule: None,
                 id: None,
                 paifu: None

@@ -1,7 +1,9 @@
 //! mjai events gathered into the record model (per hand: hands, each seat's takes and discards,
 //! indicators and results), with the line of every entry.
 
+use super::dialect::{self, RubyYaku};
 use super::read::{kyoku_index, Event, Line, Pai};
+use super::wall::Wall;
 use crate::import::positions::{Label, Pos, PosMap};
 use crate::import::record::{round_name, CalledFrom, Discard, Game, Outcome, Round, Take, Tile, Win};
 use crate::import::ImportError;
@@ -29,18 +31,6 @@ fn tile(p: Pai, line: usize, round: &str, what: std::fmt::Arguments<'_>) -> Resu
     }
 }
 
-fn ryukyoku_name(reason: Option<&str>) -> &'static str {
-    match reason.unwrap_or("") {
-        "kyushukyuhai" | "kyuushukyuuhai" | "kyushu" | "yao9" | "九種九牌" => "九種九牌",
-        "sanchaho" | "sanchahou" | "sanchahoo" | "三家和了" => "三家和了",
-        "suufonrenda" | "sufonrenda" | "kaze4" | "四風連打" => "四風連打",
-        "suuchariichi" | "suucha_riichi" | "reach4" | "四家立直" => "四家立直",
-        "suukaikan" | "sukaikan" | "kan4" | "四槓散了" => "四槓散了",
-        "nagashimangan" | "nagashi_mangan" | "流し満貫" => "流し満貫",
-        _ => "流局",
-    }
-}
-
 struct Open {
     round: Round,
     name: String,
@@ -51,6 +41,55 @@ struct Open {
     /// far (for results given as the scores after them); `None` once a result left its changes
     /// out.
     now: Option<[i64; 4]>,
+    /// The hand's wall, when the record gives it (akochan's `haiyama`).
+    wall: Option<Wall>,
+    /// Each seat's concealed tiles and its melds' tiles, as the events leave them.
+    concealed: [Vec<Tile>; 4],
+    melded: [Vec<Tile>; 4],
+}
+
+/// Takes tiles out of seat `s`'s concealed tiles (nothing for one it does not hold: the engine
+/// refuses the move).
+fn give(concealed: &mut [Vec<Tile>; 4], s: u8, tiles: &[Tile]) {
+    let h = &mut concealed[usize::from(s) % 4];
+    for t in tiles {
+        if let Some(i) = h.iter().position(|x| x == t) {
+            h.remove(i);
+        }
+    }
+}
+
+/// Tiles as a sorted list (`1m 1m 5p`), for a message and a comparison.
+fn shown(t: &[Tile]) -> String {
+    let mut v = t.to_vec();
+    v.sort();
+    v.iter().map(|t| t.notation()).collect::<Vec<_>>().join(" ")
+}
+
+/// The winner's yaku in Paifu's names where the source uses the original mjai's (a `sangenpai`
+/// counted as the dragon pungs the winner holds, when their number is its han); names Paifu
+/// knows otherwise are kept as they are (to_log compares them).
+fn read_yaku(yaku: &[(String, u32)], tiles: &[Tile]) -> Vec<(String, u32)> {
+    let mut out = Vec::new();
+    for (name, han) in yaku {
+        match dialect::ruby_yaku(name).filter(|_| crate::import::yaku::paifu_name(name).is_none()) {
+            Some(RubyYaku::Named(p)) => out.push((p.to_owned(), dialect::yakuman_han(*han))),
+            Some(RubyYaku::Dragons) => {
+                let pungs: Vec<&str> = [(45, "yakuhai_haku"), (46, "yakuhai_hatsu"), (47, "yakuhai_chun")]
+                    .into_iter()
+                    .filter(|(c, _)| tiles.iter().filter(|t| t.0 == *c).count() >= 3)
+                    .map(|(_, n)| n)
+                    .collect();
+                if pungs.len() as u32 == *han {
+                    out.extend(pungs.into_iter().map(|n| (n.to_owned(), 1)));
+                } else {
+                    out.push((name.clone(), *han));
+                }
+            }
+            None => out.push((name.clone(), dialect::yakuman_han(*han))),
+        }
+    }
+    out
 }
 
 /// Whether a tile is a terminal or an honour (red fives are fives).
@@ -58,12 +97,37 @@ fn yaochu(t: Tile) -> bool {
     t.0 > 40 && t.0 < 50 || t.0 < 40 && matches!(t.0 % 10, 1 | 9)
 }
 
-/// The draw a `ryukyoku` without `reason` names, when the record shows which: nine kinds of
-/// terminals and honours in a seat's first hand of 14 with no call yet (nine terminals), or the
-/// wall used up (70 draws: an exhaustive draw).
+/// The draw a `ryukyoku` without `reason` names, when the record shows which (Mortal's libriichi
+/// writes none, libriichi/src/arena/board.rs): four seats in riichi; four kans by more than one
+/// seat; the same wind as each seat's first discard, no call made; nine kinds of terminals and
+/// honours in a seat's first hand of 14 with no call yet (nine terminals); the wall used up (70
+/// draws: an exhaustive draw).
 fn unnamed_draw(o: &Open) -> Option<&'static str> {
     let r = &o.round;
+    if r.discards.iter().all(|d| d.iter().any(|x| matches!(x, Discard::Riichi(_)))) {
+        return Some("四家立直");
+    }
+    let kans: Vec<usize> = (0..4)
+        .flat_map(|s| {
+            let open = r.takes[s].iter().filter(|t| matches!(t, Take::OpenKan { .. })).count();
+            let own =
+                r.discards[s].iter().filter(|d| matches!(d, Discard::AddedKan { .. } | Discard::ClosedKan { .. }));
+            std::iter::repeat_n(s, open + own.count())
+        })
+        .collect();
+    if kans.len() == 4 && kans.iter().any(|s| *s != kans[0]) {
+        return Some("四槓散了");
+    }
     let calls = r.takes.iter().flatten().any(|t| !matches!(t, Take::Draw(_)));
+    let first_discard = |s: usize| match (r.discards[s].as_slice(), r.takes[s].first()) {
+        ([Discard::Tile(t) | Discard::Riichi(Some(t))], _) => Some(*t),
+        ([Discard::Tsumogiri | Discard::Riichi(None)], Some(Take::Draw(t))) => Some(*t),
+        _ => None,
+    };
+    let winds: Vec<Option<Tile>> = (0..4).map(first_discard).collect();
+    if !calls && winds[0].is_some_and(|w| (41..=44).contains(&w.0)) && winds.iter().all(|w| *w == winds[0]) {
+        return Some("四風連打");
+    }
     let first = (0..4).find(|&s| o.last_draw[s].is_some() && r.takes[s].len() == 1 && r.discards[s].is_empty());
     if let (Some(s), false) = (first, calls) {
         let mut kinds: Vec<u8> =
@@ -76,6 +140,26 @@ fn unnamed_draw(o: &Open) -> Option<&'static str> {
     }
     let draws = r.takes.iter().flatten().filter(|t| matches!(t, Take::Draw(_))).count();
     (draws == 70).then_some("流局")
+}
+
+/// Checks an exhaustive draw's `tenpais` against its payments (Tenhou's: 3000 from the seats
+/// not tenpai to those tenpai; no payment when all or none are), which the engine checks
+/// against the hands.
+fn tenpais_agree(tenpais: &[bool], d: [i64; 4]) -> Result<(), String> {
+    let paid = if d.iter().all(|x| *x == 0) {
+        tenpais.iter().all(|t| *t) || tenpais.iter().all(|t| !*t)
+    } else {
+        tenpais.iter().zip(d).all(|(t, x)| *t == (x > 0))
+    };
+    if paid {
+        return Ok(());
+    }
+    let seats = |v: Vec<usize>| if v.is_empty() { "none".to_owned() } else { format!("{v:?}") };
+    Err(format!(
+        "ryukyoku: \"tenpais\" makes {} tenpai, but its score changes {d:?} are paid to {}",
+        seats((0..4).filter(|&s| tenpais[s]).collect()),
+        seats((0..4).filter(|&s| d[s] > 0).collect())
+    ))
 }
 
 /// A result's deltas: given, or the scores after it less the scores before (`now`, `None` when an
@@ -102,19 +186,6 @@ fn result_deltas(
     }
 }
 
-/// A draw's deltas: a draw's changes follow from who was tenpai, which the events do not say.
-fn draw_deltas(
-    deltas: Option<&Vec<i64>>,
-    scores: Option<&Vec<i64>>,
-    now: Option<[i64; 4]>,
-) -> Result<[i64; 4], String> {
-    result_deltas(deltas, scores, now, "ryukyoku")?.ok_or_else(|| {
-        "ryukyoku needs \"deltas\" (each seat's score change) or \"scores\" (each seat's points after it): Paifu \
-         checks every result"
-            .to_owned()
-    })
-}
-
 /// Gathers the events into the record model, with the line of every entry.
 pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
     let mut g = Game {
@@ -131,6 +202,11 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
         paifu: None,
     };
     let mut red_flag = None;
+    let mut length_given = false;
+    // The points after the last hand closed, for a start_kyoku without scores.
+    let mut after_last: Option<[i64; 4]> = None;
+    // A draw whose changes the next hand's scores state: its hand, the points before it, its line.
+    let mut pending: Option<(usize, Option<[i64; 4]>, usize)> = None;
     let mut red_seen = false;
     let mut pm = PosMap::default();
     let mut cur: Option<Open> = None;
@@ -152,29 +228,72 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
             Ok(())
         };
         match &l.event {
-            Event::StartGame { names, red_fives, rule, id, paifu } => {
+            Event::StartGame { names, red_fives, east_only, rule, id, paifu } => {
                 if !g.rounds.is_empty() || cur.is_some() {
                     return Err(here("a second start_game: one game per file".into()));
                 }
-                if names.len() == 4 {
-                    g.names.clone_from(names);
+                match names {
+                    Some(n) => g.names.clone_from(n),
+                    None => {
+                        g.names = (0..4).map(|s| format!("seat {s}")).collect();
+                        g.absent.push("names (the seats are named seat 0 to seat 3)".to_owned());
+                    }
                 }
                 red_flag = *red_fives;
                 g.rule = rule.clone().unwrap_or_default();
+                // akochan's kyoku_first (mjai_client.cpp: "4 -> tonpu match, 0 -> tonnan
+                // match"), unless a rule name says more.
+                if let (Some(east), true) = (east_only, g.rule.is_empty()) {
+                    length_given = true;
+                    if *east {
+                        g.rule = "東喰".into();
+                    }
+                }
                 g.id = id.clone().unwrap_or_default();
                 g.paifu.clone_from(paifu);
             }
-            Event::StartKyoku { bakaze, kyoku, honba, kyotaku, scores, dora_marker, tehais, oya } => {
+            Event::StartKyoku { bakaze, kyoku, honba, kyotaku, scores, dora_marker, tehais, oya, haiyama } => {
+                // The points each seat ends the hand before with (None when a result of it left
+                // its changes out), or the start points before the first hand.
+                let before = match &cur {
+                    Some(o) => o.now,
+                    None if g.rounds.is_empty() => Some([25000; 4]),
+                    None => after_last,
+                };
                 close(&mut g, &mut cur)?;
                 let k = kyoku_index(*bakaze, *kyoku);
                 let name = round_name(k, *honba);
                 if usize::from(*oya) != usize::from(k % 4) {
                     return Err(here(format!("oya {oya} is not the dealer of {name}")).in_round(&name));
                 }
-                let sc: [i64; 4] = scores
-                    .clone()
-                    .try_into()
-                    .map_err(|_| here("start_kyoku needs the four scores".into()).in_round(&name))?;
+                // mjx's translator writes no `scores`: the points are those the hand before left
+                // (its results given), and the start points in the first hand.
+                let sc: [i64; 4] = match scores {
+                    Some(s) => s
+                        .clone()
+                        .try_into()
+                        .map_err(|_| here("start_kyoku needs the four scores".into()).in_round(&name))?,
+                    None => before.ok_or_else(|| {
+                        here(
+                            "start_kyoku gives no \"scores\", and the hand before gave no results to count them \
+                             from"
+                                .into(),
+                        )
+                        .in_round(&name)
+                    })?,
+                };
+                if let Some((di, before, dl)) = pending.take() {
+                    let before = before.ok_or_else(|| {
+                        ImportError::new(
+                            format!("line {dl}"),
+                            "a ryukyoku without \"deltas\" or \"scores\" in a hand whose earlier result gave \
+                             neither: its changes cannot be counted",
+                        )
+                    })?;
+                    if let Some(Outcome::Draw { deltas, .. }) = g.rounds.get_mut(di).map(|r| &mut r.outcome) {
+                        *deltas = Some(std::array::from_fn(|i| sc[i] - before[i]));
+                    }
+                }
                 let mut hands: [Vec<Tile>; 4] = Default::default();
                 for (s, h) in tehais.iter().enumerate() {
                     for p in h {
@@ -192,6 +311,17 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                     }
                 }
                 let dora = tile(*dora_marker, line, &name, format_args!("the dora indicator"))?;
+                let wall = match haiyama {
+                    None => None,
+                    Some(w) => {
+                        let tiles = w
+                            .iter()
+                            .enumerate()
+                            .map(|(i, p)| tile(*p, line, &name, format_args!("haiyama[{i}]")))
+                            .collect::<Result<Vec<_>, _>>()?;
+                        Some(Wall::new(tiles, line, *oya, &hands, dora).map_err(|m| here(m).in_round(&name))?)
+                    }
+                };
                 for p in Pos::round_start(ri) {
                     pm.set(p, Label::Line(line));
                 }
@@ -203,7 +333,7 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                         scores: sc,
                         dora: vec![dora],
                         ura: Vec::new(),
-                        hands,
+                        hands: hands.clone(),
                         takes: Default::default(),
                         discards: Default::default(),
                         outcome: Outcome::Draw { name: String::new(), deltas: None },
@@ -213,6 +343,9 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                     last_draw: [None; 4],
                     ended: false,
                     now: Some(sc),
+                    wall,
+                    concealed: hands,
+                    melded: Default::default(),
                 });
             }
             Event::EndGame { scores } => {
@@ -220,7 +353,10 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                 g.final_scores.clone_from(scores);
                 ended_game = true;
             }
-            Event::EndKyoku => close(&mut g, &mut cur)?,
+            Event::EndKyoku => {
+                after_last = cur.as_ref().and_then(|o| o.now);
+                close(&mut g, &mut cur)?
+            }
             ev => {
                 let Some(o) = cur.as_mut() else {
                     return Err(here("an event outside a hand (before start_kyoku or after end_kyoku)".into()));
@@ -255,6 +391,10 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                     Event::Tsumo { actor, pai } => {
                         let t = tl(*pai, format_args!("seat {actor}'s draw"))?;
                         red_seen |= t.0 > 50;
+                        if let Some(w) = o.wall.as_mut() {
+                            w.draw(*actor, t).map_err(here)?;
+                        }
+                        o.concealed[usize::from(*actor)].push(t);
                         o.last_draw[usize::from(*actor)] = Some(t);
                         take(&mut pm, r, *actor, Take::Draw(t));
                     }
@@ -276,11 +416,29 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                         };
                         o.last_draw[a] = None;
                         disc(&mut pm, r, *actor, d);
+                        give(&mut o.concealed, *actor, &[t]);
                     }
                     Event::Reach { actor } => o.reach[usize::from(*actor)] = true,
-                    Event::ReachAccepted { actor, .. } => {
+                    Event::ReachAccepted { actor, scores, deltas } => {
+                        let a = usize::from(*actor) % 4;
                         if let Some(now) = o.now.as_mut() {
-                            now[usize::from(*actor) % 4] -= 1000;
+                            now[a] -= 1000;
+                        }
+                        // The deposit, as the writer states it: 1000 from the seat in riichi.
+                        let deposit: Vec<i64> = (0..4).map(|s| if s == a { -1000 } else { 0 }).collect();
+                        if let Some(d) = deltas.as_ref().filter(|d| **d != deposit) {
+                            return Err(here(format!(
+                                "reach_accepted: \"deltas\" {d:?}: a riichi deposit is 1000 points from seat {actor}, \
+                                 {deposit:?}"
+                            )));
+                        }
+                        if let (Some(sc), Some(now)) = (scores, o.now) {
+                            if sc[..] != now[..] {
+                                return Err(here(format!(
+                                    "reach_accepted: \"scores\" {sc:?}, but after seat {actor}'s deposit the seats hold \
+                                     {now:?}"
+                                )));
+                            }
                         }
                     }
                     Event::Chi { actor, target, pai, consumed } => {
@@ -288,45 +446,45 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                             return Err(here(format!("seat {actor} calls chi from seat {target}, not its left")));
                         }
                         let c = own(consumed)?;
-                        take(
-                            &mut pm,
-                            r,
-                            *actor,
-                            Take::Chi { called: tl(*pai, format_args!("the called tile"))?, own: [c[0], c[1]] },
-                        );
+                        let called = tl(*pai, format_args!("the called tile"))?;
+                        take(&mut pm, r, *actor, Take::Chi { called, own: [c[0], c[1]] });
                         o.last_draw[usize::from(*actor)] = None;
+                        give(&mut o.concealed, *actor, &c);
+                        o.melded[usize::from(*actor)].extend(c.iter().copied().chain([called]));
                     }
                     Event::Pon { actor, target, pai, consumed } => {
                         let c = own(consumed)?;
-                        let t = Take::Pon {
-                            called: tl(*pai, format_args!("the called tile"))?,
-                            own: [c[0], c[1]],
-                            from: from(*actor, *target)?,
-                        };
+                        let called = tl(*pai, format_args!("the called tile"))?;
+                        let t = Take::Pon { called, own: [c[0], c[1]], from: from(*actor, *target)? };
                         take(&mut pm, r, *actor, t);
                         o.last_draw[usize::from(*actor)] = None;
+                        give(&mut o.concealed, *actor, &c);
+                        o.melded[usize::from(*actor)].extend(c.iter().copied().chain([called]));
                     }
                     Event::Daiminkan { actor, target, pai, consumed } => {
                         let c = own(consumed)?;
-                        let t = Take::OpenKan {
-                            called: tl(*pai, format_args!("the called tile"))?,
-                            own: [c[0], c[1], c[2]],
-                            from: from(*actor, *target)?,
-                        };
+                        let called = tl(*pai, format_args!("the called tile"))?;
+                        let t = Take::OpenKan { called, own: [c[0], c[1], c[2]], from: from(*actor, *target)? };
                         take(&mut pm, r, *actor, t);
                         disc(&mut pm, r, *actor, Discard::Nothing);
+                        give(&mut o.concealed, *actor, &c);
+                        o.melded[usize::from(*actor)].extend(c.iter().copied().chain([called]));
+                        if let Some(w) = o.wall.as_mut() {
+                            w.kan();
+                        }
                     }
                     Event::Kakan { actor, pai, consumed } => {
                         let c = own(consumed)?;
                         let [a, b, d] = c.as_slice() else {
                             return Err(here(format!("kakan: \"consumed\" has {} tiles, not the pon's 3", c.len())));
                         };
-                        disc(
-                            &mut pm,
-                            r,
-                            *actor,
-                            Discard::AddedKan { added: tl(*pai, format_args!("the added tile"))?, pon: [*a, *b, *d] },
-                        );
+                        let added = tl(*pai, format_args!("the added tile"))?;
+                        disc(&mut pm, r, *actor, Discard::AddedKan { added, pon: [*a, *b, *d] });
+                        give(&mut o.concealed, *actor, &[added]);
+                        o.melded[usize::from(*actor)].push(added);
+                        if let Some(w) = o.wall.as_mut() {
+                            w.kan();
+                        }
                     }
                     Event::Ankan { actor, consumed } => {
                         let c = own(consumed)?;
@@ -334,12 +492,82 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                             return Err(here(format!("ankan: \"consumed\" has {} tiles, not 4", c.len())));
                         };
                         disc(&mut pm, r, *actor, Discard::ClosedKan { tiles: [*a, *b, *d, *e] });
+                        give(&mut o.concealed, *actor, &c);
+                        o.melded[usize::from(*actor)].extend(c.iter().copied());
+                        if let Some(w) = o.wall.as_mut() {
+                            w.kan();
+                        }
                     }
                     Event::Dora { dora_marker } => {
                         pm.set(Pos::item(ri, 2, r.dora.len()), Label::Line(line));
-                        r.dora.push(tl(*dora_marker, format_args!("the dora indicator"))?);
+                        let t = tl(*dora_marker, format_args!("the dora indicator"))?;
+                        if let Some(w) = o.wall.as_mut() {
+                            w.indicator(t).map_err(here)?;
+                        }
+                        r.dora.push(t);
                     }
-                    Event::Hora { actor, target, ura_markers, yaku, fu, han, deltas, scores, .. } => {
+                    Event::Hora {
+                        actor,
+                        target,
+                        pai,
+                        ura_markers,
+                        yaku,
+                        fu,
+                        han,
+                        deltas,
+                        scores,
+                        pao,
+                        hand,
+                        tsumo,
+                    } => {
+                        if let Some(t) = tsumo.filter(|t| *t != (actor == target)) {
+                            let said = if t { "a win by self-draw" } else { "a win on a discard" };
+                            return Err(here(format!(
+                                "hora: \"tsumo\" {t} says {said}, but seat {actor} wins from seat {target}"
+                            )));
+                        }
+                        let a = usize::from(*actor);
+                        // The winning tile: the one just drawn, or the last discard or added kan.
+                        let win = match pai {
+                            Some(p) => Some(tl(*p, format_args!("the winning tile"))?),
+                            None if actor == target => o.last_draw[a],
+                            None => None,
+                        };
+                        let mut held = o.concealed[a].clone();
+                        if let (false, Some(w)) = (actor == target, win) {
+                            held.push(w);
+                        }
+                        // `hora_tehais`: the winner's concealed tiles, with or without the
+                        // winning tile (writers differ); anything else contradicts the record.
+                        if let Some(h) = hand {
+                            let h = h
+                                .iter()
+                                .map(|p| tl(*p, format_args!("a tile of \"hora_tehais\"")))
+                                .collect::<Result<Vec<_>, _>>()?;
+                            let mut without = held.clone();
+                            if let Some(i) = win.and_then(|w| without.iter().position(|x| *x == w)) {
+                                without.remove(i);
+                            }
+                            if shown(&h) != shown(&held) && shown(&h) != shown(&without) {
+                                return Err(here(format!(
+                                    "hora_tehais gives seat {actor}'s hand as {}, but its concealed tiles are {} (with \
+                                     the winning tile)",
+                                    shown(&h),
+                                    shown(&held)
+                                )));
+                            }
+                        }
+                        let all: Vec<Tile> = held.iter().chain(&o.melded[a]).copied().collect();
+                        let yaku = yaku.as_ref().map(|y| read_yaku(y, &all));
+                        let han = han.map(dialect::yakuman_han);
+                        let fu = fu.map(dialect::rounded_fu);
+                        if let Some(w) = &o.wall {
+                            let u = ura_markers
+                                .iter()
+                                .map(|u| tl(*u, format_args!("an ura indicator")))
+                                .collect::<Result<Vec<_>, _>>()?;
+                            w.ura(&u).map_err(here)?;
+                        }
                         let given = result_deltas(deltas.as_ref(), scores.as_ref(), o.now, "hora").map_err(here)?;
                         // A hora that gives neither its changes nor the scores after it: the
                         // changes are computed from the win, not claimed.
@@ -387,20 +615,20 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                             deltas,
                             who: *actor,
                             from: *target,
-                            pao: None,
+                            // The original mjai names the liable seat when there is one.
+                            pao: *pao,
                             text: String::new(),
-                            fu: *fu,
-                            han: *han,
-                            yaku: yaku.clone(),
+                            fu,
+                            han,
+                            yaku,
                             computed,
                         });
                         r.outcome = Outcome::Wins(wins);
                         o.ended = true;
                     }
-                    Event::Ryukyoku { reason, deltas, scores } => {
-                        let deltas = draw_deltas(deltas.as_ref(), scores.as_ref(), o.now).map_err(here)?;
+                    Event::Ryukyoku { reason, deltas, scores, tenpais } => {
                         let name = match reason {
-                            Some(why) => ryukyoku_name(Some(why)),
+                            Some(why) => dialect::draw_name(why).map_err(here)?,
                             None => unnamed_draw(o).ok_or_else(|| {
                                 here(
                                     "a ryukyoku without \"reason\" before the wall is used up, and not a nine \
@@ -410,15 +638,40 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                                 )
                             })?,
                         };
+                        // An abortive draw moves no points: one that gives neither its changes nor
+                        // the scores after it (akochan's kyushukyuhai) claims none.
+                        let given = result_deltas(deltas.as_ref(), scores.as_ref(), o.now, "ryukyoku").map_err(here)?;
+                        let abortive = name != "流局" && name != "流し満貫";
+                        if let (Some(t), Some(d), "流局") = (tenpais, given, name) {
+                            tenpais_agree(t, d).map_err(here)?;
+                        }
+                        // A draw that states neither: an abortive draw moves no points (no changes,
+                        // as in a tenhou.net/6 record); an exhaustive draw's (or nagashi
+                        // mangan's) are the next hand's scores less the points before it.
+                        if let (None, false) = (given, abortive) {
+                            pending = Some((ri, o.now, line));
+                        }
+                        o.now = match given {
+                            Some(d) => o.now.map(|now| std::array::from_fn(|i| now[i] + d[i])),
+                            None if abortive => o.now,
+                            None => None,
+                        };
                         let r = &mut o.round;
                         pm.set(Pos::entry(ri, 16), Label::Line(line));
-                        r.outcome = Outcome::Draw { name: name.to_owned(), deltas: Some(deltas) };
+                        r.outcome = Outcome::Draw { name: name.to_owned(), deltas: given };
                         o.ended = true;
                     }
                     Event::StartGame { .. } | Event::StartKyoku { .. } | Event::EndKyoku | Event::EndGame { .. } => {}
                 }
             }
         }
+    }
+    if let Some((_, _, dl)) = pending {
+        return Err(ImportError::new(
+            format!("line {dl}"),
+            "an exhaustive draw without \"deltas\" or \"scores\" ends the game: no hand after it states its \
+             score changes (the tenpai payments), so there is nothing to check them against",
+        ));
     }
     if let Some(o) = cur {
         if !o.ended {
@@ -435,7 +688,7 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
         return Err(ImportError::new("line 1", "the log has no hand (start_kyoku)"));
     }
     g.red_fives = red_flag.unwrap_or(red_seen);
-    if g.rule.is_empty() {
+    if g.rule.is_empty() && !length_given {
         // No rule name: an East-only game if it ended normally after East 4.
         let east_only = g.rounds.iter().all(|r| r.kyoku < 4) && g.rounds.last().is_some_and(|r| r.kyoku == 3);
         let no_bust = g.final_scores.as_ref().is_some_and(|f| f.iter().all(|&x| x >= 0));
@@ -498,6 +751,42 @@ mod tests {
         let after = none.replace(r#""deltas":[-3900,0,3900,0]"#, r#""scores":[19100,27000,28900,25000]"#);
         let e = to_game(&super::super::read::parse(&after).unwrap()).unwrap_err();
         assert!(e.message.contains("the scores before it are not known"), "{e}");
+    }
+
+    /// Two hands ended by draws that state no results: the first (exhaustive) takes the second
+    /// hand's scores, the second (`last`) ends the game.
+    fn two_draws(last: &str) -> String {
+        let hand = r#"["1m","2m","3m","4m","5m","6m","7m","8m","9m","1p","2p","3p","4p"]"#;
+        let start = |k: u8, sc: &str| {
+            format!(
+                r#"{{"type":"start_kyoku","bakaze":"E","dora_marker":"2s","kyoku":{k},"honba":0,"kyotaku":0,"oya":{},"scores":{sc},"tehais":[{hand},{hand},{hand},{hand}]}}"#,
+                k - 1
+            )
+        };
+        format!(
+            "{{\"type\":\"start_game\"}}\n{}\n{{\"type\":\"ryukyoku\",\"reason\":\"fanpai\"}}\n{{\"type\":\"end_kyoku\"}}\n{}\n{{\"type\":\"ryukyoku\",\"reason\":\"{last}\"}}\n{{\"type\":\"end_kyoku\"}}\n{{\"type\":\"end_game\"}}\n",
+            start(1, "[25000,25000,25000,25000]"),
+            start(2, "[26500,23500,25000,25000]")
+        )
+    }
+
+    #[test]
+    fn a_draw_that_states_no_results_takes_them_from_the_next_hand() {
+        let (g, _) = to_game(&super::super::read::parse(&two_draws("kyushukyuhai")).unwrap()).unwrap();
+        assert_eq!(g.names, ["seat 0", "seat 1", "seat 2", "seat 3"]);
+        assert!(g.absent[0].starts_with("names"), "{:?}", g.absent);
+        let draws: Vec<_> = g.rounds.iter().map(|r| r.outcome.clone()).collect();
+        assert_eq!(
+            draws,
+            [
+                Outcome::Draw { name: "流局".into(), deltas: Some([1500, -1500, 0, 0]) },
+                // An abortive draw moves no points: no claim, as in a tenhou.net/6 record.
+                Outcome::Draw { name: "九種九牌".into(), deltas: None },
+            ]
+        );
+        let e = to_game(&super::super::read::parse(&two_draws("fanpai")).unwrap()).unwrap_err();
+        assert_eq!(e.position, "line 6");
+        assert!(e.message.contains("no hand after it states its score changes"), "{e}");
     }
 
     #[test]
