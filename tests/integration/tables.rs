@@ -958,3 +958,161 @@ async fn a_riichi_seat_fits_a_laptop_and_a_phone_screen_in_chromium() {
     request["ruleset"] = json!("tonpuu");
     a_person_plays_in_chromium("riichi", request, "greedy", false, 6, true).await;
 }
+
+/// One request with headers of its own; the status, the head and the body as text.
+fn http(addr: &str, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> (u16, String, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    let extra: String = headers.iter().map(|(k, v)| format!("{k}: {v}\r\n")).collect();
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{extra}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).unwrap();
+    let text = String::from_utf8_lossy(&out).into_owned();
+    let status = text.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    (status, head.to_owned(), body.to_owned())
+}
+
+/// A dashboard session for the token: its cookie (`name=value`).
+fn log_in(addr: &str, token: &str) -> String {
+    let form = format!("token={token}&next=/tables/new");
+    let (s, head, _) = http(addr, "POST", "/login", &[("Content-Type", "application/x-www-form-urlencoded")], &form);
+    assert_eq!(s, 303, "{head}");
+    let line = head.lines().find(|l| l.to_ascii_lowercase().starts_with("set-cookie:")).expect("a session cookie");
+    line.split_once(':').unwrap().1.trim().split(';').next().unwrap().to_owned()
+}
+
+/// The value of the first `name="NAME" value="..."` in a page.
+fn input_value(page: &str, name: &str) -> String {
+    let at = page.find(&format!("name=\"{name}\" value=\"")).unwrap_or_else(|| panic!("no {name} in {page}"));
+    let rest = &page[at + name.len() + 15..];
+    rest[..rest.find('"').unwrap()].to_owned()
+}
+
+/// The dashboard's form opens a table as `POST /api/tables` does, by the same code: the same
+/// refusals, named; the session's CSRF token required, another site's form refused, an
+/// uploader refused; the answer shows the person's join link once, uncached, and it opens the
+/// seat.
+#[test]
+fn an_organiser_opens_a_table_from_the_dashboard_form() {
+    let (dir, org, server) = with_greedy();
+    let p = dir.path();
+    let addr = server.addr.as_str();
+    let (s, _, page) = http(addr, "GET", "/tables/new", &[], "");
+    assert_eq!(s, 200);
+    assert!(page.contains("/login?next=/tables/new"), "not logged in: a link to log in: {page}");
+    let cookie = log_in(addr, &org);
+    let (s, _, page) = http(addr, "GET", "/tables/new", &[("Cookie", &cookie)], "");
+    assert_eq!(s, 200, "{page}");
+    assert!(page.contains("<option value=\"greedy\">bot greedy</option>"), "the server's bots are offered: {page}");
+    let csrf = input_value(&page, "csrf");
+    let form = |csrf: &str, extra: &str| {
+        format!(
+            "csrf={csrf}&game=riichi&ruleset=tonpuu&games=1&tournament=Club&seat0_name=Aiko&seat0_bot=\
+             &seat1_name=g1&seat1_bot=greedy&seat2_name=g2&seat2_bot=greedy&seat3_name=g3&seat3_bot=greedy{extra}"
+        )
+    };
+    let post = |headers: &[(&str, &str)], body: &str| {
+        let mut h = vec![("Content-Type", "application/x-www-form-urlencoded")];
+        h.extend_from_slice(headers);
+        http(addr, "POST", "/tables/new", &h, body)
+    };
+    // Without the session's CSRF token, or from another site: refused, nothing opened.
+    let (s, _, _) = post(&[("Cookie", &cookie)], &form("0000", ""));
+    assert_eq!(s, 403);
+    let (s, _, _) = post(&[("Cookie", &cookie), ("Origin", "http://evil.example")], &form(&csrf, ""));
+    assert_eq!(s, 403);
+    assert_eq!(call(addr, "GET", "/api/tables/1", None, None).0, 404, "no table was opened");
+    // The API's refusals, named, the form shown again with what was typed.
+    for (extra, field) in [
+        ("&seat1_bot=sh+-c+touch+pwned", "seats[1].bot"),
+        ("&game=chess", "game"),
+        ("&ruleset=blitz", "ruleset"),
+        ("&options=%7B%22no_such_option%22%3A1%7D", "options"),
+        ("&options=not+json", "options"),
+        ("&games=0", "games"),
+        ("&seat1_name=Ai%E2%80%8Bko", "seats[1].name"),
+    ] {
+        // A repeated field: the last one counts (serde_urlencoded into a map).
+        let (s, _, page) = post(&[("Cookie", &cookie)], &form(&csrf, extra));
+        assert_eq!(s, 422, "{extra}: {page}");
+        assert!(page.contains(&format!("data-field=\"{field}\"")), "{extra}: the field is named: {page}");
+        assert!(page.contains("value=\"Aiko\""), "the form keeps what was typed: {page}");
+    }
+    assert!(!p.join("pwned").exists());
+    assert_eq!(call(addr, "GET", "/api/tables/1", None, None).0, 404, "no table was opened");
+    // Opened: the join link shown once, not cached, no referrer.
+    let (s, head, page) = post(&[("Cookie", &cookie)], &form(&csrf, ""));
+    assert_eq!(s, 201, "{page}");
+    let head = head.to_ascii_lowercase();
+    assert!(head.contains("cache-control: no-store") && head.contains("referrer-policy: no-referrer"), "{head}");
+    let links: Vec<&str> = page.match_indices(&format!("http://{addr}/play/")).map(|(i, _)| &page[i..]).collect();
+    assert_eq!(links.len(), 1, "one join link, the person's: {page}");
+    let token = links[0].trim_start_matches(&format!("http://{addr}/play/"));
+    let token = &token[..token.find('"').unwrap()];
+    let (s, seat) = call(addr, "GET", &format!("/api/play/{token}"), None, None);
+    assert_eq!((s, seat["seat"].as_u64()), (200, Some(0)), "{seat}");
+    let id = seat["table"].as_i64().unwrap();
+    let (_, table) = call(addr, "GET", &format!("/api/tables/{id}"), None, None);
+    assert_eq!(table["tournament"], "Club", "{table}");
+    let kinds: Vec<&str> = table["seats"].as_array().unwrap().iter().map(|s| s["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["person", "bot", "bot", "bot"], "{table}");
+    // An uploader may not open tables, by the form either.
+    let up = Archive::open(&p.join("t.db")).unwrap().create_token("up", Role::Uploader).unwrap().secret;
+    let up_cookie = log_in(addr, &up);
+    let (s, _, _) = http(addr, "GET", "/tables/new", &[("Cookie", &up_cookie)], "");
+    assert_eq!(s, 403);
+    let (_, _, up_page) = http(addr, "GET", "/upload", &[("Cookie", &up_cookie)], "");
+    let up_csrf = input_value(&up_page, "csrf");
+    let (s, _, _) = post(&[("Cookie", &up_cookie)], &form(&up_csrf, ""));
+    assert_eq!(s, 403);
+}
+
+/// The form in Chromium: an organiser logs in, fills it and opens a table; the answer's join
+/// link opens the seat's page. Screenshots at 1366x768 and 390x844 (PAIFU_SCREENSHOTS=1).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_table_form_in_chromium() {
+    use crate::web_e2e::{browser_available, connect_sized, screenshot, start_driver};
+    use fantoccini::Locator;
+    if !browser_available() {
+        return;
+    }
+    let (_dir, org, server) = with_greedy();
+    let addr = server.addr.clone();
+    let driver = start_driver();
+    for (w, h, suffix) in [(1366, 768, ""), (390, 844, "-phone")] {
+        let c = connect_sized(&driver, w, h).await;
+        c.goto(&format!("http://{addr}/login?next=/tables/new")).await.unwrap();
+        c.find(Locator::Css("#token")).await.unwrap().send_keys(&org).await.unwrap();
+        c.find(Locator::Css("#login")).await.unwrap().click().await.unwrap();
+        c.wait().for_element(Locator::Css("#table-form")).await.unwrap();
+        for (k, name) in ["Aiko", "g1", "g2", "g3"].iter().enumerate() {
+            c.find(Locator::Css(&format!("input[name=seat{k}_name]"))).await.unwrap().send_keys(name).await.unwrap();
+            if k > 0 {
+                let select = c.find(Locator::Css(&format!("select[name=seat{k}_bot]"))).await.unwrap();
+                select.select_by_value("greedy").await.unwrap();
+            }
+        }
+        c.find(Locator::Css("#game")).await.unwrap().select_by_value("riichi").await.unwrap();
+        c.find(Locator::Css("#ruleset")).await.unwrap().clear().await.unwrap();
+        c.find(Locator::Css("#ruleset")).await.unwrap().send_keys("tonpuu").await.unwrap();
+        screenshot(&c, &format!("table-form{suffix}")).await;
+        c.find(Locator::Css("#open")).await.unwrap().click().await.unwrap();
+        let Ok(join) = c.wait().at_most(Duration::from_secs(10)).for_element(Locator::Css("#joins input.join")).await
+        else {
+            screenshot(&c, &format!("table-refused{suffix}")).await;
+            panic!("no join link: {}", c.find(Locator::Css("main")).await.unwrap().text().await.unwrap());
+        };
+        screenshot(&c, &format!("table-opened{suffix}")).await;
+        let link = join.prop("value").await.unwrap().expect("the join link");
+        assert!(link.starts_with(&format!("http://{addr}/play/pfj_")), "{link}");
+        c.goto(&link).await.unwrap();
+        let status = c.wait().for_element(Locator::Css("#status")).await.unwrap().text().await.unwrap();
+        assert!(status.contains("Aiko (seat 0)"), "{status}");
+        c.close().await.unwrap();
+    }
+}

@@ -88,6 +88,7 @@ pub(crate) fn drawing(now: &SeatNow) -> (String, String) {
         Some(v) => html! { p.k #status-line { (status(now)) } (PreEscaped(position_html(v, now.seat, &now.names))) }
             .into_string(),
         None => html! {
+            p.k #status-line { (status(now)) }
             p.k { "The table is set: the first deal comes once every seat has sent its share of the seed." }
         }
         .into_string(),

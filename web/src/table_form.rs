@@ -15,6 +15,11 @@ use paifu_recorder::archive::Role;
 use paifu_recorder::arena::tables::{ClockRequest, SeatRequest, TableError, TableRequest};
 use std::collections::HashMap;
 
+/// The form in columns on a wide screen, the seats under them.
+const FORM_CSS: &str = "#table-form{display:grid;grid-template-columns:repeat(auto-fit,minmax(250px,1fr));gap:0 16px}\
+#table-form p{margin:4px 0}#table-form .seats-form,#table-form>p:last-child{grid-column:1/-1}\
+.seats-form caption{text-align:left;font-size:.9em}.seats-form input{width:100%;box-sizing:border-box}";
+
 /// Seats the form offers (the most any game seats).
 const SEATS: usize = 4;
 
@@ -24,14 +29,17 @@ pub(crate) fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/tables/new", web::get().to(form)).route("/tables/new", web::post().to(submit));
 }
 
-/// A page of this form's, never cached, never a referrer (the answer holds join links).
+/// A page of this form's, never cached. The answer, which holds join links, sends no referrer
+/// (the form itself must: a browser sends a form from a no-referrer page with `Origin: null`,
+/// which the dashboard refuses as another site's).
 fn page(status: actix_web::http::StatusCode, user: &str, title: &str, body: &str) -> HttpResponse {
     let html = layout(&Chrome { title, active: "/tables/new", user: Some(user), scripts: &[] }, body);
-    HttpResponse::build(status)
-        .content_type("text/html; charset=utf-8")
-        .insert_header((header::CACHE_CONTROL, "no-store"))
-        .insert_header((header::REFERRER_POLICY, "no-referrer"))
-        .body(html)
+    let mut r = HttpResponse::build(status);
+    r.content_type("text/html; charset=utf-8").insert_header((header::CACHE_CONTROL, "no-store"));
+    if status == actix_web::http::StatusCode::CREATED {
+        r.insert_header((header::REFERRER_POLICY, "no-referrer"));
+    }
+    r.body(html)
 }
 
 /// `GET /tables/new`.
@@ -177,6 +185,7 @@ fn form_markup(state: &State, caller: &Caller, form: &HashMap<String, String>, e
                 @if let Some(f) = bad_field { b { (f) } ": " } (message)
             }
         }
+        style { (maud::PreEscaped(FORM_CSS)) }
         form method="post" action="/tables/new" #table-form {
             input type="hidden" name="csrf" value=(caller.csrf());
             p { label { "Game " select name="game" #game {
@@ -189,15 +198,22 @@ fn form_markup(state: &State, caller: &Caller, form: &HashMap<String, String>, e
             p { label { "Games " input name="games" #games type="number" min="1" max="64" value=(form.get("games").cloned().unwrap_or_else(|| "1".into())); } }
             p { label { "Tournament (optional: one of yours, or a new one) " input name="tournament" #tournament value=(value("tournament")); } }
             p { label { "Seconds a decision (a person's; 30 by default) " input name="decision_s" #decision_s type="number" min="1" value=(value("decision_s")); } }
-            fieldset {
-                legend { "Seats (leave a name empty for a game of fewer)" }
-                @for k in 0..SEATS {
-                    @let bot = value(&format!("seat{k}_bot"));
-                    p { label { "Seat " (k) " " input name={ "seat" (k) "_name" } value=(value(&format!("seat{k}_name"))) placeholder="name"; }
-                        " " select name={ "seat" (k) "_bot" } aria-label={ "Seat " (k) ": a person or a bot" } {
-                            option value="" { "a person" }
-                            @for b in &bots { option value=(b) selected[bot == **b] { "bot " (b) } }
-                        } }
+            table.seats-form {
+                caption { "Seats (leave a name empty for a game of fewer)" }
+                thead { tr { th { "Seat" } th { "Name" } th { "Who plays" } } }
+                tbody {
+                    @for k in 0..SEATS {
+                        @let bot = value(&format!("seat{k}_bot"));
+                        tr {
+                            td { (k) }
+                            td { input name={ "seat" (k) "_name" } value=(value(&format!("seat{k}_name")))
+                                aria-label={ "Seat " (k) ": name" } placeholder="name"; }
+                            td { select name={ "seat" (k) "_bot" } aria-label={ "Seat " (k) ": a person or a bot" } {
+                                option value="" { "a person" }
+                                @for b in &bots { option value=(b) selected[bot == **b] { "bot " (b) } }
+                            } }
+                        }
+                    }
                 }
             }
             p { button type="submit" #open { "Open the table" } }
