@@ -1116,3 +1116,145 @@ async fn the_table_form_in_chromium() {
         c.close().await.unwrap();
     }
 }
+
+/// `paifu arena --duplicate`'s summary: each player's mean rank points over the complete
+/// duplicate sets with a 95% interval, and how many sets; the means recomputed here from the
+/// match's logs.
+#[test]
+fn a_duplicate_match_summary_gives_mean_rank_points_with_an_interval_over_its_sets() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let bot = |s: &str| format!("{PAIFU} bot tzq --strategy random --seed {s}");
+    let o = crate::util::paifu(
+        &[
+            "arena",
+            "tzq",
+            "--bot",
+            &bot("a"),
+            "--bot",
+            &bot("b"),
+            "--name",
+            "Ann",
+            "--name",
+            "Bo",
+            "--duplicate",
+            "--games",
+            "3",
+            "--out",
+            "m",
+            "-q",
+        ],
+        p,
+    );
+    assert!(o.status.success(), "{}", crate::util::stderr(&o));
+    let out = crate::util::stdout(&o);
+    assert!(out.contains("duplicate: 3 complete sets of 2 games"), "{out}");
+    assert!(out.contains("95% confidence interval over the sets (Student's t, 2 degrees of freedom)"), "{out}");
+    // Each player's mean: rank points (1 first, 0 last) averaged over the six games, which is
+    // the mean of the three set means (each set has two games).
+    let mut points: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    for n in 1..=6 {
+        let bytes = std::fs::read(p.join(format!("m/game-{n:04}.paifu.jsonl"))).unwrap();
+        let report = paifu_core::replay::validate_bytes(&bytes);
+        let paifu_core::replay::Verdict::Valid(outcome) = report.verdict else { panic!("game {n} is invalid") };
+        for (name, place) in report.header.unwrap().seats.iter().zip(&outcome.placements) {
+            points.entry(name.clone()).or_default().push(2.0 - f64::from(*place));
+        }
+    }
+    for (name, xs) in &points {
+        assert_eq!(xs.len(), 6, "{name} plays every game");
+        let mean = xs.iter().sum::<f64>() / 6.0;
+        let line = out.lines().find(|l| l.trim_start().starts_with(&format!("{name}:"))).expect("a line per player");
+        assert!(line.contains(&format!("{name}: {mean:.3} ± ")) && line.contains("6 games"), "{line} (mean {mean})");
+    }
+}
+
+/// A person whose browser lost its contribution after committing cannot reveal it: once the
+/// reveals' time is over the table is abandoned (ended, no game played, the seat named), at
+/// once when the server is running and at take-up when it was down at the deadline; a share
+/// sent after it is refused.
+#[test]
+fn a_table_whose_shares_are_not_all_revealed_in_time_is_abandoned_without_a_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let org = organiser(p);
+    let server = serve(p, &[]);
+    let addr = server.addr.clone();
+    let request =
+        json!({ "game": "tzq", "seats": [{ "name": "Aiko" }, { "name": "Bao" }], "clock": { "reveal_ms": 1500 } });
+    let (s, v) = call(
+        &addr,
+        "POST",
+        "/api/tables",
+        Some(&org),
+        Some(&json!({ "game": "tzq",
+        "seats": [{ "name": "Aiko" }, { "name": "Bao" }], "clock": { "reveal_ms": 10 } })),
+    );
+    assert_eq!((s, v["field"].as_str()), (422, Some("clock.reveal_ms")), "{v}");
+    let commit_both = |addr: &str, tokens: &[Option<String>]| {
+        for (k, t) in tokens.iter().enumerate() {
+            let c = fair::commit(&format!("seat {k}"), &contribution(k)).to_string();
+            let t = t.as_ref().unwrap();
+            assert_eq!(
+                call(addr, "POST", &format!("/api/play/{t}/seed"), None, Some(&json!({ "commitment": c }))).0,
+                200
+            );
+        }
+    };
+    let reveal = |addr: &str, tokens: &[Option<String>], k: usize| {
+        let t = tokens[k].as_ref().unwrap();
+        let v = json!({ "contribution": hex::encode(contribution(k)) });
+        call(addr, "POST", &format!("/api/play/{t}/seed"), None, Some(&v))
+    };
+    // Table A: both commit, only Aiko reveals; Bao's browser lost its share.
+    let (a, tokens_a) = open(&addr, &org, request.clone());
+    commit_both(&addr, &tokens_a);
+    assert_eq!(reveal(&addr, &tokens_a, 0).0, 200);
+    let (_, seat) = call(&addr, "GET", &format!("/api/play/{}", tokens_a[1].as_ref().unwrap()), None, None);
+    let by = seat["fair"]["reveal_by_ms"].as_i64().expect("the seat is told when the shares are due");
+    assert!(by > paifu_recorder::arena::person::now_ms(), "{seat}");
+    let (_, page) = {
+        let (s, _, page) = http(&addr, "GET", &format!("/play/{}", tokens_a[1].as_ref().unwrap()), &[], "");
+        (s, page)
+    };
+    assert!(page.contains("the table is abandoned and no game is played on it"), "the page says so: {page}");
+    let ended = |addr: &str, id: i64| {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let (_, table) = call(addr, "GET", &format!("/api/tables/{id}"), None, None);
+            if table["state"] != "waiting" || Instant::now() > deadline {
+                return table;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    // What a seat of an abandoned table is shown, and a share sent late: refused, no game begun.
+    let check_seat = |addr: &str, id: i64, tokens: &[Option<String>]| {
+        let (_, seat) = call(addr, "GET", &format!("/api/play/{}", tokens[0].as_ref().unwrap()), None, None);
+        assert_eq!(seat["state"], "ended", "{seat}");
+        assert!(seat["notice"].as_str().is_some_and(|n| n.contains("abandoned")), "the seat is told: {seat}");
+        let (_, _, page) = http(addr, "GET", &format!("/play/{}", tokens[0].as_ref().unwrap()), &[], "");
+        assert!(page.contains("no game was played at it"), "{page}");
+        let (s, v) = reveal(addr, tokens, 1);
+        assert_eq!(s, 409, "{v}");
+        assert!(!p.join(format!("t.db-tables/table-{id}/live/game-0001.paifu.jsonl")).exists());
+    };
+    let check_table = |table: &Value, awaited: &[&str]| {
+        assert_eq!(table["state"], "ended", "{table}");
+        assert_eq!(table["games"], json!([]), "no game was played: {table}");
+        assert_eq!(table["reveal"]["awaited"], json!(awaited), "{table}");
+        assert!(table["reveal"]["match_seed"].is_null(), "no seed is made: {table}");
+    };
+    // Table A is abandoned by the running server.
+    let (b, tokens_b) = open(&addr, &org, request);
+    check_table(&ended(&addr, a), &["seat 1"]);
+    check_seat(&addr, a, &tokens_a);
+    // Table B: both commit; the server stops before the deadline and starts again after it.
+    commit_both(&addr, &tokens_b);
+    drop(server);
+    std::thread::sleep(Duration::from_millis(2000));
+    let server = serve(p, &[]);
+    let addr = server.addr.clone();
+    check_table(&ended(&addr, b), &["seat 0", "seat 1"]);
+    check_seat(&addr, b, &tokens_b);
+}

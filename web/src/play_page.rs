@@ -290,6 +290,12 @@ fn waiting_html(now: &SeatNow) -> String {
                 _ if f.closed.is_none() => "Waiting for the other seats' commitments.",
                 _ => "Waiting for the other seats' shares.",
             } }
+            @if let Some(by) = f.reveal_by_ms {
+                p #reveal-by data-by=(by) { "Every share must be in within "
+                    ((by - paifu_recorder::arena::person::now_ms()).max(0) / 1000)
+                    " s of the last commitment's arrival; if one is missing then (a browser that lost its share), \
+                    the table is abandoned and no game is played on it." }
+            }
         }
     }
     .into_string()
@@ -298,8 +304,12 @@ fn waiting_html(now: &SeatNow) -> String {
 /// A table that is over: its games.
 fn ended_html(now: &SeatNow) -> String {
     html! {
-        p { "The table's games are over. Its games in the archive:"
-            @for id in &now.finished { " " a href={ "/games/" (id) } rel="noreferrer" { "#" (id) } } }
+        @if now.finished.is_empty() {
+            p { "The table is over: no game was played at it." }
+        } @else {
+            p { "The table's games are over. Its games in the archive:"
+                @for id in &now.finished { " " a href={ "/games/" (id) } rel="noreferrer" { "#" (id) } } }
+        }
         p.k { "Everything that fixed the seeds is published at /api/tables/" (now.table) "." }
     }
     .into_string()

@@ -101,7 +101,7 @@ fn request_of(form: &HashMap<String, String>) -> Result<TableRequest, TableError
         games,
         tournament: field(form, "tournament").map(str::to_owned),
         seats,
-        clock: ClockRequest { decision_ms, game_ms: None },
+        clock: ClockRequest { decision_ms, game_ms: None, reveal_ms: None },
         policy: field(form, "policy").map(str::to_owned),
         duplicate: field(form, "duplicate").is_some(),
     })
