@@ -326,6 +326,7 @@ main{flex:1 1 auto;min-height:0;max-width:none;width:100%;box-sizing:border-box;
 .table-area{flex:1 1 auto;min-height:0;overflow:auto;display:flex;flex-direction:column;align-items:center}
 .table-area #status-line{display:none}
 .table-area>*{flex:0 0 auto;max-width:100%}
+.table-area>.rest{align-self:stretch}
 .table-area svg.board{height:max(220px,calc(100vh - 260px));height:max(220px,calc(100dvh - 260px));width:100%;max-width:none}
 .table-area:has(.picture){flex-direction:row;align-items:stretch;gap:12px;overflow:hidden}
 .table-area .picture{flex:1 1 auto;min-width:0;display:flex;justify-content:center}
