@@ -133,6 +133,29 @@ pub struct StandingLine {
     pub total_score: i64,
     /// Riichi: the sum of final results after uma and oka, 1000 to a point.
     pub points: Option<i64>,
+    /// Penalties recorded against the player (rule incidents); left out when none, so that a
+    /// manifest without any signs the bytes it signed before penalties were listed.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub penalties: u64,
+    /// What they cost in score units, when the rulesets set a cost (already in the scores);
+    /// left out when `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub penalty_points: Option<i64>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+impl StandingLine {
+    /// Its rank for reading: the number, or for a line below the manifest's `min_games` (rank
+    /// 0) `unranked (N of M games)`.
+    pub fn rank_text(&self, min_games: Option<u64>) -> String {
+        match min_games {
+            Some(m) if self.rank == 0 => format!("unranked ({} of {m} games)", self.games),
+            _ => self.rank.to_string(),
+        }
+    }
 }
 
 /// What a manifest states.
@@ -153,6 +176,10 @@ pub struct ManifestBody {
     pub games: Vec<ManifestGame>,
     /// The standings over the counted games, table by table (game and ruleset).
     pub standings: Vec<StandingLine>,
+    /// The counted games a ranked line needs; lines with fewer have rank 0 and follow the
+    /// ranked ones. Left out when the tournament sets no minimum (the body signs as before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_games: Option<u64>,
 }
 
 /// A signed manifest, as written to `manifest.json`.
@@ -220,6 +247,7 @@ impl ManifestBody {
             root: root_of(&games),
             games,
             standings,
+            min_games: None,
         }
     }
 

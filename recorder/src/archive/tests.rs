@@ -1820,7 +1820,7 @@ fn migration_8_fills_the_kept_counts_from_a_version_7_archive() {
                  DROP TABLE tournament_standings; DROP TABLE tournament_terms;
                  DROP INDEX tournament_games_leaves;
                  ALTER TABLE tournament_games DROP COLUMN file; ALTER TABLE tournament_games DROP COLUMN leaf;
-                 ALTER TABLE tournaments DROP COLUMN root;
+                 ALTER TABLE tournaments DROP COLUMN root; ALTER TABLE tournaments DROP COLUMN min_games;
                  PRAGMA user_version = 7;",
             )
             .unwrap();
@@ -1845,4 +1845,103 @@ fn a_certificate_of_another_log_is_not_added_to_an_entry() {
     // Its own log's certificate is added.
     a.add_certificate(second.id, &certify(&two, &key(1))).unwrap();
     assert_eq!(a.certificates(second.id).unwrap().len(), 1);
+}
+
+/// A tournament of TZQ games certified by a key it trusts: `(seed, players)` each.
+fn certified_cup(a: &mut Archive, name: &str, games: &[(&str, [&str; 2])]) {
+    let referee = key(7);
+    a.ensure_tournament(name, None, &[referee.verifying_key()]).unwrap();
+    for (seed, players) in games {
+        let p = prepare(&tzq_bytes(seed, *players, Encoding::Binary));
+        let st = a.store(&p, None, Some(name), Origin::CommandLine).unwrap();
+        a.add_certificate(st.id, &certify(&p, &referee)).unwrap();
+    }
+}
+
+#[test]
+fn a_minimum_of_games_ranks_only_the_players_who_played_enough() {
+    let (_d, mut a) = temp_archive();
+    // Ann plays 3 games, Bo 2, Cy 1.
+    certified_cup(&mut a, "Min Cup", &[("min/1", ["Ann", "Bo"]), ("min/2", ["Ann", "Bo"]), ("min/3", ["Ann", "Cy"])]);
+    // No minimum (the default): every line ranked, as before.
+    assert_eq!(a.tournament_info("Min Cup").unwrap().unwrap().min_games, None);
+    let all = a.standings("Min Cup").unwrap().unwrap();
+    assert!(all.iter().all(|s| s.rank >= 1 && s.unranked.is_none()), "{all:?}");
+    // A minimum of 2: Cy (1 game) is listed last, unranked.
+    let t = a.set_min_games("Min Cup", Some(2)).unwrap();
+    assert_eq!(t.min_games, Some(2));
+    let st = a.standings("Min Cup").unwrap().unwrap();
+    assert_eq!(st.len(), 3);
+    let last = st.last().unwrap();
+    assert_eq!((last.player.as_str(), last.rank, last.unranked.as_deref()), ("Cy", 0, Some("unranked (1 of 2 games)")));
+    assert!(st[..2].iter().all(|s| s.rank >= 1 && s.unranked.is_none()), "{st:?}");
+    assert_eq!(st[0].rank, 1);
+    // 3: only Ann is ranked; Bo (2 games) before Cy (1).
+    a.set_min_games("Min Cup", Some(3)).unwrap();
+    let st = a.standings("Min Cup").unwrap().unwrap();
+    let order: Vec<(&str, u32)> = st.iter().map(|s| (s.player.as_str(), s.rank)).collect();
+    assert_eq!(order, [("Ann", 1), ("Bo", 0), ("Cy", 0)]);
+    assert_eq!(st[1].unranked.as_deref(), Some("unranked (2 of 3 games)"));
+    // The page's summary and the published tournament rank alike.
+    assert_eq!(a.tournament_summary("Min Cup").unwrap().unwrap().standings, st);
+    assert_eq!(a.published("Min Cup").unwrap().unwrap().standings, st);
+    // 0 or none: no minimum again.
+    assert_eq!(a.set_min_games("Min Cup", Some(0)).unwrap().min_games, None);
+    assert_eq!(a.standings("Min Cup").unwrap().unwrap(), all);
+    assert!(matches!(a.set_min_games("Nope", Some(2)), Err(ArchiveError::NoTournament(_))));
+}
+
+#[test]
+fn penalties_recorded_as_incidents_are_counted_in_the_standings_with_their_cost() {
+    let (_d, mut a) = temp_archive();
+    certified_cup(&mut a, "Penalty Cup", &[("pen/1", ["Ann", "Bo"])]);
+    assert!(a
+        .standings("Penalty Cup")
+        .unwrap()
+        .unwrap()
+        .iter()
+        .all(|s| s.penalties == 0 && s.penalty_points.is_none()));
+    // The round rows the validator stores for games with incidents, written here directly: a
+    // fact per incident, keyed by the incident's name (`close_round` in core).
+    let c = &a.conn;
+    let tid: i64 = c.query_row("SELECT id FROM tournaments WHERE name = 'Penalty Cup'", [], |r| r.get(0)).unwrap();
+    let log: i64 =
+        c.query_row("SELECT log_id FROM tournament_counted WHERE tournament_id = ?1", [tid], |r| r.get(0)).unwrap();
+    use paifu_core::Fact;
+    let talk = serde_json::to_string(&[Fact { seat: Some(0), key: "talk".into(), value: 1 }]).unwrap();
+    // In a TZQ game `talk` is no incident of the game: it is not counted.
+    c.execute(
+        "UPDATE rounds SET facts = ?2 WHERE log_id = ?1 AND round = (SELECT MIN(round) FROM rounds WHERE log_id = ?1)",
+        params![log, talk],
+    )
+    .unwrap();
+    tournaments::keep_standings(c, &[(tid, log, -1), (tid, log, 1)]).unwrap();
+    assert!(a.standings("Penalty Cup").unwrap().unwrap().iter().all(|s| s.penalties == 0), "talk is Ta Yü's");
+    // A riichi game whose first round is a chombo of seat 1 (its deltas the penalty alone, as
+    // the engine writes them: a non-dealer's reverse mangan), under the default `chombo=mangan`.
+    let riichi = crate::samples::game_bytes::<paifu_core::riichi::Riichi>(
+        "tenhou",
+        "pen/riichi",
+        &["Ann", "Bo", "Cy", "Di"],
+        Encoding::Binary,
+    )
+    .unwrap();
+    let p = prepare(&riichi);
+    let st = a.store(&p, None, Some("Penalty Cup"), Origin::CommandLine).unwrap();
+    let chombo = serde_json::to_string(&[Fact { seat: Some(1), key: "chombo".into(), value: 1 }]).unwrap();
+    let c = &a.conn;
+    c.execute(
+        "UPDATE rounds SET facts = ?2, deltas = '[4000, -8000, 2000, 2000]' WHERE log_id = ?1 AND round = (SELECT MIN(round) FROM rounds WHERE log_id = ?1)",
+        params![st.id, chombo],
+    )
+    .unwrap();
+    a.add_certificate(st.id, &certify(&p, &key(7))).unwrap();
+    let lines = a.standings("Penalty Cup").unwrap().unwrap();
+    let bo = lines.iter().find(|s| s.game == "riichi" && s.player == "Bo").unwrap();
+    assert_eq!((bo.penalties, bo.penalty_points), (1, Some(8000)), "{bo:?}");
+    let ann = lines.iter().find(|s| s.game == "riichi" && s.player == "Ann").unwrap();
+    assert_eq!((ann.penalties, ann.penalty_points), (0, None));
+    // The published line signs them.
+    let line = bo.line();
+    assert_eq!((line.penalties, line.penalty_points), (1, Some(8000)));
 }
