@@ -185,3 +185,50 @@ fn verify_tournament_names_every_game_added_removed_or_changed() {
     assert_eq!(code, Some(1));
     assert!(out.contains(&format!("standings: {who} in")), "{out}");
 }
+
+#[test]
+fn a_minimum_of_games_is_set_on_the_command_line_signed_in_the_report_and_verified() {
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path();
+    cup(p);
+    // Counted TZQ games: Ann 3, Bo 3, Cy 2 (her fourth is the invalid one); riichi: 1 each.
+    let o = paifu(&["tournament", "min-games", "--db", "a.db", "Cup", "3"], p);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("ranks players with at least 3 counted games"), "{}", stdout(&o));
+    let o = report(p, "out");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let m = manifest(p, "out");
+    assert_eq!(m.manifest.min_games, Some(3));
+    let cy = m.manifest.standings.iter().find(|l| l.game == "tzq" && l.player == "Cy").unwrap();
+    assert_eq!((cy.rank, cy.games), (0, 2), "Cy is below the minimum");
+    let tzq: Vec<&str> = m.manifest.standings.iter().filter(|l| l.game == "tzq").map(|l| l.player.as_str()).collect();
+    assert_eq!(tzq.last(), Some(&"Cy"), "unranked lines follow the ranked ones: {tzq:?}");
+    let csv = std::fs::read_to_string(p.join("out/standings.csv")).unwrap();
+    assert!(csv.contains("tzq,standard,unranked (2 of 3 games),Cy,2,"), "{csv}");
+    let html = std::fs::read_to_string(p.join("out/index.html")).unwrap();
+    assert!(html.contains("<td>unranked (2 of 3 games)</td><td>Cy</td>"), "{html}");
+    assert!(html.contains("A ranked line needs at least 3 counted games"), "{html}");
+    // Verified as signed, the standings ranked again with the signed minimum.
+    let (code, out) = verify(p, "out", "ref.pub");
+    assert_eq!(code, Some(0), "{out}");
+    // The organiser re-signs the same standings claiming another minimum: the standings
+    // recomputed with it are not the signed ones.
+    let mut m2 = manifest(p, "out");
+    m2.manifest.min_games = Some(2);
+    resign(p, "out", m2);
+    let (code, out) = verify(p, "out", "ref.pub");
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("standings: ") && out.contains("Cy"), "{out}");
+    // No minimum (0): the report ranks everyone and its manifest states none.
+    assert_eq!(paifu(&["tournament", "min-games", "--db", "a.db", "Cup", "0"], p).status.code(), Some(0));
+    assert_eq!(report(p, "out2").status.code(), Some(0));
+    let m = manifest(p, "out2");
+    assert_eq!(m.manifest.min_games, None);
+    assert!(m.manifest.standings.iter().all(|l| l.rank >= 1));
+    assert!(!std::fs::read_to_string(p.join("out2/manifest.json")).unwrap().contains("min_games"));
+    assert_eq!(verify(p, "out2", "ref.pub").0, Some(0));
+    // An unknown tournament is named.
+    let o = paifu(&["tournament", "min-games", "--db", "a.db", "Nope", "2"], p);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("no tournament \"Nope\""), "{}", stderr(&o));
+}
