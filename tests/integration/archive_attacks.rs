@@ -452,7 +452,15 @@ fn an_invalid_log_is_kept_only_a_little_past_its_fault() {
     eprintln!("given {} bytes, 190000 records; kept {kept} bytes", bytes.len());
     assert!(kept <= 64 * 1024 + 4096, "{kept} bytes kept of {}", bytes.len());
     assert!(count(&db, "SELECT records FROM logs") < 190_000);
-    // What is kept replays to the verdict stored: the report of the stored bytes says the same.
     let (code, out) = run(&["show", "--db", "l.db", "--invalid"], d);
     assert_eq!(code, 0, "{out}");
+    assert!(out.contains("1 game;"), "the stored game is listed as invalid: {out}");
+    // What is kept replays to the verdict stored: the stored bytes, shown again, are invalid at
+    // the same record.
+    let (code, out) = run(&["show", "--db", "l.db", "--id", "1"], d);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("The log is invalid here") && (out.contains("record 0") || out.contains("record 1 ")),
+        "{out}"
+    );
 }

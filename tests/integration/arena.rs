@@ -310,8 +310,10 @@ fn finished_games_go_into_the_archive_with_their_certificates() {
 fn mjai_path() -> std::path::PathBuf {
     let dir = Path::new(env!("CARGO_BIN_EXE_paifu")).ancestors().nth(2).expect("the target folder").join("pydeps");
     let imports = || {
+        // Without site-packages (-S): the sandbox may not show them (a pyenv under /root is
+        // hidden), so the folder must hold the package and its dependencies on its own.
         Command::new("python3")
-            .args(["-c", "import mjai.bot.rulebase, mjai.bot.riichibot"])
+            .args(["-S", "-c", "import mjai.bot.rulebase, mjai.bot.riichibot"])
             .env("PYTHONPATH", &dir)
             .stdout(Stdio::null())
             .stderr(Stdio::null())

@@ -194,8 +194,10 @@ fn tag(a: &Attrs) -> Result<Option<Tag>, ImportError> {
     Ok(Some(match n {
         "GO" => Tag::Go { rule: a.num("type")? },
         "UN" => {
-            if a.opt("n0").is_none() {
-                return Ok(None); // a reconnect: names only of who came back
+            // A reconnect (`<UN n2="..."/>`, mid-game): names only of who came back, and never
+            // all four. The players' names are the tag that names every seat.
+            if (0..4).any(|i| a.opt(&format!("n{i}")).is_none()) {
+                return Ok(None);
             }
             let names = (0..4).map(|i| a.get(&format!("n{i}")).map(percent_decode)).collect::<Result<_, _>>()?;
             Tag::Names(names)
@@ -364,6 +366,18 @@ mod tests {
         assert_eq!(yaku, &vec![(1, 1), (0, 1)]);
         assert_eq!(sc[1], 1000);
         assert_eq!(owari.as_ref().unwrap()[0], 260.0);
+    }
+
+    /// Issue 26: a player who reconnects mid-game is written `<UN n1="B"/>` (only that seat's
+    /// name); a record with one was refused ("missing attribute n2"). It names nobody anew.
+    #[test]
+    fn a_reconnect_tag_naming_one_seat_is_read_as_nothing() {
+        let plain = parse(GAME).unwrap();
+        for tag in [r#"<UN n1="B"/>"#, r#"<UN n0="%41"/>"#, r#"<UN n3="D"/>"#] {
+            let with = parse(&GAME.replace("<T60/>", &format!("{tag}<T60/>"))).unwrap_or_else(|e| panic!("{tag}: {e}"));
+            let tags = |t: &[Positioned]| t.iter().map(|a| a.tag.clone()).collect::<Vec<_>>();
+            assert_eq!(tags(&with), tags(&plain), "{tag}");
+        }
     }
 
     #[test]
