@@ -232,3 +232,68 @@ fn a_minimum_of_games_is_set_on_the_command_line_signed_in_the_report_and_verifi
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("no tournament \"Nope\""), "{}", stderr(&o));
 }
+
+/// A riichi game with a referee's `incident chombo` of Bo (seat 1) and an MCR game with a
+/// `false_win` of Cy (seat 2), written as logs, stored with `paifu ingest` into "Pen" and
+/// certified by `ref`: the standings' page, its JSON, the signed report and its CSV all show
+/// each penalty and what it cost (docs/report.md "Penalties").
+#[test]
+fn penalties_entered_as_incidents_show_in_every_standings_view() {
+    use paifu_core::{mcr::Mcr, riichi::Riichi, IncidentKind};
+    use paifu_recorder::samples::game_log_with_incident;
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path();
+    assert_eq!(paifu(&["keygen", "-o", "ref"], p).status.code(), Some(0));
+    std::fs::create_dir(p.join("in")).unwrap();
+    let names = ["Ann", "Bo", "Cy", "Di"];
+    let riichi =
+        game_log_with_incident::<Riichi>("tenhou", "pen/r", &names, (1, 3), IncidentKind::Chombo, "wrong ron").unwrap();
+    let mcr =
+        game_log_with_incident::<Mcr>("standard", "pen/m", &names, (2, 2), IncidentKind::FalseWin, "false hu").unwrap();
+    std::fs::write(p.join("in/r.paifu.jsonl"), encode(&riichi, Encoding::JsonLines)).unwrap();
+    std::fs::write(p.join("in/m.paifu"), encode(&mcr, Encoding::Binary)).unwrap();
+    let jsonl = std::fs::read_to_string(p.join("in/r.paifu.jsonl")).unwrap();
+    assert!(jsonl.contains("\"incident chombo: wrong ron\""), "a real log line: {jsonl:.400}");
+    let o = paifu(&["ingest", "in", "--db", "a.db", "--tournament", "Pen", "--key", "ref.key", "-q"], p);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    // The report: signed as version 2, verified, the CSV and its page.
+    let o = paifu(&["report", "--tournament", "Pen", "--db", "a.db", "-o", "out", "--key", "ref.key", "-q"], p);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let m = manifest(p, "out");
+    assert_eq!(m.manifest.version, 2);
+    let pen: Vec<(&str, &str, u64, Option<i64>)> = m
+        .manifest
+        .standings
+        .iter()
+        .filter(|l| l.penalties > 0)
+        .map(|l| (l.game.as_str(), l.player.as_str(), l.penalties, l.penalty_points))
+        .collect();
+    // Bo, not the dealer: a reverse mangan, 4000 + 2000 + 2000; Cy: 10 to each other player.
+    assert_eq!(pen, [("mcr", "Cy", 1, Some(30)), ("riichi", "Bo", 1, Some(8000))]);
+    let (code, out) = verify(p, "out", "ref.pub");
+    assert_eq!(code, Some(0), "{out}");
+    let csv = std::fs::read_to_string(p.join("out/standings.csv")).unwrap();
+    assert!(csv.lines().next().unwrap().ends_with(",penalties,penalty_points"), "{csv}");
+    let bo = csv.lines().find(|l| l.starts_with("riichi,") && l.contains(",Bo,")).unwrap();
+    assert!(bo.ends_with(",1,8000"), "{bo}");
+    let html = std::fs::read_to_string(p.join("out/index.html")).unwrap();
+    assert!(html.contains("<td>1 (-8000)</td>") && html.contains("<td>1 (-30)</td>"), "{html}");
+    // The penalty edited in the signed report is found.
+    let mut edited = manifest(p, "out");
+    edited.manifest.standings.iter_mut().find(|l| l.player == "Bo" && l.game == "riichi").unwrap().penalties = 0;
+    std::fs::write(p.join("out/manifest.json"), edited.to_json()).unwrap();
+    let (code, out) = verify(p, "out", "ref.pub");
+    assert_eq!(code, Some(1), "{out}");
+    // The dashboard's page and JSON.
+    let server = paifu_web::spawn(paifu_web::Config::new(&p.join("a.db")), "127.0.0.1:0").expect("the server starts");
+    let (status, _, page) = crate::web_crawl::get(server.addr, "/tournaments/Pen");
+    assert_eq!(status, 200);
+    assert!(page.contains("1 (-8000)") && page.contains("1 (-30)"), "{page}");
+    let (status, _, api) = crate::web_crawl::get(server.addr, "/api/tournaments/Pen");
+    assert_eq!(status, 200);
+    let v: serde_json::Value = serde_json::from_str(&api).unwrap();
+    let line =
+        v["standings"].as_array().unwrap().iter().find(|l| l["player"] == "Bo" && l["game"] == "riichi").unwrap();
+    assert_eq!((line["penalties"].as_u64(), line["penalty_points"].as_i64()), (Some(1), Some(8000)), "{line}");
+    server.stop();
+}

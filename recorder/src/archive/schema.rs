@@ -180,7 +180,7 @@ const MIGRATIONS: &[Migration] = &[
     ),
     // 10: organisers (issue 28): a tournament's minimum number of counted games for a ranked
     // line (NULL: none), and each line of standings' penalties (rule incidents: chombo,
-    // false_win, talk) with the points they cost; the standings added up again.
+    // false_win, talk) with the points they cost, in a table of their own.
     Migration::Code(minimum_and_penalties),
 ];
 
@@ -423,12 +423,16 @@ fn name_skeletons(tx: &Transaction<'_>) -> Result<()> {
     Ok(())
 }
 
-/// Migration 8: see `kept` (the tables and the lists' counts) and `publish::keep_roots`, each run
-/// over every stored row as over new ones. (The standings its tables keep are added up by
-/// migration 10, whose columns `tournaments::keep_standings` writes.)
+/// Migration 8: see `kept` (the tables and the lists' counts), `tournaments::keep_standings` and
+/// `publish::keep_roots`, each run over every stored row as over new ones.
 fn kept_counts(tx: &Transaction<'_>) -> Result<()> {
     tx.execute_batch(super::kept::MIGRATION_8)?;
     super::kept::count_stored(tx)?;
+    let counted: Vec<(i64, i64, i64)> = tx
+        .prepare("SELECT tournament_id, log_id, 1 FROM tournament_counted ORDER BY tournament_id, log_id")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect::<std::result::Result<_, _>>()?;
+    super::tournaments::keep_standings(tx, &counted)?;
     let all: std::collections::BTreeSet<i64> = tx
         .prepare("SELECT id FROM tournaments")?
         .query_map([], |r| r.get(0))?
@@ -437,23 +441,28 @@ fn kept_counts(tx: &Transaction<'_>) -> Result<()> {
     Ok(())
 }
 
-/// Migration 10: see [`MIGRATIONS`]; the kept standings and terms added up again from the
-/// entries each tournament counts, as migration 8 did, now with their penalties.
+/// Migration 10: see [`MIGRATIONS`]. The penalties have a table of their own beside
+/// `tournament_standings` (whose shape migration 8's code writes, and which stays as it was), kept
+/// by `tournaments::keep_penalties` and filled here from every entry each tournament counts.
 fn minimum_and_penalties(tx: &Transaction<'_>) -> Result<()> {
     tx.execute_batch(
         "ALTER TABLE tournaments ADD COLUMN min_games INTEGER CHECK (min_games IS NULL OR min_games >= 1);
-         ALTER TABLE tournament_standings ADD COLUMN penalties INTEGER NOT NULL DEFAULT 0;
-         ALTER TABLE tournament_standings ADD COLUMN penalty_points INTEGER NOT NULL DEFAULT 0;
-         ALTER TABLE tournament_standings ADD COLUMN costed_penalties INTEGER NOT NULL DEFAULT 0;
-         DELETE FROM tournament_standings;
-         DELETE FROM tournament_terms;",
+         CREATE TABLE tournament_penalties(
+             tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+             game TEXT NOT NULL,
+             ruleset TEXT NOT NULL,
+             player_id INTEGER NOT NULL REFERENCES players(id),
+             penalties INTEGER NOT NULL,
+             penalty_points INTEGER NOT NULL,
+             costed INTEGER NOT NULL,
+             PRIMARY KEY(tournament_id, game, ruleset, player_id)
+         ) WITHOUT ROWID;",
     )?;
-    // Every entry each tournament counts, added to its standings as a new one would be.
     let counted: Vec<(i64, i64, i64)> = tx
         .prepare("SELECT tournament_id, log_id, 1 FROM tournament_counted ORDER BY tournament_id, log_id")?
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
         .collect::<std::result::Result<_, _>>()?;
-    super::tournaments::keep_standings(tx, &counted)
+    super::tournaments::keep_penalties(tx, &counted)
 }
 
 /// Migration 4: see `aggregates` (the tables, then every counted game added up).

@@ -1663,6 +1663,7 @@ fn assert_kept_counts_are_the_rows(a: &Archive) {
         "SELECT * FROM fault_counts ORDER BY 1",
         "SELECT * FROM tournament_standings ORDER BY 1, 2, 3, 4",
         "SELECT * FROM tournament_terms ORDER BY 1, 2, 3",
+        "SELECT * FROM tournament_penalties ORDER BY 1, 2, 3, 4",
         "SELECT tournament_id, log_id, file, leaf FROM tournament_games ORDER BY 1, 2",
         "SELECT id, root FROM tournaments ORDER BY 1",
     ];
@@ -1670,7 +1671,7 @@ fn assert_kept_counts_are_the_rows(a: &Archive) {
     c.execute_batch("SAVEPOINT scratch").unwrap();
     c.execute_batch(
         "DELETE FROM list_counts; DELETE FROM fault_counts; UPDATE kept_totals SET n = 0 WHERE name = 'rounds';
-         DELETE FROM tournament_standings; DELETE FROM tournament_terms;
+         DELETE FROM tournament_standings; DELETE FROM tournament_terms; DELETE FROM tournament_penalties;
          UPDATE tournament_games SET file = NULL, leaf = NULL; UPDATE tournaments SET root = NULL;",
     )
     .unwrap();
@@ -1683,6 +1684,7 @@ fn assert_kept_counts_are_the_rows(a: &Archive) {
         .collect::<rusqlite::Result<_>>()
         .unwrap();
     tournaments::keep_standings(c, &counted).unwrap();
+    tournaments::keep_penalties(c, &counted).unwrap();
     let all: std::collections::BTreeSet<i64> = c
         .prepare("SELECT id FROM tournaments")
         .unwrap()
@@ -1811,7 +1813,7 @@ fn migration_8_fills_the_kept_counts_from_a_version_7_archive() {
         a.store_certified(&genuine, None, Some(&certify(&genuine, &key(41))), Some("Trusting"), Origin::CommandLine)
             .unwrap();
         assert_kept_counts_are_the_rows(&a);
-        // Back to version 7: what migrations 8 and 9 added taken away.
+        // Back to version 7: what migrations 8, 9 and 10 added taken away.
         a.conn
             .execute_batch(
                 "DROP TABLE play_games; DROP TABLE play_joins; DROP TABLE play_seats; DROP TABLE play_tables;
@@ -1820,7 +1822,8 @@ fn migration_8_fills_the_kept_counts_from_a_version_7_archive() {
                  DROP TABLE tournament_standings; DROP TABLE tournament_terms;
                  DROP INDEX tournament_games_leaves;
                  ALTER TABLE tournament_games DROP COLUMN file; ALTER TABLE tournament_games DROP COLUMN leaf;
-                 ALTER TABLE tournaments DROP COLUMN root; ALTER TABLE tournaments DROP COLUMN min_games;
+                 ALTER TABLE tournaments DROP COLUMN root;
+                 DROP TABLE tournament_penalties; ALTER TABLE tournaments DROP COLUMN min_games;
                  PRAGMA user_version = 7;",
             )
             .unwrap();
@@ -1891,57 +1894,99 @@ fn a_minimum_of_games_ranks_only_the_players_who_played_enough() {
     assert!(matches!(a.set_min_games("Nope", Some(2)), Err(ArchiveError::NoTournament(_))));
 }
 
+/// A riichi game (seed `seed`) with a referee's `incident chombo` of seat 1 at its third
+/// decision, prepared; and an MCR game with a `false_win` of seat 2 at its second.
+fn games_with_penalties(seed: &str) -> (Prepared, Prepared) {
+    use crate::samples::game_log_with_incident;
+    use paifu_core::{mcr::Mcr, riichi::Riichi, IncidentKind};
+    let names = ["Ann", "Bo", "Cy", "Di"];
+    let riichi =
+        game_log_with_incident::<Riichi>("tenhou", seed, &names, (1, 3), IncidentKind::Chombo, "a wrong ron").unwrap();
+    let mcr =
+        game_log_with_incident::<Mcr>("standard", seed, &names, (2, 2), IncidentKind::FalseWin, "false hu").unwrap();
+    (
+        prepare(&paifu_core::log::encode(&riichi, Encoding::Binary)),
+        prepare(&paifu_core::log::encode(&mcr, Encoding::Binary)),
+    )
+}
+
+/// The penalty lines of `tournament`: `(game, player, penalties, penalty_points)`, those with any.
+fn penalty_lines(a: &Archive, tournament: &str) -> Vec<(String, String, u64, Option<i64>)> {
+    let lines = a.standings(tournament).unwrap().unwrap();
+    lines.into_iter().filter(|s| s.penalties > 0).map(|s| (s.game, s.player, s.penalties, s.penalty_points)).collect()
+}
+
 #[test]
-fn penalties_recorded_as_incidents_are_counted_in_the_standings_with_their_cost() {
+fn penalties_entered_as_incidents_are_counted_in_the_standings_with_their_cost() {
     let (_d, mut a) = temp_archive();
-    certified_cup(&mut a, "Penalty Cup", &[("pen/1", ["Ann", "Bo"])]);
-    assert!(a
-        .standings("Penalty Cup")
-        .unwrap()
-        .unwrap()
+    let referee = key(7);
+    a.ensure_tournament("Penalty Cup", None, &[referee.verifying_key()]).unwrap();
+    let (riichi, mcr) = games_with_penalties("penalties/1");
+    let ids: Vec<i64> = [&riichi, &mcr]
         .iter()
-        .all(|s| s.penalties == 0 && s.penalty_points.is_none()));
-    // The round rows the validator stores for games with incidents, written here directly: a
-    // fact per incident, keyed by the incident's name (`close_round` in core).
+        .map(|p| {
+            assert!(p.verdict.is_valid(), "{:?}", p.verdict);
+            a.store(p, None, Some("Penalty Cup"), Origin::CommandLine).unwrap().id
+        })
+        .collect();
+    // Not counted yet (no certificate by a trusted key): no penalty listed.
+    assert!(penalty_lines(&a, "Penalty Cup").is_empty());
+    for (id, p) in ids.into_iter().zip([&riichi, &mcr]) {
+        a.add_certificate(id, &certify(p, &referee)).unwrap();
+    }
+    // Bo's chombo: a non-dealer's reverse mangan (4000 + 2000 + 2000) under tenhou's default
+    // `chombo=mangan`; Cy's false win: MCR's default `false_win` 10 to each of three players.
+    assert_eq!(
+        penalty_lines(&a, "Penalty Cup"),
+        [("mcr".into(), "Cy".into(), 1, Some(30)), ("riichi".into(), "Bo".into(), 1, Some(8000))]
+    );
+    // Kept as from scratch (migration 10's way): the same lines.
     let c = &a.conn;
-    let tid: i64 = c.query_row("SELECT id FROM tournaments WHERE name = 'Penalty Cup'", [], |r| r.get(0)).unwrap();
-    let log: i64 =
-        c.query_row("SELECT log_id FROM tournament_counted WHERE tournament_id = ?1", [tid], |r| r.get(0)).unwrap();
-    use paifu_core::Fact;
-    let talk = serde_json::to_string(&[Fact { seat: Some(0), key: "talk".into(), value: 1 }]).unwrap();
-    // In a TZQ game `talk` is no incident of the game: it is not counted.
-    c.execute(
-        "UPDATE rounds SET facts = ?2 WHERE log_id = ?1 AND round = (SELECT MIN(round) FROM rounds WHERE log_id = ?1)",
-        params![log, talk],
-    )
-    .unwrap();
-    tournaments::keep_standings(c, &[(tid, log, -1), (tid, log, 1)]).unwrap();
-    assert!(a.standings("Penalty Cup").unwrap().unwrap().iter().all(|s| s.penalties == 0), "talk is Ta Yü's");
-    // A riichi game whose first round is a chombo of seat 1 (its deltas the penalty alone, as
-    // the engine writes them: a non-dealer's reverse mangan), under the default `chombo=mangan`.
-    let riichi = crate::samples::game_bytes::<paifu_core::riichi::Riichi>(
-        "tenhou",
-        "pen/riichi",
-        &["Ann", "Bo", "Cy", "Di"],
-        Encoding::Binary,
-    )
-    .unwrap();
-    let p = prepare(&riichi);
-    let st = a.store(&p, None, Some("Penalty Cup"), Origin::CommandLine).unwrap();
-    let chombo = serde_json::to_string(&[Fact { seat: Some(1), key: "chombo".into(), value: 1 }]).unwrap();
-    let c = &a.conn;
-    c.execute(
-        "UPDATE rounds SET facts = ?2, deltas = '[4000, -8000, 2000, 2000]' WHERE log_id = ?1 AND round = (SELECT MIN(round) FROM rounds WHERE log_id = ?1)",
-        params![st.id, chombo],
-    )
-    .unwrap();
-    a.add_certificate(st.id, &certify(&p, &key(7))).unwrap();
+    c.execute_batch("SAVEPOINT scratch; DELETE FROM tournament_penalties;").unwrap();
+    let counted: Vec<(i64, i64, i64)> = c
+        .prepare("SELECT tournament_id, log_id, 1 FROM tournament_counted")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap();
+    tournaments::keep_penalties(c, &counted).unwrap();
+    assert_eq!(penalty_lines(&a, "Penalty Cup").len(), 2);
+    a.conn.execute_batch("ROLLBACK TO scratch; RELEASE scratch").unwrap();
+    // The published line signs them.
     let lines = a.standings("Penalty Cup").unwrap().unwrap();
     let bo = lines.iter().find(|s| s.game == "riichi" && s.player == "Bo").unwrap();
-    assert_eq!((bo.penalties, bo.penalty_points), (1, Some(8000)), "{bo:?}");
-    let ann = lines.iter().find(|s| s.game == "riichi" && s.player == "Ann").unwrap();
-    assert_eq!((ann.penalties, ann.penalty_points), (0, None));
-    // The published line signs them.
-    let line = bo.line();
-    assert_eq!((line.penalties, line.penalty_points), (1, Some(8000)));
+    assert_eq!((bo.line().penalties, bo.line().penalty_points), (1, Some(8000)));
+}
+
+#[test]
+fn an_archive_at_version_9_migrates_to_10_with_its_penalties_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v9.db");
+    let referee = key(7);
+    let expected = {
+        let mut a = Archive::open(&path).unwrap();
+        a.ensure_tournament("Cup", None, &[referee.verifying_key()]).unwrap();
+        let (riichi, mcr) = games_with_penalties("penalties/9");
+        for p in [&riichi, &mcr] {
+            a.store_certified(p, None, Some(&certify(p, &referee)), Some("Cup"), Origin::CommandLine).unwrap();
+        }
+        a.set_min_games("Cup", Some(1)).unwrap();
+        let expected = a.standings("Cup").unwrap().unwrap();
+        assert_eq!(penalty_lines(&a, "Cup").len(), 2);
+        // Back to version 9, main's schema before issue 28: what migration 10 added taken away.
+        a.conn
+            .execute_batch(
+                "DROP TABLE tournament_penalties; ALTER TABLE tournaments DROP COLUMN min_games;
+                 PRAGMA user_version = 9;",
+            )
+            .unwrap();
+        expected
+    };
+    let mut a = Archive::open(&path).unwrap();
+    assert_eq!(a.schema_version().unwrap(), SCHEMA_VERSION);
+    assert_eq!(a.tournament_info("Cup").unwrap().unwrap().min_games, None, "no minimum before");
+    a.set_min_games("Cup", Some(1)).unwrap();
+    assert_eq!(a.standings("Cup").unwrap().unwrap(), expected, "the penalties counted again from the rounds");
+    assert_kept_counts_are_the_rows(&a);
 }

@@ -243,8 +243,11 @@ impl Archive {
         let Some((tid, min_games)) = exists else { return Ok(None) };
         let mut st = self.conn.prepare_cached(
             "SELECT ts.game, ts.ruleset, p.name, ts.games, ts.firsts, ts.placement_sum, ts.total_score, ts.points,
-                    ts.point_games, ts.penalties, ts.penalty_points, ts.costed_penalties
+                    ts.point_games, COALESCE(tp.penalties, 0), COALESCE(tp.penalty_points, 0),
+                    COALESCE(tp.costed, 0)
              FROM tournament_standings ts JOIN players p ON p.id = ts.player_id
+             LEFT JOIN tournament_penalties tp ON tp.tournament_id = ts.tournament_id AND tp.game = ts.game
+                  AND tp.ruleset = ts.ruleset AND tp.player_id = ts.player_id
              WHERE ts.tournament_id = ?1",
         )?;
         let lines: Vec<Standing> = st
@@ -312,9 +315,6 @@ struct Part {
     total_score: i64,
     points: i64,
     point_games: i64,
-    penalties: i64,
-    penalty_points: i64,
-    costed_penalties: i64,
 }
 
 /// Adds to the kept standings what each change means: `(tournament, entry, n)`, the entry now
@@ -342,9 +342,7 @@ pub(super) fn keep_standings(c: &rusqlite::Connection, changes: &[(i64, i64, i64
         let rows: Vec<(i64, Option<i64>, Option<i64>, i64)> = seats
             .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
             .collect::<std::result::Result<_, _>>()?;
-        let penalties = penalties_of(c, id, &game, &ruleset, header.as_deref(), rows.len())?;
         for (player, placement, score, seat) in rows {
-            let pen = penalties.get(&seat).copied().unwrap_or_default();
             let points = match game.as_str() {
                 "riichi" => final_points(last_facts.as_deref(), seat)?,
                 _ => None,
@@ -359,9 +357,6 @@ pub(super) fn keep_standings(c: &rusqlite::Connection, changes: &[(i64, i64, i64
                 line.points += n * p;
                 line.point_games += n;
             }
-            line.penalties += n * pen.count;
-            line.penalty_points += n * pen.points;
-            line.costed_penalties += n * pen.costed;
         }
         if game == "riichi" {
             if let Some(header) = header {
@@ -374,15 +369,12 @@ pub(super) fn keep_standings(c: &rusqlite::Connection, changes: &[(i64, i64, i64
     }
     let mut put = c.prepare_cached(
         "INSERT INTO tournament_standings(tournament_id, game, ruleset, player_id, games, firsts, placement_sum,
-                                          total_score, points, point_games, penalties, penalty_points,
-                                          costed_penalties)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+                                          total_score, points, point_games)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
          ON CONFLICT(tournament_id, game, ruleset, player_id) DO UPDATE SET
              games = games + excluded.games, firsts = firsts + excluded.firsts,
              placement_sum = placement_sum + excluded.placement_sum, total_score = total_score + excluded.total_score,
-             points = points + excluded.points, point_games = point_games + excluded.point_games,
-             penalties = penalties + excluded.penalties, penalty_points = penalty_points + excluded.penalty_points,
-             costed_penalties = costed_penalties + excluded.costed_penalties
+             points = points + excluded.points, point_games = point_games + excluded.point_games
          RETURNING games",
     )?;
     let mut drop = c.prepare_cached(
@@ -400,10 +392,7 @@ pub(super) fn keep_standings(c: &rusqlite::Connection, changes: &[(i64, i64, i64
                 p.placement_sum,
                 p.total_score,
                 p.points,
-                p.point_games,
-                p.penalties,
-                p.penalty_points,
-                p.costed_penalties
+                p.point_games
             ],
             |r| r.get(0),
         )?;
@@ -455,7 +444,12 @@ fn penalties_of(
 ) -> Result<BTreeMap<i64, Penalty>> {
     use paifu_core::IncidentKind;
     let mut out: BTreeMap<i64, Penalty> = BTreeMap::new();
-    let mut rounds = c.prepare_cached("SELECT facts, deltas FROM rounds WHERE log_id = ?1 ORDER BY round")?;
+    // Only the rounds whose facts name a rule incident are read (the text is checked again below).
+    let mut rounds = c.prepare_cached(
+        "SELECT facts, deltas FROM rounds WHERE log_id = ?1
+             AND (instr(facts, '\"chombo\"') OR instr(facts, '\"false_win\"') OR instr(facts, '\"talk\"'))
+         ORDER BY round",
+    )?;
     let rows: Vec<(String, String)> =
         rounds.query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<std::result::Result<_, _>>()?;
     let mut options = None;
@@ -500,6 +494,49 @@ fn penalties_of(
         }
     }
     Ok(out)
+}
+
+/// Adds to the kept penalties (`tournament_penalties`, migration 10) what each change means,
+/// as [`keep_standings`] does for the standings: `(tournament, entry, n)`, each seat's rule
+/// incidents in the entry and their cost (see [`penalties_of`]) added `n` times to its player's
+/// line; a line back at no penalty is dropped.
+pub(super) fn keep_penalties(c: &rusqlite::Connection, changes: &[(i64, i64, i64)]) -> Result<()> {
+    let mut entry = c.prepare_cached(
+        "SELECT COALESCE(l.game, ''), COALESCE(l.ruleset, ''), l.header_json, (SELECT COUNT(*) FROM seats s WHERE s.log_id = l.id)
+         FROM logs l WHERE l.id = ?1",
+    )?;
+    let mut player = c.prepare_cached("SELECT player_id FROM seats WHERE log_id = ?1 AND seat = ?2")?;
+    let mut put = c.prepare_cached(
+        "INSERT INTO tournament_penalties(tournament_id, game, ruleset, player_id, penalties, penalty_points, costed)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+         ON CONFLICT(tournament_id, game, ruleset, player_id) DO UPDATE SET
+             penalties = penalties + excluded.penalties, penalty_points = penalty_points + excluded.penalty_points,
+             costed = costed + excluded.costed
+         RETURNING penalties",
+    )?;
+    let mut drop = c.prepare_cached(
+        "DELETE FROM tournament_penalties WHERE tournament_id = ?1 AND game = ?2 AND ruleset = ?3 AND player_id = ?4",
+    )?;
+    for &(tid, id, n) in changes {
+        let (game, ruleset, header, seats): (String, String, Option<String>, i64) =
+            entry.query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+        let seats = usize::try_from(seats).unwrap_or(0);
+        for (seat, p) in penalties_of(c, id, &game, &ruleset, header.as_deref(), seats)? {
+            let Some(pid) = player.query_row(params![id, seat], |r| r.get::<_, i64>(0)).optional()? else {
+                return Err(ArchiveError::Corrupt(format!("entry {id}: a penalty of seat {seat}, which it has not")));
+            };
+            let left: i64 =
+                put.query_row(params![tid, game, ruleset, pid, n * p.count, n * p.points, n * p.costed], |r| r.get(0))?;
+            match left {
+                0 => {
+                    drop.execute(params![tid, game, ruleset, pid])?;
+                }
+                l if l < 0 => return Err(ArchiveError::Corrupt(format!("a line's penalties fell below none: {l}"))),
+                _ => {}
+            }
+        }
+    }
+    Ok(())
 }
 
 /// How the counted riichi games of tournament `tid` count their final points, per ruleset
