@@ -483,25 +483,28 @@ fn tournament_body(t: &data::TournamentPage) -> maud::Markup {
             }
             div.scroll { table.standings {
                 thead { tr {
-                    th.n { "Rank" } th { "Player" } th.n { "Games" } @if riichi { th.n { "Points" } }
-                    th.n { "Average place" } th.n { "Firsts" } th.n { "Total score" } th.n { "Penalties" }
+                    // Penalties beside the games, before the wide columns: on a phone the table
+                    // scrolls sideways, and they stay in its first screen.
+                    th.n { "Rank" } th { "Player" } th.n { "Games" } th.n { "Penalties" } @if riichi { th.n { "Points" } }
+                    th.n { "Average place" } th.n { "Firsts" } th.n { "Total score" }
                 } }
                 tbody {
                     @for s in lines.iter() {
                         tr.unranked[s.unranked.is_some()] {
-                            td.n { @if let Some(u) = &s.unranked { (u) } @else { (s.rank) } }
+                            // The games column shows how many: the cell says the word, its title the whole.
+                            td.n { @if let Some(u) = &s.unranked { span title=(u) { "unranked" } } @else { (s.rank) } }
                             td { a href={ "/players/" (url(&s.player)) } { (s.player) } } td.n { (s.games) }
-                            @if let Some(p) = s.points { td.n { (format!("{:+.1}", p as f64 / 1000.0)) } }
-                            td.n { (format!("{:.3}", s.average_placement)) } td.n { (s.firsts) } td.n { (s.total_score) }
                             td.n.penalties {
                                 @if s.penalties > 0 {
-                                    (s.penalties)
+                                    b { (s.penalties) }
                                     @match s.penalty_points {
                                         Some(p) => { " (" (-p) ")" }
-                                        None => { " (no cost in the ruleset)" }
+                                        None => { " (no cost)" }
                                     }
                                 }
                             }
+                            @if let Some(p) = s.points { td.n { (format!("{:+.1}", p as f64 / 1000.0)) } }
+                            td.n { (format!("{:.3}", s.average_placement)) } td.n { (s.firsts) } td.n { (s.total_score) }
                         }
                     }
                 }
@@ -510,7 +513,8 @@ fn tournament_body(t: &data::TournamentPage) -> maud::Markup {
                 p.note { "Penalties: the rule incidents recorded against the player in the counted games (riichi's \
                     chombo, MCR's false win, Ta Yü's talk), and in brackets what they cost as the ruleset charges \
                     them at the table (a chombo's reverse mangan, MCR's " code { "false_win" } " points to each \
-                    other player); that cost is already in the scores and points, never taken off twice." }
+                    other player; \"no cost\" when the ruleset charges none, as for a talk, which costs a turn); \
+                    that cost is already in the scores and points, never taken off twice." }
             }
         }
         h2 #audit { "Audit" }
