@@ -423,15 +423,20 @@ fn name_skeletons(tx: &Transaction<'_>) -> Result<()> {
     Ok(())
 }
 
+/// Every entry each tournament counts, as a change that adds it once: `(tournament, entry, 1)`,
+/// what `tournaments::keep_standings` and `keep_penalties` take to build their tables from scratch.
+pub(super) fn every_counted(c: &rusqlite::Connection) -> Result<Vec<(i64, i64, i64)>> {
+    Ok(c.prepare("SELECT tournament_id, log_id, 1 FROM tournament_counted ORDER BY tournament_id, log_id")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect::<std::result::Result<_, _>>()?)
+}
+
 /// Migration 8: see `kept` (the tables and the lists' counts), `tournaments::keep_standings` and
 /// `publish::keep_roots`, each run over every stored row as over new ones.
 fn kept_counts(tx: &Transaction<'_>) -> Result<()> {
     tx.execute_batch(super::kept::MIGRATION_8)?;
     super::kept::count_stored(tx)?;
-    let counted: Vec<(i64, i64, i64)> = tx
-        .prepare("SELECT tournament_id, log_id, 1 FROM tournament_counted ORDER BY tournament_id, log_id")?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-        .collect::<std::result::Result<_, _>>()?;
+    let counted = every_counted(tx)?;
     super::tournaments::keep_standings(tx, &counted)?;
     let all: std::collections::BTreeSet<i64> = tx
         .prepare("SELECT id FROM tournaments")?
@@ -458,10 +463,7 @@ fn minimum_and_penalties(tx: &Transaction<'_>) -> Result<()> {
              PRIMARY KEY(tournament_id, game, ruleset, player_id)
          ) WITHOUT ROWID;",
     )?;
-    let counted: Vec<(i64, i64, i64)> = tx
-        .prepare("SELECT tournament_id, log_id, 1 FROM tournament_counted ORDER BY tournament_id, log_id")?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-        .collect::<std::result::Result<_, _>>()?;
+    let counted = every_counted(tx)?;
     super::tournaments::keep_penalties(tx, &counted)
 }
 

@@ -1676,13 +1676,7 @@ fn assert_kept_counts_are_the_rows(a: &Archive) {
     )
     .unwrap();
     kept::count_stored(c).unwrap();
-    let counted: Vec<(i64, i64, i64)> = c
-        .prepare("SELECT tournament_id, log_id, 1 FROM tournament_counted")
-        .unwrap()
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-        .unwrap()
-        .collect::<rusqlite::Result<_>>()
-        .unwrap();
+    let counted = schema::every_counted(c).unwrap();
     tournaments::keep_standings(c, &counted).unwrap();
     tournaments::keep_penalties(c, &counted).unwrap();
     let all: std::collections::BTreeSet<i64> = c
@@ -1943,13 +1937,7 @@ fn penalties_entered_as_incidents_are_counted_in_the_standings_with_their_cost()
     // Kept as from scratch (migration 10's way): the same lines.
     let c = &a.conn;
     c.execute_batch("SAVEPOINT scratch; DELETE FROM tournament_penalties;").unwrap();
-    let counted: Vec<(i64, i64, i64)> = c
-        .prepare("SELECT tournament_id, log_id, 1 FROM tournament_counted")
-        .unwrap()
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-        .unwrap()
-        .collect::<rusqlite::Result<_>>()
-        .unwrap();
+    let counted = schema::every_counted(c).unwrap();
     tournaments::keep_penalties(c, &counted).unwrap();
     assert_eq!(penalty_lines(&a, "Penalty Cup").len(), 2);
     a.conn.execute_batch("ROLLBACK TO scratch; RELEASE scratch").unwrap();
