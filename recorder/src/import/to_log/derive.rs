@@ -442,7 +442,7 @@ fn choose(
 /// discard.
 fn discards_again(r: &Round, from: Seat, ti: [usize; 4], di: [usize; 4], tile: Tile) -> bool {
     let f = usize::from(from);
-    let mut drawn_later = || r.takes[f].iter().skip(ti[f]).any(|t| matches!(t, Take::Draw(d) if d.to_paifu() == tile));
+    let drawn_later = || r.takes[f].iter().skip(ti[f]).any(|t| matches!(t, Take::Draw(d) if d.to_paifu() == tile));
     r.discards[f].iter().skip(di[f]).any(|d| match d {
         Discard::Tile(t) | Discard::Riichi(Some(t)) => t.to_paifu() == tile,
         Discard::Tsumogiri | Discard::Riichi(None) => drawn_later(),
