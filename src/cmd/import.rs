@@ -284,7 +284,7 @@ fn import_one(
     let mut lines: Vec<String> =
         excerpt_note(&imp.log.header).map(|n| format!("{name}: note: {n}")).into_iter().collect();
     lines.extend(imp.mismatches.iter().map(|m| format!("{name}: {m}")));
-    let outcome = match validate_log::<Riichi>(&imp.log, &Positions::default()) {
+    let outcome = match imp.verdict() {
         Verdict::Valid(o) => {
             let verdict = match &o.excerpt {
                 Some(e) => format!("{e}, scores after it {:?}", o.final_scores),
@@ -459,7 +459,7 @@ fn import_mcr_hands(format: &str, path: &Path, out_dir: &Path, max_bytes: u64) -
             }
             Verdict::Invalid(f) => {
                 invalid += 1;
-                let pos = f.index.and_then(|i| imp.positions.get(i)).cloned().unwrap_or_default();
+                let pos = f.index.and_then(|i| imp.positions.get(i)).map(ToString::to_string).unwrap_or_default();
                 outln!("{name}: hand {} -> {}: INVALID at {pos} (source): {f}", hand.id, out.display())?;
             }
         }
