@@ -1231,4 +1231,69 @@ mod tests {
         // The hands reach the special shapes' waits, not only the table's.
         assert!(special > 200, "{special}");
     }
+
+    /// The same on hands one tile short of a special shape: thirteen orphans (a pair and twelve
+    /// kinds), a knitted straight with a set and a pair (13 tiles) or with a pair (10), honours
+    /// and knitted tiles. Each knitted family must reach waits the shape tables do not find
+    /// (the tables already find thirteen orphans' waits, so those hands check agreement only).
+    #[test]
+    fn shape_waits_find_every_special_wait_one_tile_short() {
+        let mut s = crate::Seed::from_text("mcr special waits").stream("hands");
+        let mut special = [0u32; 4];
+        for i in 0..4_000 {
+            let family = i % 4;
+            let mut c = [0u8; 34];
+            let knitted = Knitted::ALL[s.below(6) as usize].kinds();
+            match family {
+                0 => {
+                    hand::YAOCHU.iter().for_each(|&k| c[k] = 1);
+                    c[hand::YAOCHU[s.below(13) as usize]] += 1;
+                }
+                1 | 2 => {
+                    knitted.iter().for_each(|&k| c[k] = 1);
+                    let pair = loop {
+                        let k = s.below(34) as usize;
+                        if c[k] + 2 <= 4 {
+                            break k;
+                        }
+                    };
+                    c[pair] += 2;
+                    if family == 1 {
+                        let set = loop {
+                            let k = s.below(34) as usize;
+                            if c[k] + 3 <= 4 {
+                                break k;
+                            }
+                        };
+                        c[set] += 3;
+                    }
+                }
+                _ => {
+                    knitted.iter().chain(&[27, 28, 29, 30, 31, 32, 33]).for_each(|&k| c[k] = 1);
+                    for _ in 0..2 {
+                        let k = loop {
+                            let k = s.below(34) as usize;
+                            if c[k] > 0 {
+                                break k;
+                            }
+                        };
+                        c[k] -= 1;
+                    }
+                }
+            }
+            let out = loop {
+                let k = s.below(34) as usize;
+                if c[k] > 0 {
+                    break k;
+                }
+            };
+            c[out] -= 1;
+            let want = every_kind_tried(&c);
+            if want & !hand::waits(&c) != 0 {
+                special[family] += 1;
+            }
+            assert_eq!(shape_waits(&c), want, "{c:?}");
+        }
+        assert!(special[1..].iter().all(|&n| n > 100), "{special:?}");
+    }
 }
