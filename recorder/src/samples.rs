@@ -90,7 +90,7 @@ pub fn game_log_with_incident<G: Bots>(
         let Some(act) = game.to_act().iter().next() else { break };
         let entered = records.iter().any(|r| r.action.incident().is_some());
         let action = if act == seat && decisions + 1 == at && !entered {
-            G::Action::from_incident(incident.clone())
+            G::Action::from_incident(incident)
         } else {
             decisions += usize::from(act == seat);
             bots[usize::from(act)].act(&game, act)

@@ -9,7 +9,6 @@ use crate::output::{outln, progress_of, write_file};
 use clap::Args;
 use paifu_core::log::{self, Encoding, Positions};
 use paifu_core::replay::{validate_log, Verdict};
-use paifu_core::riichi::Riichi;
 use paifu_recorder::files::{read_text_limited, ReadError};
 use paifu_recorder::import::import_with;
 use paifu_recorder::import::mjlog::is_wall_mismatch;

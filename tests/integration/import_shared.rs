@@ -395,7 +395,7 @@ fn the_survey_of_shared_records_gets_its_expected_outcomes() {
                 let f = v.fault().unwrap_or_else(|| panic!("{name}: valid, expected {expect:?}"));
                 assert_eq!(f.code, code, "{name}: {f:?}");
                 assert!(f.message.contains(said), "{name}: {f:?}");
-                assert_eq!(f.index.map(|i| imp.positions[i].as_str()), Some(at), "{name}: {f:?}");
+                assert_eq!(f.index.map(|i| imp.positions[i].to_string()), Some(at.to_owned()), "{name}: {f:?}");
             }
             (expect, Ok((_, v, _))) => panic!("{name}: expected {expect:?}, got {:?}", v.fault()),
             (expect, Err(e)) => panic!("{name}: expected {expect:?}, refused: {e}"),

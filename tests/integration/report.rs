@@ -316,7 +316,7 @@ fn penalties_entered_as_incidents_show_in_every_standings_view() {
     let (code, out) = verify(p, "out", "ref.pub");
     assert_eq!(code, Some(1), "{out}");
     // The dashboard's page and JSON.
-    let server = paifu_web::spawn(paifu_web::Config::new(&p.join("a.db")), "127.0.0.1:0").expect("the server starts");
+    let server = paifu_web::spawn(paifu_web::Config::new(p.join("a.db")), "127.0.0.1:0").expect("the server starts");
     let (status, _, page) = crate::web_crawl::get(server.addr, "/tournaments/Pen");
     assert_eq!(status, 200);
     assert!(page.contains("<b>1</b> (-8000)") && page.contains("<b>1</b> (-30)"), "{page}");
@@ -368,7 +368,7 @@ fn a_ta_yu_talk_is_counted_as_a_penalty_without_a_cost() {
     let (code, out) = verify(p, "out", "ref.pub");
     assert_eq!(code, Some(1), "{out}");
     assert!(out.contains("standings: ") && out.contains("Di"), "{out}");
-    let server = paifu_web::spawn(paifu_web::Config::new(&p.join("a.db")), "127.0.0.1:0").expect("the server starts");
+    let server = paifu_web::spawn(paifu_web::Config::new(p.join("a.db")), "127.0.0.1:0").expect("the server starts");
     let (status, _, page) = crate::web_crawl::get(server.addr, "/tournaments/Pen");
     assert_eq!(status, 200);
     assert!(page.contains("<b>1</b> (no cost)"), "{page}");

@@ -84,7 +84,7 @@ pub fn header_line(header: &Header) -> String {
 /// Appends the header's line, with its newline, to `out`: the same bytes as [`header_line`],
 /// written straight into the buffer (an imported game's header holds its whole source, escaped,
 /// which through `Display` went a few bytes at a time through the formatter).
-pub fn write_header_line(header: &Header, out: &mut Vec<u8>) {
+pub(super) fn write_header_line(header: &Header, out: &mut Vec<u8>) {
     // Writing into a Vec cannot fail, nor can serializing a JSON value.
     let _ = serde_json::to_writer(&mut *out, &json_object(header));
     out.push(b'\n');
