@@ -64,7 +64,7 @@ impl Imported {
     /// The validator's verdict on the log: the one found while importing when the import played
     /// every record with the validator's checks and found the log valid, or else the log
     /// replayed by the validator, which names the fault. The same verdict either way (tested
-    /// on every real game, tests/integration's import modules).
+    /// on every real game, as tenhou.net/6 and as mjai: this module's tests).
     pub fn verdict(&self) -> Verdict {
         match &self.verdict {
             Some(v) => v.clone(),
