@@ -11,9 +11,11 @@ pub(crate) fn open(db: &Path) -> Result<Archive> {
     Archive::open(db).map_err(Error::archive(db))
 }
 
-/// Opens an archive that must exist (for the commands that only read one).
+/// Opens an archive that must exist (for the commands that only read one). A PostgreSQL URL
+/// (`postgres://...`) names a database that must exist already, which the server checks.
 pub(crate) fn open_existing(db: &Path) -> Result<Archive> {
-    if !db.exists() {
+    let url = db.to_str().is_some_and(paifu_recorder::archive::is_postgres_url);
+    if !url && !db.exists() {
         return Err(Error::NoArchive { path: db.to_owned() });
     }
     open(db)

@@ -184,7 +184,7 @@ impl Archive {
         let stored = header_line(&h);
         let seats = serde_json::to_string(&h.seats).map_err(|e| ArchiveError::Corrupt(e.to_string()))?;
         let seed = seed.map(|s| s.to_hex());
-        self.write(|tx| {
+        self.write_lite("games in progress", |tx| {
             let existing: Option<i64> =
                 tx.query_row("SELECT id FROM live_games WHERE key = ?1", [key], |r| r.get(0)).optional()?;
             match existing {
@@ -222,7 +222,7 @@ impl Archive {
         if r.seq != seq {
             return Err(LiveRefusal::Seq { id, seq, found: r.seq }.into());
         }
-        self.write(|tx| {
+        self.write_lite("games in progress", |tx| {
             if tx.query_row("SELECT 1 FROM live_games WHERE id = ?1", [id], |_| Ok(())).optional()?.is_none() {
                 return Err(ArchiveError::NoLiveGame(id));
             }
@@ -253,7 +253,7 @@ impl Archive {
     /// through the normal ingest). An id that is not in progress is refused
     /// ([`ArchiveError::NoLiveGame`]).
     pub fn live_end(&mut self, id: i64) -> Result<()> {
-        self.write(|tx| {
+        self.write_lite("games in progress", |tx| {
             tx.execute("DELETE FROM live_records WHERE game_id = ?1", [id])?;
             if tx.execute("DELETE FROM live_games WHERE id = ?1", [id])? == 0 {
                 return Err(ArchiveError::NoLiveGame(id));
@@ -265,8 +265,10 @@ impl Archive {
     /// Ends the game in progress the host calls `key`, if there is one (a resumed host ends the
     /// live row of a game the killed one finished); answers whether there was.
     pub fn live_end_key(&mut self, key: &str) -> Result<bool> {
-        let id: Option<i64> =
-            self.conn.query_row("SELECT id FROM live_games WHERE key = ?1", [key], |r| r.get(0)).optional()?;
+        let id: Option<i64> = self
+            .lite("games in progress")?
+            .query_row("SELECT id FROM live_games WHERE key = ?1", [key], |r| r.get(0))
+            .optional()?;
         match id {
             Some(id) => self.live_end(id).map(|()| true),
             None => Ok(false),
@@ -277,7 +279,7 @@ impl Archive {
     /// (records played after it are held back; all are counted without one).
     pub fn live_games(&self, upto_ms: Option<i64>) -> Result<Vec<LiveGame>> {
         let ids: Vec<i64> = self
-            .conn
+            .lite("games in progress")?
             .prepare_cached("SELECT id FROM live_games ORDER BY id")?
             .query_map([], |r| r.get(0))?
             .collect::<std::result::Result<_, _>>()?;
@@ -293,7 +295,7 @@ impl Archive {
     /// is not in progress (it ended, or never began).
     pub fn live_game(&self, id: i64, upto_ms: Option<i64>) -> Result<Option<LiveGame>> {
         let row = self
-            .conn
+            .lite("games in progress")?
             .prepare_cached("SELECT key, game, ruleset, seats, started_at FROM live_games WHERE id = ?1")?
             .query_row([id], |r| {
                 Ok((
@@ -306,7 +308,7 @@ impl Archive {
             })
             .optional()?;
         let Some((key, game, ruleset, seats, started_ms)) = row else { return Ok(None) };
-        let rows = rows(&self.conn, id)?;
+        let rows = rows(self.lite("games in progress")?, id)?;
         let (cut, public) = (cut(&rows, upto_ms), public(&rows));
         let records = public[..cut].iter().filter(|p| **p).count() as u64;
         let held_back = public[cut..].iter().filter(|p| **p).count() as u64;
@@ -343,7 +345,7 @@ impl Archive {
 
     fn live_text(&self, id: i64, upto_ms: Option<i64>, whole: bool) -> Result<Option<(String, usize)>> {
         let row = self
-            .conn
+            .lite("games in progress")?
             .prepare_cached("SELECT header, seed FROM live_games WHERE id = ?1")?
             .query_row([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?)))
             .optional()?;
@@ -353,7 +355,7 @@ impl Archive {
             h.seed = Some(seed.parse().map_err(|_| ArchiveError::Corrupt(format!("live game {id}'s seed")))?);
             text = header_line(&h);
         }
-        let rows = rows(&self.conn, id)?;
+        let rows = rows(self.lite("games in progress")?, id)?;
         let (cut, public) = (cut(&rows, upto_ms), public(&rows));
         let shown = |i: usize| whole || public[i];
         for (_, r) in rows[..cut].iter().enumerate().filter(|(i, _)| shown(*i)) {
@@ -428,8 +430,11 @@ mod tests {
         // Numbers are never reused: a game begun next is a new one.
         assert!(a.live_begin("dir/game-0002", &header, 5_000).unwrap() > id);
         // No live row is left of the ended game.
-        let left: i64 =
-            a.conn.query_row("SELECT COUNT(*) FROM live_records WHERE game_id = ?1", [id], |r| r.get(0)).unwrap();
+        let left: i64 = a
+            .lite("test")
+            .unwrap()
+            .query_row("SELECT COUNT(*) FROM live_records WHERE game_id = ?1", [id], |r| r.get(0))
+            .unwrap();
         assert_eq!(left, 0);
     }
 
@@ -527,7 +532,8 @@ mod tests {
         public.seed = None;
         assert_eq!(text, header_line(&public), "the commitment stays");
         // Nowhere among the live rows a reader reads, but the seed's own column.
-        let header: String = a.conn.query_row("SELECT header FROM live_games", [], |r| r.get(0)).unwrap();
+        let header: String =
+            a.lite("test").unwrap().query_row("SELECT header FROM live_games", [], |r| r.get(0)).unwrap();
         assert!(!header.contains(&seed.to_hex()));
         // The server's replay gets it back, and the log so far replays.
         for (i, r) in log.records[..4].iter().enumerate() {

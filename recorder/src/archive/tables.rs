@@ -119,7 +119,7 @@ impl Archive {
             .map(|s| if s.bot.is_none() { new_secret().map(Some) } else { Ok(None) })
             .collect::<Result<_>>()?;
         let at = now();
-        let id = self.write(|tx| {
+        let id = self.write_lite("tables where people play", |tx| {
             tx.execute(
                 "INSERT INTO play_tables(game, ruleset, plan, stage, folder, host_commitment, opened_by, created_at)
                  VALUES (?1, ?2, ?3, 'waiting', ?4, ?5, ?6, ?7)",
@@ -146,7 +146,7 @@ impl Archive {
     /// The folder a new table will use is known only once its number is: the host names it
     /// after the number and sets it here, before the table is shown to anyone.
     pub fn set_table_folder(&mut self, id: i64, folder: &str) -> Result<()> {
-        self.write(|tx| {
+        self.write_lite("tables where people play", |tx| {
             tx.execute("UPDATE play_tables SET folder = ?2 WHERE id = ?1", params![id, folder])?;
             Ok(())
         })
@@ -157,7 +157,7 @@ impl Archive {
     pub fn join_seat(&self, secret: &str) -> Result<Option<(i64, u8)>> {
         let sql = "SELECT table_id, seat FROM play_joins WHERE hash = ?1 AND revoked_at IS NULL";
         let found = self
-            .conn
+            .lite("tables where people play")?
             .prepare_cached(sql)?
             .query_row([join_hash(secret)], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))
             .optional()?;
@@ -169,7 +169,7 @@ impl Archive {
     pub fn revoke_joins(&mut self, table: i64, seat: u8, reissue: bool) -> Result<Option<Option<String>>> {
         let secret = if reissue { Some(new_secret()?) } else { None };
         let at = now();
-        self.write(|tx| {
+        self.write_lite("tables where people play", |tx| {
             let person: Option<Option<String>> = tx
                 .query_row(
                     "SELECT bot FROM play_seats WHERE table_id = ?1 AND seat = ?2",
@@ -198,7 +198,7 @@ impl Archive {
     pub fn table(&self, id: i64) -> Result<Option<TableRow>> {
         let sql = format!("SELECT {TABLE_COLUMNS} FROM play_tables WHERE id = ?1");
         let row = self
-            .conn
+            .lite("tables where people play")?
             .prepare_cached(&sql)?
             .query_row([id], |r| {
                 Ok(TableRow {
@@ -220,7 +220,7 @@ impl Archive {
             })
             .optional()?;
         let Some(mut t) = row else { return Ok(None) };
-        let mut st = self.conn.prepare_cached(
+        let mut st = self.lite("tables where people play")?.prepare_cached(
             "SELECT s.seat, s.name, s.bot, s.commitment,
                     EXISTS(SELECT 1 FROM play_joins j WHERE j.table_id = s.table_id AND j.seat = s.seat
                                                         AND j.revoked_at IS NULL)
@@ -237,8 +237,9 @@ impl Archive {
                 })
             })?
             .collect::<std::result::Result<_, _>>()?;
-        let mut st =
-            self.conn.prepare_cached("SELECT number, log_id FROM play_games WHERE table_id = ?1 ORDER BY number")?;
+        let mut st = self
+            .lite("tables where people play")?
+            .prepare_cached("SELECT number, log_id FROM play_games WHERE table_id = ?1 ORDER BY number")?;
         t.games = st
             .query_map([id], |r| Ok((u32::try_from(r.get::<_, i64>(0)?).unwrap_or(0), r.get(1)?)))?
             .collect::<std::result::Result<_, _>>()?;
@@ -247,7 +248,9 @@ impl Archive {
 
     /// The numbers of the tables that are not over, oldest first (a server resumes them).
     pub fn open_tables(&self) -> Result<Vec<i64>> {
-        let mut st = self.conn.prepare_cached("SELECT id FROM play_tables WHERE stage != 'ended' ORDER BY id")?;
+        let mut st = self
+            .lite("tables where people play")?
+            .prepare_cached("SELECT id FROM play_tables WHERE stage != 'ended' ORDER BY id")?;
         let ids = st.query_map([], |r| r.get(0))?.collect::<std::result::Result<_, _>>()?;
         Ok(ids)
     }
@@ -260,7 +263,7 @@ impl Archive {
         seat: u8,
         commitment: &str,
     ) -> Result<std::result::Result<(), SeedStepRefusal>> {
-        self.write(|tx| {
+        self.write_lite("tables where people play", |tx| {
             let closed: Option<Option<String>> = tx
                 .query_row("SELECT commitments_digest FROM play_tables WHERE id = ?1", [table], |r| r.get(0))
                 .optional()?;
@@ -293,7 +296,7 @@ impl Archive {
 
     /// Closes the table's commitments with their digest (once: a second close keeps the first).
     pub fn close_commitments(&mut self, table: i64, digest: &str) -> Result<()> {
-        self.write(|tx| {
+        self.write_lite("tables where people play", |tx| {
             tx.execute(
                 "UPDATE play_tables SET commitments_digest = ?2 WHERE id = ?1 AND commitments_digest IS NULL",
                 params![table, digest],
@@ -306,7 +309,7 @@ impl Archive {
     /// `ended`.
     pub fn set_table_stage(&mut self, table: i64, stage: &str, reveal: Option<&str>) -> Result<()> {
         let at = (stage == "ended").then(now);
-        self.write(|tx| {
+        self.write_lite("tables where people play", |tx| {
             tx.execute(
                 "UPDATE play_tables SET stage = ?2, reveal = COALESCE(?3, reveal), ended_at = COALESCE(?4, ended_at)
                  WHERE id = ?1",
@@ -318,7 +321,7 @@ impl Archive {
 
     /// Notes that the table's game `number` is stored as archive entry `log_id`.
     pub fn add_table_game(&mut self, table: i64, number: u32, log_id: i64) -> Result<()> {
-        self.write(|tx| {
+        self.write_lite("tables where people play", |tx| {
             tx.execute(
                 "INSERT OR REPLACE INTO play_games(table_id, number, log_id) VALUES (?1, ?2, ?3)",
                 params![table, i64::from(number), log_id],
@@ -358,7 +361,8 @@ mod tests {
         assert_eq!(a.join_seat(&aiko).unwrap(), Some((id, 0)));
         assert_eq!(a.join_seat("pfj_nope").unwrap(), None);
         let stored: Vec<String> = a
-            .conn
+            .lite("test")
+            .unwrap()
             .prepare("SELECT hash FROM play_joins")
             .unwrap()
             .query_map([], |r| r.get(0))
