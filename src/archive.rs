@@ -21,6 +21,11 @@ pub(crate) fn open_existing(db: &Path) -> Result<Archive> {
     open(db)
 }
 
+/// `db` as messages show it: a PostgreSQL URL without its password.
+pub(crate) fn shown(db: &Path) -> String {
+    paifu_recorder::archive::shown_location(&db.to_string_lossy())
+}
+
 /// Every game matching `filter`, newest first.
 pub(crate) fn games(archive: &Archive, db: &Path, filter: &Filter) -> Result<Vec<GameRow>> {
     archive.all_games(filter).map_err(Error::archive(db))
@@ -63,9 +68,10 @@ pub(crate) fn no_match(archive: &Archive, db: &Path, filter: &Filter) -> Error {
         Some(false) => "invalid games",
         None => "games",
     };
+    let db = shown(db);
     let mut message = match given.is_empty() {
-        true => format!("{} has no {what}", db.display()),
-        false => format!("no {what} in {} match {}", db.display(), given.join(" ")),
+        true => format!("{db} has no {what}"),
+        false => format!("no {what} in {db} match {}", given.join(" ")),
     };
     if let Some(p) = &filter.player {
         if matches!(archive.player(p), Ok(None)) {
@@ -85,7 +91,7 @@ pub(crate) fn no_match(archive: &Archive, db: &Path, filter: &Filter) -> Error {
 pub(crate) fn stored_log(archive: &Archive, db: &Path, id: i64) -> Result<Vec<u8>> {
     match archive.log_bytes(id).map_err(Error::archive(db))? {
         Some((bytes, _form)) => Ok(bytes),
-        None => Err(Error::Usage(format!("{}: there is no game {id}", db.display()))),
+        None => Err(Error::Usage(format!("{}: there is no game {id}", shown(db)))),
     }
 }
 

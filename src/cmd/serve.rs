@@ -172,7 +172,7 @@ fn tables_of(a: &ServeArgs) -> Result<paifu_web::TablesSetup> {
 /// Serves the dashboard on `addr` (port 0 picks a free one), printing its address, until the
 /// process is stopped.
 pub fn serve(config: paifu_web::Config, addr: &str) -> Result {
-    let db = config.db.display().to_string();
+    let db = crate::archive::shown(&config.db);
     paifu_web::serve(config, addr, |addr| {
         // Nothing to stop for if no one reads this line: the dashboard serves all the same.
         let _ = outln!("Paifu dashboard for {db} at http://{addr}/ (Ctrl-C stops it)");

@@ -91,7 +91,8 @@ impl Config {
 pub enum ServeError {
     #[error("no randomness for a signing key: {0}")]
     Randomness(getrandom::Error),
-    #[error("{path}: {source}")]
+    /// The archive would not open (a PostgreSQL URL is shown without its password).
+    #[error("{}: {source}", paifu_recorder::archive::shown_location(&.path.to_string_lossy()))]
     Archive { path: PathBuf, source: ArchiveError },
     #[error("the signing key's public half cannot be written as PEM: {0}")]
     Key(String),
@@ -560,4 +561,34 @@ pub fn spawn(config: Config, addr: &str) -> Result<Running, ServeError> {
     });
     let (addr, handle) = rx.recv().map_err(|_| ServeError::ThreadGone)??;
     Ok(Running { addr, handle, thread: Some(thread) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_archive_error_never_shows_a_urls_password() {
+        for (url, user) in [
+            ("postgres://paifu:s3cret@db.example:5432/paifu", "paifu:***@db.example"),
+            ("postgresql:///paifu?host=/tmp/pg&password=s3cret&port=5433", "password=***"),
+        ] {
+            let e = ServeError::Archive { path: url.into(), source: ArchiveError::Corrupt("test".into()) };
+            let shown = e.to_string();
+            assert!(!shown.contains("s3cret"), "{shown}");
+            assert!(shown.contains(user) && shown.ends_with("damaged data: test"), "{shown}");
+        }
+        // A file's path is shown as it is.
+        let e = ServeError::Archive { path: "club:s3cret@x.db".into(), source: ArchiveError::Corrupt("t".into()) };
+        assert!(e.to_string().starts_with("club:s3cret@x.db: "), "{e}");
+    }
+
+    #[test]
+    fn the_tables_of_a_postgresql_archive_go_in_a_folder_named_after_the_database_only() {
+        let root = |db: &str| TablesSetup::default_root(std::path::Path::new(db));
+        assert_eq!(root("postgres://paifu:s3cret@db.example:5432/club"), PathBuf::from("paifu-tables-club"));
+        assert_eq!(root("postgresql:///league?host=/tmp/pg&password=s3cret"), PathBuf::from("paifu-tables-league"));
+        assert_eq!(root("postgres://db.example"), PathBuf::from("paifu-tables-paifu"));
+        assert_eq!(root("data/club.db"), PathBuf::from("data/club.db-tables"));
+    }
 }

@@ -55,7 +55,7 @@ use db::{params, Db};
 use paifu_core::cert::Certificate;
 use paifu_core::replay::Played;
 use paifu_core::{Fault, GameKind, RoundResult};
-use rusqlite::{Connection, TransactionBehavior};
+use rusqlite::Connection;
 use serde::Serialize;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -69,8 +69,9 @@ pub enum ArchiveError {
     Sqlite(#[from] rusqlite::Error),
     #[error("database error: {}", db::pg_message(.0))]
     Postgres(#[from] postgres::Error),
-    /// What this build does not do yet on PostgreSQL (docs/archive.md, "What runs where").
-    #[error("{0} is not available on PostgreSQL yet; use a SQLite archive for it")]
+    /// A step of SQLite's own (its settings, its migrations) asked of a PostgreSQL archive: every
+    /// operation of the archive runs on both backends (docs/archive.md, "What runs where").
+    #[error("{0} is SQLite's own and not available on a PostgreSQL archive")]
     NotOnPostgres(&'static str),
     #[error("the database {path} was written by a newer Paifu (schema {found}; this one knows up to {known})")]
     TooNew { path: String, found: i64, known: i64 },
@@ -340,12 +341,12 @@ pub struct Archive {
 /// The connection an archive holds.
 enum Backend {
     Lite(Connection),
-    Pg(RefCell<db::Pg>),
+    Pg(Box<RefCell<db::Pg>>),
 }
 
 /// The key of the advisory lock every write transaction on PostgreSQL takes first ("paifu" in
 /// ASCII): one writer at a time, as SQLite's write lock.
-const PG_WRITE_LOCK: i64 = 0x7061_6966_75;
+const PG_WRITE_LOCK: i64 = 0x0070_6169_6675;
 
 /// How long a writer waits for another to finish before its try fails (then it tries again).
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -523,7 +524,7 @@ impl Archive {
     fn open_postgres(url: &str) -> Result<Archive> {
         let config = schema_pg::config(url)?;
         let client = config.connect(postgres::NoTls)?;
-        let mut a = Archive { backend: Backend::Pg(RefCell::new(db::Pg::new(client))) };
+        let mut a = Archive { backend: Backend::Pg(Box::new(RefCell::new(db::Pg::new(client)))) };
         let name = schema_pg::shown(url);
         a.retry(|db| schema_pg::migrate(db, &name))?;
         Ok(a)
@@ -552,8 +553,8 @@ impl Archive {
         }
     }
 
-    /// The SQLite connection, for what is not yet written for both backends (`what` names it
-    /// in the error PostgreSQL answers).
+    /// The SQLite connection, for SQLite's own steps (`what` names the step in the error a
+    /// PostgreSQL archive answers).
     pub(crate) fn lite(&self, what: &'static str) -> Result<&Connection> {
         match &self.backend {
             Backend::Lite(c) => Ok(c),
@@ -605,22 +606,6 @@ impl Archive {
     /// it, and tries again while the database stays busy. `f` may run more than once.
     fn write<T>(&mut self, mut f: impl FnMut(Db<'_>) -> Result<T>) -> Result<T> {
         self.retry(|db| transaction(db, &mut f))
-    }
-
-    /// [`Archive::write`] with the SQLite transaction itself, for what is not yet written for
-    /// both backends (`what` names it in the error PostgreSQL answers).
-    fn write_lite<T>(
-        &mut self,
-        what: &'static str,
-        mut f: impl FnMut(&rusqlite::Transaction<'_>) -> Result<T>,
-    ) -> Result<T> {
-        self.lite(what)?;
-        self.retry_lite(|c| {
-            let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            let out = f(&tx)?;
-            tx.commit()?;
-            Ok(out)
-        })
     }
 
     /// [`Archive::write`], gathering what the transaction changes of the counts kept at ingest

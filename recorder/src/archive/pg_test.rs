@@ -75,6 +75,18 @@ impl TestDb {
     pub fn cluster(&self) -> &Cluster {
         &self.cluster
     }
+
+    /// Runs `sql` on this database, as the superuser (a test's own changes behind the archive's
+    /// back).
+    pub fn execute(&self, sql: &str) -> Result<(), String> {
+        run_sql(&self.url(), sql)
+    }
+}
+
+/// Runs `sql` on the database at `url`.
+fn run_sql(url: &str, sql: &str) -> Result<(), String> {
+    let mut c = postgres::Client::connect(url, postgres::NoTls).map_err(|e| e.to_string())?;
+    c.batch_execute(sql).map_err(|e| super::db::pg_message(&e))
 }
 
 impl Drop for TestDb {
@@ -232,8 +244,7 @@ impl Cluster {
 
     /// Runs `sql` on the `postgres` database, as the superuser.
     pub fn admin(&self, sql: &str) -> Result<(), String> {
-        let mut c = postgres::Client::connect(&self.url("postgres"), postgres::NoTls).map_err(|e| e.to_string())?;
-        c.batch_execute(sql).map_err(|e| super::db::pg_message(&e))
+        run_sql(&self.url("postgres"), sql)
     }
 }
 
@@ -261,7 +272,7 @@ mod tests {
     fn runs(pid: u32) -> bool {
         // A zombie is not running; nor is a number reused by a process of another program.
         std::fs::read_to_string(format!("/proc/{pid}/stat"))
-            .is_ok_and(|s| !s.split(' ').nth(2).is_some_and(|state| state == "Z") && s.contains("postgres"))
+            .is_ok_and(|s| s.split(' ').nth(2).is_none_or(|state| state != "Z") && s.contains("postgres"))
     }
 
     #[test]

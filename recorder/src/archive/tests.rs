@@ -24,14 +24,14 @@ fn key_hex(k: &SecretKey) -> String {
 /// The backends the suite runs on: each test written `fn name(b: Backend)` and named in
 /// [`on_both_backends!`] runs once on each (`archive::tests::name::sqlite`, `...::postgres`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Backend {
+pub(super) enum Backend {
     Sqlite,
     Postgres,
 }
 
 /// Where a test's archive lives, removed with it: a temporary folder (SQLite) or a database of
 /// its own on the test cluster (PostgreSQL, `pg_test`).
-enum Place {
+pub(super) enum Place {
     Folder(tempfile::TempDir),
     Database(pg_test::TestDb),
 }
@@ -53,13 +53,14 @@ impl Place {
     }
 }
 
-fn temp_archive(b: Backend) -> (Place, Archive) {
+pub(super) fn temp_archive(b: Backend) -> (Place, Archive) {
     let place = Place::new(b);
     let a = Archive::open(&place.path("test.db")).expect("open archive");
     (place, a)
 }
 
-/// For each test named, a module of two tests: the test on SQLite and on PostgreSQL.
+/// For each test named, a module of two tests: the test on SQLite and on PostgreSQL (the other
+/// modules' suites use it too: `tables.rs`, `live.rs`).
 macro_rules! on_both_backends {
     ($($name:ident),* $(,)?) => {$(
         mod $name {
@@ -74,6 +75,7 @@ macro_rules! on_both_backends {
         }
     )*};
 }
+pub(super) use on_both_backends;
 
 on_both_backends!(
     same_log_in_either_encoding_is_stored_once,
