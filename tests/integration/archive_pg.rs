@@ -4,11 +4,11 @@
 //! a URL's password. The PostgreSQL is a throwaway cluster (`paifu_recorder::archive::pg_test`),
 //! which fails the test, saying how to install one, where PostgreSQL is missing.
 
-use crate::util::{paifu, stderr, stdout};
+use crate::util::{http_get as get, paifu, stderr, stdout};
 use paifu_core::log::Encoding;
 use paifu_recorder::archive::pg_test;
 use paifu_recorder::samples::tzq_bytes;
-use std::io::{BufRead, Read, Write};
+use std::io::BufRead;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -18,17 +18,6 @@ fn run(args: &[&str], dir: &Path) -> String {
     let o = paifu(args, dir);
     assert_eq!(o.status.code(), Some(0), "{args:?}: {}{}", stdout(&o), stderr(&o));
     stdout(&o)
-}
-
-/// One HTTP GET: the status and the body.
-fn get(addr: &str, path: &str) -> (u16, String) {
-    let mut s = std::net::TcpStream::connect(addr).unwrap();
-    write!(s, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
-    let mut out = Vec::new();
-    s.read_to_end(&mut out).unwrap();
-    let text = String::from_utf8_lossy(&out).into_owned();
-    let status = text.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
-    (status, text.split_once("\r\n\r\n").map(|(_, b)| b.to_owned()).unwrap_or_default())
 }
 
 /// A `paifu serve` process, killed when dropped.
