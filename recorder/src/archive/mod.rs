@@ -363,6 +363,23 @@ fn is_busy(e: &ArchiveError) -> bool {
     }
 }
 
+/// Runs `f` again while it fails as busy ([`is_busy`]), up to [`WRITE_TRIES`] times with growing
+/// pauses; then [`ArchiveError::Busy`].
+fn retrying<T>(mut f: impl FnMut() -> Result<T>) -> Result<T> {
+    let started = std::time::Instant::now();
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        match f() {
+            Err(e) if is_busy(&e) && tries < WRITE_TRIES => {
+                std::thread::sleep(Duration::from_millis(20 * u64::from(tries)));
+            }
+            Err(e) if is_busy(&e) => return Err(ArchiveError::Busy { tries, seconds: started.elapsed().as_secs() }),
+            other => return other,
+        }
+    }
+}
+
 pub(crate) fn now() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
 }
@@ -564,41 +581,17 @@ impl Archive {
 
     /// [`Archive::retry`] with the SQLite connection itself (its migrations).
     fn retry_lite<T>(&mut self, mut f: impl FnMut(&mut Connection) -> Result<T>) -> Result<T> {
-        let started = std::time::Instant::now();
-        let mut tries = 0;
-        loop {
-            tries += 1;
-            let Backend::Lite(c) = &mut self.backend else { return Err(ArchiveError::NotOnPostgres("a SQLite step")) };
-            match f(c) {
-                Err(e) if is_busy(&e) && tries < WRITE_TRIES => {
-                    std::thread::sleep(Duration::from_millis(20 * u64::from(tries)));
-                }
-                Err(e) if is_busy(&e) => {
-                    return Err(ArchiveError::Busy { tries, seconds: started.elapsed().as_secs() })
-                }
-                other => return other,
-            }
-        }
+        retrying(|| match &mut self.backend {
+            Backend::Lite(c) => f(c),
+            Backend::Pg(_) => Err(ArchiveError::NotOnPostgres("a SQLite step")),
+        })
     }
 
     /// Runs `f` again while the database stays busy (another writer holding it past the busy
     /// timeout; on PostgreSQL, a transaction that failed to serialize or deadlocked), up to
     /// [`WRITE_TRIES`] times with growing pauses.
     fn retry<T>(&mut self, mut f: impl FnMut(Db<'_>) -> Result<T>) -> Result<T> {
-        let started = std::time::Instant::now();
-        let mut tries = 0;
-        loop {
-            tries += 1;
-            match f(self.db()) {
-                Err(e) if is_busy(&e) && tries < WRITE_TRIES => {
-                    std::thread::sleep(Duration::from_millis(20 * u64::from(tries)));
-                }
-                Err(e) if is_busy(&e) => {
-                    return Err(ArchiveError::Busy { tries, seconds: started.elapsed().as_secs() })
-                }
-                other => return other,
-            }
-        }
+        retrying(|| f(self.db()))
     }
 
     /// Runs `f` in a write transaction that holds the write lock from its start (so it never
