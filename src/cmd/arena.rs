@@ -492,5 +492,8 @@ pub fn run(a: ArenaArgs) -> Result {
             (100.0 - share(t.waiting) - share(t.recording)).max(0.0)
         )?;
     }
+    if plan.duplicate {
+        outln!("{}", paifu_recorder::arena::duplicate::of_folder(&folder, &plan)?)?;
+    }
     Ok(Status::Fine)
 }

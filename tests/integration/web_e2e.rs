@@ -423,7 +423,7 @@ async fn a_live_game_follows_its_moves_in_chromium() {
 }
 
 /// A Chromium session with a window of `width` x `height`.
-async fn connect_sized(driver: &Driver, width: u32, height: u32) -> Client {
+pub(crate) async fn connect_sized(driver: &Driver, width: u32, height: u32) -> Client {
     let profile = driver._profile.path().display().to_string();
     let mut caps = serde_json::Map::new();
     caps.insert(
@@ -459,7 +459,7 @@ async fn connect_sized(driver: &Driver, width: u32, height: u32) -> Client {
 /// Saves a screenshot of the page as `docs/screenshots/NAME.png` when PAIFU_SCREENSHOTS is set
 /// (how the screenshots in docs/ are made: `PAIFU_SCREENSHOTS=1 cargo test --test integration
 /// web_e2e`).
-async fn screenshot(c: &Client, name: &str) {
+pub(crate) async fn screenshot(c: &Client, name: &str) {
     if std::env::var_os("PAIFU_SCREENSHOTS").is_none() {
         return;
     }

@@ -111,7 +111,8 @@ pub(crate) fn tile(t: &str) -> String {
 /// A Tien Zi Que card drawn as a card: its kind large (a number, a wind, 中 the Red Dragon, 雀
 /// the Sparrow), its colour named under it, the card in its colour.
 pub(crate) fn card(t: &str) -> String {
-    let (kind, colour) = t.split_at(t.len().saturating_sub(1));
+    // The Sparrow is written `Q` alone: its cards are all black.
+    let (kind, colour) = if t == "Q" { ("Q", "k") } else { t.split_at(t.len().saturating_sub(1)) };
     let name = match colour {
         "b" => "blue",
         "g" => "green",

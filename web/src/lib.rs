@@ -22,6 +22,7 @@ mod names;
 mod pages;
 mod play_page;
 mod table;
+mod table_form;
 mod tables;
 mod tiles;
 mod upload;
@@ -430,6 +431,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(api::routes)
         .configure(live::routes)
         .configure(tables::routes)
+        .configure(table_form::routes)
         .default_service(web::to(not_found));
 }
 

@@ -85,8 +85,10 @@ fn to_act(v: &View) -> Vec<u8> {
 /// The drawing of the seat now: the table, and the actions (its hand to click, its calls).
 pub(crate) fn drawing(now: &SeatNow) -> (String, String) {
     let table = match &now.view {
-        Some(v) => html! { p.k #status-line { (status(now)) } (PreEscaped(position_html(v, now.seat))) }.into_string(),
+        Some(v) => html! { p.k #status-line { (status(now)) } (PreEscaped(position_html(v, now.seat, &now.names))) }
+            .into_string(),
         None => html! {
+            p.k #status-line { (status(now)) }
             p.k { "The table is set: the first deal comes once every seat has sent its share of the seed." }
         }
         .into_string(),
@@ -196,7 +198,7 @@ fn actions_html(now: &SeatNow) -> String {
         html! {
             button type="button" class={ "tile" @if is_drawn { " drawn" } } aria-label=(label)
                 disabled[a.is_none() && r.is_none()] data-action=[a.as_deref()] data-riichi=[r.as_deref()] {
-                (PreEscaped(html::tile(t)))
+                (PreEscaped(face(&now.game, t)))
             }
         }
     };
@@ -214,24 +216,51 @@ fn actions_html(now: &SeatNow) -> String {
             }
             @for (verb, a) in &others {
                 @let (key, _) = verb_key(verb);
-                @let tiles: Vec<&str> =
-                    a.split_whitespace().skip(1).filter(|w| html::is_tile(w) && *w != "keep" && *w != "take").collect();
-                @let rest: Vec<&str> = a.split_whitespace().skip(1).filter(|w| !tiles.contains(w)).collect();
                 button type="button" class="call" data-action=(a) data-key=(key) title=(a) {
                     (verb_label(verb))
-                    @if !tiles.is_empty() { " " span.tiles { @for t in &tiles { (PreEscaped(html::tile(t))) } } }
-                    @if !rest.is_empty() { " " (rest.join(" ")) }
+                    // The action's words in order: its tiles or cards drawn small, the rest as
+                    // words (`take`, `keep`, a bid, a placement).
+                    @for w in a.split_whitespace().skip(1) {
+                        " "
+                        @if now.game != "tayu" && html::is_tile(w) { span.tiles { (PreEscaped(html::tile(w))) } }
+                        @else { (w) }
+                    }
                     @if !key.is_empty() { " " kbd { (key) } }
                 }
             }
             @if now.to_act && now.legal.is_empty() { span.k { "nothing to do" } }
             @if !now.to_act { span.k { "Not your turn: the table waits for another seat." } }
         }
-        p.k.keys { "Click a tile to discard it (arrows and Enter choose one). Keys: c chi, p pon, k kan, r riichi, \
-                    t tsumo, w ron or win, s pass." }
+        p.k.keys { (help_line(now, &others, !discard.is_empty(), !riichi.is_empty())) }
         p.k #events { (recent(now)) }
     }
     .into_string()
+}
+
+/// The line under the hand: how to play the hand and the keys of the buttons shown.
+fn help_line(now: &SeatNow, others: &[(String, String)], discards: bool, riichi: bool) -> String {
+    let piece = match now.game.as_str() {
+        "tzq" => "card",
+        "tayu" => "piece",
+        _ => "tile",
+    };
+    let mut keys: Vec<String> = Vec::new();
+    if riichi {
+        keys.push("r riichi (then a tile)".into());
+    }
+    for (verb, _) in others {
+        let (key, _) = verb_key(verb);
+        let k = format!("{key} {}", verb_label(verb).to_lowercase());
+        if !key.is_empty() && !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    let mut line =
+        if discards { format!("Click a {piece} to discard it (arrows and Enter choose one).") } else { String::new() };
+    if !keys.is_empty() {
+        line += &format!(" Keys: {}.", keys.join(", "));
+    }
+    line.trim().to_owned()
 }
 
 /// The last few events, in words: `Bao: discard 5m · Chen: pass`.
@@ -261,6 +290,12 @@ fn waiting_html(now: &SeatNow) -> String {
                 _ if f.closed.is_none() => "Waiting for the other seats' commitments.",
                 _ => "Waiting for the other seats' shares.",
             } }
+            @if let Some(by) = f.reveal_by_ms {
+                p #reveal-by data-by=(by) { "Every share must be in within "
+                    ((by - paifu_recorder::arena::person::now_ms()).max(0) / 1000)
+                    " s of the last commitment's arrival; if one is missing then (a browser that lost its share), \
+                    the table is abandoned and no game is played on it." }
+            }
         }
     }
     .into_string()
@@ -269,22 +304,35 @@ fn waiting_html(now: &SeatNow) -> String {
 /// A table that is over: its games.
 fn ended_html(now: &SeatNow) -> String {
     html! {
-        p { "The table's games are over. Its games in the archive:"
-            @for id in &now.finished { " " a href={ "/games/" (id) } rel="noreferrer" { "#" (id) } } }
+        @if now.finished.is_empty() {
+            p { "The table is over: no game was played at it." }
+        } @else {
+            p { "The table's games are over. Its games in the archive:"
+                @for id in &now.finished { " " a href={ "/games/" (id) } rel="noreferrer" { "#" (id) } } }
+        }
         p.k { "Everything that fixed the seeds is published at /api/tables/" (now.table) "." }
     }
     .into_string()
 }
 
 const CSS: &str = r#"
-main{max-width:none;padding:4px 8px}
-.play{display:flex;flex-direction:column;height:calc(100vh - 52px);height:calc(100dvh - 52px);gap:4px}
+body{display:flex;flex-direction:column;height:100vh;height:100dvh;margin:0}
+body>header{flex:0 0 auto}
+main{flex:1 1 auto;min-height:0;max-width:none;width:100%;box-sizing:border-box;padding:4px 8px;display:flex;flex-direction:column}
+.play{flex:1 1 auto;min-height:0;display:flex;flex-direction:column;gap:4px}
 .bar{display:flex;justify-content:space-between;gap:8px;font-size:.9em;flex-wrap:wrap}
 .clock{font-variant-numeric:tabular-nums;font-weight:700}.clock.low{color:#a11}
 .notice{margin:0;min-height:1.2em;font-size:.9em;color:#a8071a}
-.table-area{flex:1 1 auto;min-height:0;overflow:hidden;display:flex;flex-direction:column;align-items:center}
+.table-area{flex:1 1 auto;min-height:0;overflow:auto;display:flex;flex-direction:column;align-items:center}
 .table-area #status-line{display:none}
-.table-area svg.table{flex:1 1 auto;min-height:0;width:100%;height:100%;max-width:100%;margin:0}
+.table-area>*{flex:0 0 auto;max-width:100%}
+.table-area>.rest{align-self:stretch}
+.table-area svg.board{height:max(220px,calc(100vh - 260px));height:max(220px,calc(100dvh - 260px));width:100%;max-width:none}
+.table-area:has(.picture){flex-direction:row;align-items:stretch;gap:12px;overflow:hidden}
+.table-area .picture{flex:1 1 auto;min-width:0;display:flex;justify-content:center}
+.table-area .picture svg.table{width:100%;height:100%;max-width:100%;margin:0}
+.table-area .picture~.rest{flex:0 1 360px;overflow:auto;font-size:.9em}
+.table-area .rest h2{margin:.2em 0;font-size:1.1em}
 .table-area details.as-text{display:none}
 .table-area .seats{width:100%;overflow:auto;font-size:.85em;gap:4px}
 .actions{flex:0 0 auto}
@@ -292,8 +340,8 @@ main{max-width:none;padding:4px 8px}
 .hand .gap{width:12px}
 button.tile{background:none;border:2px solid transparent;padding:0;border-radius:6px;color:inherit}
 button.tile .t{font-size:1.15em;min-width:2.2em;padding:6px 3px;margin:0}
-button.tile:not([disabled]):hover .t,button.tile:focus .t{background:#fde9a8}
-button.tile[disabled] .t{opacity:.55}
+button.tile:not([disabled]):hover .t,button.tile:focus .t,button.tile:not([disabled]):hover .card,button.tile:focus .card{background:#fde9a8}
+button.tile[disabled] .t,button.tile[disabled] .card{opacity:.55}
 .actions.riichi button.tile:not([data-riichi]) .t{opacity:.35}
 .actions.riichi button.tile[data-riichi] .t{outline:2px solid #a11}
 .calls{display:flex;flex-wrap:wrap;gap:6px;margin-top:4px;align-items:center}
@@ -301,7 +349,8 @@ button.call{padding:6px 10px}button.call .t{font-size:.85em;margin:0;padding:1px
 button.call[aria-pressed=true]{background:#a11;border-color:#a11}
 kbd{font-size:.75em;background:rgba(255,255,255,.25);border-radius:3px;padding:0 3px}
 .keys{margin:2px 0;font-size:.8em}#events{margin:0;font-size:.85em}
-@media (max-width:600px){main{padding:2px 4px}.play{height:calc(100dvh - 84px)}button.tile .t{font-size:1em;min-width:1.75em;padding:5px 1px}.keys{display:none}}
+@media (max-width:800px){.table-area:has(.picture){flex-direction:column;overflow:auto}.table-area .picture{flex:0 0 auto;height:min(94vw,52vh);height:min(94vw,52dvh)}.table-area .picture~.rest{flex:0 0 auto;overflow:visible}}
+@media (max-width:600px){main{padding:2px 4px}button.tile .t{font-size:1em;min-width:1.75em;padding:5px 1px}.keys{display:none}}
 "#;
 
 /// BLAKE3 (one chunk, at most 1024 bytes: hash and derive_key), for the seat's commitment:
@@ -439,10 +488,33 @@ connect();
 })();
 "##;
 
-/// The seat's position drawn as the viewer draws it, the seat at the bottom.
-fn position_html(view: &View, bottom: paifu_core::Seat) -> String {
-    let (picture, rest) = crate::view::parts(view, bottom);
-    picture.unwrap_or_default() + &rest
+/// The seat's position drawn as the viewer draws it, the seat at the bottom, each seat by its
+/// player's name (a seat's view names nobody: the table's names are the page's).
+fn position_html(view: &View, bottom: paifu_core::Seat, names: &[String]) -> String {
+    let mut view = view.clone();
+    let name = |i: usize| names.get(i).cloned();
+    match &mut view {
+        View::Tzq(v) => v.seats.iter_mut().enumerate().for_each(|(i, s)| s.name = name(i)),
+        View::Tayu(v) => v.seats.iter_mut().enumerate().for_each(|(i, s)| s.name = name(i)),
+        View::Riichi(v) => v.players.iter_mut().enumerate().for_each(|(i, s)| s.name = name(i)),
+        View::Mcr(v) => v.players.iter_mut().enumerate().for_each(|(i, s)| s.name = name(i)),
+        View::Hungarian(v) => v.players.iter_mut().enumerate().for_each(|(i, s)| s.name = name(i)),
+    }
+    let (picture, rest) = crate::view::parts(&view, bottom);
+    html! {
+        @if let Some(p) = picture { div.picture { (PreEscaped(p)) } }
+        div.rest { (PreEscaped(rest)) }
+    }
+    .into_string()
+}
+
+/// A tile, card or piece of the seat's hand as the game draws it: a Tien Zi Que card as a card.
+fn face(game: &str, t: &str) -> String {
+    if game == "tzq" {
+        html::card(t)
+    } else {
+        html::tile(t)
+    }
 }
 
 #[cfg(test)]

@@ -145,13 +145,52 @@ async fn json_body<T: serde::de::DeserializeOwned>(body: web::Payload, max: usiz
 
 /// One seat of a table just opened, as the answer shows it.
 #[derive(Serialize)]
-struct OpenedSeat {
-    name: String,
+pub(crate) struct OpenedSeat {
+    pub(crate) name: String,
     /// A person's join link, shown this once.
     #[serde(skip_serializing_if = "Option::is_none")]
-    join: Option<String>,
+    pub(crate) join: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    bot: Option<String>,
+    pub(crate) bot: Option<String>,
+}
+
+/// A table just opened, as the API and the form answer it.
+pub(crate) struct OpenedTable {
+    pub(crate) id: i64,
+    pub(crate) seats: Vec<OpenedSeat>,
+    pub(crate) host_commitment: String,
+}
+
+/// Opens a table as `request` asks, for `caller` (an organiser): the one path of `POST
+/// /api/tables` and of the dashboard's form, every field checked (`Tables::plan_of`), the
+/// tournament open to the caller. `Ok(Err(..))`: a field is wrong (the answer names it).
+pub(crate) async fn open_for(
+    state: &web::Data<State>,
+    caller: &Caller,
+    request: &TableRequest,
+) -> Result<Result<OpenedTable, TableError>, WebError> {
+    caller.require(Role::Organiser, "opening a table")?;
+    let tables = state.tables.clone();
+    let plan = match tables.plan_of(request) {
+        Ok(p) => p,
+        Err(e) => return Ok(Err(e)),
+    };
+    if let Some(t) = plan.tournament.clone() {
+        tournament_open_to(state, caller, t).await?;
+    }
+    let bots: Vec<Option<String>> = plan.seats.iter().map(|s| s.bot.clone()).collect();
+    let token = caller.token.id;
+    let opened = match blocking(move || tables.open_table(plan, Some(token))).await {
+        Ok(o) => o,
+        Err(e) => return Ok(Err(e)),
+    };
+    let seats = opened
+        .seats
+        .into_iter()
+        .zip(bots)
+        .map(|((name, secret), bot)| OpenedSeat { name, join: secret.map(|s| format!("/play/{s}")), bot })
+        .collect();
+    Ok(Ok(OpenedTable { id: opened.id, seats, host_commitment: opened.host_commitment.to_hex() }))
 }
 
 /// `POST /api/tables`: 201 with the table's number and each person's join link.
@@ -159,30 +198,14 @@ async fn open(state: web::Data<State>, req: HttpRequest, body: web::Payload) -> 
     let caller = api_caller(&req, &state).await?;
     caller.require(Role::Organiser, "opening a table")?;
     let request: TableRequest = json_body(body, state.max_form).await?;
-    let tables = state.tables.clone();
-    let plan = match tables.plan_of(&request) {
-        Ok(p) => p,
-        Err(e) => return Ok(table_error(e)),
-    };
-    if let Some(t) = plan.tournament.clone() {
-        tournament_open_to(&state, &caller, t).await?;
-    }
-    let bots: Vec<Option<String>> = plan.seats.iter().map(|s| s.bot.clone()).collect();
-    let token = caller.token.id;
-    let opened = match blocking(move || tables.open_table(plan, Some(token))).await {
+    let opened = match open_for(&state, &caller, &request).await? {
         Ok(o) => o,
         Err(e) => return Ok(table_error(e)),
     };
-    let seats: Vec<OpenedSeat> = opened
-        .seats
-        .into_iter()
-        .zip(bots)
-        .map(|((name, secret), bot)| OpenedSeat { name, join: secret.map(|s| format!("/play/{s}")), bot })
-        .collect();
     Ok(HttpResponse::Created().insert_header((header::CACHE_CONTROL, "no-store")).json(serde_json::json!({
         "id": opened.id,
-        "seats": seats,
-        "host_commitment": opened.host_commitment.to_hex(),
+        "seats": opened.seats,
+        "host_commitment": opened.host_commitment,
     })))
 }
 

@@ -502,7 +502,8 @@ fn ask_person<G: Registered>(p: &Player<G>, desk: &Desk, state: &G, seat: Seat) 
         s.to_act = true;
         s.deadline_at_ms = Some(now_ms().saturating_add(wait.as_millis() as i64));
         s.budget_ms = budget;
-        s.notice = None;
+        // A notice of what the host played for the seat stays until the person acts: a seat
+        // asked again at once (a draw, then its discard) would otherwise never show it.
     });
     let result = loop {
         let Some(offer) = desk.next_offer(until) else { break Err(out_of_time(p.limits, by_budget)) };
@@ -515,6 +516,7 @@ fn ask_person<G: Registered>(p: &Player<G>, desk: &Desk, state: &G, seat: Seat) 
                     s.to_act = false;
                     s.legal.clear();
                     s.deadline_at_ms = None;
+                    s.notice = None;
                 });
                 desk.close("the seat's decision was taken already");
                 offer.answer(Ok(()));

@@ -5,6 +5,7 @@
 //! [`sandbox`] unless the operator opts out. The match seed is fixed as `paifu_core::fair`
 //! specifies.
 
+pub mod duplicate;
 pub mod host;
 pub mod journal;
 pub mod matches;

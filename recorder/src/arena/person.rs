@@ -69,6 +69,9 @@ pub struct FairNow {
     pub closed: Option<String>,
     /// What this seat's browser owes now: `"commit"`, `"reveal"`, or nothing.
     pub owed: Option<&'static str>,
+    /// Once every commitment is in: when every share must be revealed (ms since the Unix
+    /// epoch), or the table is abandoned.
+    pub reveal_by_ms: Option<i64>,
 }
 
 /// Everything a person's seat is shown now.

@@ -55,6 +55,14 @@ pub const BOT_DECISION_MS: u64 = 5_000;
 pub const BOT_GAME_MS: u64 = 600_000;
 /// The most games one table plays.
 pub const MAX_GAMES: u32 = 64;
+/// How long the people have, once every commitment is in, to reveal their contributions by
+/// default (10 minutes): a table whose shares are not all in by then is abandoned, no game
+/// played on it (a browser that lost its contribution cannot reveal it).
+pub const REVEAL_MS: u64 = 600_000;
+
+fn reveal_default() -> u64 {
+    REVEAL_MS
+}
 
 /// A seat of a table's plan.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -98,6 +106,9 @@ pub struct TablePlan {
     pub duplicate: bool,
     /// Whether the bots run in the sandbox.
     pub sandbox: bool,
+    /// Time for every person's reveal once every commitment is in, in ms.
+    #[serde(default = "reveal_default")]
+    pub reveal_ms: u64,
 }
 
 impl TablePlan {
@@ -148,6 +159,9 @@ impl TablePlan {
 pub struct ClockRequest {
     pub decision_ms: Option<u64>,
     pub game_ms: Option<u64>,
+    /// Time for the reveals once every commitment is in.
+    #[serde(default)]
+    pub reveal_ms: Option<u64>,
 }
 
 /// A seat as a request gives it.
@@ -299,6 +313,15 @@ impl TableRun {
         self.folder.root.join("contributions.json")
     }
 
+    fn deadline_file(&self) -> PathBuf {
+        self.folder.root.join("reveal.deadline")
+    }
+
+    /// When the reveals are due (ms since the Unix epoch), once every commitment is in.
+    fn reveal_deadline(&self) -> Option<i64> {
+        std::fs::read_to_string(self.deadline_file()).ok()?.trim().parse().ok()
+    }
+
     /// The people's contributions revealed so far.
     fn revealed(&self) -> Result<BTreeMap<String, String>, TableError> {
         let p = self.contributions_file();
@@ -345,6 +368,7 @@ impl TableRun {
                 commitments: commitments.iter().map(|(n, c)| (n.clone(), c.map(|d| d.to_hex()))).collect(),
                 closed: row.commitments_digest.clone(),
                 owed,
+                reveal_by_ms: (row.stage == "waiting").then(|| self.reveal_deadline()).flatten(),
             };
             let finished: Vec<i64> = row.games.iter().map(|(_, id)| *id).collect();
             let stage = Stage::parse(&row.stage).unwrap_or(Stage::Waiting);
@@ -413,6 +437,8 @@ impl Tables {
                         }
                     } else if row.stage == "playing" {
                         tables.launch(run);
+                    } else if row.commitments_digest.is_some() {
+                        tables.watch_reveals(run);
                     }
                 }
                 Err(e) => eprintln!("table {id} could not be taken up again: {e}"),
@@ -546,6 +572,10 @@ impl Tables {
         if !(decision_ms..=86_400_000).contains(&game_ms) {
             return Err(field("clock.game_ms", "from the time of one decision to a day"));
         }
+        let reveal_ms = r.clock.reveal_ms.unwrap_or(REVEAL_MS);
+        if !(1_000..=86_400_000).contains(&reveal_ms) {
+            return Err(field("clock.reveal_ms", "from 1000 ms to a day"));
+        }
         let policy = r.policy.clone().unwrap_or_else(|| "safe".into());
         if policy != "safe" && policy != "forfeit" {
             return Err(field("policy", "safe or forfeit"));
@@ -564,6 +594,7 @@ impl Tables {
             policy,
             duplicate: r.duplicate,
             sandbox: self.config.sandbox.is_some(),
+            reveal_ms,
         })
     }
 
@@ -623,6 +654,9 @@ impl Tables {
         let _one = lock(&run.steps);
         let mut archive = Archive::open(&self.config.db)?;
         let row = archive.table(run.id)?.ok_or_else(|| TableError::NotFound(format!("no table {}", run.id)))?;
+        if row.stage == "ended" {
+            return Err(TableError::NotNow("the table is over (abandoned, or stopped): it takes no share".into()));
+        }
         if row.stage != "waiting" {
             return Err(TableError::NotNow("the table's seed is fixed already: its games have begun".into()));
         }
@@ -637,6 +671,9 @@ impl Tables {
                     run.commitments(&row).into_iter().map(|(n, c)| c.map(|c| (n, c))).collect();
                 if let Some(all) = all {
                     archive.close_commitments(run.id, &fair::commitments_digest(&all).to_hex())?;
+                    let due = now_ms().saturating_add(i64::try_from(run.plan.reveal_ms).unwrap_or(i64::MAX));
+                    write_durably(&run.deadline_file(), format!("{due}\n").as_bytes())?;
+                    self.watch_reveals(run.clone());
                 }
             }
             SeedStep::Reveal(value) => {
@@ -695,6 +732,26 @@ impl Tables {
         Ok(())
     }
 
+    /// Abandons the table when its reveals are not all in by their deadline (on a thread of its
+    /// own, asleep until then): ended, no game played, the seats that did not reveal named.
+    fn watch_reveals(&self, run: Arc<TableRun>) {
+        let config = self.config.clone();
+        std::thread::spawn(move || {
+            let Some(due) = run.reveal_deadline().or_else(|| {
+                // A table whose commitments closed before deadlines were kept: from now.
+                let due = now_ms().saturating_add(i64::try_from(run.plan.reveal_ms).unwrap_or(i64::MAX));
+                write_durably(&run.deadline_file(), format!("{due}\n").as_bytes()).ok().map(|()| due)
+            }) else {
+                return;
+            };
+            let wait = u64::try_from(due.saturating_sub(now_ms())).unwrap_or(0);
+            std::thread::sleep(Duration::from_millis(wait));
+            if let Err(e) = abandon_unrevealed(&config, &run) {
+                eprintln!("table {}: its reveals' deadline passed, and it could not be abandoned: {e}", run.id);
+            }
+        });
+    }
+
     /// Plays the table's games on a thread of their own.
     fn launch(&self, run: Arc<TableRun>) {
         let config = self.config.clone();
@@ -707,6 +764,36 @@ impl Tables {
             }
         });
     }
+}
+
+/// A waiting table whose reveals are not all in (its deadline passed): ended with the reason
+/// and the parties awaited, shown at every seat. Nothing when its seed was fixed meanwhile.
+fn abandon_unrevealed(config: &TablesConfig, run: &TableRun) -> Result<(), TableError> {
+    let _one = lock(&run.steps);
+    let mut archive = Archive::open(&config.db)?;
+    let row = archive.table(run.id)?.ok_or_else(|| TableError::NotFound(format!("no table {}", run.id)))?;
+    if row.stage != "waiting" {
+        return Ok(());
+    }
+    let revealed = run.revealed()?;
+    let awaited: Vec<String> =
+        run.commitments(&row).into_keys().filter(|p| p != HOST_PARTY && !revealed.contains_key(p)).collect();
+    let why = format!(
+        "abandoned: {} did not reveal {} share of the seed within {} s of the last commitment; no game is played on \
+         a seed a party could not complete",
+        awaited.join(", "),
+        if awaited.len() == 1 { "its" } else { "their" },
+        run.plan.reveal_ms / 1000
+    );
+    eprintln!("table {}: {why}", run.id);
+    let reveal = serde_json::json!({ "abandoned": why, "awaited": awaited });
+    archive.set_table_stage(run.id, "ended", Some(&reveal.to_string()))?;
+    let row = archive.table(run.id)?.ok_or_else(|| TableError::NotFound(format!("no table {}", run.id)))?;
+    run.publish_fair(&row)?;
+    for d in run.desks.iter().flatten() {
+        d.publish(|s| s.notice = Some(format!("the table was {why}")));
+    }
+    Ok(())
 }
 
 /// Makes a folder readable by the server's user only.
@@ -961,6 +1048,7 @@ mod tests {
             policy: "safe".into(),
             duplicate: false,
             sandbox: false,
+            reveal_ms: REVEAL_MS,
         };
         let new = NewTable {
             game: "tzq".into(),

@@ -27,6 +27,10 @@ use super::embedded::{self, first_difference, mismatch};
 use super::positions::PosMap;
 use super::to_log::{self, Imported};
 use super::ImportError;
+use paifu_core::log::Positions;
+use paifu_core::replay::validate_log;
+use paifu_core::riichi::Riichi;
+use paifu_core::ErrorCode;
 use serde_json::Value;
 
 /// Imports a tenhou.net/6 record. `bytes` are the file's bytes (for the header's digest). A file
@@ -41,7 +45,15 @@ pub(crate) fn import_read(text: &str, bytes: &[u8], read: to_log::Reading) -> Re
     read.apply(&mut g);
     let excerpt = read.excerpt;
     let Some(v) = &g.paifu else {
-        return to_log::convert(&g, to_log::header("tenhou6", &g, bytes, excerpt), &PosMap::default());
+        let imp = to_log::convert(&g, to_log::header("tenhou6", &g, bytes, excerpt), &PosMap::default())?;
+        if excerpt || g.final_scores.is_some() || !stops_early(&imp) {
+            return Ok(imp);
+        }
+        // A record that states no final scores (no `sc`) and stops before the game is over, such
+        // as the first round of a game copied from Tenhou's viewer: it claims no whole game, so
+        // it is read as an excerpt of an unknown game (as `--excerpt` would), not as a truncated
+        // game. The log's header says so, and the source check reads it the same way.
+        return to_log::convert(&g, to_log::header("tenhou6", &g, bytes, true), &PosMap::default());
     };
     let e = embedded::read(v).map_err(|m| ImportError::new("paifu", m.to_string()))?;
     let imp = embedded::rebuild(&g, &e)?;
@@ -61,4 +73,13 @@ pub(crate) fn import_read(text: &str, bytes: &[u8], read: to_log::Reading) -> Re
     }
     let (path, a, b) = first.unwrap_or_default();
     Err(g.error_at(&path, mismatch(e.header.seed.is_some(), &a, &b)))
+}
+
+/// Whether an imported log, every record of it accepted, stops before its game is over (the
+/// validator's `truncated`).
+fn stops_early(imp: &Imported) -> bool {
+    imp.refused.is_none()
+        && validate_log::<Riichi>(&imp.log, &Positions::default())
+            .fault()
+            .is_some_and(|f| f.code == ErrorCode::Truncated)
 }

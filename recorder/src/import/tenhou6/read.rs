@@ -600,25 +600,43 @@ fn shows_red_five(r: &Round) -> bool {
 }
 
 /// Whether the rule has red fives: `aka` (0 none, 1 one red five of each suit), or Tenhou's
-/// per-suit `aka51`, `aka52`, `aka53` (all 1, or all 0).
+/// per-suit `aka51`, `aka52`, `aka53` (all 1, or all 0). When both are given, the per-suit flags
+/// decide (the more exact of the two) and `aka` beside them is checked, not read: `0` beside
+/// per-suit 1s is how mjai-reviewer's split rounds of a Mahjong Soul game write it (tensoul's
+/// per-suit flags kept, `aka` 0 added: killerducky/killer_mortal_gui `e2e/report.json`), `1`
+/// beside per-suit 0s contradicts them and is refused.
 fn red_fives(rule: At) -> Result<bool, ImportError> {
-    if rule.value.has("aka") {
-        let aka = rule.field("aka")?;
-        return match aka.int()? {
-            0 => Ok(false),
-            1 => Ok(true),
-            n => Err(aka.err(format!("aka is 0 (no red fives) or 1 (one of each suit), not {n}"))),
-        };
+    let aka = match rule.value.has("aka") {
+        true => {
+            let aka = rule.field("aka")?;
+            match aka.int()? {
+                0 => Some(false),
+                1 => Some(true),
+                n => return Err(aka.err(format!("aka is 0 (no red fives) or 1 (one of each suit), not {n}"))),
+            }
+        }
+        false => None,
+    };
+    let suits = ["aka51", "aka52", "aka53"];
+    if !suits.iter().any(|k| rule.value.has(k)) {
+        return aka.ok_or_else(|| {
+            ImportError::new("rule.aka", "missing field \"aka\" (0 or 1: whether there are red fives)")
+        });
     }
-    let per_suit = ["aka51", "aka52", "aka53"].map(|k| rule.field(k).and_then(|a| a.int()));
-    match per_suit {
-        [Ok(1), Ok(1), Ok(1)] => Ok(true),
-        [Ok(0), Ok(0), Ok(0)] => Ok(false),
-        [Ok(_), Ok(_), Ok(_)] => Err(rule.err(
-            "aka51, aka52 and aka53 are all 1 or all 0: Paifu plays one red five of each suit, or none".to_owned(),
-        )),
-        _ => Err(ImportError::new("rule.aka", "missing field \"aka\" (0 or 1: whether there are red fives)")),
+    let [a51, a52, a53] = suits.map(|k| rule.field(k).and_then(|a| a.int()));
+    let red = match (a51?, a52?, a53?) {
+        (1, 1, 1) => true,
+        (0, 0, 0) => false,
+        _ => {
+            return Err(rule.err(
+                "aka51, aka52 and aka53 are all 1 or all 0: Paifu plays one red five of each suit, or none".to_owned(),
+            ))
+        }
+    };
+    if aka == Some(true) && !red {
+        return Err(rule.err("aka is 1 (red fives) but aka51, aka52 and aka53 are 0 (none)".to_owned()));
     }
+    Ok(red)
 }
 
 #[cfg(test)]
