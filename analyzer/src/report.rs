@@ -21,9 +21,21 @@ fn points(p: Option<i64>) -> String {
     p.map_or_else(String::new, |p| format!("{:+.1}", p as f64 / 1000.0))
 }
 
-/// The standings, table by table: `game,ruleset,rank,player,games,firsts,placement_sum,average_place,total_score,points`
-/// (text cells neutralised against formulas, numbers as they are: `spreadsheet.rs`).
-pub fn standings_csv(lines: &[StandingLine]) -> String {
+/// A line's penalties for reading: their count, and what they cost (score units) when the
+/// rulesets set a cost: `1 (-8000)`; empty when none.
+pub fn penalties(l: &StandingLine) -> String {
+    match (l.penalties, l.penalty_points) {
+        (0, _) => String::new(),
+        (n, Some(p)) => format!("{n} ({})", -p),
+        (n, None) => format!("{n} (no cost in the ruleset)"),
+    }
+}
+
+/// The standings, table by table: `game,ruleset,rank,player,games,firsts,placement_sum,average_place,total_score,points,penalties,penalty_points`
+/// (text cells neutralised against formulas, numbers as they are: `spreadsheet.rs`). A line
+/// below `min_games` has the rank `unranked (N of M games)`; `penalty_points` is empty when the
+/// rulesets set no cost.
+pub fn standings_csv(lines: &[StandingLine], min_games: Option<u64>) -> String {
     table(
         &[
             "game",
@@ -36,12 +48,15 @@ pub fn standings_csv(lines: &[StandingLine]) -> String {
             "average_place",
             "total_score",
             "points",
+            "penalties",
+            "penalty_points",
         ],
         lines.iter().map(|l| {
             vec![
                 Cell::Text(&l.game),
                 Cell::Text(&l.ruleset),
-                Cell::number(l.rank),
+                // A number, or `unranked (N of M games)`: both written by Paifu, never a name.
+                Cell::Number(l.rank_text(min_games)),
                 Cell::Text(&l.player),
                 Cell::number(l.games),
                 Cell::number(l.firsts),
@@ -49,6 +64,8 @@ pub fn standings_csv(lines: &[StandingLine]) -> String {
                 Cell::Number(average(l)),
                 Cell::number(l.total_score),
                 Cell::Number(l.points.map(|p| (p as f64 / 1000.0).to_string()).unwrap_or_default()),
+                Cell::number(l.penalties),
+                Cell::Number(l.penalty_points.map(|p| p.to_string()).unwrap_or_default()),
             ]
         }),
     )
@@ -156,7 +173,8 @@ pub fn tournament_html(
         let _ = write!(
             body,
             "<section class=\"table\"><h3>{} ({} rules)</h3>\n<table><thead><tr><th>Rank</th><th>Player</th>\
-             <th>Games</th>{}<th>Average place</th><th>Firsts</th><th>Total score</th></tr></thead><tbody>\n",
+             <th>Games</th>{}<th>Average place</th><th>Firsts</th><th>Total score</th><th>Penalties</th></tr>\
+             </thead><tbody>\n",
             esc(&title),
             esc(ruleset),
             if riichi { "<th>Points</th>" } else { "" }
@@ -164,14 +182,29 @@ pub fn tournament_html(
         for l in lines {
             let _ = writeln!(
                 body,
-                "<tr><td>{}</td><td>{}</td><td>{}</td>{}<td>{}</td><td>{}</td><td>{}</td></tr>",
-                l.rank,
+                "<tr><td>{}</td><td>{}</td><td>{}</td>{}<td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                esc(&l.rank_text(m.min_games)),
                 esc(&l.player),
                 l.games,
                 if riichi { format!("<td>{}</td>", points(l.points)) } else { String::new() },
                 average(l),
                 l.firsts,
-                l.total_score
+                l.total_score,
+                esc(&penalties(l))
+            );
+        }
+        if let Some(min) = m.min_games {
+            let _ = writeln!(
+                body,
+                "<p class=\"terms\">A ranked line needs at least {min} counted games; lines with fewer follow, \
+                 unranked.</p>"
+            );
+        }
+        if lines.iter().any(|l| l.penalties > 0) {
+            body.push_str(
+                "<p class=\"terms\">Penalties: the rule incidents recorded against the player (chombo, false \
+                 win, talk), and in brackets what they cost as the ruleset charges them at the table, already in \
+                 the scores.</p>\n",
             );
         }
         body.push_str("</tbody></table>\n");
@@ -291,6 +324,8 @@ mod tests {
             placement_sum,
             total_score: 1000,
             points,
+            penalties: 0,
+            penalty_points: None,
         }
     }
 
@@ -314,12 +349,12 @@ mod tests {
 
     #[test]
     fn the_csv_tables_neutralise_names_that_begin_as_formulas_and_keep_negative_numbers() {
-        let s = standings_csv(&[line("=HYPERLINK(\"http://evil\",\"Aiko\")", 1, 3, 4, Some(-4_000))]);
+        let s = standings_csv(&[line("=HYPERLINK(\"http://evil\",\"Aiko\")", 1, 3, 4, Some(-4_000))], None);
         let row = s.lines().nth(1).unwrap();
         assert!(row.contains(",\"'=HYPERLINK(\"\"http://evil\"\",\"\"Aiko\"\")\",3,"), "{row}");
-        assert!(row.ends_with(",1000,-4"), "points stay a number: {row}");
+        assert!(row.ends_with(",1000,-4,0,"), "points stay a number: {row}");
         for (name, cell) in [("+1", "'+1"), ("-Bo", "'-Bo"), ("@me", "'@me"), ("\tTab", "'\tTab")] {
-            let s = standings_csv(&[line(name, 1, 3, 4, None)]);
+            let s = standings_csv(&[line(name, 1, 3, 4, None)], None);
             assert!(s.lines().nth(1).unwrap().contains(&format!(",1,{cell},3,")), "{s}");
         }
         let mut g = game("riichi-03.paifu", None);
@@ -331,8 +366,8 @@ mod tests {
 
     #[test]
     fn the_csv_tables_quote_names_and_keep_exact_values() {
-        let s = standings_csv(&[line("Aiko, the first", 1, 3, 4, Some(-12_300))]);
-        assert_eq!(s.lines().nth(1), Some("riichi,tenhou,1,\"Aiko, the first\",3,1,4,1.33,1000,-12.3"));
+        let s = standings_csv(&[line("Aiko, the first", 1, 3, 4, Some(-12_300))], None);
+        assert_eq!(s.lines().nth(1), Some("riichi,tenhou,1,\"Aiko, the first\",3,1,4,1.33,1000,-12.3,0,"));
         let g = games_csv(&[game("riichi-03.paifu", Some("claim_mismatch"))]);
         let row = g.lines().nth(1).unwrap();
         assert!(row.starts_with("riichi-03.paifu,0303"), "{row}");

@@ -17,6 +17,8 @@ pub(crate) mod context {
     pub(crate) const OPTIONS: &str = "paifu 2026-11 options v1";
     /// A tournament manifest: its signed body, a game's leaf, a node of its Merkle tree.
     pub(crate) const MANIFEST: &str = "paifu 2026-11 manifest v1";
+    /// A version 2 manifest's signed body (every field written).
+    pub(crate) const MANIFEST_V2: &str = "paifu 2026-11 manifest v2";
     pub(crate) const MANIFEST_LEAF: &str = "paifu 2026-11 manifest leaf v1";
     pub(crate) const MANIFEST_NODE: &str = "paifu 2026-11 manifest node v1";
     /// Fair seeds: a party's commitment, the set of commitments, the match seed.

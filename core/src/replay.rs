@@ -3,7 +3,7 @@
 use crate::digest::Digest;
 use crate::error::{ErrorCode, Fault};
 use crate::games::{self, Registered, Visitor};
-use crate::log::{self, Header, Log, LogReader, Positions, ReadError, Record};
+use crate::log::{self, Claim, Header, Log, LogReader, Positions, ReadError, Record};
 use crate::{Game, GameKind, Incident, RoundResult, Seat};
 use serde::Serialize;
 use std::io::{self, BufRead};
@@ -164,10 +164,7 @@ pub fn validate_log<G: Game>(log: &Log<G::Action>, pos: &Positions) -> Verdict {
 /// [`validate_log`] of the log with this header and these records.
 fn verdict<G: Game>(header: &Header, records: &[Record<G::Action>], pos: &Positions) -> Verdict {
     match replay_records::<G>(header, records, pos, None) {
-        Ok((state, _)) => {
-            let incidents = records.iter().enumerate().filter_map(|(i, r)| IncidentAt::of(i, r)).collect();
-            concluded(state, records.len(), incidents)
-        }
+        Ok((state, _)) => conclude(state, records),
         Err(f) => Verdict::Invalid(f),
     }
 }
@@ -225,17 +222,49 @@ fn step_at<G: Game>(state: &mut G, i: usize, rec: &Record<G::Action>, line: Opti
     if let Err(v) = state.play_mut(rec.seat, &rec.action) {
         return Err(mk(v.code, v.message, round));
     }
+    match claim_fault(state, claim, before, round) {
+        Some((code, msg, round)) => Err(mk(code, msg, round)),
+        None => Ok(()),
+    }
+}
+
+/// Whether the claims of record `i` hold in `state`, the game just after the record was played:
+/// the fault [`step`] finds when they do not. `results_before` is how many round results the
+/// game had before the record, `round` the round it was played in.
+pub fn check_claim<G: Game>(
+    state: &G,
+    i: usize,
+    rec: &Record<G::Action>,
+    results_before: usize,
+    round: u32,
+) -> Result<(), Fault> {
+    let Some(claim) = &rec.claim else { return Ok(()) };
+    match claim_fault(state, claim, results_before, round) {
+        Some((code, msg, round)) => {
+            let mut f = locate(Fault::new(code, msg), i, None);
+            f.round = Some(round);
+            f.seat = Some(rec.seat);
+            f.action = Some(rec.action.to_string());
+            Err(f)
+        }
+        None => Ok(()),
+    }
+}
+
+/// What is wrong with a record's claims in the state after it (see [`check_claim`]): the code,
+/// the message and the round to name.
+fn claim_fault<G: Game>(state: &G, claim: &Claim, before: usize, round: u32) -> Option<(ErrorCode, String, u32)> {
     if let Some(claimed) = &claim.round {
-        match state.results()[before..].last() {
+        match state.results().get(before..).and_then(|r| r.last()) {
             None => {
-                return Err(mk(
+                return Some((
                     ErrorCode::ClaimMismatch,
                     "the record claims a round result, but the round does not end here".into(),
                     round,
                 ))
             }
             Some(r) if &r.deltas != claimed => {
-                return Err(mk(
+                return Some((
                     ErrorCode::ClaimMismatch,
                     format!(
                         "round {} score changes claimed {:?}, computed {:?} ({})",
@@ -249,7 +278,7 @@ fn step_at<G: Game>(state: &mut G, i: usize, rec: &Record<G::Action>, line: Opti
     }
     if let Some(claimed) = &claim.final_scores {
         if !state.is_over() {
-            return Err(mk(
+            return Some((
                 ErrorCode::ClaimMismatch,
                 "the record claims final scores, but the game does not end here".into(),
                 state.round(),
@@ -257,14 +286,21 @@ fn step_at<G: Game>(state: &mut G, i: usize, rec: &Record<G::Action>, line: Opti
         }
         let computed = state.scores();
         if &computed != claimed {
-            return Err(mk(
+            return Some((
                 ErrorCode::ClaimMismatch,
                 format!("final scores claimed {claimed:?}, computed {computed:?}"),
                 state.round(),
             ));
         }
     }
-    Ok(())
+    None
+}
+
+/// The verdict on a game that played every record of `records` into `state` with every check
+/// of [`step`] passed: what [`validate_log`] answers for that log.
+pub fn conclude<G: Game>(state: G, records: &[Record<G::Action>]) -> Verdict {
+    let incidents = records.iter().enumerate().filter_map(|(i, r)| IncidentAt::of(i, r)).collect();
+    concluded(state, records.len(), incidents)
 }
 
 /// The fault for a log that ends before its game does.

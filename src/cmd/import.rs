@@ -9,7 +9,6 @@ use crate::output::{outln, progress_of, write_file};
 use clap::Args;
 use paifu_core::log::{self, Encoding, Positions};
 use paifu_core::replay::{validate_log, Verdict};
-use paifu_core::riichi::Riichi;
 use paifu_recorder::files::{read_text_limited, ReadError};
 use paifu_recorder::import::import_with;
 use paifu_recorder::import::mjlog::is_wall_mismatch;
@@ -284,7 +283,7 @@ fn import_one(
     let mut lines: Vec<String> =
         excerpt_note(&imp.log.header).map(|n| format!("{name}: note: {n}")).into_iter().collect();
     lines.extend(imp.mismatches.iter().map(|m| format!("{name}: {m}")));
-    let outcome = match validate_log::<Riichi>(&imp.log, &Positions::default()) {
+    let outcome = match imp.verdict() {
         Verdict::Valid(o) => {
             let verdict = match &o.excerpt {
                 Some(e) => format!("{e}, scores after it {:?}", o.final_scores),
@@ -459,7 +458,7 @@ fn import_mcr_hands(format: &str, path: &Path, out_dir: &Path, max_bytes: u64) -
             }
             Verdict::Invalid(f) => {
                 invalid += 1;
-                let pos = f.index.and_then(|i| imp.positions.get(i)).cloned().unwrap_or_default();
+                let pos = f.index.and_then(|i| imp.positions.get(i)).map(ToString::to_string).unwrap_or_default();
                 outln!("{name}: hand {} -> {}: INVALID at {pos} (source): {f}", hand.id, out.display())?;
             }
         }

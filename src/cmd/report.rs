@@ -124,7 +124,7 @@ pub fn run(a: ReportArgs) -> Result {
         bar.inc(1);
     }
     bar.finish();
-    let body = ManifestBody::new(
+    let mut body = ManifestBody::new(
         a.tournament.clone(),
         now_rfc3339(),
         &key.verifying_key(),
@@ -132,11 +132,13 @@ pub fn run(a: ReportArgs) -> Result {
         published.games.iter().map(|g| g.entry.clone()).collect(),
         published.standing_lines(),
     );
+    // The minimum its standings were ranked with, signed with them (docs/report.md).
+    body.min_games = published.info.min_games;
     let manifest = body.sign(&key);
     let m = &manifest.manifest;
     write_file(&a.output.join("manifest.json"), manifest.to_json().as_bytes())?;
     write_file(&a.output.join("index.html"), tournament_html(m, &replay, &notes, LOGS, &published.terms).as_bytes())?;
-    write_file(&a.output.join("standings.csv"), standings_csv(&m.standings).as_bytes())?;
+    write_file(&a.output.join("standings.csv"), standings_csv(&m.standings, m.min_games).as_bytes())?;
     write_file(&a.output.join("games.csv"), games_csv(&m.games).as_bytes())?;
     let counted = m.games.iter().filter(|g| g.counted).count();
     outln!(

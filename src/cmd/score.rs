@@ -77,7 +77,7 @@ fn next_line<'a>(input: &mut impl BufRead, buf: &'a mut Vec<u8>, max: usize) -> 
             break;
         }
         any = true;
-        let (part, ends) = match chunk.iter().position(|&b| b == b'\n') {
+        let (part, ends) = match memchr::memchr(b'\n', chunk) {
             Some(i) => (&chunk[..i], true),
             None => (chunk, false),
         };

@@ -15,14 +15,20 @@ use std::path::{Path, PathBuf};
 A tournament belongs to an organiser (a token name): over the web only they, or an admin, add games to it and \
 set its keys. On the command line, whoever can write the archive's file may do everything.
 
+A minimum number of games (--min-games N) ranks only the players with at least N counted games in a \
+standings table; the others are listed after them as \"unranked (K of N games)\". Without one every line is \
+ranked. The signed report states the minimum it was made with (docs/report.md).
+
 KEY is a public key file (PEM, as paifu keygen writes BASE.pub), a private key file (its public half is used) or \
 64 hex digits (GET /api/key shows a server's).
 
 Examples:
-  paifu tournament create --db club.db \"Club night\" --owner alice --key referee.pub
+  paifu tournament create --db club.db \"Club night\" --owner alice --key referee.pub --min-games 4
+  paifu tournament min-games --db club.db \"Club night\" 6
+  paifu tournament min-games --db club.db \"Club night\" 0      (no minimum)
   paifu tournament trust --db club.db \"Club night\" --key referee.pub --key new-referee.pub
   paifu tournament list --db club.db")]
-/// List tournaments, make one for an organiser, set the keys it trusts.
+/// List tournaments, make one for an organiser, set the keys it trusts and its minimum of games.
 pub struct TournamentArgs {
     #[command(subcommand)]
     pub action: TournamentAction,
@@ -49,6 +55,20 @@ pub enum TournamentAction {
         /// A key whose certificates its standings accept (repeat for several).
         #[arg(long = "key", value_name = "KEY")]
         keys: Vec<String>,
+        /// The counted games a player needs for a ranked line (0 or none given: no minimum).
+        #[arg(long, value_name = "N")]
+        min_games: Option<u64>,
+    },
+    /// Set the counted games a player needs for a ranked line in the standings (0: no minimum).
+    MinGames {
+        /// The archive's database file.
+        #[arg(long, value_name = "FILE", default_value = DEFAULT_DB)]
+        db: PathBuf,
+        /// The tournament's name.
+        name: String,
+        /// The minimum; players with fewer counted games are listed after the ranked ones.
+        #[arg(value_name = "N")]
+        games: u64,
     },
     /// Set the keys a tournament trusts, replacing the ones it trusted (none given: it trusts none).
     Trust {
@@ -79,6 +99,10 @@ pub(crate) fn read_public_key(given: &str) -> Result<PublicKey> {
 
 fn show(t: &TournamentInfo) -> Result<()> {
     outln!("  owner: {}", t.owner.as_deref().map(printable).unwrap_or_else(|| "none (admins only)".into()))?;
+    match t.min_games {
+        Some(m) => outln!("  ranks players with at least {m} counted games; the others are listed unranked")?,
+        None => outln!("  no minimum of games: every player is ranked")?,
+    }
     if t.trusted_keys.is_empty() {
         outln!("  trusts no key: its standings count no game")?;
     }
@@ -119,7 +143,7 @@ pub fn run(a: TournamentArgs) -> Result {
             }
             Ok(Status::Fine)
         }
-        TournamentAction::Create { db, name, owner, keys } => {
+        TournamentAction::Create { db, name, owner, keys, min_games } => {
             let keys = keys.iter().map(|k| read_public_key(k)).collect::<Result<Vec<_>>>()?;
             let mut archive = open(&db)?;
             let (t, made) = archive.ensure_tournament(&name, owner.as_deref(), &keys).map_err(name_error(&db))?;
@@ -130,7 +154,18 @@ pub fn run(a: TournamentArgs) -> Result {
                     printable(&name)
                 )));
             }
+            let t = match min_games {
+                Some(_) => archive.set_min_games(&name, min_games).map_err(name_error(&db))?,
+                None => t,
+            };
             outln!("made the tournament {}", printable(&name))?;
+            show(&t)?;
+            Ok(Status::Fine)
+        }
+        TournamentAction::MinGames { db, name, games } => {
+            let mut archive = open_existing(&db)?;
+            let t = archive.set_min_games(&name, Some(games)).map_err(name_error(&db))?;
+            outln!("{}:", printable(&name))?;
             show(&t)?;
             Ok(Status::Fine)
         }

@@ -111,6 +111,8 @@ pub fn run(a: TournamentArgs) -> Result {
     let trusted: Vec<PublicKey> = m.trusted_keys.iter().filter_map(|k| PublicKey::from_bytes(&k.0).ok()).collect();
     let mut again = Archive::open(Path::new(":memory:")).map_err(Error::archive(":memory:"))?;
     again.ensure_tournament(&m.tournament, None, &trusted).map_err(Error::archive(":memory:"))?;
+    // The standings are ranked again with the minimum the manifest signs.
+    again.set_min_games(&m.tournament, m.min_games).map_err(Error::archive(":memory:"))?;
     let bar = progress_of(m.games.len() as u64, "replaying games", a.quiet);
     let mut intact: BTreeSet<&str> = BTreeSet::new();
     // The entries the manifest says count go first: among equal entries of one game (each

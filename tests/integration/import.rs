@@ -55,7 +55,7 @@ fn every_real_tenhou_game_imports_and_validates_with_its_final_scores() {
                 }
             }
             Verdict::Invalid(f) => {
-                let pos = f.index.and_then(|i| imp.positions.get(i)).cloned().unwrap_or_default();
+                let pos = f.index.and_then(|i| imp.positions.get(i)).map(ToString::to_string).unwrap_or_default();
                 failures.push(format!("{file}: {} at {pos}: {f}", f.code));
             }
         }
@@ -102,7 +102,7 @@ fn fault_of(v: &serde_json::Value) -> (String, String, Option<u32>) {
     let imp = import_text(&text);
     match validate(&imp) {
         Verdict::Invalid(f) => {
-            let pos = f.index.and_then(|i| imp.positions.get(i)).cloned().unwrap_or_default();
+            let pos = f.index.and_then(|i| imp.positions.get(i)).map(ToString::to_string).unwrap_or_default();
             (f.code.to_string(), pos, f.round)
         }
         Verdict::Valid(_) => panic!("the mutated copy validates"),
@@ -231,7 +231,11 @@ fn seeded_games_export_and_import_with_the_same_results() {
         assert!(imp.mismatches.is_empty(), "game {i}: {:?}", imp.mismatches);
         let v = validate(&imp);
         let Verdict::Valid(o) = v else {
-            panic!("game {i}: {:?} at {:?}", v.fault(), v.fault().and_then(|f| f.index).map(|x| &imp.positions[x]))
+            panic!(
+                "game {i}: {:?} at {:?}",
+                v.fault(),
+                v.fault().and_then(|f| f.index).map(|x| imp.positions[x].to_string())
+            )
         };
         assert_eq!(o.final_scores, orig.final_scores, "game {i}");
         let deltas = |o: &paifu_core::replay::Outcome| o.rounds.iter().map(|r| r.deltas.clone()).collect::<Vec<_>>();

@@ -26,7 +26,7 @@ fn valid(imp: &Imported) -> Played {
     assert!(imp.mismatches.is_empty(), "{:?}", imp.mismatches);
     match validate_log::<Riichi>(&imp.log, &Positions::default()) {
         Verdict::Valid(o) => o,
-        Verdict::Invalid(f) => panic!("{f} at {:?}", f.index.map(|i| &imp.positions[i])),
+        Verdict::Invalid(f) => panic!("{f} at {:?}", f.index.map(|i| imp.positions[i].to_string())),
     }
 }
 
@@ -279,7 +279,7 @@ fn a_self_draw_split_as_if_nobody_were_liable_is_rejected() {
             assert_eq!(f.code.to_string(), "claim_mismatch", "{f}");
             assert_eq!(f.round, Some(1));
             assert_eq!(f.index, Some(imp.log.records.len() - 1), "{f}");
-            assert_eq!(imp.positions[imp.log.records.len() - 1], "log[0][16]");
+            assert_eq!(imp.positions[imp.log.records.len() - 1].to_string(), "log[0][16]");
         }
         Verdict::Valid(_) => panic!("a wrong liability split validates"),
     }

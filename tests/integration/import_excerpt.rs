@@ -83,7 +83,11 @@ fn an_excerpt_is_checked_as_a_whole_game_is() {
     let imp = import(&v, false);
     let f = verdict(&imp).fault().cloned().expect("an edited result is refused");
     assert_eq!(f.code, ErrorCode::ClaimMismatch, "{f:?}");
-    assert_eq!(f.index, imp.positions.iter().rposition(|p| p.starts_with("log[0]")), "at the round's last record");
+    assert_eq!(
+        f.index,
+        imp.positions.iter().rposition(|p| p.to_string().starts_with("log[0]")),
+        "at the round's last record"
+    );
     // Copies of a tile seat 0 holds twice put into the other hands and the dora indicator (five
     // or more in all): refused at the record that shows one too many, as in a whole game.
     let mut v = cut(11, 12);
@@ -105,7 +109,7 @@ fn an_excerpt_is_checked_as_a_whole_game_is() {
     assert_eq!(f.code, ErrorCode::IllegalAction, "{f:?}");
     assert!(f.message.contains("there is no such tile left"), "{f:?}");
     // South 2: seat 1 deals first, seat 0 last.
-    assert_eq!(imp.positions[f.index.unwrap()], "log[0][4]", "{f:?}");
+    assert_eq!(imp.positions[f.index.unwrap()].to_string(), "log[0][4]", "{f:?}");
 }
 
 #[test]
@@ -130,7 +134,7 @@ fn the_same_round_with_one_changed_score_refuses_at_that_record() {
     let imp = import(&v, false);
     let m = imp.mismatches.first().expect("the changed score is found");
     assert_eq!(m.error.position, "log[1][1]");
-    let first_of_second = imp.positions.iter().position(|p| p.starts_with("log[1]")).unwrap();
+    let first_of_second = imp.positions.iter().position(|p| p.to_string().starts_with("log[1]")).unwrap();
     assert_eq!(m.record, first_of_second);
     let f = verdict(&imp).fault().cloned().unwrap();
     assert_eq!((f.code, f.index), (ErrorCode::ClaimMismatch, Some(first_of_second)), "{f:?}");

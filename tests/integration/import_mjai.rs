@@ -34,7 +34,7 @@ fn valid(imp: &Imported, what: &str) -> Played {
     assert!(imp.mismatches.is_empty(), "{what}: {:?}", imp.mismatches);
     match validate_log::<Riichi>(&imp.log, &Positions::default()) {
         Verdict::Valid(o) => o,
-        Verdict::Invalid(f) => panic!("{what}: {f} at {:?}", f.index.map(|i| &imp.positions[i])),
+        Verdict::Invalid(f) => panic!("{what}: {f} at {:?}", f.index.map(|i| imp.positions[i].to_string())),
     }
 }
 
@@ -158,7 +158,7 @@ fn a_changed_score_in_a_hora_is_a_claim_mismatch_at_its_line() {
     match validate_log::<Riichi>(&imp.log, &Positions::default()) {
         Verdict::Invalid(f) => {
             assert_eq!(f.code.to_string(), "claim_mismatch");
-            assert_eq!(imp.positions[f.index.unwrap()], format!("line {}", i + 1));
+            assert_eq!(imp.positions[f.index.unwrap()].to_string(), format!("line {}", i + 1));
         }
         Verdict::Valid(_) => panic!("a changed score validates"),
     }
@@ -193,7 +193,7 @@ fn a_draw_of_a_fifth_tile_is_rejected_at_its_line() {
     let imp = mjai(&text(&lines));
     match validate_log::<Riichi>(&imp.log, &Positions::default()) {
         Verdict::Invalid(f) => {
-            let pos = &imp.positions[f.index.unwrap()];
+            let pos = imp.positions[f.index.unwrap()].to_string();
             let line: usize = pos.strip_prefix("line ").unwrap().parse().unwrap();
             assert!(line <= at + 1, "{f} at {pos}, the fifth at line {}", at + 1);
         }

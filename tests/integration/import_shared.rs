@@ -315,33 +315,24 @@ const SURVEY: [(&str, Expect); 31] = [
     ("mjai-reviewer--chankan.json", Excerpt),
     ("mjai-reviewer--complex_nakis_0.json", Excerpt),
     ("mjai-reviewer--complex_nakis_1.json", Excerpt),
-    // Paifu's fault, not fixed (to_log/derive.rs): a seat discards the same tile twice in a row
-    // and another pons the second; the call is taken as claiming the first (docs/import.md).
-    (
-        "mjai-reviewer--confusing_nakis_0.json",
-        Invalid("log[0][8][14]", ErrorCode::IllegalAction, "must record the tile it draws, not pon"),
-    ),
+    // A seat discards the same tile twice, and another calls the second: the lists decide
+    // which discard a call took (to_log/derive.rs, `choose`); invalid at the call before.
+    ("mjai-reviewer--confusing_nakis_0.json", Excerpt),
+    // Paifu's fault, not fixed: the lists read to their end with more than one choice, and the
+    // first is not Tenhou's (the engine would have to decide: docs/import.md); invalid at the
+    // call before, now later.
     (
         "mjai-reviewer--confusing_nakis_1.json",
-        Invalid("log[0][5][8]", ErrorCode::IllegalAction, "must record the tile it draws, not pon"),
+        Invalid("log[0][16]", ErrorCode::ClaimMismatch, "score changes claimed [1600, 0, -2600, 0]"),
     ),
     (
         "mjai-reviewer--confusing_nakis_2.json",
-        Invalid("log[0][8][1]", ErrorCode::IllegalAction, "must record the tile it draws, not pon"),
+        Invalid("log[0][11][2]", ErrorCode::IllegalAction, "all 3 copies of 5s are already accounted for"),
     ),
-    (
-        "mjai-reviewer--confusing_nakis_3.json",
-        Invalid("log[0][14][2]", ErrorCode::IllegalAction, "must record the tile it draws, not pon"),
-    ),
+    ("mjai-reviewer--confusing_nakis_3.json", Excerpt),
     ("mjai-reviewer--confusing_nakis_4.json", Excerpt),
-    (
-        "mjai-reviewer--confusing_nakis_5.json",
-        Invalid("log[0][5][6]", ErrorCode::IllegalAction, "must record the tile it draws, not pon"),
-    ),
-    (
-        "mjai-reviewer--confusing_nakis_6.json",
-        Invalid("log[0][14][17]", ErrorCode::IllegalAction, "must record the tile it draws, not minkan"),
-    ),
+    ("mjai-reviewer--confusing_nakis_5.json", Excerpt),
+    ("mjai-reviewer--confusing_nakis_6.json", Excerpt),
     ("mjai-reviewer--confusing_nakis_7.json", Excerpt),
     ("mjai-reviewer--double_kakan_then_chankan.json", Excerpt),
     ("mjai-reviewer--double_ron.json", Excerpt),
@@ -357,9 +348,9 @@ const SURVEY: [(&str, Expect); 31] = [
     ("riichi-rs--abort-four-wind.json", Excerpt),
     ("riichi-rs--abort-nagashi-mangan.json", Excerpt),
     ("riichi-rs--furiten.json", Whole),
-    // Paifu's fault, not fixed (the riichi engine, core): a triple ron is an abortive draw, but
-    // a riichi seat's ron asks for the ura indicators, which a draw never shows.
-    ("riichi-rs--ron-3.json", Invalid("log[0][16]", ErrorCode::IllegalAction, "ura indicators")),
+    // A triple ron, an abortive draw: no ura indicator is asked of its riichi seat (the riichi
+    // engine, claims.rs); invalid at the result before.
+    ("riichi-rs--ron-3.json", Excerpt),
     ("riichi-rs--yakuman-2.json", Whole),
     ("riichi-rs--yakuman-four-kans-2.json", Whole),
     ("riichi-rs--yakuman-kazoe.json", Excerpt),
@@ -404,14 +395,14 @@ fn the_survey_of_shared_records_gets_its_expected_outcomes() {
                 let f = v.fault().unwrap_or_else(|| panic!("{name}: valid, expected {expect:?}"));
                 assert_eq!(f.code, code, "{name}: {f:?}");
                 assert!(f.message.contains(said), "{name}: {f:?}");
-                assert_eq!(f.index.map(|i| imp.positions[i].as_str()), Some(at), "{name}: {f:?}");
+                assert_eq!(f.index.map(|i| imp.positions[i].to_string()), Some(at.to_owned()), "{name}: {f:?}");
             }
             (expect, Ok((_, v, _))) => panic!("{name}: expected {expect:?}, got {:?}", v.fault()),
             (expect, Err(e)) => panic!("{name}: expected {expect:?}, refused: {e}"),
         }
     }
     // The count docs/import.md gives.
-    assert_eq!((imported, SURVEY.len()), (23, 31));
+    assert_eq!((imported, SURVEY.len()), (28, 31));
 }
 
 #[test]

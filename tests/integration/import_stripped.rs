@@ -87,7 +87,7 @@ fn wins_without_their_score_changes_are_computed_not_claimed() {
     let imp = import(&v);
     let f = verdict(&imp).fault().cloned().expect("an edited draw is refused");
     assert_eq!(f.code, ErrorCode::ClaimMismatch, "{f:?}");
-    assert!(imp.positions[f.index.unwrap()].starts_with(&format!("log[{draw}]")), "{f:?}");
+    assert!(imp.positions[f.index.unwrap()].to_string().starts_with(&format!("log[{draw}]")), "{f:?}");
 }
 
 #[test]

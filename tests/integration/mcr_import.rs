@@ -42,7 +42,7 @@ fn a_botzone_hand_imports_valid_with_its_fan_and_scores_checked() {
     // The deals, the draw and discard, the win, and seat 2's pung set aside.
     let actions: Vec<String> = imp.log.records.iter().map(|r| format!("{} {}", r.seat, r.action)).collect();
     assert_eq!(actions[4..], ["0 draw 3p", "0 discard 5z", "2 pung 5z", "1 win"]);
-    assert_eq!(imp.positions[7], "line 9");
+    assert_eq!(imp.positions[7].to_string(), "line 9");
     let Verdict::Valid(o) = validate_log::<Mcr>(&imp.log, &Positions::default()) else { panic!("invalid") };
     assert_eq!(o.final_scores, [-27, 43, -8, -8]);
 }
@@ -73,13 +73,13 @@ fn bad_botzone_hands_are_refused_at_the_right_line() {
     let hands = botzone::read(&text).unwrap();
     let imp = to_log(&hands[0]).unwrap();
     let (i, why) = imp.refused.clone().unwrap();
-    assert_eq!(imp.positions[i], "line 9");
+    assert_eq!(imp.positions[i].to_string(), "line 9");
     assert!(why.contains("only on the discard of the player before"), "{why}");
     // A win below 8 fan: seat 2's pung-or-pair wait on the white dragon is worth 6.
     let text = HAND.replace("Player 1 Hu J3 Ignore Player 2 Peng J3", "Player 2 Hu J3");
     let imp = to_log(&botzone::read(&text).unwrap()[0]).unwrap();
     let (i, why) = imp.refused.clone().unwrap();
-    assert_eq!(imp.positions[i], "line 9");
+    assert_eq!(imp.positions[i].to_string(), "line 9");
     assert!(why.starts_with("below_minimum") && why.contains("worth 6 fan"), "{why}");
     // Reading errors name the line.
     for (bad, line, says) in [

@@ -185,3 +185,238 @@ fn verify_tournament_names_every_game_added_removed_or_changed() {
     assert_eq!(code, Some(1));
     assert!(out.contains(&format!("standings: {who} in")), "{out}");
 }
+
+#[test]
+fn a_minimum_of_games_is_set_on_the_command_line_signed_in_the_report_and_verified() {
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path();
+    cup(p);
+    // Counted TZQ games: Ann 3, Bo 3, Cy 2 (her fourth is the invalid one); riichi: 1 each.
+    let o = paifu(&["tournament", "min-games", "--db", "a.db", "Cup", "3"], p);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("ranks players with at least 3 counted games"), "{}", stdout(&o));
+    let o = report(p, "out");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let m = manifest(p, "out");
+    assert_eq!(m.manifest.min_games, Some(3));
+    let cy = m.manifest.standings.iter().find(|l| l.game == "tzq" && l.player == "Cy").unwrap();
+    assert_eq!((cy.rank, cy.games), (0, 2), "Cy is below the minimum");
+    let tzq: Vec<&str> = m.manifest.standings.iter().filter(|l| l.game == "tzq").map(|l| l.player.as_str()).collect();
+    assert_eq!(tzq.last(), Some(&"Cy"), "unranked lines follow the ranked ones: {tzq:?}");
+    let csv = std::fs::read_to_string(p.join("out/standings.csv")).unwrap();
+    assert!(csv.contains("tzq,standard,unranked (2 of 3 games),Cy,2,"), "{csv}");
+    let html = std::fs::read_to_string(p.join("out/index.html")).unwrap();
+    assert!(html.contains("<td>unranked (2 of 3 games)</td><td>Cy</td>"), "{html}");
+    assert!(html.contains("A ranked line needs at least 3 counted games"), "{html}");
+    // Verified as signed, the standings ranked again with the signed minimum.
+    let (code, out) = verify(p, "out", "ref.pub");
+    assert_eq!(code, Some(0), "{out}");
+    // The organiser re-signs the same standings claiming another minimum: the standings
+    // recomputed with it are not the signed ones.
+    let mut m2 = manifest(p, "out");
+    m2.manifest.min_games = Some(2);
+    resign(p, "out", m2);
+    let (code, out) = verify(p, "out", "ref.pub");
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("standings: ") && out.contains("Cy"), "{out}");
+    // No minimum (0): the report ranks everyone and its manifest states none.
+    assert_eq!(paifu(&["tournament", "min-games", "--db", "a.db", "Cup", "0"], p).status.code(), Some(0));
+    assert_eq!(report(p, "out2").status.code(), Some(0));
+    let m = manifest(p, "out2");
+    assert_eq!(m.manifest.min_games, None);
+    assert!(m.manifest.standings.iter().all(|l| l.rank >= 1));
+    assert!(!std::fs::read_to_string(p.join("out2/manifest.json")).unwrap().contains("min_games"));
+    assert_eq!(verify(p, "out2", "ref.pub").0, Some(0));
+    // An unknown tournament is named.
+    let o = paifu(&["tournament", "min-games", "--db", "a.db", "Nope", "2"], p);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("no tournament \"Nope\""), "{}", stderr(&o));
+}
+
+/// The tournament "Pen" in `p/a.db`, stored with `paifu ingest` and certified by `ref`: a riichi
+/// game with a referee's `incident chombo` of Bo (seat 1), an MCR game with a `false_win` of Cy
+/// (seat 2), a Ta Yü game with a `talk` of Di (seat 3), and a second MCR game of Ann, Bo, Cy and
+/// Ed with no incident (so that Di and Ed have one MCR game, the others two).
+fn penalty_cup(p: &Path) {
+    use paifu_core::{mcr::Mcr, riichi::Riichi, tayu::Tayu, IncidentKind};
+    use paifu_recorder::samples::{game_log, game_log_with_incident};
+    assert_eq!(paifu(&["keygen", "-o", "ref"], p).status.code(), Some(0));
+    std::fs::create_dir(p.join("in")).unwrap();
+    let names = ["Ann", "Bo", "Cy", "Di"];
+    let riichi =
+        game_log_with_incident::<Riichi>("tenhou", "pen/r", &names, (1, 3), IncidentKind::Chombo, "wrong ron").unwrap();
+    let mcr =
+        game_log_with_incident::<Mcr>("standard", "pen/m", &names, (2, 2), IncidentKind::FalseWin, "false hu").unwrap();
+    // A talk is recorded while the talker owes the placement of the piece it drew: Di's first
+    // decision at which the engine takes it (its bids come before).
+    let tayu = (1..=40)
+        .find_map(|at| {
+            game_log_with_incident::<Tayu>("standard", "pen/t", &names, (3, at), IncidentKind::Talk, "told his partner")
+                .ok()
+        })
+        .expect("Di owes a placement at one of his first 40 decisions");
+    let second = game_log::<Mcr>("standard", "pen/m2", &["Ann", "Bo", "Cy", "Ed"]).unwrap();
+    std::fs::write(p.join("in/r.paifu.jsonl"), encode(&riichi, Encoding::JsonLines)).unwrap();
+    std::fs::write(p.join("in/m.paifu"), encode(&mcr, Encoding::Binary)).unwrap();
+    std::fs::write(p.join("in/t.paifu.jsonl"), encode(&tayu, Encoding::JsonLines)).unwrap();
+    std::fs::write(p.join("in/m2.paifu"), encode(&second, Encoding::Binary)).unwrap();
+    let jsonl = std::fs::read_to_string(p.join("in/r.paifu.jsonl")).unwrap();
+    assert!(jsonl.contains("\"incident chombo: wrong ron\""), "a real log line: {jsonl:.400}");
+    let jsonl = std::fs::read_to_string(p.join("in/t.paifu.jsonl")).unwrap();
+    assert!(jsonl.contains("\"incident talk: told his partner\""), "a real log line: {jsonl:.400}");
+    let o = paifu(&["ingest", "in", "--db", "a.db", "--tournament", "Pen", "--key", "ref.key", "-q"], p);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+}
+
+/// The penalties of [`penalty_cup`], with a minimum of two games: the standings' page, its JSON,
+/// the signed report and its CSV all show each penalty and what it cost (docs/report.md
+/// "Penalties"), and the lines below the minimum unranked. With PAIFU_SCREENSHOTS set, the page
+/// is saved as docs/screenshots/tournament-penalties.png and tournament-penalties-phone.png.
+#[test]
+fn penalties_entered_as_incidents_show_in_every_standings_view() {
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path();
+    penalty_cup(p);
+    assert_eq!(paifu(&["tournament", "min-games", "--db", "a.db", "Pen", "2"], p).status.code(), Some(0));
+    // The report: signed as version 2, verified, the CSV and its page.
+    let o = paifu(&["report", "--tournament", "Pen", "--db", "a.db", "-o", "out", "--key", "ref.key", "-q"], p);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let m = manifest(p, "out");
+    assert_eq!((m.manifest.version, m.manifest.min_games), (2, Some(2)));
+    let pen: Vec<(&str, &str, u64, Option<i64>)> = m
+        .manifest
+        .standings
+        .iter()
+        .filter(|l| l.penalties > 0)
+        .map(|l| (l.game.as_str(), l.player.as_str(), l.penalties, l.penalty_points))
+        .collect();
+    // Bo, not the dealer: a reverse mangan, 4000 + 2000 + 2000; Cy: 10 to each other player; Di's
+    // talk costs a turn, no points.
+    assert_eq!(pen, [("mcr", "Cy", 1, Some(30)), ("riichi", "Bo", 1, Some(8000)), ("tayu", "Di", 1, None)]);
+    let mcr: Vec<(&str, u32)> =
+        m.manifest.standings.iter().filter(|l| l.game == "mcr").map(|l| (l.player.as_str(), l.rank)).collect();
+    assert_eq!(mcr.len(), 5, "{mcr:?}");
+    assert!(mcr[..3].iter().all(|(_, r)| *r >= 1), "Ann, Bo and Cy ranked first: {mcr:?}");
+    let mut below = mcr[3..].to_vec();
+    below.sort();
+    assert_eq!(below, [("Di", 0), ("Ed", 0)], "then Di and Ed, one game each: {mcr:?}");
+    let (code, out) = verify(p, "out", "ref.pub");
+    assert_eq!(code, Some(0), "{out}");
+    let csv = std::fs::read_to_string(p.join("out/standings.csv")).unwrap();
+    assert!(csv.lines().next().unwrap().ends_with(",penalties,penalty_points"), "{csv}");
+    let bo = csv.lines().find(|l| l.starts_with("riichi,") && l.contains(",Bo,")).unwrap();
+    assert!(bo.ends_with(",1,8000"), "{bo}");
+    assert!(csv.contains("mcr,standard,unranked (1 of 2 games),Ed,1,"), "{csv}");
+    let html = std::fs::read_to_string(p.join("out/index.html")).unwrap();
+    assert!(html.contains("<td>1 (-8000)</td>") && html.contains("<td>1 (-30)</td>"), "{html}");
+    // The penalty edited in the signed report is found.
+    let mut edited = manifest(p, "out");
+    edited.manifest.standings.iter_mut().find(|l| l.player == "Bo" && l.game == "riichi").unwrap().penalties = 0;
+    std::fs::write(p.join("out/manifest.json"), edited.to_json()).unwrap();
+    let (code, out) = verify(p, "out", "ref.pub");
+    assert_eq!(code, Some(1), "{out}");
+    // The dashboard's page and JSON.
+    let server = paifu_web::spawn(paifu_web::Config::new(p.join("a.db")), "127.0.0.1:0").expect("the server starts");
+    let (status, _, page) = crate::web_crawl::get(server.addr, "/tournaments/Pen");
+    assert_eq!(status, 200);
+    assert!(page.contains("<b>1</b> (-8000)") && page.contains("<b>1</b> (-30)"), "{page}");
+    assert!(page.contains("<span title=\"unranked (1 of 2 games)\">unranked</span>"), "{page}");
+    let (status, _, api) = crate::web_crawl::get(server.addr, "/api/tournaments/Pen");
+    assert_eq!(status, 200);
+    let v: serde_json::Value = serde_json::from_str(&api).unwrap();
+    let line =
+        v["standings"].as_array().unwrap().iter().find(|l| l["player"] == "Bo" && l["game"] == "riichi").unwrap();
+    assert_eq!((line["penalties"].as_u64(), line["penalty_points"].as_i64()), (Some(1), Some(8000)), "{line}");
+    let url = format!("http://{}/tournaments/Pen", server.addr);
+    chromium_screenshot(&url, "tournament-penalties", (1366, 768));
+    chromium_screenshot(&url, "tournament-penalties-phone", (390, 844));
+    server.stop();
+}
+
+/// Ta Yü's `talk` (seed 002, line 113: the talker's team loses a turn) is a penalty with no cost
+/// in points: Di's line counts it, its `penalty_points` is absent in the signed report, empty in
+/// the CSV, null in the JSON, and the pages say the ruleset sets no cost.
+#[test]
+fn a_ta_yu_talk_is_counted_as_a_penalty_without_a_cost() {
+    let t = tempfile::tempdir().unwrap();
+    let p = t.path();
+    penalty_cup(p);
+    let o = paifu(&["report", "--tournament", "Pen", "--db", "a.db", "-o", "out", "--key", "ref.key", "-q"], p);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let m = manifest(p, "out");
+    let tayu: Vec<(&str, u64, Option<i64>)> = m
+        .manifest
+        .standings
+        .iter()
+        .filter(|l| l.game == "tayu")
+        .map(|l| (l.player.as_str(), l.penalties, l.penalty_points))
+        .collect();
+    assert_eq!(tayu.len(), 4, "{tayu:?}");
+    for (player, penalties, points) in &tayu {
+        assert_eq!((*penalties, *points), (u64::from(*player == "Di"), None), "{tayu:?}");
+    }
+    assert_eq!(verify(p, "out", "ref.pub").0, Some(0));
+    let csv = std::fs::read_to_string(p.join("out/standings.csv")).unwrap();
+    let di = csv.lines().find(|l| l.starts_with("tayu,") && l.contains(",Di,")).unwrap();
+    assert!(di.ends_with(",1,"), "one penalty, no cost: {di}");
+    let html = std::fs::read_to_string(p.join("out/index.html")).unwrap();
+    assert!(html.contains("<td>1 (no cost in the ruleset)</td>"), "{html}");
+    // The talk taken out of the signed line is found.
+    let mut edited = manifest(p, "out");
+    edited.manifest.standings.iter_mut().find(|l| l.player == "Di" && l.game == "tayu").unwrap().penalties = 0;
+    resign(p, "out", edited);
+    let (code, out) = verify(p, "out", "ref.pub");
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("standings: ") && out.contains("Di"), "{out}");
+    let server = paifu_web::spawn(paifu_web::Config::new(p.join("a.db")), "127.0.0.1:0").expect("the server starts");
+    let (status, _, page) = crate::web_crawl::get(server.addr, "/tournaments/Pen");
+    assert_eq!(status, 200);
+    assert!(page.contains("<b>1</b> (no cost)"), "{page}");
+    let (status, _, api) = crate::web_crawl::get(server.addr, "/api/tournaments/Pen");
+    assert_eq!(status, 200);
+    let v: serde_json::Value = serde_json::from_str(&api).unwrap();
+    let line = v["standings"].as_array().unwrap().iter().find(|l| l["player"] == "Di" && l["game"] == "tayu").unwrap();
+    assert_eq!((line["penalties"].as_u64(), line["penalty_points"].is_null()), (Some(1), true), "{line}");
+    server.stop();
+}
+
+/// Saves the page at `url` as docs/screenshots/NAME.png, a `width` x `height` window, with
+/// headless Chromium's own `--screenshot`, when PAIFU_SCREENSHOTS is set (how those screenshots
+/// are made). Its profile is a temporary folder; a browser still running after two minutes is
+/// killed with its processes.
+fn chromium_screenshot(url: &str, name: &str, (width, height): (u32, u32)) {
+    if std::env::var_os("PAIFU_SCREENSHOTS").is_none() {
+        return;
+    }
+    let profile = tempfile::tempdir().unwrap();
+    let png = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("docs/screenshots/{name}.png"));
+    let mut child = std::process::Command::new("/usr/bin/chromium")
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"])
+        .args(["--disable-background-networking", "--disable-component-update", "--disable-sync"])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg(format!("--window-size={width},{height}"))
+        .arg(format!("--screenshot={}", png.display()))
+        .arg(url)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("/usr/bin/chromium runs");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break Some(s);
+        }
+        if std::time::Instant::now() > deadline {
+            // Its renderers are its children: they end with their parent's process group.
+            let _ = std::process::Command::new("pkill")
+                .arg("-f")
+                .arg(format!("user-data-dir={}", profile.path().display()))
+                .status();
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    };
+    assert!(status.is_some_and(|s| s.success()), "Chromium's screenshot of {url}: {status:?}");
+}

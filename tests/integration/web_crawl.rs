@@ -47,7 +47,7 @@ pub(crate) fn five_games(db: &Path) -> (Vec<i64>, paifu_core::cert::SecretKey) {
 }
 
 /// One GET over HTTP/1.1: the status, the `Location` header and the body.
-fn get(addr: std::net::SocketAddr, path: &str) -> (u16, Option<String>, String) {
+pub(crate) fn get(addr: std::net::SocketAddr, path: &str) -> (u16, Option<String>, String) {
     let mut s = TcpStream::connect(addr).expect("connect");
     s.set_read_timeout(Some(std::time::Duration::from_secs(30))).unwrap();
     write!(s, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nAccept: text/html\r\n\r\n").unwrap();

@@ -477,22 +477,45 @@ fn tournament_body(t: &data::TournamentPage) -> maud::Markup {
                     "Ranked by average place (exact, not rounded), then firsts, then total score."
                 }
                 @if let Some(f) = terms { " Here: " (f.terms.join("; ")) "." }
+                @if let Some(m) = t.info.min_games {
+                    " A ranked line needs at least " (m) " counted games; players with fewer follow, unranked."
+                }
             }
             div.scroll { table.standings {
                 thead { tr {
-                    th.n { "Rank" } th { "Player" } th.n { "Games" } @if riichi { th.n { "Points" } }
+                    // Penalties beside the games, before the wide columns: on a phone the table
+                    // scrolls sideways, and they stay in its first screen.
+                    th.n { "Rank" } th { "Player" } th.n { "Games" } th.n { "Penalties" } @if riichi { th.n { "Points" } }
                     th.n { "Average place" } th.n { "Firsts" } th.n { "Total score" }
                 } }
                 tbody {
                     @for s in lines.iter() {
-                        tr {
-                            td.n { (s.rank) } td { a href={ "/players/" (url(&s.player)) } { (s.player) } } td.n { (s.games) }
+                        tr.unranked[s.unranked.is_some()] {
+                            // The games column shows how many: the cell says the word, its title the whole.
+                            td.n { @if let Some(u) = &s.unranked { span title=(u) { "unranked" } } @else { (s.rank) } }
+                            td { a href={ "/players/" (url(&s.player)) } { (s.player) } } td.n { (s.games) }
+                            td.n.penalties {
+                                @if s.penalties > 0 {
+                                    b { (s.penalties) }
+                                    @match s.penalty_points {
+                                        Some(p) => { " (" (-p) ")" }
+                                        None => { " (no cost)" }
+                                    }
+                                }
+                            }
                             @if let Some(p) = s.points { td.n { (format!("{:+.1}", p as f64 / 1000.0)) } }
                             td.n { (format!("{:.3}", s.average_placement)) } td.n { (s.firsts) } td.n { (s.total_score) }
                         }
                     }
                 }
             } }
+            @if lines.iter().any(|s| s.penalties > 0) {
+                p.note { "Penalties: the rule incidents recorded against the player in the counted games (riichi's \
+                    chombo, MCR's false win, Ta Yü's talk), and in brackets what they cost as the ruleset charges \
+                    them at the table (a chombo's reverse mangan, MCR's " code { "false_win" } " points to each \
+                    other player; \"no cost\" when the ruleset charges none, as for a talk, which costs a turn); \
+                    that cost is already in the scores and points, never taken off twice." }
+            }
         }
         h2 #audit { "Audit" }
         p #trust {

@@ -64,7 +64,8 @@ fn strip_nulls(v: &mut Value) {
 
 /// Writes a log as JSON Lines; absent optional fields are left out.
 pub(crate) fn encode_jsonl<A: Action>(log: &Log<A>) -> Vec<u8> {
-    let mut out = header_line(&log.header).into_bytes();
+    let mut out = Vec::with_capacity(64 * log.records.len() + 256);
+    write_header_line(&log.header, &mut out);
     for r in &log.records {
         write_record_line(r, &mut out);
     }
@@ -74,7 +75,19 @@ pub(crate) fn encode_jsonl<A: Action>(log: &Log<A>) -> Vec<u8> {
 /// The header's line of a JSON Lines log, with its newline: a log written as it is played is
 /// this line, then [`record_line`] per record.
 pub fn header_line(header: &Header) -> String {
-    json_object(header).to_string() + "\n"
+    let mut out = Vec::new();
+    write_header_line(header, &mut out);
+    // serde_json writes UTF-8.
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Appends the header's line, with its newline, to `out`: the same bytes as [`header_line`],
+/// written straight into the buffer (an imported game's header holds its whole source, escaped,
+/// which through `Display` went a few bytes at a time through the formatter).
+pub(super) fn write_header_line(header: &Header, out: &mut Vec<u8>) {
+    // Writing into a Vec cannot fail, nor can serializing a JSON value.
+    let _ = serde_json::to_writer(&mut *out, &json_object(header));
+    out.push(b'\n');
 }
 
 /// One record's line of a JSON Lines log, with its newline.

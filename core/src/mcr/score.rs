@@ -233,7 +233,6 @@ impl Tally {
 
 const EAST: usize = 27;
 const WHITE: usize = 31;
-const GREEN: usize = 32;
 
 fn suit(k: u8) -> u8 {
     k / 9
@@ -246,6 +245,46 @@ fn is_honor(k: u8) -> bool {
 }
 fn is_yaochu(k: u8) -> bool {
     is_honor(k) || num(k) == 1 || num(k) == 9
+}
+
+/// Sets of tile kinds as bit masks (bit k for kind k), for the fan that ask whether a hand holds
+/// only tiles of some kinds.
+mod kinds {
+    /// The kinds of the suits (0-2) whose number is `lo` to `hi`.
+    pub(super) const fn numbered(lo: u8, hi: u8) -> u64 {
+        let mut m = 0;
+        let mut k = 0;
+        while k < 27 {
+            let n = k % 9 + 1;
+            if n >= lo && n <= hi {
+                m |= 1 << k;
+            }
+            k += 1;
+        }
+        m
+    }
+    /// Numbers `nums` (1-9) of suit `suit`.
+    const fn of_suit(suit: u32, nums: &[u32]) -> u64 {
+        let mut m = 0;
+        let mut i = 0;
+        while i < nums.len() {
+            m |= 1 << (suit * 9 + nums[i] - 1);
+            i += 1;
+        }
+        m
+    }
+    pub(super) const SUITS: [u64; 3] = [0x1ff, 0x1ff << 9, 0x1ff << 18];
+    pub(super) const HONOURS: u64 = 0x7f << 27;
+    pub(super) const WINDS: u64 = 0xf << 27;
+    pub(super) const DRAGONS: u64 = 0x7 << 31;
+    const WHITE: u64 = 1 << 31;
+    const GREEN_DRAGON: u64 = 1 << 32;
+    pub(super) const TERMINALS: u64 = numbered(1, 1) | numbered(9, 9);
+    pub(super) const YAOCHU: u64 = TERMINALS | HONOURS;
+    /// 2 3 4 6 8 bamboo and green dragons.
+    pub(super) const GREEN: u64 = of_suit(2, &[2, 3, 4, 6, 8]) | GREEN_DRAGON;
+    /// 1234589 circles, 245689 bamboo, white dragons.
+    pub(super) const REVERSIBLE: u64 = of_suit(1, &[1, 2, 3, 4, 5, 8, 9]) | of_suit(2, &[2, 4, 5, 6, 8, 9]) | WHITE;
 }
 
 /// Scores a winning hand: its best reading.
@@ -387,27 +426,27 @@ impl Prepared {
         self.melds().iter().all(|m| m.concealed)
     }
 
-    /// The fan every reading shares: the tiles' colours and numbers, the situation.
+    /// The fan every reading shares: the tiles' colours and numbers, the situation. What kinds
+    /// the hand holds is one bit mask, and "only tiles of such kinds" one test against a
+    /// constant mask of them ([`kinds`]).
     fn common(&self, sit: &Situation, t: &mut Tally, special: bool) {
         let c = &self.all;
-        let present = |k: usize| c[k] > 0;
-        let kinds = 0..34usize;
-        let suits = [0usize, 1, 2].map(|s| (0..9).any(|n| present(s * 9 + n)));
-        let suit_count = suits.iter().filter(|&&x| x).count();
-        let honors = (27..34).any(present);
-        let winds = (27..31).any(present);
-        let dragons = (31..34).any(present);
-        let only = |f: &dyn Fn(usize) -> bool| kinds.clone().all(|k| !present(k) || f(k));
+        let held = c.iter().enumerate().fold(0u64, |m, (k, &n)| if n > 0 { m | 1 << k } else { m });
+        let any = |mask: u64| held & mask != 0;
+        let only = |mask: u64| held & !mask == 0;
+        let suit_count = kinds::SUITS.iter().filter(|&&m| any(m)).count();
+        let honors = any(kinds::HONOURS);
+        let winds = any(kinds::WINDS);
+        let dragons = any(kinds::DRAGONS);
         // All Green: 2 3 4 6 8 bamboo and green dragons.
-        if only(&|k| [19, 20, 21, 23, 25, GREEN].contains(&k)) {
+        if only(kinds::GREEN) {
             t.add(Fan::AllGreen, 1);
         }
-        let yao = |k: usize| is_yaochu(k as u8);
-        if only(&|k| k < 27 && yao(k)) {
+        if only(kinds::TERMINALS) {
             t.add(Fan::AllTerminals, 1);
-        } else if only(&|k| k >= 27) {
+        } else if only(kinds::HONOURS) {
             t.add(Fan::AllHonors, 1);
-        } else if only(&yao) {
+        } else if only(kinds::YAOCHU) {
             t.add(Fan::AllTerminalsAndHonors, 1);
         }
         if suit_count == 1 && !honors {
@@ -415,7 +454,7 @@ impl Prepared {
         } else if suit_count == 1 {
             t.add(Fan::HalfFlush, 1);
         }
-        let numbered = |lo: u8, hi: u8| only(&|k| k < 27 && (lo..=hi).contains(&num(k as u8)));
+        let numbered = |lo: u8, hi: u8| only(kinds::numbered(lo, hi));
         if numbered(7, 9) {
             t.add(Fan::UpperTiles, 1);
         } else if numbered(6, 9) {
@@ -430,17 +469,13 @@ impl Prepared {
             t.add(Fan::LowerFour, 1);
         }
         // Reversible: 1234589 circles, 245689 bamboo, white dragons.
-        if only(&|k| {
-            (9..18).contains(&k) && [1, 2, 3, 4, 5, 8, 9].contains(&num(k as u8))
-                || (18..27).contains(&k) && [2, 4, 5, 6, 8, 9].contains(&num(k as u8))
-                || k == WHITE
-        }) {
+        if only(kinds::REVERSIBLE) {
             t.add(Fan::ReversibleTiles, 1);
         }
         if suit_count == 3 && winds && dragons {
             t.add(Fan::AllTypes, 1);
         }
-        if only(&|k| !yao(k)) {
+        if !any(kinds::YAOCHU) {
             t.add(Fan::AllSimples, 1);
         }
         if suit_count == 2 {
@@ -823,8 +858,23 @@ fn one_set_fan(s: Set, pair: u8, sit: &Situation, t: &mut Tally) {
 fn shape_waits(before: &Counts) -> u64 {
     let mut w = hand::waits(before);
     let total: u8 = before.iter().sum();
+    // The kinds worth trying beyond the table's waits. Each special shape asks something of the
+    // hand before its last tile, checked here once rather than for every kind: seven pairs, one
+    // kind held an odd number of times (the wait); the knitted hands, no kind twice, or eight of
+    // a knitted straight's nine kinds; thirteen orphans, only terminals and honours; and four of
+    // a kind, a fifth copy read by the plain search.
+    let held = before.iter().enumerate().fold(0u64, |m, (k, &n)| if n > 0 { m | 1 << k } else { m });
+    let odd = before.iter().enumerate().fold(0u64, |m, (k, &n)| if n % 2 == 1 { m | 1 << k } else { m });
+    let fours = before.iter().enumerate().fold(0u64, |m, (k, &n)| if n == 4 { m | 1 << k } else { m });
+    let single = before.iter().all(|&n| n <= 1);
+    let knitted = Knitted::ALL.iter().any(|k| k.kinds().iter().filter(|&&x| held & 1 << x != 0).count() >= 8);
+    let worth = if single || knitted || held & !kinds::YAOCHU == 0 {
+        (1u64 << 34) - 1
+    } else {
+        (if odd.count_ones() == 1 { odd } else { 0 }) | fours
+    };
     for k in 0..34 {
-        if w & (1 << k) != 0 {
+        if w & (1 << k) != 0 || worth & (1 << k) == 0 {
             continue;
         }
         let mut c = *before;
@@ -972,6 +1022,25 @@ fn two_chow_fan(a: u8, b: u8) -> Option<Fan> {
     }
 }
 
+/// Three of three or four sets: all three, or the four but the one at `skip`.
+fn trio(sets: &[u8], skip: usize) -> Option<[u8; 3]> {
+    match *sets {
+        [a, b, c] => Some([a, b, c]),
+        [a, b, c, d] => {
+            let mut t = [0; 3];
+            let mut n = 0;
+            for (i, x) in [a, b, c, d].into_iter().enumerate() {
+                if i != skip {
+                    t[n] = x;
+                    n += 1;
+                }
+            }
+            Some(t)
+        }
+        _ => None,
+    }
+}
+
 /// Chow combinations: a fan of four, else the best fan of three (with at most one
 /// combination of the fourth chow with one of them), else combinations of two where each
 /// brings in a chow not combined before (account once).
@@ -985,10 +1054,7 @@ fn chow_fan(c: &[u8], pair: u8, t: &mut Tally) {
     if c.len() >= 3 {
         let mut best: Option<(u8, Fan, Option<Fan>)> = None;
         for skip in 0..c.len() {
-            let trio: Vec<u8> = (0..c.len()).filter(|&i| i != skip || c.len() == 3).map(|i| c[i]).collect();
-            if trio.len() != 3 {
-                continue;
-            }
+            let Some(trio) = trio(c, skip) else { continue };
             let Some(f) = three_chow_fan(trio[0], trio[1], trio[2]) else { continue };
             let extra = if c.len() == 4 { trio.iter().filter_map(|&x| two_chow_fan(c[skip], x)).min() } else { None };
             let v = f.value() + extra.map_or(0, Fan::value);
@@ -1076,10 +1142,7 @@ fn pung_fan(p: &[u8], t: &mut Tally) {
     if p.len() >= 3 {
         let mut best: Option<(u8, Fan, Option<Fan>)> = None;
         for skip in 0..p.len() {
-            let trio: Vec<u8> = (0..p.len()).filter(|&i| i != skip || p.len() == 3).map(|i| p[i]).collect();
-            if trio.len() != 3 {
-                continue;
-            }
+            let Some(trio) = trio(p, skip) else { continue };
             let Some(f) = three_pung_fan(trio[0], trio[1], trio[2]) else { continue };
             let extra = if p.len() == 4 { trio.iter().filter_map(|&x| two_pung_fan(p[skip], x)).min() } else { None };
             let v = f.value() + extra.map_or(0, Fan::value);
@@ -1099,4 +1162,138 @@ fn pung_fan(p: &[u8], t: &mut Tally) {
         }
     }
     combine_pairs(p, two_pung_fan, t);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The waits by shape as they were found before kinds were filtered: every kind tried.
+    fn every_kind_tried(before: &Counts) -> u64 {
+        let mut w = hand::waits(before);
+        let total: u8 = before.iter().sum();
+        for k in 0..34 {
+            let mut c = *before;
+            c[k] += 1;
+            let win = if before[k] == 4 {
+                standard_with_five(&mut c, false)
+            } else {
+                total == 13
+                    && (hand::is_seven_pairs(&c) || hand::is_honours_and_knitted(&c) || hand::is_thirteen_orphans(&c))
+                    || (total == 13 || total == 10) && hand::is_knitted_straight_win(&c)
+            };
+            if win {
+                w |= 1 << k;
+            }
+        }
+        w
+    }
+
+    /// The kinds `shape_waits` skips could never complete a special shape: on hands near each
+    /// special shape (pairs, knitted tiles, terminals and honours, fours) and plain ones, of 13
+    /// and 10 tiles, the waits are the same as with every kind tried.
+    #[test]
+    fn shape_waits_skip_only_kinds_that_cannot_win() {
+        let mut s = crate::Seed::from_text("mcr shape waits").stream("hands");
+        let mut special = 0;
+        for i in 0..20_000 {
+            let size = if i % 4 == 0 { 10 } else { 13 };
+            let pool: Vec<usize> = match i % 5 {
+                // Kinds of one knitted straight and the honours.
+                0 => Knitted::ALL[s.below(6) as usize].kinds().into_iter().chain(27..34).collect(),
+                // Terminals and honours.
+                1 => hand::YAOCHU.to_vec(),
+                // A few kinds: pairs and fours.
+                2 => (0..8).map(|_| s.below(34) as usize).collect(),
+                _ => (0..34).collect(),
+            };
+            let mut c = [0u8; 34];
+            let mut n = 0;
+            while n < size {
+                let k = pool[s.below(pool.len() as u64) as usize];
+                let take = if i % 5 == 2 { 2 } else { 1 };
+                if c[k] + take <= 4 && n + usize::from(take) <= size {
+                    c[k] += take;
+                    n += usize::from(take);
+                } else if pool.iter().all(|&k| c[k] + 1 > 4) {
+                    break;
+                } else if c[k] < 4 {
+                    c[k] += 1;
+                    n += 1;
+                }
+            }
+            let want = every_kind_tried(&c);
+            if want & !hand::waits(&c) != 0 {
+                special += 1;
+            }
+            assert_eq!(shape_waits(&c), want, "{c:?}");
+        }
+        // The hands reach the special shapes' waits, not only the table's.
+        assert!(special > 200, "{special}");
+    }
+
+    /// The same on hands one tile short of a special shape: thirteen orphans (a pair and twelve
+    /// kinds), a knitted straight with a set and a pair (13 tiles) or with a pair (10), honours
+    /// and knitted tiles. Each knitted family must reach waits the shape tables do not find
+    /// (the tables already find thirteen orphans' waits, so those hands check agreement only).
+    #[test]
+    fn shape_waits_find_every_special_wait_one_tile_short() {
+        let mut s = crate::Seed::from_text("mcr special waits").stream("hands");
+        let mut special = [0u32; 4];
+        for i in 0..4_000 {
+            let family = i % 4;
+            let mut c = [0u8; 34];
+            let knitted = Knitted::ALL[s.below(6) as usize].kinds();
+            match family {
+                0 => {
+                    hand::YAOCHU.iter().for_each(|&k| c[k] = 1);
+                    c[hand::YAOCHU[s.below(13) as usize]] += 1;
+                }
+                1 | 2 => {
+                    knitted.iter().for_each(|&k| c[k] = 1);
+                    let pair = loop {
+                        let k = s.below(34) as usize;
+                        if c[k] + 2 <= 4 {
+                            break k;
+                        }
+                    };
+                    c[pair] += 2;
+                    if family == 1 {
+                        let set = loop {
+                            let k = s.below(34) as usize;
+                            if c[k] + 3 <= 4 {
+                                break k;
+                            }
+                        };
+                        c[set] += 3;
+                    }
+                }
+                _ => {
+                    knitted.iter().chain(&[27, 28, 29, 30, 31, 32, 33]).for_each(|&k| c[k] = 1);
+                    for _ in 0..2 {
+                        let k = loop {
+                            let k = s.below(34) as usize;
+                            if c[k] > 0 {
+                                break k;
+                            }
+                        };
+                        c[k] -= 1;
+                    }
+                }
+            }
+            let out = loop {
+                let k = s.below(34) as usize;
+                if c[k] > 0 {
+                    break k;
+                }
+            };
+            c[out] -= 1;
+            let want = every_kind_tried(&c);
+            if want & !hand::waits(&c) != 0 {
+                special[family] += 1;
+            }
+            assert_eq!(shape_waits(&c), want, "{c:?}");
+        }
+        assert!(special[1..].iter().all(|&n| n > 100), "{special:?}");
+    }
 }

@@ -5,10 +5,11 @@
 //! Output: `{"id", "ok": true, "fan", "fans": [{"name", "fan", "count"}], "meets_minimum"}` or
 //! `{"id", "ok": false, "error", "message"}`.
 
+use super::fans::Fan;
 use super::score::{score, Score, ScoreError, ScoreRules, Situation, WinHand};
 use crate::mahjong::score_line::{
-    answer_either, answer_string, err, get_bool, get_wind, write_int, write_key, write_str, Fields, Given, Id,
-    Identified, LineError, Texts, TileBuf,
+    answer_scanned, answer_string, err, get_bool, get_wind, write_int, write_key, write_str, Fields, Given, Id,
+    Identified, LineError, Plain, Scanned, Texts, TileBuf,
 };
 use crate::mahjong::{Meld, MeldKind, Tile};
 use serde::Deserialize;
@@ -37,12 +38,12 @@ pub fn score_line(line: &str) -> String {
 /// The usual line is read straight into borrowed fields, nothing allocated for it; any other
 /// the reference way (`mahjong::score_line`), with the same answer.
 pub fn score_line_into(line: &str, out: &mut Vec<u8>) -> bool {
-    answer_either(line, out, score_quick, score_object)
+    answer_scanned(line, out, score_quick, score_object)
 }
 
 /// A line read the quick way: every field of the contract, each of the type the reference
 /// reading takes (strings without escapes).
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Quick<'a> {
     #[serde(default, borrow)]
@@ -72,6 +73,26 @@ struct Quick<'a> {
 impl<'a> Identified<'a> for Quick<'a> {
     fn id(&self) -> Id<'a> {
         self.id
+    }
+}
+
+impl<'a> Scanned<'a> for Quick<'a> {
+    fn member(&mut self, key: &'a str, v: Plain<'a>) -> Option<()> {
+        match key {
+            "id" => self.id = v.id()?,
+            "hand" => self.hand = v.given()?,
+            "melds" => self.melds = v.texts()?,
+            "win" => self.win = v.given()?,
+            "tsumo" => self.tsumo = v.flag()?,
+            "flowers" => self.flowers = v.count()?,
+            "last_tile" => self.last_tile = v.flag()?,
+            "kong_related" => self.kong_related = v.flag()?,
+            "wall_last" => self.wall_last = v.flag()?,
+            "seat_wind" => self.seat_wind = v.text()?,
+            "round_wind" => self.round_wind = v.text()?,
+            _ => return None,
+        }
+        Some(())
     }
 }
 
@@ -146,12 +167,12 @@ impl Fields for Scored {
         write_int(out, self.0.total());
         write_key(out, "fans");
         out.push(b'[');
+        let heads = fan_heads();
         for (i, (f, n)) in self.0.fans().enumerate() {
-            out.extend_from_slice(if i == 0 { b"{\"name\":" } else { b",{\"name\":" });
-            write_str(out, f.name());
-            write_key(out, "fan");
-            write_int(out, f.value());
-            write_key(out, "count");
+            if i > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(&heads[f as usize]);
             write_int(out, n);
             out.push(b'}');
         }
@@ -159,6 +180,26 @@ impl Fields for Scored {
         write_key(out, "meets_minimum");
         out.extend_from_slice(if self.0.meets_minimum() { b"true" } else { b"false" });
     }
+}
+
+/// Each fan's answer up to its count, `{"name":"pure_double_chow","fan":1,"count":`, written once
+/// (an answer lists a handful of fan: writing each name and value anew was a sixth of the time
+/// `paifu score mcr` took).
+fn fan_heads() -> &'static [Vec<u8>] {
+    static HEADS: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+    HEADS.get_or_init(|| {
+        Fan::ALL
+            .iter()
+            .map(|f| {
+                let mut h = b"{\"name\":".to_vec();
+                write_str(&mut h, f.name());
+                write_key(&mut h, "fan");
+                write_int(&mut h, f.value());
+                write_key(&mut h, "count");
+                h
+            })
+            .collect()
+    })
 }
 
 /// The score, once the fields are read.
@@ -301,9 +342,14 @@ mod tests {
         let quick = |l: &str, out: &mut Vec<u8>| crate::mahjong::score_line::answer_typed(l, out, score_quick);
         let reference = |l: &str| crate::mahjong::score_line::answer(l, score_object);
         let answered = readings_agree(&lines, quick, reference);
+        // The scanner reads every usual line, and answers what it reads as the reference does.
+        let scanned = |l: &str, out: &mut Vec<u8>| crate::mahjong::score_line::answer_scan(l, out, score_quick);
+        let scanned_count = readings_agree(&lines, scanned, reference);
+        assert!(scanned_count * 3 > lines.len(), "{scanned_count} of {}", lines.len());
         assert!(answered * 3 > lines.len(), "{answered} of {}", lines.len());
         for l in &base {
             assert!(quick(l, &mut Vec::new()).is_some(), "{l}");
+            assert!(scanned(l, &mut Vec::new()).is_some(), "{l}");
             assert_eq!(score_line(l), reference(l));
         }
     }

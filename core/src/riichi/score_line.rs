@@ -4,8 +4,8 @@ use super::rules::Rules;
 use super::score::{score, Payment, Score, Situation, WinHand};
 use crate::log::OptValue;
 use crate::mahjong::score_line::{
-    answer_either, answer_string, err, get_bool, get_wind, write_int, write_key, write_str, Fields, Given, Id,
-    Identified, LineError, Texts, TileBuf, TileTexts,
+    answer_scanned, answer_string, err, get_bool, get_wind, write_int, write_key, write_str, Fields, Given, Id,
+    Identified, LineError, Plain, Scanned, Texts, TileBuf, TileTexts,
 };
 use crate::mahjong::{parse_tiles, Meld, MeldKind, Tile};
 use serde::Deserialize;
@@ -49,13 +49,13 @@ pub fn score_line(line: &str) -> String {
 /// The usual line is read straight into borrowed fields, nothing allocated for it; any other
 /// the reference way (`mahjong::score_line`), with the same answer.
 pub fn score_line_into(line: &str, out: &mut Vec<u8>) -> bool {
-    answer_either(line, out, score_quick, score_object)
+    answer_scanned(line, out, score_quick, score_object)
 }
 
 /// A line read the quick way: every field of the contract, each of the type the reference
 /// reading takes (strings without escapes); `rules` is only looked at to send the line to the
 /// reference reading.
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Quick<'a> {
     #[serde(default, borrow)]
@@ -107,6 +107,37 @@ struct Quick<'a> {
 impl<'a> Identified<'a> for Quick<'a> {
     fn id(&self) -> Id<'a> {
         self.id
+    }
+}
+
+impl<'a> Scanned<'a> for Quick<'a> {
+    /// Every field but `rules` (which sends the line to the reference reading).
+    fn member(&mut self, key: &'a str, v: Plain<'a>) -> Option<()> {
+        match key {
+            "id" => self.id = v.id()?,
+            "hand" => self.hand = v.given()?,
+            "melds" => self.melds = v.texts()?,
+            "win" => self.win = v.given()?,
+            "tsumo" => self.tsumo = v.flag()?,
+            "riichi" => self.riichi = v.flag()?,
+            "double_riichi" => self.double_riichi = v.flag()?,
+            "ippatsu" => self.ippatsu = v.flag()?,
+            "rinshan" => self.rinshan = v.flag()?,
+            "chankan" => self.chankan = v.flag()?,
+            "haitei" => self.haitei = v.flag()?,
+            "houtei" => self.houtei = v.flag()?,
+            "tenhou" => self.tenhou = v.flag()?,
+            "chiihou" => self.chiihou = v.flag()?,
+            "renhou" => self.renhou = v.flag()?,
+            "seat_wind" => self.seat_wind = v.text()?,
+            "round_wind" => self.round_wind = v.text()?,
+            "dora" => self.dora = v.tile_texts()?,
+            "ura" => self.ura = v.tile_texts()?,
+            "honba" => self.honba = v.count()?,
+            "riichi_sticks" => self.riichi_sticks = v.count()?,
+            _ => return None,
+        }
+        Some(())
     }
 }
 
@@ -531,10 +562,15 @@ mod tests {
         let quick = |l: &str, out: &mut Vec<u8>| crate::mahjong::score_line::answer_typed(l, out, score_quick);
         let reference = |l: &str| crate::mahjong::score_line::answer(l, score_object);
         let answered = readings_agree(&lines, quick, reference);
+        // The scanner reads every usual line, and answers what it reads as the reference does.
+        let scanned = |l: &str, out: &mut Vec<u8>| crate::mahjong::score_line::answer_scan(l, out, score_quick);
+        let scanned_count = readings_agree(&lines, scanned, reference);
+        assert!(scanned_count * 3 > lines.len(), "{scanned_count} of {}", lines.len());
         assert!(answered * 3 > lines.len(), "{answered} of {}", lines.len());
         // Every base line the quick way, and the command's function gives the same answer.
         for l in &base {
             assert!(quick(l, &mut Vec::new()).is_some(), "{l}");
+            assert!(scanned(l, &mut Vec::new()).is_some(), "{l}");
             assert_eq!(score_line(l), reference(l));
         }
     }

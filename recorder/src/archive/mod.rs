@@ -610,6 +610,7 @@ impl Archive {
             let out = f(tx, &mut kept)?;
             kept.write_counts(tx)?;
             tournaments::keep_standings(tx, &kept.standings)?;
+            tournaments::keep_penalties(tx, &kept.standings)?;
             publish::keep_roots(tx, &kept.leaves, &kept.tournaments)?;
             Ok(out)
         })

@@ -74,6 +74,8 @@ impl Standing {
             placement_sum: self.placement_sum,
             total_score: self.total_score,
             points: self.points,
+            penalties: self.penalties,
+            penalty_points: self.penalty_points,
         }
     }
 }

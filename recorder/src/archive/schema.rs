@@ -179,6 +179,10 @@ const MIGRATIONS: &[Migration] = &[
         PRIMARY KEY(table_id, number)
     ) WITHOUT ROWID;",
     ),
+    // 10: organisers (issue 28): a tournament's minimum number of counted games for a ranked
+    // line (NULL: none), and each line of standings' penalties (rule incidents: chombo,
+    // false_win, talk) with the points they cost, in a table of their own.
+    Migration::Code(minimum_and_penalties),
 ];
 
 /// The schema version this Paifu writes.
@@ -420,15 +424,20 @@ fn name_skeletons(tx: &Transaction<'_>) -> Result<()> {
     Ok(())
 }
 
+/// Every entry each tournament counts, as a change that adds it once: `(tournament, entry, 1)`,
+/// what `tournaments::keep_standings` and `keep_penalties` take to build their tables from scratch.
+pub(super) fn every_counted(c: Db<'_>) -> Result<Vec<(i64, i64, i64)>> {
+    c.rows("SELECT tournament_id, log_id, 1 FROM tournament_counted ORDER BY tournament_id, log_id", super::db::params![], |r| {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+    })
+}
+
 /// Migration 8: see `kept` (the tables and the lists' counts), `tournaments::keep_standings` and
 /// `publish::keep_roots`, each run over every stored row as over new ones.
 fn kept_counts(tx: &Transaction<'_>) -> Result<()> {
     tx.execute_batch(super::kept::MIGRATION_8)?;
     super::kept::count_stored(Db::Lite(tx))?;
-    let counted: Vec<(i64, i64, i64)> = tx
-        .prepare("SELECT tournament_id, log_id, 1 FROM tournament_counted ORDER BY tournament_id, log_id")?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-        .collect::<std::result::Result<_, _>>()?;
+    let counted = every_counted(Db::Lite(tx))?;
     super::tournaments::keep_standings(Db::Lite(tx), &counted)?;
     let all: std::collections::BTreeSet<i64> = tx
         .prepare("SELECT id FROM tournaments")?
@@ -436,6 +445,27 @@ fn kept_counts(tx: &Transaction<'_>) -> Result<()> {
         .collect::<std::result::Result<_, _>>()?;
     super::publish::keep_roots(Db::Lite(tx), &Default::default(), &all)?;
     Ok(())
+}
+
+/// Migration 10: see [`MIGRATIONS`]. The penalties have a table of their own beside
+/// `tournament_standings` (whose shape migration 8's code writes, and which stays as it was), kept
+/// by `tournaments::keep_penalties` and filled here from every entry each tournament counts.
+fn minimum_and_penalties(tx: &Transaction<'_>) -> Result<()> {
+    tx.execute_batch(
+        "ALTER TABLE tournaments ADD COLUMN min_games INTEGER CHECK (min_games IS NULL OR min_games >= 1);
+         CREATE TABLE tournament_penalties(
+             tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+             game TEXT NOT NULL,
+             ruleset TEXT NOT NULL,
+             player_id INTEGER NOT NULL REFERENCES players(id),
+             penalties INTEGER NOT NULL,
+             penalty_points INTEGER NOT NULL,
+             costed INTEGER NOT NULL,
+             PRIMARY KEY(tournament_id, game, ruleset, player_id)
+         ) WITHOUT ROWID;",
+    )?;
+    let counted = every_counted(Db::Lite(tx))?;
+    super::tournaments::keep_penalties(Db::Lite(tx), &counted)
 }
 
 /// Migration 4: see `aggregates` (the tables, then every counted game added up).

@@ -2,7 +2,7 @@
 //!
 //! A one-row table, `paifu_schema`, holds the version (SQLite keeps it in `PRAGMA user_version`).
 //! PostgreSQL archives begin at [`BASELINE_VERSION`]: an empty database gets the whole schema of
-//! that version at once ([`BASELINE`], the tables SQLite's migrations 1 to 9 leave, in
+//! that version at once ([`BASELINE`], the tables SQLite's migrations 1 to 10 leave, in
 //! PostgreSQL's types), and every later migration is appended to both lists, under the same
 //! number ([`MIGRATIONS`]). A database of a newer version than this build knows is refused.
 //! Migrating takes the archive's write lock (`transaction`), so several processes opening a new
@@ -18,7 +18,7 @@ use super::db::{params, Db};
 use super::{ArchiveError, Result, SCHEMA_VERSION};
 
 /// The version the baseline creates.
-pub(super) const BASELINE_VERSION: i64 = 9;
+pub(super) const BASELINE_VERSION: i64 = 10;
 
 /// Migrations after the baseline, in order: `MIGRATIONS[i]` brings a database from version
 /// `BASELINE_VERSION + i` to the next. Each is the PostgreSQL side of SQLite's migration of the
@@ -154,7 +154,8 @@ CREATE TABLE tournaments(
     valid BIGINT NOT NULL DEFAULT 0,
     counted BIGINT NOT NULL DEFAULT 0,
     skeleton TEXT COLLATE "C" NOT NULL DEFAULT '',
-    root TEXT COLLATE "C"
+    root TEXT COLLATE "C",
+    min_games BIGINT CHECK (min_games IS NULL OR min_games >= 1)
 );
 CREATE INDEX tournaments_skeleton ON tournaments(skeleton);
 
@@ -230,6 +231,16 @@ CREATE TABLE tournament_standings(
     total_score BIGINT NOT NULL,
     points BIGINT NOT NULL,
     point_games BIGINT NOT NULL,
+    PRIMARY KEY(tournament_id, game, ruleset, player_id)
+);
+CREATE TABLE tournament_penalties(
+    tournament_id BIGINT NOT NULL REFERENCES tournaments(id),
+    game TEXT COLLATE "C" NOT NULL,
+    ruleset TEXT COLLATE "C" NOT NULL,
+    player_id BIGINT NOT NULL REFERENCES players(id),
+    penalties BIGINT NOT NULL,
+    penalty_points BIGINT NOT NULL,
+    costed BIGINT NOT NULL,
     PRIMARY KEY(tournament_id, game, ruleset, player_id)
 );
 CREATE TABLE tournament_terms(

@@ -109,6 +109,8 @@ on_both_backends!(
     a_certificate_of_another_log_is_not_added_to_an_entry,
     pg_refuses_a_newer_schema,
     racing_writers_store_each_game_once_and_keep_exact_counts,
+    a_minimum_of_games_ranks_only_the_players_who_played_enough,
+    penalties_entered_as_incidents_are_counted_in_the_standings_with_their_cost,
 );
 
 #[test]
@@ -1807,6 +1809,7 @@ fn assert_kept_counts_are_the_rows(a: &Archive) {
         "SELECT * FROM fault_counts ORDER BY 1",
         "SELECT * FROM tournament_standings ORDER BY 1, 2, 3, 4",
         "SELECT * FROM tournament_terms ORDER BY 1, 2, 3",
+        "SELECT * FROM tournament_penalties ORDER BY 1, 2, 3, 4",
         "SELECT tournament_id, log_id, file, leaf FROM tournament_games ORDER BY 1, 2",
         "SELECT id, root FROM tournaments ORDER BY 1",
     ];
@@ -1814,19 +1817,14 @@ fn assert_kept_counts_are_the_rows(a: &Archive) {
     c.execute_batch("SAVEPOINT scratch").unwrap();
     c.execute_batch(
         "DELETE FROM list_counts; DELETE FROM fault_counts; UPDATE kept_totals SET n = 0 WHERE name = 'rounds';
-         DELETE FROM tournament_standings; DELETE FROM tournament_terms;
+         DELETE FROM tournament_standings; DELETE FROM tournament_terms; DELETE FROM tournament_penalties;
          UPDATE tournament_games SET file = NULL, leaf = NULL; UPDATE tournaments SET root = NULL;",
     )
     .unwrap();
     kept::count_stored(Db::Lite(c)).unwrap();
-    let counted: Vec<(i64, i64, i64)> = c
-        .prepare("SELECT tournament_id, log_id, 1 FROM tournament_counted")
-        .unwrap()
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-        .unwrap()
-        .collect::<rusqlite::Result<_>>()
-        .unwrap();
+    let counted = schema::every_counted(Db::Lite(c)).unwrap();
     tournaments::keep_standings(Db::Lite(c), &counted).unwrap();
+    tournaments::keep_penalties(Db::Lite(c), &counted).unwrap();
     let all: std::collections::BTreeSet<i64> = c
         .prepare("SELECT id FROM tournaments")
         .unwrap()
@@ -1955,7 +1953,7 @@ fn migration_8_fills_the_kept_counts_from_a_version_7_archive() {
         a.store_certified(&genuine, None, Some(&certify(&genuine, &key(41))), Some("Trusting"), Origin::CommandLine)
             .unwrap();
         assert_kept_counts_are_the_rows(&a);
-        // Back to version 7: what migrations 8 and 9 added taken away.
+        // Back to version 7: what migrations 8, 9 and 10 added taken away.
         a.lite("test")
             .unwrap()
             .execute_batch(
@@ -1966,6 +1964,7 @@ fn migration_8_fills_the_kept_counts_from_a_version_7_archive() {
                  DROP INDEX tournament_games_leaves;
                  ALTER TABLE tournament_games DROP COLUMN file; ALTER TABLE tournament_games DROP COLUMN leaf;
                  ALTER TABLE tournaments DROP COLUMN root;
+                 DROP TABLE tournament_penalties; ALTER TABLE tournaments DROP COLUMN min_games;
                  PRAGMA user_version = 7;",
             )
             .unwrap();
@@ -1989,4 +1988,139 @@ fn a_certificate_of_another_log_is_not_added_to_an_entry(b: Backend) {
     // Its own log's certificate is added.
     a.add_certificate(second.id, &certify(&two, &key(1))).unwrap();
     assert_eq!(a.certificates(second.id).unwrap().len(), 1);
+}
+
+/// A tournament of TZQ games certified by a key it trusts: `(seed, players)` each.
+fn certified_cup(a: &mut Archive, name: &str, games: &[(&str, [&str; 2])]) {
+    let referee = key(7);
+    a.ensure_tournament(name, None, &[referee.verifying_key()]).unwrap();
+    for (seed, players) in games {
+        let p = prepare(&tzq_bytes(seed, *players, Encoding::Binary));
+        let st = a.store(&p, None, Some(name), Origin::CommandLine).unwrap();
+        a.add_certificate(st.id, &certify(&p, &referee)).unwrap();
+    }
+}
+
+fn a_minimum_of_games_ranks_only_the_players_who_played_enough(b: Backend) {
+    let (_d, mut a) = temp_archive(b);
+    // Ann plays 3 games, Bo 2, Cy 1.
+    certified_cup(&mut a, "Min Cup", &[("min/1", ["Ann", "Bo"]), ("min/2", ["Ann", "Bo"]), ("min/3", ["Ann", "Cy"])]);
+    // No minimum (the default): every line ranked, as before.
+    assert_eq!(a.tournament_info("Min Cup").unwrap().unwrap().min_games, None);
+    let all = a.standings("Min Cup").unwrap().unwrap();
+    assert!(all.iter().all(|s| s.rank >= 1 && s.unranked.is_none()), "{all:?}");
+    // A minimum of 2: Cy (1 game) is listed last, unranked.
+    let t = a.set_min_games("Min Cup", Some(2)).unwrap();
+    assert_eq!(t.min_games, Some(2));
+    let st = a.standings("Min Cup").unwrap().unwrap();
+    assert_eq!(st.len(), 3);
+    let last = st.last().unwrap();
+    assert_eq!((last.player.as_str(), last.rank, last.unranked.as_deref()), ("Cy", 0, Some("unranked (1 of 2 games)")));
+    assert!(st[..2].iter().all(|s| s.rank >= 1 && s.unranked.is_none()), "{st:?}");
+    assert_eq!(st[0].rank, 1);
+    // 3: only Ann is ranked; Bo (2 games) before Cy (1).
+    a.set_min_games("Min Cup", Some(3)).unwrap();
+    let st = a.standings("Min Cup").unwrap().unwrap();
+    let order: Vec<(&str, u32)> = st.iter().map(|s| (s.player.as_str(), s.rank)).collect();
+    assert_eq!(order, [("Ann", 1), ("Bo", 0), ("Cy", 0)]);
+    assert_eq!(st[1].unranked.as_deref(), Some("unranked (2 of 3 games)"));
+    // The page's summary and the published tournament rank alike.
+    assert_eq!(a.tournament_summary("Min Cup").unwrap().unwrap().standings, st);
+    assert_eq!(a.published("Min Cup").unwrap().unwrap().standings, st);
+    // 0 or none: no minimum again.
+    assert_eq!(a.set_min_games("Min Cup", Some(0)).unwrap().min_games, None);
+    assert_eq!(a.standings("Min Cup").unwrap().unwrap(), all);
+    assert!(matches!(a.set_min_games("Nope", Some(2)), Err(ArchiveError::NoTournament(_))));
+}
+
+/// A riichi game (seed `seed`) with a referee's `incident chombo` of seat 1 at its third
+/// decision, prepared; and an MCR game with a `false_win` of seat 2 at its second.
+fn games_with_penalties(seed: &str) -> (Prepared, Prepared) {
+    use crate::samples::game_log_with_incident;
+    use paifu_core::{mcr::Mcr, riichi::Riichi, IncidentKind};
+    let names = ["Ann", "Bo", "Cy", "Di"];
+    let riichi =
+        game_log_with_incident::<Riichi>("tenhou", seed, &names, (1, 3), IncidentKind::Chombo, "a wrong ron").unwrap();
+    let mcr =
+        game_log_with_incident::<Mcr>("standard", seed, &names, (2, 2), IncidentKind::FalseWin, "false hu").unwrap();
+    (
+        prepare(&paifu_core::log::encode(&riichi, Encoding::Binary)),
+        prepare(&paifu_core::log::encode(&mcr, Encoding::Binary)),
+    )
+}
+
+/// The penalty lines of `tournament`: `(game, player, penalties, penalty_points)`, those with any.
+fn penalty_lines(a: &Archive, tournament: &str) -> Vec<(String, String, u64, Option<i64>)> {
+    let lines = a.standings(tournament).unwrap().unwrap();
+    lines.into_iter().filter(|s| s.penalties > 0).map(|s| (s.game, s.player, s.penalties, s.penalty_points)).collect()
+}
+
+fn penalties_entered_as_incidents_are_counted_in_the_standings_with_their_cost(b: Backend) {
+    let (_d, mut a) = temp_archive(b);
+    let referee = key(7);
+    a.ensure_tournament("Penalty Cup", None, &[referee.verifying_key()]).unwrap();
+    let (riichi, mcr) = games_with_penalties("penalties/1");
+    let ids: Vec<i64> = [&riichi, &mcr]
+        .iter()
+        .map(|p| {
+            assert!(p.verdict.is_valid(), "{:?}", p.verdict);
+            a.store(p, None, Some("Penalty Cup"), Origin::CommandLine).unwrap().id
+        })
+        .collect();
+    // Not counted yet (no certificate by a trusted key): no penalty listed.
+    assert!(penalty_lines(&a, "Penalty Cup").is_empty());
+    for (id, p) in ids.into_iter().zip([&riichi, &mcr]) {
+        a.add_certificate(id, &certify(p, &referee)).unwrap();
+    }
+    // Bo's chombo: a non-dealer's reverse mangan (4000 + 2000 + 2000) under tenhou's default
+    // `chombo=mangan`; Cy's false win: MCR's default `false_win` 10 to each of three players.
+    assert_eq!(
+        penalty_lines(&a, "Penalty Cup"),
+        [("mcr".into(), "Cy".into(), 1, Some(30)), ("riichi".into(), "Bo".into(), 1, Some(8000))]
+    );
+    // Kept as from scratch (migration 10's way): the same lines.
+    let db = a.db();
+    db.batch("BEGIN; DELETE FROM tournament_penalties;").unwrap();
+    assert!(penalty_lines(&a, "Penalty Cup").is_empty());
+    let counted = schema::every_counted(db).unwrap();
+    tournaments::keep_penalties(db, &counted).unwrap();
+    assert_eq!(penalty_lines(&a, "Penalty Cup").len(), 2);
+    db.batch("ROLLBACK").unwrap();
+    // The published line signs them.
+    let lines = a.standings("Penalty Cup").unwrap().unwrap();
+    let bo = lines.iter().find(|s| s.game == "riichi" && s.player == "Bo").unwrap();
+    assert_eq!((bo.line().penalties, bo.line().penalty_points), (1, Some(8000)));
+}
+
+#[test]
+fn an_archive_at_version_9_migrates_to_10_with_its_penalties_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v9.db");
+    let referee = key(7);
+    let expected = {
+        let mut a = Archive::open(&path).unwrap();
+        a.ensure_tournament("Cup", None, &[referee.verifying_key()]).unwrap();
+        let (riichi, mcr) = games_with_penalties("penalties/9");
+        for p in [&riichi, &mcr] {
+            a.store_certified(p, None, Some(&certify(p, &referee)), Some("Cup"), Origin::CommandLine).unwrap();
+        }
+        a.set_min_games("Cup", Some(1)).unwrap();
+        let expected = a.standings("Cup").unwrap().unwrap();
+        assert_eq!(penalty_lines(&a, "Cup").len(), 2);
+        // Back to version 9, main's schema before issue 28: what migration 10 added taken away.
+        a.lite("test")
+            .unwrap()
+            .execute_batch(
+                "DROP TABLE tournament_penalties; ALTER TABLE tournaments DROP COLUMN min_games;
+                 PRAGMA user_version = 9;",
+            )
+            .unwrap();
+        expected
+    };
+    let mut a = Archive::open(&path).unwrap();
+    assert_eq!(a.schema_version().unwrap(), SCHEMA_VERSION);
+    assert_eq!(a.tournament_info("Cup").unwrap().unwrap().min_games, None, "no minimum before");
+    a.set_min_games("Cup", Some(1)).unwrap();
+    assert_eq!(a.standings("Cup").unwrap().unwrap(), expected, "the penalties counted again from the rounds");
+    assert_kept_counts_are_the_rows(&a);
 }

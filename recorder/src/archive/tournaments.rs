@@ -34,6 +34,9 @@ pub struct TournamentInfo {
     /// The public keys (64 hex digits) whose certificates its standings accept.
     pub trusted_keys: Vec<String>,
     pub created_at: i64,
+    /// The counted games a player needs for a ranked line in each standings table; `None`: no
+    /// minimum (every line is ranked).
+    pub min_games: Option<u64>,
 }
 
 impl TournamentInfo {
@@ -66,6 +69,16 @@ pub struct Standing {
     /// Riichi: the sum of the final results after uma and oka as the game's ruleset counts them
     /// (the engine's `final_points` facts), in score units: 1000 is one point.
     pub points: Option<i64>,
+    /// `None` for a ranked line; for a line below the tournament's minimum number of games,
+    /// `unranked (N of M games)` (its `rank` is then 0, and it is listed after the ranked ones).
+    pub unranked: Option<String>,
+    /// Penalties recorded against the player in the counted games: the rule incidents `chombo`
+    /// (riichi), `false_win` (MCR) and `talk` (Ta Yü), one per incident.
+    pub penalties: u64,
+    /// What those penalties cost in score units, as the games' rulesets charge them at the table
+    /// (already in the final scores, never taken off again); `None` when no penalty of the line
+    /// has a cost in its ruleset (riichi `chombo=none`, MCR `false_win=0`, Ta Yü's talk).
+    pub penalty_points: Option<i64>,
 }
 
 impl Standing {
@@ -124,14 +137,15 @@ impl Archive {
     /// Who owns the tournament `name` and which keys it trusts; `None` when there is none.
     pub fn tournament_info(&self, name: &str) -> Result<Option<TournamentInfo>> {
         let db = self.db();
-        let row: Option<(i64, Option<String>, i64)> =
-            db.opt("SELECT id, owner, created_at FROM tournaments WHERE name = ?1", [name], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        let row: Option<(i64, Option<String>, i64, Option<i64>)> =
+            db.opt("SELECT id, owner, created_at, min_games FROM tournaments WHERE name = ?1", [name], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
             })?;
-        let Some((id, owner, created_at)) = row else { return Ok(None) };
+        let Some((id, owner, created_at, min_games)) = row else { return Ok(None) };
+        let min_games = min_games.and_then(|m| u64::try_from(m).ok()).filter(|m| *m > 0);
         let trusted_keys =
             db.rows("SELECT signer FROM tournament_keys WHERE tournament_id = ?1 ORDER BY signer", [id], |r| r.get(0))?;
-        Ok(Some(TournamentInfo { name: name.to_owned(), owner, trusted_keys, created_at }))
+        Ok(Some(TournamentInfo { name: name.to_owned(), owner, trusted_keys, created_at, min_games }))
     }
 
     /// Makes the tournament `name`, owned by `owner` (a token name; `None`: admins only) and
@@ -177,6 +191,19 @@ impl Archive {
         self.tournament_info(name)?.ok_or_else(|| ArchiveError::NoTournament(name.to_owned()))
     }
 
+    /// Sets the counted games a player needs for a ranked line in the tournament's standings
+    /// (`None` or 0: no minimum). Lines with fewer are listed after the ranked ones, unranked.
+    /// Nothing kept changes: the minimum applies as the standings are read.
+    pub fn set_min_games(&mut self, name: &str, min_games: Option<u64>) -> Result<TournamentInfo> {
+        let min = min_games.filter(|m| *m > 0).map(|m| i64::try_from(m).unwrap_or(i64::MAX));
+        let changed = self
+            .write(|tx| tx.exec("UPDATE tournaments SET min_games = ?2 WHERE name = ?1", params![name, min]))?;
+        if changed == 0 {
+            return Err(ArchiveError::NoTournament(name.to_owned()));
+        }
+        self.tournament_info(name)?.ok_or_else(|| ArchiveError::NoTournament(name.to_owned()))
+    }
+
     /// Every tournament, newest first.
     pub fn tournaments(&self) -> Result<Vec<TournamentRow>> {
         // The counts kept as games, certificates and keys are added (see `aggregates`).
@@ -201,12 +228,16 @@ impl Archive {
     /// there is no such tournament.
     pub fn standings(&self, tournament: &str) -> Result<Option<Vec<Standing>>> {
         let db = self.db();
-        let exists: Option<i64> = db.opt("SELECT id FROM tournaments WHERE name = ?1", [tournament], |r| r.get(0))?;
-        let Some(tid) = exists else { return Ok(None) };
+        let exists: Option<(i64, Option<i64>)> =
+            db.opt("SELECT id, min_games FROM tournaments WHERE name = ?1", [tournament], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        let Some((tid, min_games)) = exists else { return Ok(None) };
         let lines: Vec<Standing> = db.rows(
             "SELECT ts.game, ts.ruleset, p.name, ts.games, ts.firsts, ts.placement_sum, ts.total_score, ts.points,
-                    ts.point_games
+                    ts.point_games, COALESCE(tp.penalties, 0), COALESCE(tp.penalty_points, 0),
+                    COALESCE(tp.costed, 0)
              FROM tournament_standings ts JOIN players p ON p.id = ts.player_id
+             LEFT JOIN tournament_penalties tp ON tp.tournament_id = ts.tournament_id AND tp.game = ts.game
+                  AND tp.ruleset = ts.ruleset AND tp.player_id = ts.player_id
              WHERE ts.tournament_id = ?1",
             [tid],
             |r| {
@@ -222,16 +253,22 @@ impl Archive {
                     average_placement: 0.0,
                     total_score: r.get(6)?,
                     points: (r.get::<_, i64>(8)? > 0).then(|| r.get(7)).transpose()?,
+                    unranked: None,
+                    penalties: n(9)?,
+                    penalty_points: (r.get::<_, i64>(11)? > 0).then(|| r.get(10)).transpose()?,
                 })
             },
         )?;
-        Ok(Some(ranked(lines)))
+        Ok(Some(ranked(lines, min_games.and_then(|m| u64::try_from(m).ok()))))
     }
 }
 
 /// Lines of standings ranked: a table per game and ruleset (in their order), each line's
-/// average place, its rank in its table (equal lines share one).
-pub(super) fn ranked(lines: Vec<Standing>) -> Vec<Standing> {
+/// average place, its rank in its table (equal lines share one). With a minimum number of games,
+/// only lines with at least that many are ranked; the others follow them, rank 0 and marked
+/// `unranked (N of M games)`, most games first (then as ranked lines are ordered).
+pub(super) fn ranked(lines: Vec<Standing>, min_games: Option<u64>) -> Vec<Standing> {
+    let min = min_games.unwrap_or(0);
     let mut tables: BTreeMap<(String, String), Vec<Standing>> = BTreeMap::new();
     for l in lines {
         tables.entry((l.game.clone(), l.ruleset.clone())).or_default().push(l);
@@ -241,12 +278,19 @@ pub(super) fn ranked(lines: Vec<Standing>) -> Vec<Standing> {
         for l in &mut v {
             l.average_placement = l.placement_sum as f64 / l.games.max(1) as f64;
         }
+        let (mut v, mut below): (Vec<Standing>, Vec<Standing>) = v.into_iter().partition(|l| l.games >= min);
         v.sort_by(|a, b| a.order(b).then_with(|| a.player.cmp(&b.player)));
         for i in 0..v.len() {
             let same = i > 0 && v[i].order(&v[i - 1]).is_eq();
             v[i].rank = if same { v[i - 1].rank } else { i as u32 + 1 };
         }
+        below.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.order(b)).then_with(|| a.player.cmp(&b.player)));
+        for l in &mut below {
+            l.rank = 0;
+            l.unranked = Some(format!("unranked ({} of {min} games)", l.games));
+        }
         out.extend(v);
+        out.extend(below);
     }
     out
 }
@@ -366,6 +410,133 @@ pub(super) fn keep_standings(c: Db<'_>, changes: &[(i64, i64, i64)]) -> Result<(
     Ok(())
 }
 
+/// A seat's penalties in one game: how many, what the costed ones cost (score units), how many
+/// had a cost.
+#[derive(Clone, Copy, Default)]
+struct Penalty {
+    count: i64,
+    points: i64,
+    costed: i64,
+}
+
+/// Each seat's penalties in entry `id`: the rule incidents its rounds' facts record (one fact
+/// per incident, `close_round` in core), and what each cost as the ruleset charges it at the
+/// table: a riichi chombo, the offender's deltas of its annulled round (the penalty alone,
+/// docs/rules/riichi.md "Chombo"), costed when the ruleset's `chombo` is `mangan`; an MCR
+/// false win, the ruleset's `false_win` to each other player (docs/rules/mcr.md), costed when it
+/// is not 0; a Ta Yü talk costs a turn, never points.
+fn penalties_of(
+    c: Db<'_>,
+    id: i64,
+    game: &str,
+    ruleset: &str,
+    header: Option<&str>,
+    seats: usize,
+) -> Result<BTreeMap<i64, Penalty>> {
+    use paifu_core::IncidentKind;
+    let mut out: BTreeMap<i64, Penalty> = BTreeMap::new();
+    // Only the rounds whose facts name a rule incident are read (the text is checked again below).
+    let rows: Vec<(String, String)> = c.rows(
+        "SELECT facts, deltas FROM rounds WHERE log_id = ?1
+             AND (facts LIKE '%\"chombo\"%' OR facts LIKE '%\"false_win\"%' OR facts LIKE '%\"talk\"%')
+         ORDER BY round",
+        [id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    let mut options = None;
+    for (facts, deltas) in rows {
+        let facts: Vec<Fact> = super::parse_json(&facts, "round facts")?;
+        for f in &facts {
+            let Some(seat) = f.seat else { continue };
+            let kind = IncidentKind::from_fact_key(game, &f.key);
+            if !matches!(kind, Some(IncidentKind::Chombo | IncidentKind::FalseWin | IncidentKind::Talk)) {
+                continue;
+            }
+            if options.is_none() {
+                let text =
+                    header.ok_or_else(|| ArchiveError::Corrupt(format!("entry {id}: penalties but no header")))?;
+                let h: paifu_core::log::Header = super::parse_json(text, "a stored header")?;
+                options = Some(h.options);
+            }
+            let Some(opts) = options.as_ref() else { continue };
+            let bad = |e: paifu_core::SetupError| ArchiveError::Corrupt(format!("entry {id}'s options: {}", e.0));
+            let cost = match kind {
+                Some(IncidentKind::Chombo) => {
+                    let rules = <paifu_core::riichi::Riichi as paifu_core::Game>::rules(ruleset, opts).map_err(bad)?;
+                    if rules.chombo == paifu_core::riichi::Chombo::Off {
+                        None
+                    } else {
+                        let d: Vec<i64> = super::parse_json(&deltas, "round deltas")?;
+                        Some(-d.get(usize::from(seat)).copied().unwrap_or(0).min(0))
+                    }
+                }
+                Some(IncidentKind::FalseWin) => {
+                    let rules = <paifu_core::mcr::Mcr as paifu_core::Game>::rules(ruleset, opts).map_err(bad)?;
+                    (rules.false_win > 0).then(|| rules.false_win * (seats.max(1) as i64 - 1))
+                }
+                _ => None,
+            };
+            let p = out.entry(i64::from(seat)).or_default();
+            p.count += 1;
+            if let Some(cost) = cost {
+                p.points += cost;
+                p.costed += 1;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Adds to the kept penalties (`tournament_penalties`, migration 10) what each change means,
+/// as [`keep_standings`] does for the standings: `(tournament, entry, n)`, each seat's rule
+/// incidents in the entry and their cost (see [`penalties_of`]) added `n` times to its player's
+/// line; a line back at no penalty is dropped.
+pub(super) fn keep_penalties(c: Db<'_>, changes: &[(i64, i64, i64)]) -> Result<()> {
+    for &(tid, id, n) in changes {
+        let (game, ruleset, header, seats): (String, String, Option<String>, i64) = c.row(
+            "SELECT COALESCE(l.game, ''), COALESCE(l.ruleset, ''), l.header_json,
+                    (SELECT COUNT(*) FROM seats s WHERE s.log_id = l.id)
+             FROM logs l WHERE l.id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )?;
+        let seats = usize::try_from(seats).unwrap_or(0);
+        for (seat, p) in penalties_of(c, id, &game, &ruleset, header.as_deref(), seats)? {
+            let Some(pid) =
+                c.opt("SELECT player_id FROM seats WHERE log_id = ?1 AND seat = ?2", params![id, seat], |r| {
+                    r.get::<_, i64>(0)
+                })?
+            else {
+                return Err(ArchiveError::Corrupt(format!("entry {id}: a penalty of seat {seat}, which it has not")));
+            };
+            let left: i64 = c.row(
+                "INSERT INTO tournament_penalties AS tp(tournament_id, game, ruleset, player_id, penalties,
+                                                       penalty_points, costed)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                 ON CONFLICT(tournament_id, game, ruleset, player_id) DO UPDATE SET
+                     penalties = tp.penalties + excluded.penalties,
+                     penalty_points = tp.penalty_points + excluded.penalty_points,
+                     costed = tp.costed + excluded.costed
+                 RETURNING penalties",
+                params![tid, game, ruleset, pid, n * p.count, n * p.points, n * p.costed],
+                |r| r.get(0),
+            )?;
+            match left {
+                0 => {
+                    c.exec(
+                        "DELETE FROM tournament_penalties
+                         WHERE tournament_id = ?1 AND game = ?2 AND ruleset = ?3 AND player_id = ?4",
+                        params![tid, game, ruleset, pid],
+                    )?;
+                }
+                l if l < 0 => return Err(ArchiveError::Corrupt(format!("a line's penalties fell below none: {l}"))),
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
 /// How the counted riichi games of tournament `tid` count their final points, per ruleset
 /// (kept by [`keep_standings`]): each distinct setting once, in order.
 pub(super) fn final_points_terms(c: Db<'_>, tid: i64) -> Result<BTreeMap<(String, String), Vec<String>>> {
@@ -415,6 +586,9 @@ mod tests {
             average_placement: placement_sum as f64 / games as f64,
             total_score,
             points,
+            unranked: None,
+            penalties: 0,
+            penalty_points: None,
         }
     }
 

@@ -24,6 +24,7 @@ pub mod mcr;
 pub mod mjai;
 pub mod mjlog;
 mod positions;
+pub use positions::Place;
 pub mod record;
 mod rules;
 pub mod source;
@@ -120,8 +121,9 @@ pub fn import_with(
     }?;
     // A log made from this very file (not one the file embeds) holds the file.
     let h = &imp.log.header;
-    let made_here = h.source.as_ref().is_some_and(|s| s.digest == to_log::source_digest(bytes));
-    if made_here && to_log::embedded_source(h).is_none() {
+    // (The file is hashed again only when the log holds no source, which is rare.)
+    let made_here = || h.source.as_ref().is_some_and(|s| s.digest == to_log::source_digest(bytes));
+    if to_log::embedded_source(h).is_none() && made_here() {
         return Err(ImportError::new(
             "",
             format!(

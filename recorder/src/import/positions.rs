@@ -6,6 +6,11 @@ use super::ImportError;
 use std::collections::HashMap;
 use std::fmt;
 
+/// The map's hasher: foldhash (hashbrown's own default), seeded per map. Its keys are small
+/// numbers bounded by the size of a source file, which SipHash would hash ten times slower, once
+/// for every line of the file.
+type Hasher = foldhash::fast::RandomState;
+
 /// A place in the record model: `log[round]`, `log[round][entry]` or
 /// `log[round][entry][item]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -106,11 +111,41 @@ impl fmt::Display for Label {
     }
 }
 
+/// Where a record of an import comes from: a position in its source file, a place in the record
+/// model, or (the formats that name their places themselves) a text; written out only when a
+/// message names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Place(At);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum At {
+    Source(Label),
+    Model(Pos),
+    Text(Box<str>),
+}
+
+impl Place {
+    /// A place named by a text (a path such as `log[2][5]`, or `hand 3, line 7`).
+    pub(crate) fn text(t: impl Into<Box<str>>) -> Place {
+        Place(At::Text(t.into()))
+    }
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            At::Source(l) => l.fmt(f),
+            At::Model(p) => p.fmt(f),
+            At::Text(t) => f.write_str(t),
+        }
+    }
+}
+
 /// Record-model places mapped to source positions; empty for tenhou.net/6, whose positions are
 /// the model's own.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PosMap {
-    places: HashMap<Pos, Label>,
+    places: HashMap<Pos, Label, Hasher>,
     /// `sc`, the final results (mjlog's `owari`).
     sc: Option<Label>,
 }
@@ -140,7 +175,25 @@ impl PosMap {
     /// The source position of a place, or of its nearest enclosing place; the place itself when
     /// none is mapped.
     pub(crate) fn map_pos(&self, pos: Pos) -> String {
-        self.lookup(pos).map_or_else(|| pos.to_string(), |l| l.to_string())
+        self.place(pos).to_string()
+    }
+
+    /// [`PosMap::map_pos`], kept as numbers: written out only when a message names it.
+    pub(crate) fn place(&self, pos: Pos) -> Place {
+        Place(match self.lookup(pos) {
+            Some(l) => At::Source(l),
+            None => At::Model(pos),
+        })
+    }
+
+    /// A record's place mapped to the source's positions: a model place as [`PosMap::place`], a
+    /// path as [`PosMap::map`].
+    pub(crate) fn locate(&self, p: Place) -> Place {
+        match p.0 {
+            At::Model(pos) => self.place(pos),
+            At::Text(path) => Place::text(self.map(&path)),
+            At::Source(_) => p,
+        }
     }
 
     /// [`PosMap::map_pos`] of a path (`log[3][5][7]`, deeper steps read as their item's); `sc`

@@ -102,3 +102,79 @@ impl Riichi {
         self.end_round([0; 4], ending);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::error::ErrorCode;
+    use crate::riichi::{Action, Riichi, Rules};
+    use crate::Game;
+
+    /// Plays `records` (`seat notation`) into `g`; the first refusal, with its record.
+    fn play(g: &mut Riichi, records: &[&str]) -> Result<(), (String, crate::error::Violation)> {
+        for r in records {
+            let (seat, a) = r.split_once(' ').unwrap();
+            let a: Action = a.parse().unwrap_or_else(|e| panic!("{r}: {e:?}"));
+            g.play_mut(seat.parse().unwrap(), &a).map_err(|v| (r.to_string(), v))?;
+        }
+        Ok(())
+    }
+
+    /// An imported hand (no seed) up to the dealer's discard of 9s into three double riichi, each
+    /// waiting on 9s alone; the records give the ura indicators in `ura` (Tenhou's record of a
+    /// triple ron, an abortive draw, shows none).
+    fn to_the_triple_ron(rules: Rules, ura: &[&str]) -> Riichi {
+        let mut g = Riichi::new(rules, 4, None).unwrap();
+        let mut start = vec!["0 deal 99m99p112346789s", "1 deal 234678m234678p9s", "2 deal 234678m234678p9s"];
+        start.extend(["3 deal 234678m234678p9s", "0 dora 7z"]);
+        start.extend(ura);
+        start.extend(["0 draw 1z", "0 tsumogiri 1z", "1 draw 2z", "1 riichi tsumogiri 2z", "2 draw 3z"]);
+        start.extend(["2 riichi tsumogiri 3z", "3 draw 4z", "3 riichi tsumogiri 4z", "0 draw 5z", "0 discard 9s"]);
+        play(&mut g, &start).unwrap_or_else(|(r, v)| panic!("{r}: {v:?}"));
+        g
+    }
+
+    #[test]
+    fn a_triple_ron_is_an_abortive_draw_before_any_ura_indicator_is_asked() {
+        // Before: seat 1's ron was refused ("wins in riichi, but the records give 0 of the 1 ura
+        // indicators"), though the third ron makes the hand a draw that shows none.
+        let mut g = to_the_triple_ron(Rules::default(), &[]);
+        play(&mut g, &["1 ron", "2 ron", "3 ron"]).unwrap_or_else(|(r, v)| panic!("{r}: {v:?}"));
+        let r = g.results().last().unwrap();
+        assert!(r.facts.iter().any(|f| f.key == "abort:triple_ron"), "{}", r.summary);
+        assert!(!r.facts.iter().any(|f| f.key == "win"), "nobody wins: {}", r.summary);
+        // Only the three riichi deposits, which stay on the table.
+        assert_eq!((r.deltas.clone(), g.riichi_sticks()), (vec![0, -1000, -1000, -1000], 3));
+    }
+
+    #[test]
+    fn two_rons_that_stand_still_need_their_ura_indicators() {
+        // The attack: a riichi ron without ura indicators, given while a third ron could still
+        // come, and the third seat passes: two rons stand, and the pass that settles it is
+        // refused, naming the winner.
+        let mut g = to_the_triple_ron(Rules::default(), &[]);
+        let (at, v) = play(&mut g, &["1 ron", "2 ron", "3 pass"]).unwrap_err();
+        assert_eq!((at.as_str(), v.code), ("3 pass", ErrorCode::IllegalAction), "{v:?}");
+        assert!(v.message.contains("seat 1 wins in riichi, but the records give 0 of the 1 ura indicators"), "{v:?}");
+        // Passed first, a third ron cannot come: the ron is refused where it is given.
+        let mut g = to_the_triple_ron(Rules::default(), &[]);
+        let (at, _) = play(&mut g, &["3 pass", "1 ron"]).unwrap_err();
+        assert_eq!(at, "1 ron");
+        // With the ura indicator recorded, the double ron is paid.
+        let mut g = to_the_triple_ron(Rules::default(), &["0 ura 6z"]);
+        play(&mut g, &["1 ron", "2 ron", "3 pass"]).unwrap_or_else(|(r, v)| panic!("{r}: {v:?}"));
+        let r = g.results().last().unwrap();
+        assert_eq!(r.facts.iter().filter(|f| f.key == "win").count(), 2, "{}", r.summary);
+    }
+
+    #[test]
+    fn without_the_triple_ron_abort_every_riichi_ron_needs_its_ura_indicators() {
+        let rules = Rules { triple_ron_abort: false, ..Rules::default() };
+        let mut g = to_the_triple_ron(rules.clone(), &[]);
+        let (at, v) = play(&mut g, &["1 ron"]).unwrap_err();
+        assert!(at == "1 ron" && v.message.contains("ura indicators"), "{v:?}");
+        let mut g = to_the_triple_ron(rules, &["0 ura 6z"]);
+        play(&mut g, &["1 ron", "2 ron", "3 ron"]).unwrap_or_else(|(r, v)| panic!("{r}: {v:?}"));
+        let r = g.results().last().unwrap();
+        assert_eq!(r.facts.iter().filter(|f| f.key == "win").count(), 3, "{}", r.summary);
+    }
+}

@@ -237,10 +237,10 @@ impl Riichi {
         let missing =
             |what: &str| Err(Violation::illegal(format!("seat {seat} may not {what} the {tile} of seat {from}")));
         match action {
-            Action::Pass => Ok(()),
+            Action::Pass => self.check_ura_of_rons(seat, window, false),
             Action::Ron => {
                 if c.contains(Can::WIN) {
-                    self.check_ura_known(seat)
+                    self.check_ura_of_rons(seat, window, true)
                 } else if let Some(furiten) = self.furiten_refusal(seat, tile) {
                     Err(furiten)
                 } else {
@@ -275,6 +275,26 @@ impl Riichi {
                 "seat {seat} must answer seat {from}'s {tile} with a claim or pass, not {other}"
             ))),
         }
+    }
+
+    /// The ura indicators the riichi winners on this window need (imported games): checked as
+    /// `seat` answers (`ron`: with a ron), for every ron given so far, once the rons are known to
+    /// stand. Under `triple_ron_abort` three rons on one tile are an abortive draw (Tenhou's
+    /// 三家和了, docs/rules/riichi.md), which pays nobody and shows no ura indicator: so while a
+    /// third ron may still come, no winner needs them yet, and the check waits for the answer
+    /// that settles it (a pass that leaves two rons standing is refused when they lack them).
+    fn check_ura_of_rons(&self, seat: Seat, window: &claim::Window<Action>, ron: bool) -> Result<(), Violation> {
+        if self.seed.is_some() {
+            return Ok(());
+        }
+        let rons = |s: Seat| (s == seat && ron) || matches!(window.answer_of(s), Some(Action::Ron));
+        if self.rules.triple_ron_abort {
+            let may_ron = |s: Seat| s != seat && window.asks(s) && window.can(s).contains(Can::WIN);
+            if (0..4).filter(|&s| rons(s) || may_ron(s)).count() >= 3 {
+                return Ok(());
+            }
+        }
+        (0..4).filter(|&s| rons(s)).try_for_each(|s| self.check_ura_known(s))
     }
 
     /// The answers `seat` may give to the claim window on `tile`.

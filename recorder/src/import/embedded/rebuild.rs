@@ -2,7 +2,7 @@
 //! claims put back, and for a seeded log the decisions replayed on the seed.
 
 use super::Embedded;
-use crate::import::positions::PosMap;
+use crate::import::positions::{Place, PosMap};
 use crate::import::record::{Game, Tile};
 use crate::import::to_log::{self, Imported, Mismatch};
 use crate::import::ImportError;
@@ -15,7 +15,7 @@ pub(crate) fn rebuild(g: &Game, e: &Embedded) -> Result<Imported, ImportError> {
     let seeded = e.header.seed.is_some();
     let (imp, windowed) = to_log::convert_windows(g, e.header.clone(), &PosMap::default())?;
     if let Some((i, why)) = &imp.refused {
-        let pos = imp.positions.get(*i).cloned().unwrap_or_default();
+        let pos = imp.positions.get(*i).map(ToString::to_string).unwrap_or_default();
         return Err(g.error_at(&pos, format!("the rules refuse this play: {why}")));
     }
     // Runs of answers to one claim window, numbered.
@@ -28,7 +28,7 @@ pub(crate) fn rebuild(g: &Game, e: &Embedded) -> Result<Imported, ImportError> {
         run.push(w.then_some(id));
     }
     let chance = |a: &Action| matches!(a, Action::Deal(_) | Action::Draw(_) | Action::Dora(_) | Action::Ura(_));
-    let kept: Vec<(Record<Action>, String, Option<usize>)> = imp
+    let kept: Vec<(Record<Action>, Place, Option<usize>)> = imp
         .log
         .records
         .iter()
@@ -65,7 +65,7 @@ pub(crate) fn rebuild(g: &Game, e: &Embedded) -> Result<Imported, ImportError> {
             let want = e.order[j];
             let Some(x) = (k..end).find(|&x| !used[x - k] && kept[x].0.seat == want) else {
                 return Err(g.error_at(
-                    &kept[j].1,
+                    &kept[j].1.to_string(),
                     format!("the embedded record order has seat {want} answer here, but the file does not"),
                 ));
             };
@@ -85,7 +85,7 @@ pub(crate) fn rebuild(g: &Game, e: &Embedded) -> Result<Imported, ImportError> {
         match r {
             Some(r) => r.action = a.clone(),
             None => {
-                let pos = positions.get(*i).cloned().unwrap_or_else(|| "paifu.calls".into());
+                let pos = positions.get(*i).map_or_else(|| "paifu.calls".into(), ToString::to_string);
                 return Err(g.error_at(&pos, format!("the embedded log calls {a} here, but the file does not")));
             }
         }
@@ -106,12 +106,12 @@ pub(crate) fn rebuild(g: &Game, e: &Embedded) -> Result<Imported, ImportError> {
         .into_iter()
         .map(|m| Mismatch { record: kept_at.get(m.record).copied().unwrap_or(last).min(last), ..m })
         .collect();
-    Ok(Imported { log, positions, refused: None, mismatches })
+    Ok(Imported { log, positions, refused: None, mismatches, verdict: None })
 }
 
 /// Whether the record at `i` of the rebuilt order answers a claim window (reordering stays
 /// inside runs, so the run flags keep their places).
-fn windowed_at(kept: &[(Record<Action>, String, Option<usize>)], i: usize) -> bool {
+fn windowed_at(kept: &[(Record<Action>, Place, Option<usize>)], i: usize) -> bool {
     kept.get(i).is_some_and(|k| k.2.is_some())
 }
 
@@ -121,7 +121,7 @@ fn notation(codes: &[i64]) -> String {
 
 /// Replays the decisions on the seed: each hand's starting hands and first dora indicator must be
 /// the file's, and every decision must be legal.
-fn check_seed(g: &Game, log: &Log<Action>, positions: &[String]) -> Result<(), ImportError> {
+fn check_seed(g: &Game, log: &Log<Action>, positions: &[Place]) -> Result<(), ImportError> {
     let h = &log.header;
     let rules = Riichi::rules(&h.ruleset, &h.options).map_err(|e| ImportError::new("paifu.header", e.0))?;
     let mut game = Riichi::new(rules, 4, h.seed.as_ref()).map_err(|e| ImportError::new("paifu.header", e.0))?;
@@ -169,7 +169,7 @@ fn check_seed(g: &Game, log: &Log<Action>, positions: &[String]) -> Result<(), I
             }
         }
         if let Err(v) = game.play_mut(rec.seat, &rec.action) {
-            let pos = positions.get(k).cloned().unwrap_or_default();
+            let pos = positions.get(k).map(ToString::to_string).unwrap_or_default();
             return Err(g.error_at(&pos, format!("on the embedded seed this play is refused: {}", v.message)));
         }
     }

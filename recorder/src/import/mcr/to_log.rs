@@ -12,6 +12,7 @@
 use super::{End, SourceHand, What};
 use crate::import::to_log::{embeddable, source_digest, Mismatch, META_KEY};
 use crate::import::ImportError;
+use crate::import::Place;
 use paifu_core::log::{Claim, Header, Log, OptValue, Options, Record, Source, FORMAT_VERSION};
 use paifu_core::mahjong::Tile;
 use paifu_core::mcr::{Action, Fan, Mcr, Rules};
@@ -40,7 +41,7 @@ pub fn to_log(hand: &SourceHand) -> Result<Imported, ImportError> {
     if b.refused.is_none() {
         check_end(&mut b, hand, &mut mismatches);
     }
-    Ok(Imported { log: b.log, positions: b.positions, refused: b.refused, mismatches })
+    Ok(Imported { log: b.log, positions: b.positions, refused: b.refused, mismatches, verdict: None })
 }
 
 /// The header of an imported MCR hand: no seed, the source block, the hand's text embedded.
@@ -70,7 +71,7 @@ fn header(hand: &SourceHand, ruleset: &str, options: Options) -> Header {
 struct Builder {
     g: Mcr,
     log: Log<Action>,
-    positions: Vec<String>,
+    positions: Vec<Place>,
     refused: Option<(usize, String)>,
 }
 
@@ -82,7 +83,7 @@ impl Builder {
         }
         let seq = self.log.records.len();
         self.log.records.push(Record { seq: seq as u32, seat, action: action.clone(), claim: None });
-        self.positions.push(at.to_owned());
+        self.positions.push(Place::text(at));
         match self.g.play_mut(seat, &action) {
             Ok(()) => true,
             Err(v) => {

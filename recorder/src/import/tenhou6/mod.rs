@@ -27,9 +27,6 @@ use super::embedded::{self, first_difference, mismatch};
 use super::positions::PosMap;
 use super::to_log::{self, Imported};
 use super::ImportError;
-use paifu_core::log::Positions;
-use paifu_core::replay::validate_log;
-use paifu_core::riichi::Riichi;
 use paifu_core::ErrorCode;
 use serde_json::Value;
 
@@ -78,8 +75,5 @@ pub(crate) fn import_read(text: &str, bytes: &[u8], read: to_log::Reading) -> Re
 /// Whether an imported log, every record of it accepted, stops before its game is over (the
 /// validator's `truncated`).
 fn stops_early(imp: &Imported) -> bool {
-    imp.refused.is_none()
-        && validate_log::<Riichi>(&imp.log, &Positions::default())
-            .fault()
-            .is_some_and(|f| f.code == ErrorCode::Truncated)
+    imp.refused.is_none() && imp.verdict().fault().is_some_and(|f| f.code == ErrorCode::Truncated)
 }

@@ -239,9 +239,10 @@ impl Derive {
                     *a = if ron { (s, Action::Ron, result_pos) } else { (s, Action::Pass, last_disc) };
                 }
             } else {
-                // Who calls this tile: the seat whose next take is a call of it from `from`; pon
-                // and kan before chi.
-                let mut caller: Option<(Seat, Action, u8)> = None;
+                // Who calls this tile: a seat whose next take is a call of it from `from` (pon
+                // and kan before chi), or nobody, as the rest of the hand's lists allow (`choose`).
+                let mut cands: [(Seat, Action, u8); 3] = std::array::from_fn(|_| (0, Action::Pass, 0));
+                let mut nc = 0;
                 for &s in seats {
                     let su = usize::from(s);
                     let a = match r.takes[su].get(self.ti[su]) {
@@ -259,11 +260,20 @@ impl Derive {
                         _ => None,
                     };
                     if let Some((a, p)) = a {
-                        if caller.as_ref().is_none_or(|c| p > c.2) {
-                            caller = Some((s, a, p));
-                        }
+                        cands[nc] = (s, a, p);
+                        nc += 1;
                     }
                 }
+                // The first of the highest priority, nearest the discarder, is tried first.
+                let mut best: Option<usize> = None;
+                for i in 0..nc {
+                    if best.is_none_or(|b| cands[i].2 > cands[b].2) {
+                        best = Some(i);
+                    }
+                }
+                let seated = [cands[0].0, cands[1].0, cands[2].0];
+                let chosen = best.and_then(|b| choose(r, self.ti, self.di, from, wtile, &seated[..nc], b));
+                let caller = chosen.map(|i| cands[i].clone());
                 for (a, &s) in answers.iter_mut().zip(seats) {
                     *a = match &caller {
                         Some((c, action, _)) if *c == s => {
@@ -380,4 +390,178 @@ impl Derive {
 /// An error at a place of round `r`.
 fn err(r: &Round, pos: Pos, message: String) -> ImportError {
     ImportError { round: Some(r.name()), position: pos.to_string(), message }
+}
+
+/// How many steps of the lists one choice of a caller may look through ([`choose`]): a real
+/// hand's rest is a few hundred at most; a record built to branch at every call stops here.
+const LOOKAHEAD_STEPS: u32 = 20_000;
+/// How many claim windows with a caller to choose one look-ahead goes through inside another.
+const LOOKAHEAD_DEPTH: u32 = 48;
+
+/// Who calls `from`'s discard `tile`, when the source lists a call of it next in the takes of
+/// the seats `cands`: the index of the caller in `cands`, or `None` for nobody.
+///
+/// tenhou.net/6 lists each seat's takes and discards apart, so a call says which seat's tile of
+/// which kind it took but not which of that seat's discards: when `from` discards the same tile
+/// again later, a call next in a seat's takes may be of this discard or of a later one (the
+/// caller draws nothing between: a call elsewhere skips its turn). The lists decide: a choice
+/// stands when the hand's lists can be read to their ends after it, each seat drawing when the
+/// turn comes to it and a discard going on to the next seat unless it is called; so it is read
+/// ahead on the lists alone, from the state after each choice (`cands[best]` first, the others in
+/// seat order, then nobody), and the first that reads to the end is taken. Where none does (a
+/// record whose lists do not interleave), `cands[best]` is taken and the engine refuses where
+/// the record goes wrong. A tile `from` does not discard again has no other reading: taken as it
+/// is, with no look-ahead.
+fn choose(
+    r: &Round,
+    ti: [usize; 4],
+    di: [usize; 4],
+    from: Seat,
+    tile: Tile,
+    cands: &[Seat],
+    best: usize,
+) -> Option<usize> {
+    let next = (from + 1) % 4;
+    if !discards_again(r, from, ti, di, tile) || (cands.len() == 1 && cands[best] == next) {
+        return Some(best);
+    }
+    let mut budget = LOOKAHEAD_STEPS;
+    let order = std::iter::once(Some(best)).chain((0..cands.len()).filter(|&i| i != best).map(Some)).chain([None]);
+    for option in order {
+        let at = Lists { ti, di, next: Next::Window(from, tile) };
+        let caller = option.and_then(|i| cands.get(i).copied());
+        if at.after(r, from, caller).is_some_and(|at| at.reads_to_the_end(r, &mut budget, 0)) {
+            return option;
+        }
+    }
+    Some(best)
+}
+
+/// Whether `from` may discard `tile` again after its discard `di[from]` (a drawn tile's discard
+/// counted when a later draw is `tile`): only then can a call of `tile` from `from` be of a later
+/// discard.
+fn discards_again(r: &Round, from: Seat, ti: [usize; 4], di: [usize; 4], tile: Tile) -> bool {
+    let f = usize::from(from);
+    let drawn_later = || r.takes[f].iter().skip(ti[f]).any(|t| matches!(t, Take::Draw(d) if d.to_paifu() == tile));
+    r.discards[f].iter().skip(di[f]).any(|d| match d {
+        Discard::Tile(t) | Discard::Riichi(Some(t)) => t.to_paifu() == tile,
+        Discard::Tsumogiri | Discard::Riichi(None) => drawn_later(),
+        _ => false,
+    })
+}
+
+/// What comes next in the look-ahead.
+#[derive(Clone, Copy, Debug)]
+enum Next {
+    /// The seat draws (its next take must be a draw).
+    Draw(Seat),
+    /// The seat's turn, with the tile it drew (none after a chi or pon).
+    Turn(Seat, Option<Tile>),
+    /// The seat's discard of the tile may be called.
+    Window(Seat, Tile),
+}
+
+/// A place in a hand's lists: each seat's next take and discard, and what comes next.
+#[derive(Clone, Copy, Debug)]
+struct Lists {
+    ti: [usize; 4],
+    di: [usize; 4],
+    next: Next,
+}
+
+impl Lists {
+    /// Every list read to its end: the hand is over.
+    fn ended(&self, r: &Round) -> bool {
+        (0..4).all(|s| self.ti[s] == r.takes[s].len() && self.di[s] == r.discards[s].len())
+    }
+
+    /// After the window on `from`'s discard: `caller`'s call (its next take), or the next seat's
+    /// draw; `None` when the lists cannot go on so (an open kan not followed by 0).
+    fn after(mut self, r: &Round, from: Seat, caller: Option<Seat>) -> Option<Lists> {
+        let Some(c) = caller else {
+            self.next = Next::Draw((from + 1) % 4);
+            return Some(self);
+        };
+        let cu = usize::from(c);
+        let take = r.takes[cu].get(self.ti[cu])?;
+        self.ti[cu] += 1;
+        self.next = match take {
+            Take::OpenKan { .. } => {
+                if !matches!(r.discards[cu].get(self.di[cu]), Some(Discard::Nothing)) {
+                    return None;
+                }
+                self.di[cu] += 1;
+                Next::Draw(c)
+            }
+            _ => Next::Turn(c, None),
+        };
+        Some(self)
+    }
+
+    /// Whether the lists read on from here to their ends, in the order of play: every draw where
+    /// the turn comes, every discard passed on or called by a seat whose next take calls it
+    /// (each such choice tried in turn, `depth` of them already open), within `budget` steps.
+    fn reads_to_the_end(mut self, r: &Round, budget: &mut u32, depth: u32) -> bool {
+        loop {
+            if *budget == 0 {
+                return false;
+            }
+            *budget -= 1;
+            if self.ended(r) {
+                return true;
+            }
+            match self.next {
+                Next::Draw(s) => {
+                    let su = usize::from(s);
+                    let Some(Take::Draw(t)) = r.takes[su].get(self.ti[su]) else { return false };
+                    self.ti[su] += 1;
+                    self.next = Next::Turn(s, Some(t.to_paifu()));
+                }
+                Next::Turn(s, drawn) => {
+                    let su = usize::from(s);
+                    let Some(d) = r.discards[su].get(self.di[su]) else { return false };
+                    self.di[su] += 1;
+                    self.next = match (d, drawn) {
+                        (Discard::Tile(t) | Discard::Riichi(Some(t)), _) => Next::Window(s, t.to_paifu()),
+                        (Discard::Tsumogiri | Discard::Riichi(None), Some(t)) => Next::Window(s, t),
+                        (Discard::AddedKan { .. } | Discard::ClosedKan { .. }, _) => Next::Draw(s),
+                        _ => return false,
+                    };
+                }
+                Next::Window(from, tile) => {
+                    let mut callers = [None; 3];
+                    let mut n = 0;
+                    for s in (1..4).map(|d| (from + d) % 4) {
+                        if calls(r.takes[usize::from(s)].get(self.ti[usize::from(s)]), s, from, tile) {
+                            callers[n] = Some(s);
+                            n += 1;
+                        }
+                    }
+                    if n == 0 {
+                        self.next = Next::Draw((from + 1) % 4);
+                        continue;
+                    }
+                    if depth >= LOOKAHEAD_DEPTH {
+                        return false;
+                    }
+                    return callers[..n]
+                        .iter()
+                        .copied()
+                        .chain([None])
+                        .any(|c| self.after(r, from, c).is_some_and(|at| at.reads_to_the_end(r, budget, depth + 1)));
+                }
+            }
+        }
+    }
+}
+
+/// Whether `take`, `s`'s next take, calls `from`'s discard `tile`.
+fn calls(take: Option<&Take>, s: Seat, from: Seat, tile: Tile) -> bool {
+    match take {
+        Some(Take::Chi { called, .. }) => called.to_paifu() == tile && (s + 3) % 4 == from,
+        Some(Take::Pon { called, from: f, .. } | Take::OpenKan { called, from: f, .. }) => {
+            called.to_paifu() == tile && f.seat(s) == from
+        }
+        _ => false,
+    }
 }

@@ -16,11 +16,12 @@ mod result;
 pub(crate) use derive::{Derive, Derived, Ends};
 pub(crate) use result::tenhou_results;
 
-use super::positions::PosMap;
+use super::positions::{Place, PosMap};
 use super::record::{self, Game};
 use super::{rules, ImportError};
 use builder::Builder;
-use paifu_core::log::{Header, Log, Options, Source, FORMAT_VERSION, MAX_ITEM_BYTES};
+use paifu_core::log::{Header, Log, Options, Positions, Source, FORMAT_VERSION, MAX_ITEM_BYTES};
+use paifu_core::replay::{validate_log, Verdict};
 use paifu_core::riichi::{Action, ExcerptStart, Riichi};
 use paifu_core::Digest;
 use paifu_core::Game as _;
@@ -30,14 +31,17 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug)]
 pub struct Imported<A: paifu_core::log::Action = Action> {
     pub log: Log<A>,
-    /// For each record, where it comes from in the source (a JSON path or a line).
-    pub positions: Vec<String>,
+    /// For each record, where it comes from in the source (a line, a byte, a JSON path).
+    pub positions: Vec<Place>,
     /// The record the engine refused while importing (the log ends with it), and why.
     pub refused: Option<(usize, String)>,
     /// Where the source's own scoring differs from Paifu's (a win's han, fu, yaku or liable seat,
     /// a hand's starting scores, the final results after uma): the facts a `Claim` has no place
     /// for, reported like a `claim_mismatch`, with the round and the position in the source.
     pub mismatches: Vec<Mismatch>,
+    /// The verdict of the log, when the import found it valid while it played the records with
+    /// the validator's checks (`None`: [`Imported::verdict`] replays the log).
+    pub(crate) verdict: Option<Verdict>,
 }
 
 /// One place where the source's own scoring differs from Paifu's.
@@ -57,11 +61,22 @@ impl std::fmt::Display for Mismatch {
 }
 
 impl Imported {
+    /// The validator's verdict on the log: the one found while importing when the import played
+    /// every record with the validator's checks and found the log valid, or else the log
+    /// replayed by the validator, which names the fault. The same verdict either way (tested
+    /// on every real game, as tenhou.net/6 and as mjai: this module's tests).
+    pub fn verdict(&self) -> Verdict {
+        match &self.verdict {
+            Some(v) => v.clone(),
+            None => validate_log::<Riichi>(&self.log, &Positions::default()),
+        }
+    }
+
     /// The import with its records' and mismatches' places (record-model paths) written as the
     /// source's own positions.
     pub(crate) fn located(mut self, pm: &PosMap) -> Imported {
         for p in &mut self.positions {
-            *p = pm.map(p);
+            *p = pm.locate(std::mem::replace(p, Place::text("")));
         }
         for m in &mut self.mismatches {
             m.error.position = pm.map(&m.error.position);
@@ -125,7 +140,10 @@ pub(crate) fn embeddable(bytes: &[u8]) -> Option<&str> {
     if text.len() as u64 > MAX_SOURCE_BYTES {
         return None;
     }
-    (escaped_len(text) + HEADER_ROOM <= MAX_ITEM_BYTES).then_some(text)
+    // Escaping at most sextuples a text (`\u001f`): only a text that could then overflow the
+    // line is measured exactly (real games never are).
+    let fits = |len: usize| len + HEADER_ROOM <= MAX_ITEM_BYTES;
+    (fits(6 * text.len() + 2) || fits(escaped_len(text))).then_some(text)
 }
 
 /// The length of a text written as a JSON string (quotes included), as serde_json writes it:
@@ -378,4 +396,81 @@ pub(crate) fn convert_windows(g: &Game, h: Header, pm: &PosMap) -> Result<(Impor
     }
     let mismatches = std::mem::take(&mut d.mismatches);
     Ok((b.finish(h, mismatches, pm), windowed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use paifu_core::ErrorCode;
+
+    /// The real Tenhou games of ../shared/real-logs/tenhou (read in place): name and text.
+    fn real_games() -> Vec<(String, String)> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/real-logs/tenhou");
+        let mut games: Vec<(String, String)> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json") && !p.ends_with("manifest.json"))
+            .map(|p| (p.display().to_string(), std::fs::read_to_string(&p).unwrap()))
+            .collect();
+        games.sort();
+        assert!(games.len() >= 31, "{} games in {}", games.len(), dir.display());
+        games
+    }
+
+    fn import(format: &str, text: &str) -> Imported {
+        crate::import::import_with(format, text, text.as_bytes(), Reading::default()).unwrap()
+    }
+
+    #[test]
+    fn the_verdict_found_while_importing_is_the_validators_on_every_real_game() {
+        for (name, text) in real_games() {
+            let tenhou = import("tenhou", &text);
+            // As converters write mjai: without the Paifu log `paifu export mjai` embeds.
+            let mjai_text: String = crate::import::mjai::export(&tenhou.log)
+                .unwrap()
+                .lines()
+                .map(|l| {
+                    let mut e: serde_json::Value = serde_json::from_str(l).unwrap();
+                    e.as_object_mut().unwrap().remove("paifu");
+                    e.to_string() + "\n"
+                })
+                .collect();
+            for (format, imp) in [("tenhou", tenhou), ("mjai", import("mjai", &mjai_text))] {
+                let replayed = validate_log::<Riichi>(&imp.log, &Positions::default());
+                assert!(replayed.is_valid(), "{name} ({format}): {replayed:?}");
+                assert_eq!(imp.verdict.as_ref(), Some(&replayed), "{name} ({format})");
+                assert_eq!(imp.verdict(), replayed, "{name} ({format})");
+            }
+        }
+    }
+
+    #[test]
+    fn a_source_is_embedded_only_when_it_fits_the_header_line_once_escaped() {
+        let kib = |n: usize, c: char| c.to_string().repeat(n << 10);
+        // Plain text fits whole; control characters take six bytes each once escaped.
+        assert!(embeddable(kib(500, 'a').as_bytes()).is_some());
+        assert!(embeddable(kib(150, '\u{1}').as_bytes()).is_some(), "900 KiB escaped");
+        assert!(embeddable(kib(170, '\u{1}').as_bytes()).is_none(), "1020 KiB escaped, past the room");
+        let mixed = kib(100, '"') + &kib(300, 'a');
+        assert!(embeddable(mixed.as_bytes()).is_some(), "500 KiB escaped");
+        assert!(embeddable(&[0xff, 0xfe]).is_none(), "not UTF-8");
+        assert!(embeddable(b"").is_none());
+    }
+
+    #[test]
+    fn a_wrong_claim_leaves_the_verdict_to_the_validator_which_names_it() {
+        let (name, text) = real_games().swap_remove(0);
+        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        // The first hand's score changes as the record states them, two of them moved by 1000.
+        let deltas = v["log"][0][16][1].as_array_mut().unwrap_or_else(|| panic!("{name}: no deltas"));
+        let (a, b) = (deltas[0].as_i64().unwrap(), deltas[1].as_i64().unwrap());
+        deltas[0] = (a + 1000).into();
+        deltas[1] = (b - 1000).into();
+        let imp = import("tenhou", &v.to_string());
+        assert_eq!(imp.verdict, None, "{name}: a wrong claim is not found valid while importing");
+        match imp.verdict() {
+            Verdict::Invalid(f) => assert_eq!(f.code, ErrorCode::ClaimMismatch, "{name}: {f}"),
+            other => panic!("{name}: {other:?}"),
+        }
+    }
 }
