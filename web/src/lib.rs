@@ -463,8 +463,12 @@ const SECURITY_HEADERS: [(&str, &str); 3] =
 
 /// Binds the server to `addr` (port 0 picks a free port) and answers it with the address it is
 /// bound to; the server runs once the returned [`Server`] is awaited on an actix runtime.
-pub fn bind(config: Config, addr: &str) -> Result<(Server, SocketAddr), ServeError> {
-    let data = state(config)?;
+///
+/// `data` is made by [`state`] before the actix runtime starts, never inside it: opening a
+/// PostgreSQL archive blocks on the `postgres` client's own runtime, which cannot start on a
+/// thread that drives another (the archive is used inside the server only on the blocking pool,
+/// [`with_db`]).
+pub fn bind(data: web::Data<State>, addr: &str) -> Result<(Server, SocketAddr), ServeError> {
     let limits = data.limits.clone();
     let connections = data.connections.clone();
     let per_client = limits.connections_per_client;
@@ -497,8 +501,9 @@ pub fn bind(config: Config, addr: &str) -> Result<(Server, SocketAddr), ServeErr
 
 /// Serves until the process is stopped (Ctrl-C stops it cleanly).
 pub fn serve(config: Config, addr: &str, on_ready: impl FnOnce(SocketAddr)) -> Result<(), ServeError> {
+    let data = state(config)?;
     actix_web::rt::System::new().block_on(async move {
-        let (server, bound) = bind(config, addr)?;
+        let (server, bound) = bind(data, addr)?;
         on_ready(bound);
         server.await.map_err(ServeError::Stopped)
     })
@@ -549,8 +554,15 @@ pub fn spawn(config: Config, addr: &str) -> Result<Running, ServeError> {
     let (tx, rx) = std::sync::mpsc::channel();
     let addr = addr.to_owned();
     let thread = std::thread::spawn(move || {
+        let data = match state(config) {
+            Ok(d) => d,
+            Err(e) => {
+                let _ = tx.send(Err(e));
+                return;
+            }
+        };
         actix_web::rt::System::new().block_on(async move {
-            match bind(config, &addr) {
+            match bind(data, &addr) {
                 Ok((server, bound)) => {
                     let _ = tx.send(Ok((bound, server.handle())));
                     let _ = server.await;

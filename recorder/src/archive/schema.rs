@@ -427,9 +427,11 @@ fn name_skeletons(tx: &Transaction<'_>) -> Result<()> {
 /// Every entry each tournament counts, as a change that adds it once: `(tournament, entry, 1)`,
 /// what `tournaments::keep_standings` and `keep_penalties` take to build their tables from scratch.
 pub(super) fn every_counted(c: Db<'_>) -> Result<Vec<(i64, i64, i64)>> {
-    c.rows("SELECT tournament_id, log_id, 1 FROM tournament_counted ORDER BY tournament_id, log_id", super::db::params![], |r| {
-        Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-    })
+    c.rows(
+        "SELECT tournament_id, log_id, 1 FROM tournament_counted ORDER BY tournament_id, log_id",
+        super::db::params![],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )
 }
 
 /// Migration 8: see `kept` (the tables and the lists' counts), `tournaments::keep_standings` and

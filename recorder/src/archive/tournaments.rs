@@ -196,8 +196,8 @@ impl Archive {
     /// Nothing kept changes: the minimum applies as the standings are read.
     pub fn set_min_games(&mut self, name: &str, min_games: Option<u64>) -> Result<TournamentInfo> {
         let min = min_games.filter(|m| *m > 0).map(|m| i64::try_from(m).unwrap_or(i64::MAX));
-        let changed = self
-            .write(|tx| tx.exec("UPDATE tournaments SET min_games = ?2 WHERE name = ?1", params![name, min]))?;
+        let changed =
+            self.write(|tx| tx.exec("UPDATE tournaments SET min_games = ?2 WHERE name = ?1", params![name, min]))?;
         if changed == 0 {
             return Err(ArchiveError::NoTournament(name.to_owned()));
         }
@@ -229,7 +229,9 @@ impl Archive {
     pub fn standings(&self, tournament: &str) -> Result<Option<Vec<Standing>>> {
         let db = self.db();
         let exists: Option<(i64, Option<i64>)> =
-            db.opt("SELECT id, min_games FROM tournaments WHERE name = ?1", [tournament], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            db.opt("SELECT id, min_games FROM tournaments WHERE name = ?1", [tournament], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })?;
         let Some((tid, min_games)) = exists else { return Ok(None) };
         let lines: Vec<Standing> = db.rows(
             "SELECT ts.game, ts.ruleset, p.name, ts.games, ts.firsts, ts.placement_sum, ts.total_score, ts.points,
