@@ -50,8 +50,9 @@ Example:
 /// certificate checks, with a JSON API under /api/. Certificates are signed with --key, or with
 /// a key made for this run.
 pub struct ServeArgs {
-    /// The archive's database file (created if missing).
-    #[arg(long, value_name = "FILE", default_value = DEFAULT_DB)]
+    /// The archive: a SQLite file (created if missing), or a PostgreSQL URL,
+    /// postgres://USER@HOST:PORT/DBNAME (the PG* variables fill in what it leaves out).
+    #[arg(long, value_name = "FILE|URL", default_value = DEFAULT_DB)]
     pub db: PathBuf,
     /// Address to listen on (port 0 picks a free one).
     #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]

@@ -250,3 +250,33 @@ fn serve_never_shows_a_urls_password() {
         assert!(!said.contains("s3cret"), "the password is shown: {said}");
     }
 }
+
+/// Issue 29: the commands' messages name a PostgreSQL archive by its URL without the password
+/// (`***` in its place), as `paifu serve` does; each of these messages showed it whole before.
+#[test]
+fn the_commands_never_show_a_urls_password() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path();
+    run(&["keygen", "-o", "ref"], dir);
+    std::fs::write(dir.join("g.paifu"), tzq_bytes("archive_pg/password", ["Ann", "Bo"], Encoding::Binary)).unwrap();
+    let pg = pg_test::database();
+    // The throwaway cluster trusts its own socket: the password is sent and not needed.
+    let url = pg.url().replacen("@localhost", ":s3cret@localhost", 1);
+    assert!(url.contains(":s3cret@"), "{url}");
+    let cases: [(&[&str], Option<i32>); 7] = [
+        (&["token", "list", "--db", &url], Some(0)),
+        (&["ingest", "g.paifu", "--db", &url, "--tournament", "Cup", "-q"], Some(0)),
+        (&["tournament", "create", "--db", &url, "Cup"], Some(2)),
+        (&["tournament", "trust", "--db", &url, "Nope", "--key", "ref.pub"], Some(2)),
+        (&["token", "revoke", "--db", &url, "--name", "nobody"], Some(2)),
+        (&["report", "--db", &url, "--tournament", "Nope", "-o", "out", "--key", "ref.key"], Some(2)),
+        (&["show", "--db", &url, "--id", "999"], Some(2)),
+    ];
+    for (args, code) in cases {
+        let o = paifu(args, dir);
+        let said = format!("{}{}", stdout(&o), stderr(&o));
+        assert_eq!(o.status.code(), code, "{args:?}: {said}");
+        assert!(said.contains(":***@localhost"), "{args:?} names the archive: {said}");
+        assert!(!said.contains("s3cret"), "{args:?} shows the password: {said}");
+    }
+}
