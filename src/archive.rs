@@ -11,12 +11,19 @@ pub(crate) fn open(db: &Path) -> Result<Archive> {
     Archive::open(db).map_err(Error::archive(db))
 }
 
-/// Opens an archive that must exist (for the commands that only read one).
+/// Opens an archive that must exist (for the commands that only read one). A PostgreSQL URL
+/// (`postgres://...`) names a database that must exist already, which the server checks.
 pub(crate) fn open_existing(db: &Path) -> Result<Archive> {
-    if !db.exists() {
+    let url = db.to_str().is_some_and(paifu_recorder::archive::is_postgres_url);
+    if !url && !db.exists() {
         return Err(Error::NoArchive { path: db.to_owned() });
     }
     open(db)
+}
+
+/// `db` as messages show it: a PostgreSQL URL without its password.
+pub(crate) fn shown(db: &Path) -> String {
+    paifu_recorder::archive::shown_location(&db.to_string_lossy())
 }
 
 /// Every game matching `filter`, newest first.
@@ -61,9 +68,10 @@ pub(crate) fn no_match(archive: &Archive, db: &Path, filter: &Filter) -> Error {
         Some(false) => "invalid games",
         None => "games",
     };
+    let db = shown(db);
     let mut message = match given.is_empty() {
-        true => format!("{} has no {what}", db.display()),
-        false => format!("no {what} in {} match {}", db.display(), given.join(" ")),
+        true => format!("{db} has no {what}"),
+        false => format!("no {what} in {db} match {}", given.join(" ")),
     };
     if let Some(p) = &filter.player {
         if matches!(archive.player(p), Ok(None)) {
@@ -83,7 +91,7 @@ pub(crate) fn no_match(archive: &Archive, db: &Path, filter: &Filter) -> Error {
 pub(crate) fn stored_log(archive: &Archive, db: &Path, id: i64) -> Result<Vec<u8>> {
     match archive.log_bytes(id).map_err(Error::archive(db))? {
         Some((bytes, _form)) => Ok(bytes),
-        None => Err(Error::Usage(format!("{}: there is no game {id}", db.display()))),
+        None => Err(Error::Usage(format!("{}: there is no game {id}", shown(db)))),
     }
 }
 

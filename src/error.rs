@@ -127,7 +127,9 @@ impl Error {
 
     /// An error of the archive at `path`.
     pub fn archive(path: impl Into<PathBuf>) -> impl FnOnce(ArchiveError) -> Error {
-        let path = path.into();
+        // A PostgreSQL URL is shown without its password.
+        let path: PathBuf = path.into();
+        let path = path.to_str().map_or(path.clone(), |p| paifu_recorder::archive::shown_location(p).into());
         move |source| Error::Archive { path, source }
     }
 

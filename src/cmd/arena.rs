@@ -128,8 +128,9 @@ pub struct ArenaArgs {
     #[arg(long, value_name = "MIB", default_value_t = matches::DEFAULT_BOT_MEMORY_MB)]
     pub bot_memory_mb: u64,
     /// Store each finished game in this archive, and show the games in progress to its dashboard
-    /// (kept in the plan: a resumed match stores into it too).
-    #[arg(long)]
+    /// (kept in the plan: a resumed match stores into it too): a SQLite file, or a PostgreSQL URL,
+    /// postgres://USER@HOST:PORT/DBNAME.
+    #[arg(long, value_name = "FILE|URL")]
     pub db: Option<PathBuf>,
     /// With --db: the tournament the games go into (made if missing, trusting --key).
     #[arg(long, requires = "db")]
@@ -259,7 +260,7 @@ fn now_ms() -> i64 {
 
 impl Stored<'_> {
     fn failed(&self) -> impl Fn(paifu_recorder::archive::ArchiveError) -> String + '_ {
-        |e| format!("{}: {e}", self.db.display())
+        |e| format!("{}: {e}", crate::archive::shown(&self.db))
     }
 }
 

@@ -29,8 +29,9 @@ pub struct ExportArgs {
     /// The file to write; for games from the archive, the folder (created if missing).
     #[arg(short, long)]
     pub out: PathBuf,
-    /// The archive's database file [default: paifu.db].
-    #[arg(long, value_name = "FILE")]
+    /// The archive: a SQLite file, or a PostgreSQL URL, postgres://USER@HOST:PORT/DBNAME
+    /// [default: paifu.db].
+    #[arg(long, value_name = "FILE|URL")]
     pub db: Option<PathBuf>,
     #[command(flatten)]
     pub filter: FilterArgs,

@@ -50,8 +50,9 @@ pub struct IngestArgs {
     /// Log files or folders.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-    /// The archive's database file (created if missing).
-    #[arg(long, value_name = "FILE", default_value = DEFAULT_DB)]
+    /// The archive: a SQLite file (created if missing), or a PostgreSQL URL,
+    /// postgres://USER@HOST:PORT/DBNAME (the PG* variables fill in what it leaves out).
+    #[arg(long, value_name = "FILE|URL", default_value = DEFAULT_DB)]
     pub db: PathBuf,
     /// Put the logs in this tournament (made if missing, trusting --key's public key).
     #[arg(long, value_name = "NAME")]
@@ -219,7 +220,7 @@ pub(crate) fn prepare_tournament(
         eprintln!(
             "made the tournament {name:?}; it trusts no signing key yet, so its standings count no game until one is \
              trusted: paifu tournament trust --db {} {name:?} --key referee.pub",
-            db.display()
+            crate::archive::shown(db)
         );
     }
     Ok(())

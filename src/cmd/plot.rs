@@ -39,8 +39,8 @@ pub struct PlotArgs {
     /// Where to write the SVG.
     #[arg(short, long, value_name = "FILE.svg")]
     pub output: PathBuf,
-    /// The archive's database file.
-    #[arg(long, value_name = "FILE", default_value = DEFAULT_DB)]
+    /// The archive: a SQLite file, or a PostgreSQL URL, postgres://USER@HOST:PORT/DBNAME.
+    #[arg(long, value_name = "FILE|URL", default_value = DEFAULT_DB)]
     pub db: PathBuf,
     /// The game (its number in the archive) for `scores`.
     #[arg(long, value_name = "N")]

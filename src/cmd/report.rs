@@ -43,8 +43,8 @@ pub struct ReportArgs {
     /// The tournament to report on.
     #[arg(long, value_name = "NAME")]
     pub tournament: String,
-    /// The archive's database file.
-    #[arg(long, value_name = "FILE", default_value = DEFAULT_DB)]
+    /// The archive: a SQLite file, or a PostgreSQL URL, postgres://USER@HOST:PORT/DBNAME.
+    #[arg(long, value_name = "FILE|URL", default_value = DEFAULT_DB)]
     pub db: PathBuf,
     /// The folder to write the report into (made if missing).
     #[arg(short, long, value_name = "DIR")]
@@ -69,7 +69,7 @@ pub fn run(a: ReportArgs) -> Result {
             archive.tournaments().map_err(Error::archive(&a.db))?.into_iter().map(|t| t.name).collect();
         return Err(Error::NoMatch(format!(
             "{}: no tournament {:?} (the archive has {})",
-            a.db.display(),
+            crate::archive::shown(&a.db),
             a.tournament,
             if names.is_empty() { "none".to_owned() } else { names.join(", ") }
         )));

@@ -50,8 +50,9 @@ Example:
 /// certificate checks, with a JSON API under /api/. Certificates are signed with --key, or with
 /// a key made for this run.
 pub struct ServeArgs {
-    /// The archive's database file (created if missing).
-    #[arg(long, value_name = "FILE", default_value = DEFAULT_DB)]
+    /// The archive: a SQLite file (created if missing), or a PostgreSQL URL,
+    /// postgres://USER@HOST:PORT/DBNAME (the PG* variables fill in what it leaves out).
+    #[arg(long, value_name = "FILE|URL", default_value = DEFAULT_DB)]
     pub db: PathBuf,
     /// Address to listen on (port 0 picks a free one).
     #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
@@ -172,7 +173,7 @@ fn tables_of(a: &ServeArgs) -> Result<paifu_web::TablesSetup> {
 /// Serves the dashboard on `addr` (port 0 picks a free one), printing its address, until the
 /// process is stopped.
 pub fn serve(config: paifu_web::Config, addr: &str) -> Result {
-    let db = config.db.display().to_string();
+    let db = crate::archive::shown(&config.db);
     paifu_web::serve(config, addr, |addr| {
         // Nothing to stop for if no one reads this line: the dashboard serves all the same.
         let _ = outln!("Paifu dashboard for {db} at http://{addr}/ (Ctrl-C stops it)");

@@ -36,8 +36,9 @@ pub struct ShowArgs {
     /// apart, yaku, fu and points, the ura indicators, who paid whom and the new scores.
     #[arg(long, value_name = "N", requires = "one_game")]
     pub at: Option<usize>,
-    /// The archive's database file [default: paifu.db].
-    #[arg(long, value_name = "FILE")]
+    /// The archive: a SQLite file, or a PostgreSQL URL, postgres://USER@HOST:PORT/DBNAME
+    /// [default: paifu.db].
+    #[arg(long, value_name = "FILE|URL")]
     pub db: Option<PathBuf>,
     /// Show game N of the archive (its number in the list).
     #[arg(long, value_name = "N", conflicts_with_all = ["game", "player", "tournament", "since", "valid", "invalid"])]

@@ -25,8 +25,8 @@ Examples:
 /// that player's statistics are shown beside the overall ones of the same games. See
 /// docs/statistics.md for what each number means.
 pub struct StatsArgs {
-    /// The archive's database file.
-    #[arg(long, value_name = "FILE", default_value = DEFAULT_DB)]
+    /// The archive: a SQLite file, or a PostgreSQL URL, postgres://USER@HOST:PORT/DBNAME.
+    #[arg(long, value_name = "FILE|URL", default_value = DEFAULT_DB)]
     pub db: PathBuf,
     #[command(flatten)]
     pub filter: FilterArgs,

@@ -37,8 +37,9 @@ pub struct TokenArgs {
 pub enum TokenAction {
     /// Make a token; it is printed as the last line and never shown again.
     Create {
-        /// The archive's database file (created if missing).
-        #[arg(long, value_name = "FILE", default_value = DEFAULT_DB)]
+        /// The archive: a SQLite file (created if missing), or a PostgreSQL URL,
+        /// postgres://USER@HOST:PORT/DBNAME (the PG* variables fill in what it leaves out).
+        #[arg(long, value_name = "FILE|URL", default_value = DEFAULT_DB)]
         db: PathBuf,
         /// Who the token is for (a person or a program); tournaments belong to this name.
         #[arg(long, value_name = "NAME")]
@@ -49,14 +50,14 @@ pub enum TokenAction {
     },
     /// List the tokens: number, name, role, when made, when revoked.
     List {
-        /// The archive's database file.
-        #[arg(long, value_name = "FILE", default_value = DEFAULT_DB)]
+        /// The archive: a SQLite file, or a PostgreSQL URL, postgres://USER@HOST:PORT/DBNAME.
+        #[arg(long, value_name = "FILE|URL", default_value = DEFAULT_DB)]
         db: PathBuf,
     },
     /// Revoke a token by its number, or every token of a name.
     Revoke {
-        /// The archive's database file.
-        #[arg(long, value_name = "FILE", default_value = DEFAULT_DB)]
+        /// The archive: a SQLite file, or a PostgreSQL URL, postgres://USER@HOST:PORT/DBNAME.
+        #[arg(long, value_name = "FILE|URL", default_value = DEFAULT_DB)]
         db: PathBuf,
         /// The token's number (paifu token list shows it).
         #[arg(value_name = "ID", required_unless_present = "name", conflicts_with = "name")]
@@ -102,7 +103,7 @@ pub fn run(a: TokenArgs) -> Result {
                 made.token.id,
                 printable(&name),
                 role,
-                db.display()
+                crate::archive::shown(&db)
             )?;
             outln!("{}", made.secret)?;
             Ok(Status::Fine)
@@ -111,7 +112,7 @@ pub fn run(a: TokenArgs) -> Result {
             let archive = open_existing(&db)?;
             let tokens = archive.tokens().map_err(Error::archive(&db))?;
             if tokens.is_empty() {
-                outln!("no tokens yet: paifu token create --db {} --name NAME", db.display())?;
+                outln!("no tokens yet: paifu token create --db {} --name NAME", crate::archive::shown(&db))?;
             }
             for t in &tokens {
                 outln!("{}", line(t))?;
@@ -133,12 +134,17 @@ pub fn run(a: TokenArgs) -> Result {
             };
             if ids.is_empty() {
                 let who = name.as_deref().map(printable).unwrap_or_default();
-                return Err(Error::Usage(format!("{}: {who} has no token that is not revoked", db.display())));
+                return Err(Error::Usage(format!(
+                    "{}: {who} has no token that is not revoked",
+                    crate::archive::shown(&db)
+                )));
             }
             for id in ids {
                 match archive.revoke_token(id).map_err(Error::archive(&db))? {
                     Some(t) => outln!("revoked: {}", line(&t))?,
-                    None => return Err(Error::Usage(format!("{}: there is no token {id}", db.display()))),
+                    None => {
+                        return Err(Error::Usage(format!("{}: there is no token {id}", crate::archive::shown(&db))))
+                    }
                 }
             }
             Ok(Status::Fine)

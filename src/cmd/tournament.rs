@@ -38,14 +38,15 @@ pub struct TournamentArgs {
 pub enum TournamentAction {
     /// Each tournament: its games, those its standings count, its owner and trusted keys.
     List {
-        /// The archive's database file.
-        #[arg(long, value_name = "FILE", default_value = DEFAULT_DB)]
+        /// The archive: a SQLite file, or a PostgreSQL URL, postgres://USER@HOST:PORT/DBNAME.
+        #[arg(long, value_name = "FILE|URL", default_value = DEFAULT_DB)]
         db: PathBuf,
     },
     /// Make a tournament, owned by a token name, trusting keys.
     Create {
-        /// The archive's database file (created if missing).
-        #[arg(long, value_name = "FILE", default_value = DEFAULT_DB)]
+        /// The archive: a SQLite file (created if missing), or a PostgreSQL URL,
+        /// postgres://USER@HOST:PORT/DBNAME (the PG* variables fill in what it leaves out).
+        #[arg(long, value_name = "FILE|URL", default_value = DEFAULT_DB)]
         db: PathBuf,
         /// The tournament's name.
         name: String,
@@ -61,8 +62,8 @@ pub enum TournamentAction {
     },
     /// Set the counted games a player needs for a ranked line in the standings (0: no minimum).
     MinGames {
-        /// The archive's database file.
-        #[arg(long, value_name = "FILE", default_value = DEFAULT_DB)]
+        /// The archive: a SQLite file, or a PostgreSQL URL, postgres://USER@HOST:PORT/DBNAME.
+        #[arg(long, value_name = "FILE|URL", default_value = DEFAULT_DB)]
         db: PathBuf,
         /// The tournament's name.
         name: String,
@@ -72,8 +73,8 @@ pub enum TournamentAction {
     },
     /// Set the keys a tournament trusts, replacing the ones it trusted (none given: it trusts none).
     Trust {
-        /// The archive's database file.
-        #[arg(long, value_name = "FILE", default_value = DEFAULT_DB)]
+        /// The archive: a SQLite file, or a PostgreSQL URL, postgres://USER@HOST:PORT/DBNAME.
+        #[arg(long, value_name = "FILE|URL", default_value = DEFAULT_DB)]
         db: PathBuf,
         /// The tournament's name.
         name: String,
@@ -115,7 +116,9 @@ fn show(t: &TournamentInfo) -> Result<()> {
 fn name_error(db: &Path) -> impl FnOnce(ArchiveError) -> Error + '_ {
     move |e| match e {
         ArchiveError::Name(n) => Error::Usage(n.to_string()),
-        ArchiveError::NoTournament(t) => Error::Usage(format!("{}: there is no tournament {:?}", db.display(), t)),
+        ArchiveError::NoTournament(t) => {
+            Error::Usage(format!("{}: there is no tournament {:?}", crate::archive::shown(db), t))
+        }
         other => Error::archive(db)(other),
     }
 }
@@ -150,7 +153,7 @@ pub fn run(a: TournamentArgs) -> Result {
             if !made {
                 return Err(Error::Usage(format!(
                     "{}: the tournament {:?} exists already (paifu tournament trust sets its keys)",
-                    db.display(),
+                    crate::archive::shown(&db),
                     printable(&name)
                 )));
             }

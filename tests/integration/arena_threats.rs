@@ -5,10 +5,10 @@
 //! without its flags). Each test performs the attack with a small Python bot; docs/protocol.md,
 //! "Threats and what holds", lists them.
 
-use crate::util::{paifu, stderr, stdout};
+use crate::util::{http_get as get, paifu, stderr, stdout};
 use paifu_core::log::{decode, encode, Encoding, Log, Record};
 use paifu_core::{ErrorCode, Game};
-use std::io::{BufRead, Read, Write};
+use std::io::{BufRead, Read};
 use std::path::Path;
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
@@ -634,17 +634,6 @@ fn passes_of_other_seats_are_never_told_to_a_bot() {
         let said = std::fs::read_to_string(p.join(format!("j/bots/game-0001-seat-{s}.stderr"))).unwrap();
         assert!(said.contains("told: odd 0"), "seat {s}: {said}");
     }
-}
-
-/// One HTTP GET to `addr`: the status and the body.
-fn get(addr: &str, path: &str) -> (u16, String) {
-    let mut s = std::net::TcpStream::connect(addr).unwrap();
-    write!(s, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
-    let mut out = Vec::new();
-    s.read_to_end(&mut out).unwrap();
-    let text = String::from_utf8_lossy(&out).into_owned();
-    let status = text.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
-    (status, text.split_once("\r\n\r\n").map(|(_, b)| b.to_owned()).unwrap_or_default())
 }
 
 /// `paifu serve` over `db` with `extra` arguments, and the address it listens on.

@@ -2,6 +2,7 @@
 
 mod architecture;
 mod archive_attacks;
+mod archive_pg;
 mod arena;
 mod arena_threats;
 mod cli;

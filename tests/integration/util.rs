@@ -62,3 +62,15 @@ pub(crate) fn riichi_game(series: &str, i: usize) -> Log<paifu_core::riichi::Act
     let rules = Riichi::rules("standard", &Default::default()).expect("rules");
     play_game::<Riichi>("standard", rules, s, &mut bots, Default::default()).expect("game")
 }
+
+/// One HTTP GET to `addr`: the status and the body.
+pub(crate) fn http_get(addr: &str, path: &str) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    write!(s, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).unwrap();
+    let text = String::from_utf8_lossy(&out).into_owned();
+    let status = text.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    (status, text.split_once("\r\n\r\n").map(|(_, b)| b.to_owned()).unwrap_or_default())
+}

@@ -92,7 +92,8 @@ impl Config {
 pub enum ServeError {
     #[error("no randomness for a signing key: {0}")]
     Randomness(getrandom::Error),
-    #[error("{path}: {source}")]
+    /// The archive would not open (a PostgreSQL URL is shown without its password).
+    #[error("{}: {source}", paifu_recorder::archive::shown_location(&.path.to_string_lossy()))]
     Archive { path: PathBuf, source: ArchiveError },
     #[error("the signing key's public half cannot be written as PEM: {0}")]
     Key(String),
@@ -462,8 +463,12 @@ const SECURITY_HEADERS: [(&str, &str); 3] =
 
 /// Binds the server to `addr` (port 0 picks a free port) and answers it with the address it is
 /// bound to; the server runs once the returned [`Server`] is awaited on an actix runtime.
-pub fn bind(config: Config, addr: &str) -> Result<(Server, SocketAddr), ServeError> {
-    let data = state(config)?;
+///
+/// `data` is made by [`state`] before the actix runtime starts, never inside it: opening a
+/// PostgreSQL archive blocks on the `postgres` client's own runtime, which cannot start on a
+/// thread that drives another (the archive is used inside the server only on the blocking pool,
+/// [`with_db`]).
+pub fn bind(data: web::Data<State>, addr: &str) -> Result<(Server, SocketAddr), ServeError> {
     let limits = data.limits.clone();
     let connections = data.connections.clone();
     let per_client = limits.connections_per_client;
@@ -496,8 +501,9 @@ pub fn bind(config: Config, addr: &str) -> Result<(Server, SocketAddr), ServeErr
 
 /// Serves until the process is stopped (Ctrl-C stops it cleanly).
 pub fn serve(config: Config, addr: &str, on_ready: impl FnOnce(SocketAddr)) -> Result<(), ServeError> {
+    let data = state(config)?;
     actix_web::rt::System::new().block_on(async move {
-        let (server, bound) = bind(config, addr)?;
+        let (server, bound) = bind(data, addr)?;
         on_ready(bound);
         server.await.map_err(ServeError::Stopped)
     })
@@ -548,8 +554,15 @@ pub fn spawn(config: Config, addr: &str) -> Result<Running, ServeError> {
     let (tx, rx) = std::sync::mpsc::channel();
     let addr = addr.to_owned();
     let thread = std::thread::spawn(move || {
+        let data = match state(config) {
+            Ok(d) => d,
+            Err(e) => {
+                let _ = tx.send(Err(e));
+                return;
+            }
+        };
         actix_web::rt::System::new().block_on(async move {
-            match bind(config, &addr) {
+            match bind(data, &addr) {
                 Ok((server, bound)) => {
                     let _ = tx.send(Ok((bound, server.handle())));
                     let _ = server.await;
@@ -562,4 +575,34 @@ pub fn spawn(config: Config, addr: &str) -> Result<Running, ServeError> {
     });
     let (addr, handle) = rx.recv().map_err(|_| ServeError::ThreadGone)??;
     Ok(Running { addr, handle, thread: Some(thread) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_archive_error_never_shows_a_urls_password() {
+        for (url, user) in [
+            ("postgres://paifu:s3cret@db.example:5432/paifu", "paifu:***@db.example"),
+            ("postgresql:///paifu?host=/tmp/pg&password=s3cret&port=5433", "password=***"),
+        ] {
+            let e = ServeError::Archive { path: url.into(), source: ArchiveError::Corrupt("test".into()) };
+            let shown = e.to_string();
+            assert!(!shown.contains("s3cret"), "{shown}");
+            assert!(shown.contains(user) && shown.ends_with("damaged data: test"), "{shown}");
+        }
+        // A file's path is shown as it is.
+        let e = ServeError::Archive { path: "club:s3cret@x.db".into(), source: ArchiveError::Corrupt("t".into()) };
+        assert!(e.to_string().starts_with("club:s3cret@x.db: "), "{e}");
+    }
+
+    #[test]
+    fn the_tables_of_a_postgresql_archive_go_in_a_folder_named_after_the_database_only() {
+        let root = |db: &str| TablesSetup::default_root(std::path::Path::new(db));
+        assert_eq!(root("postgres://paifu:s3cret@db.example:5432/club"), PathBuf::from("paifu-tables-club"));
+        assert_eq!(root("postgresql:///league?host=/tmp/pg&password=s3cret"), PathBuf::from("paifu-tables-league"));
+        assert_eq!(root("postgres://db.example"), PathBuf::from("paifu-tables-paifu"));
+        assert_eq!(root("data/club.db"), PathBuf::from("data/club.db-tables"));
+    }
 }

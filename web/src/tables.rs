@@ -50,8 +50,21 @@ pub struct TablesSetup {
 }
 
 impl TablesSetup {
-    /// The folder of the tables of the archive at `db` when none is set: `DB-tables`.
+    /// The folder of the tables of the archive at `db` when none is set: `DB-tables`; for a
+    /// PostgreSQL URL, `paifu-tables-DBNAME` in the current folder (never a folder named after
+    /// the URL, which may hold a password).
     pub fn default_root(db: &Path) -> PathBuf {
+        if let Some(url) = db.to_str().filter(|u| paifu_recorder::archive::is_postgres_url(u)) {
+            let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
+            let path = after_scheme.split('?').next().unwrap_or("");
+            let name: String = path
+                .split_once('/')
+                .map_or("", |(_, name)| name)
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+                .collect();
+            return PathBuf::from(format!("paifu-tables-{}", if name.is_empty() { "paifu" } else { &name }));
+        }
         let mut name = db.file_name().map(|n| n.to_os_string()).unwrap_or_else(|| "paifu.db".into());
         name.push("-tables");
         db.with_file_name(name)

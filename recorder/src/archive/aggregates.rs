@@ -14,10 +14,10 @@
 //! A batch gathers what it adds in memory ([`Pending`]) and writes it once per player and game
 //! kind before its transaction commits: the aggregates change with the entries, never apart.
 
+use super::db::{params, Db};
 use super::{json, parse_json, Result};
 use paifu_analyzer::{Analysis, Block};
 use paifu_core::replay::Played;
-use rusqlite::{params, Connection, OptionalExtension};
 use std::collections::BTreeMap;
 
 /// A name case-folded for search: every character upper-cased, then lower-cased, one character
@@ -72,39 +72,36 @@ impl Pending {
     }
 
     /// Adds what was gathered to the stored aggregates (in the caller's transaction).
-    pub(super) fn write(self, conn: &Connection) -> Result<()> {
-        let mut seats = conn.prepare_cached("UPDATE players SET games = games + ?2 WHERE name = ?1")?;
+    pub(super) fn write(self, conn: Db<'_>) -> Result<()> {
         for (name, n) in &self.seats {
-            seats.execute(params![name, n])?;
+            conn.exec("UPDATE players SET games = games + ?2 WHERE name = ?1", params![name, n])?;
         }
-        let mut id = conn.prepare_cached("SELECT id FROM players WHERE name = ?1")?;
-        let mut read = conn.prepare_cached("SELECT block FROM player_stats WHERE player_id = ?1 AND game = ?2")?;
-        let mut put = conn.prepare_cached(
-            "INSERT INTO player_stats(player_id, game, block) VALUES (?1, ?2, ?3)
-             ON CONFLICT(player_id, game) DO UPDATE SET block = excluded.block",
-        )?;
         for ((name, kind), block) in self.stats {
-            let pid: i64 = id.query_row([&name], |r| r.get(0))?;
-            let mut sum: Block = match read.query_row(params![pid, kind], |r| r.get::<_, String>(0)).optional()? {
+            let pid: i64 = conn.row("SELECT id FROM players WHERE name = ?1", [&name], |r| r.get(0))?;
+            let read = "SELECT block FROM player_stats WHERE player_id = ?1 AND game = ?2";
+            let mut sum: Block = match conn.opt(read, params![pid, kind], |r| r.get::<_, String>(0))? {
                 Some(text) => parse_json(&text, "player statistics")?,
                 None => Block::default(),
             };
             sum += &block;
-            put.execute(params![pid, kind, json(&sum)])?;
+            conn.exec(
+                "INSERT INTO player_stats(player_id, game, block) VALUES (?1, ?2, ?3)
+                 ON CONFLICT(player_id, game) DO UPDATE SET block = excluded.block",
+                params![pid, kind, json(&sum)],
+            )?;
         }
         Ok(())
     }
 }
 
 /// A player's statistics per game kind, from the aggregates: one row per kind they played.
-pub(super) fn player_stats(conn: &Connection, name: &str) -> Result<BTreeMap<String, Block>> {
-    let mut st = conn.prepare_cached(
+pub(super) fn player_stats(conn: Db<'_>, name: &str) -> Result<BTreeMap<String, Block>> {
+    let rows = conn.rows(
         "SELECT ps.game, ps.block FROM player_stats ps JOIN players p ON p.id = ps.player_id
          WHERE p.name = ?1 ORDER BY ps.game",
+        [name],
+        |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)),
     )?;
-    let rows = st
-        .query_map([name], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?
-        .collect::<std::result::Result<Vec<_>, _>>()?;
     rows.into_iter().map(|(game, text)| Ok((game, parse_json(&text, "player statistics")?))).collect()
 }
 
@@ -186,22 +183,19 @@ pub(super) const MIGRATION_4: &str = "
     END;";
 
 /// Migration 4's code: folds every name, and adds up every counted game's statistics.
-pub(super) fn build(conn: &Connection) -> Result<()> {
-    conn.execute_batch(MIGRATION_4)?;
-    let names: Vec<(i64, String)> = conn
-        .prepare("SELECT id, name FROM players")?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<std::result::Result<_, _>>()?;
-    let mut fold = conn.prepare("UPDATE players SET folded = ?2 WHERE id = ?1")?;
+pub(super) fn build(conn: Db<'_>) -> Result<()> {
+    conn.batch(MIGRATION_4)?;
+    let names: Vec<(i64, String)> =
+        conn.rows("SELECT id, name FROM players", params![], |r| Ok((r.get(0)?, r.get(1)?)))?;
     for (id, name) in names {
-        fold.execute(params![id, fold_name(&name)])?;
+        conn.exec("UPDATE players SET folded = ?2 WHERE id = ?1", params![id, fold_name(&name)])?;
     }
     add_up_counted(conn)
 }
 
 /// Every counted game's statistics added to the players' (in chunks of 4096 games, so that
 /// memory stays flat).
-pub(super) fn add_up_counted(conn: &Connection) -> Result<()> {
+pub(super) fn add_up_counted(conn: Db<'_>) -> Result<()> {
     let mut pending = Pending::default();
     let mut n = 0u32;
     super::counted_games(conn, &super::Filter::default(), |g| {

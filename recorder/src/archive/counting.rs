@@ -26,9 +26,9 @@
 //! stored them and whatever key signed them; and the choice depends only on the tournament's own
 //! entries, certificates and keys, which its published report holds (docs/report.md).
 
+use super::db::{params, Db};
 use super::kept::Kept;
-use super::{row, Result};
-use rusqlite::{params, Connection, OptionalExtension};
+use super::Result;
 
 /// An entry's trust, as SQL over the entry `l` (see the module's doc).
 pub(super) const TRUST: &str = "CASE
@@ -59,13 +59,14 @@ struct Entry {
 
 /// Sets which entry of the game `key` counts and which leads (see the module's doc).
 /// What changes is gathered in `kept` (a player's games list shows the lead entry).
-pub(super) fn recount_game(c: &Connection, key: &str, kept: &mut Kept) -> Result<Recounted> {
-    let mut st = c.prepare_cached(&format!(
-        "SELECT l.id, v.valid = 1 AND v.excerpt IS NULL, {TRUST}, l.counted, l.lead
-         FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE l.game_key = ?1 ORDER BY l.id"
-    ))?;
-    let entries: Vec<Entry> = st
-        .query_map([key], |r| {
+pub(super) fn recount_game(c: Db<'_>, key: &str, kept: &mut Kept) -> Result<Recounted> {
+    let entries: Vec<Entry> = c.rows(
+        &format!(
+            "SELECT l.id, v.valid = 1 AND v.excerpt IS NULL, {TRUST}, l.counted, l.lead
+             FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE l.game_key = ?1 ORDER BY l.id"
+        ),
+        [key],
+        |r| {
             Ok(Entry {
                 id: r.get(0)?,
                 eligible: r.get::<_, i64>(1)? != 0,
@@ -73,8 +74,8 @@ pub(super) fn recount_game(c: &Connection, key: &str, kept: &mut Kept) -> Result
                 counted: r.get::<_, i64>(3)? != 0,
                 lead: r.get::<_, i64>(4)? != 0,
             })
-        })?
-        .collect::<std::result::Result<_, _>>()?;
+        },
+    )?;
     let before = entries.iter().find(|e| e.counted).map(|e| e.id);
     let best = entries.iter().filter(|e| e.eligible).map(|e| e.trust).max();
     let now = match (entries.iter().find(|e| e.counted), best) {
@@ -107,8 +108,8 @@ pub(super) fn recount_game(c: &Connection, key: &str, kept: &mut Kept) -> Result
 
 /// Sets which entry of the game `key` the standings of tournament `tid` count (see the
 /// module's doc); the standings' changes are gathered in `kept`.
-pub(super) fn recount_in_tournament(c: &Connection, tid: i64, key: &str, kept: &mut Kept) -> Result<()> {
-    let mut st = c.prepare_cached(
+pub(super) fn recount_in_tournament(c: Db<'_>, tid: i64, key: &str, kept: &mut Kept) -> Result<()> {
+    let eligible: Vec<i64> = c.rows(
         "SELECT l.id FROM logs l
          JOIN tournament_games tg ON tg.log_id = l.id AND tg.tournament_id = ?1
          JOIN verdicts v ON v.log_id = l.id
@@ -116,13 +117,15 @@ pub(super) fn recount_in_tournament(c: &Connection, tid: i64, key: &str, kept: &
            AND EXISTS (SELECT 1 FROM certificates c JOIN tournament_keys k ON k.signer = c.signer
                        WHERE c.log_id = l.id AND c.valid = 1 AND k.tournament_id = ?1)
          ORDER BY l.id",
+        params![tid, key],
+        |r| r.get(0),
     )?;
-    let eligible: Vec<i64> = st.query_map(params![tid, key], |r| r.get(0))?.collect::<std::result::Result<_, _>>()?;
-    let mut st = c.prepare_cached(
+    let current: Vec<i64> = c.rows(
         "SELECT tc.log_id FROM logs l JOIN tournament_counted tc ON tc.log_id = l.id AND tc.tournament_id = ?1
          WHERE l.game_key = ?2 ORDER BY tc.log_id",
+        params![tid, key],
+        |r| r.get(0),
     )?;
-    let current: Vec<i64> = st.query_map(params![tid, key], |r| r.get(0))?.collect::<std::result::Result<_, _>>()?;
     let keep = current.iter().find(|id| eligible.contains(id)).or(eligible.first()).copied();
     for &id in current.iter().filter(|id| Some(**id) != keep) {
         super::exec(c, "DELETE FROM tournament_counted WHERE tournament_id = ?1 AND log_id = ?2", params![tid, id])?;
@@ -137,10 +140,10 @@ pub(super) fn recount_in_tournament(c: &Connection, tid: i64, key: &str, kept: &
 
 /// After entry `id` (of the game `key`) changed (stored, certified, put in a tournament): its
 /// game recounted, and the game in every tournament the entry is in.
-pub(super) fn recount_entry(c: &Connection, id: i64, key: &str, kept: &mut Kept) -> Result<Recounted> {
+pub(super) fn recount_entry(c: Db<'_>, id: i64, key: &str, kept: &mut Kept) -> Result<Recounted> {
     let recounted = recount_game(c, key, kept)?;
-    let mut st = c.prepare_cached("SELECT tournament_id FROM tournament_games WHERE log_id = ?1")?;
-    let tournaments: Vec<i64> = st.query_map([id], |r| r.get(0))?.collect::<std::result::Result<_, _>>()?;
+    let tournaments: Vec<i64> =
+        c.rows("SELECT tournament_id FROM tournament_games WHERE log_id = ?1", [id], |r| r.get(0))?;
     for t in tournaments {
         recount_in_tournament(c, t, key, kept)?;
     }
@@ -149,12 +152,13 @@ pub(super) fn recount_entry(c: &Connection, id: i64, key: &str, kept: &mut Kept)
 
 /// After the keys tournament `tid` trusts changed: every game in it recounted, in the archive
 /// (an entry's trust depends on the keys of its tournaments) and in the tournament.
-pub(super) fn recount_tournament(c: &Connection, tid: i64, kept: &mut Kept) -> Result<()> {
-    let mut st = c.prepare_cached(
+pub(super) fn recount_tournament(c: Db<'_>, tid: i64, kept: &mut Kept) -> Result<()> {
+    let keys: Vec<String> = c.rows(
         "SELECT DISTINCT l.game_key FROM tournament_games tg JOIN logs l ON l.id = tg.log_id
          WHERE tg.tournament_id = ?1",
+        [tid],
+        |r| r.get(0),
     )?;
-    let keys: Vec<String> = st.query_map([tid], |r| r.get(0))?.collect::<std::result::Result<_, _>>()?;
     for key in keys {
         recount_game(c, &key, kept)?;
         recount_in_tournament(c, tid, &key, kept)?;
@@ -163,6 +167,6 @@ pub(super) fn recount_tournament(c: &Connection, tid: i64, kept: &mut Kept) -> R
 }
 
 /// The game key of entry `id`.
-pub(super) fn key_of(c: &Connection, id: i64) -> Result<Option<String>> {
-    Ok(row(c, "SELECT game_key FROM logs WHERE id = ?1", [id], |r| r.get(0)).optional()?)
+pub(super) fn key_of(c: Db<'_>, id: i64) -> Result<Option<String>> {
+    c.opt("SELECT game_key FROM logs WHERE id = ?1", [id], |r| r.get(0))
 }

@@ -21,8 +21,8 @@
 //! changes here ([`Kept`]) and writes them once, before it commits (`Archive::write_kept`), with
 //! the standings and Merkle roots it changed (`tournaments.rs`, `publish.rs`).
 
+use super::db::{params, Db};
 use super::{ArchiveError, Filter, Result};
-use rusqlite::{params, Connection, OptionalExtension};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A games list whose counts are kept: the entries matching a filter of game kind, verdict,
@@ -81,14 +81,14 @@ pub(super) enum Listed {
 
 impl Listed {
     /// The list `filter` shows.
-    pub(super) fn of(c: &Connection, filter: &Filter) -> Result<Listed> {
+    pub(super) fn of(c: Db<'_>, filter: &Filter) -> Result<Listed> {
         if filter.since.is_some() || filter.game.as_deref() == Some("") {
             return Ok(Listed::Counted);
         }
         let id = |sql: &str, name: &Option<String>| -> Result<Option<i64>> {
             match name {
                 None => Ok(Some(0)),
-                Some(n) => Ok(super::row(c, sql, [n], |r| r.get(0)).optional()?),
+                Some(n) => c.opt(sql, [n], |r| r.get(0)),
             }
         };
         let (Some(player), Some(tournament)) = (
@@ -122,18 +122,14 @@ pub(super) struct Facts {
 
 impl Facts {
     /// Entry `id` as stored.
-    pub(super) fn read(c: &Connection, id: i64) -> Result<Facts> {
+    pub(super) fn read(c: Db<'_>, id: i64) -> Result<Facts> {
         let (game, valid, lead) = super::row(
             c,
             "SELECT l.game, v.valid, l.lead FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE l.id = ?1",
             [id],
             |r| Ok((r.get::<_, Option<String>>(0)?, r.get::<_, i64>(1)? != 0, r.get::<_, i64>(2)? != 0)),
         )?;
-        let ids = |sql: &str| -> Result<Vec<i64>> {
-            let mut st = c.prepare_cached(sql)?;
-            let v = st.query_map([id], |r| r.get(0))?.collect::<std::result::Result<_, _>>()?;
-            Ok(v)
-        };
+        let ids = |sql: &str| -> Result<Vec<i64>> { c.rows(sql, [id], |r| r.get(0)) };
         Ok(Facts {
             id,
             game,
@@ -235,7 +231,7 @@ impl Kept {
 
     /// The lead of a game passed from entry `from` to entry `to` (either may be none): the
     /// players' lists hold `to` instead.
-    pub(super) fn lead_moved(&mut self, c: &Connection, from: Option<i64>, to: Option<i64>) -> Result<()> {
+    pub(super) fn lead_moved(&mut self, c: Db<'_>, from: Option<i64>, to: Option<i64>) -> Result<()> {
         if self.discard {
             return Ok(());
         }
@@ -262,12 +258,12 @@ impl Kept {
     }
 
     /// Entry `id` has a new certificate: its manifest entry in each of its tournaments may list it.
-    pub(super) fn certified(&mut self, c: &Connection, id: i64) -> Result<()> {
+    pub(super) fn certified(&mut self, c: Db<'_>, id: i64) -> Result<()> {
         if self.discard {
             return Ok(());
         }
-        let mut st = c.prepare_cached("SELECT tournament_id FROM tournament_games WHERE log_id = ?1")?;
-        let ts: Vec<i64> = st.query_map([id], |r| r.get(0))?.collect::<std::result::Result<_, _>>()?;
+        let ts: Vec<i64> =
+            c.rows("SELECT tournament_id FROM tournament_games WHERE log_id = ?1", [id], |r| r.get(0))?;
         self.leaves.extend(ts.into_iter().map(|t| (t, id)));
         Ok(())
     }
@@ -281,23 +277,25 @@ impl Kept {
 
     /// Writes the lists' counts, the rounds and the faults gathered (the standings and roots are
     /// written by their modules).
-    pub(super) fn write_counts(&self, c: &Connection) -> Result<()> {
-        let mut put = c.prepare_cached(
-            "INSERT INTO list_counts(player_id, tournament_id, game, valid, block, n) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-             ON CONFLICT(player_id, tournament_id, game, valid, block) DO UPDATE SET n = n + excluded.n
-             RETURNING n",
-        )?;
-        let mut drop = c.prepare_cached(
-            "DELETE FROM list_counts WHERE player_id = ?1 AND tournament_id = ?2 AND game = ?3 AND valid = ?4
-                                           AND block = ?5",
-        )?;
+    pub(super) fn write_counts(&self, c: Db<'_>) -> Result<()> {
         for ((l, block), n) in self.lists.iter().filter(|(_, n)| **n != 0) {
-            let now: i64 = put.query_row(params![l.player, l.tournament, l.game, l.valid, block, n], |r| r.get(0))?;
+            let now: i64 = c.row(
+                "INSERT INTO list_counts(player_id, tournament_id, game, valid, block, n)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                 ON CONFLICT(player_id, tournament_id, game, valid, block) DO UPDATE SET n = list_counts.n + excluded.n
+                 RETURNING n",
+                params![l.player, l.tournament, l.game, l.valid, block, n],
+                |r| r.get(0),
+            )?;
             if now < 0 {
                 return Err(ArchiveError::Corrupt(format!("a kept count fell below zero: {l:?}, block {block}")));
             }
             if now == 0 {
-                drop.execute(params![l.player, l.tournament, l.game, l.valid, block])?;
+                c.exec(
+                    "DELETE FROM list_counts WHERE player_id = ?1 AND tournament_id = ?2 AND game = ?3 AND valid = ?4
+                                                   AND block = ?5",
+                    params![l.player, l.tournament, l.game, l.valid, block],
+                )?;
             }
         }
         if self.rounds != 0 {
@@ -306,7 +304,8 @@ impl Kept {
         for (code, n) in &self.faults {
             super::exec(
                 c,
-                "INSERT INTO fault_counts(code, n) VALUES (?1, ?2) ON CONFLICT(code) DO UPDATE SET n = n + excluded.n",
+                "INSERT INTO fault_counts(code, n) VALUES (?1, ?2)
+                 ON CONFLICT(code) DO UPDATE SET n = fault_counts.n + excluded.n",
                 params![code, n],
             )?;
         }
@@ -315,25 +314,23 @@ impl Kept {
 }
 
 /// How many entries list `l` holds.
-pub(super) fn total(c: &Connection, l: &List) -> Result<u64> {
-    let n: Option<i64> = super::row(
-        c,
+pub(super) fn total(c: Db<'_>, l: &List) -> Result<u64> {
+    let n: Option<i64> = c.opt(
         "SELECT n FROM list_counts WHERE player_id = ?1 AND tournament_id = ?2 AND game = ?3 AND valid = ?4
                                      AND block = -1",
         params![l.player, l.tournament, l.game, l.valid],
         |r| r.get(0),
-    )
-    .optional()?;
+    )?;
     Ok(n.unwrap_or(0).max(0) as u64)
 }
 
 /// How many entries of list `l` are in the blocks after the one that holds entry `id` (all of
 /// them newer than it); `None` for a list that keeps no blocks.
-pub(super) fn in_later_blocks(c: &Connection, l: &List, id: i64) -> Result<Option<u64>> {
+pub(super) fn in_later_blocks(c: Db<'_>, l: &List, id: i64) -> Result<Option<u64>> {
     let Some(s) = l.shift() else { return Ok(None) };
     let n: i64 = super::row(
         c,
-        "SELECT COALESCE(SUM(n), 0) FROM list_counts
+        "SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM list_counts
          WHERE player_id = ?1 AND tournament_id = ?2 AND game = ?3 AND valid = ?4 AND block > ?5",
         params![l.player, l.tournament, l.game, l.valid, id >> s],
         |r| r.get(0),
@@ -344,17 +341,17 @@ pub(super) fn in_later_blocks(c: &Connection, l: &List, id: i64) -> Result<Optio
 /// Where the entry `offset` places from the newest of list `l` is: the first entry number past
 /// its block, and how many entries of the list the later blocks hold (fewer than `offset`, or
 /// as many). `None` for a list that keeps no blocks, or an offset past its end.
-pub(super) fn locate(c: &Connection, l: &List, offset: u64) -> Result<Option<(i64, u64)>> {
+pub(super) fn locate(c: Db<'_>, l: &List, offset: u64) -> Result<Option<(i64, u64)>> {
     let Some(s) = l.shift() else { return Ok(None) };
-    let mut st = c.prepare_cached(
+    let rows: Vec<(i64, i64)> = c.rows(
         "SELECT block, n FROM list_counts WHERE player_id = ?1 AND tournament_id = ?2 AND game = ?3 AND valid = ?4
                                               AND block >= 0
          ORDER BY block DESC",
+        params![l.player, l.tournament, l.game, l.valid],
+        |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
-    let mut rows = st.query(params![l.player, l.tournament, l.game, l.valid])?;
     let mut later = 0u64;
-    while let Some(r) = rows.next()? {
-        let (block, n): (i64, i64) = (r.get(0)?, r.get(1)?);
+    for (block, n) in rows {
         let n = n.max(0) as u64;
         if later + n > offset {
             return Ok(Some(((block + 1) << s, later)));
@@ -365,8 +362,8 @@ pub(super) fn locate(c: &Connection, l: &List, offset: u64) -> Result<Option<(i6
 }
 
 /// A total kept in `kept_totals` (`rounds`, `players`, `tournaments`).
-pub(super) fn kept_total(c: &Connection, name: &str) -> Result<u64> {
-    let n: Option<i64> = super::row(c, "SELECT n FROM kept_totals WHERE name = ?1", [name], |r| r.get(0)).optional()?;
+pub(super) fn kept_total(c: Db<'_>, name: &str) -> Result<u64> {
+    let n: Option<i64> = c.opt("SELECT n FROM kept_totals WHERE name = ?1", [name], |r| r.get(0))?;
     Ok(n.unwrap_or(0).max(0) as u64)
 }
 
@@ -424,13 +421,12 @@ pub(super) const MIGRATION_8: &str = "
 
 /// Migration 8's counts from the stored rows: every entry as a new one would be counted, its
 /// tournaments with it, 4 096 entries at a time.
-pub(super) fn count_stored(c: &Connection) -> Result<()> {
-    let mut st = c.prepare(
-        "SELECT l.id, l.game, v.valid, l.lead, v.rounds, v.fault_code,
+pub(super) fn count_stored(c: Db<'_>) -> Result<()> {
+    // (SQLite's: migration 8 runs only there; PostgreSQL's schema begins with these counts.)
+    let sql = "SELECT l.id, l.game, v.valid, l.lead, v.rounds, v.fault_code,
                 (SELECT group_concat(player_id) FROM (SELECT DISTINCT player_id FROM seats WHERE log_id = l.id)),
                 (SELECT group_concat(tournament_id) FROM tournament_games WHERE log_id = l.id)
-         FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE l.id > ?1 ORDER BY l.id LIMIT 4096",
-    )?;
+         FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE l.id > ?1 ORDER BY l.id LIMIT 4096";
     let ids = |text: Option<String>| -> Vec<i64> {
         let mut v: Vec<i64> = text.unwrap_or_default().split(',').filter_map(|s| s.parse().ok()).collect();
         v.sort_unstable();
@@ -439,10 +435,7 @@ pub(super) fn count_stored(c: &Connection) -> Result<()> {
     let mut after = 0i64;
     let mut kept = Kept::default();
     loop {
-        let mut rows = st.query([after])?;
-        let mut any = false;
-        while let Some(r) = rows.next()? {
-            any = true;
+        let rows = c.rows(sql, [after], |r| {
             let f = Facts {
                 id: r.get(0)?,
                 game: r.get(1)?,
@@ -452,13 +445,13 @@ pub(super) fn count_stored(c: &Connection) -> Result<()> {
                 tournaments: ids(r.get(7)?),
             };
             let fault: Option<String> = r.get(5)?;
-            kept.entry(&f, r.get(4)?, fault.as_deref());
-            after = f.id;
+            Ok((f, r.get::<_, i64>(4)?, fault))
+        })?;
+        let Some(last) = rows.last().map(|(f, _, _)| f.id) else { break };
+        for (f, rounds, fault) in rows {
+            kept.entry(&f, rounds, fault.as_deref());
         }
-        drop(rows);
-        if !any {
-            break;
-        }
+        after = last;
         if kept.lists.len() > 1 << 18 {
             std::mem::take(&mut kept).write_counts(c)?;
         }

@@ -14,11 +14,11 @@
 //! carry the commitment only. The seed is kept apart so that the server can rebuild positions
 //! ([`Archive::live_replay_log`], for the engine only), and goes with the live rows.
 
+use super::db::{params, Db};
 use super::names::{check_name, NameKind};
 use super::{Archive, ArchiveError, Result};
 use paifu_core::log::{header_line, read_jsonl_header, Claim, Header, MAX_ITEM_BYTES};
 use paifu_core::{GameKind, Seed};
-use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
 /// The longest key a host may name a game by.
@@ -128,12 +128,10 @@ struct Row {
 }
 
 /// The records of live game `id`, in order.
-fn rows(conn: &Connection, id: i64) -> Result<Vec<Row>> {
-    let mut st = conn.prepare_cached("SELECT at, line FROM live_records WHERE game_id = ?1 ORDER BY seq")?;
-    let rows = st
-        .query_map([id], |r| Ok(Row { at: r.get(0)?, line: r.get(1)? }))?
-        .collect::<std::result::Result<Vec<_>, _>>()?;
-    Ok(rows)
+fn rows(db: Db<'_>, id: i64) -> Result<Vec<Row>> {
+    db.rows("SELECT at, line FROM live_records WHERE game_id = ?1 ORDER BY seq", [id], |r| {
+        Ok(Row { at: r.get(0)?, line: r.get(1)? })
+    })
 }
 
 /// The first record played after the cut-off `upto_ms` (none without one): the records before
@@ -185,26 +183,23 @@ impl Archive {
         let seats = serde_json::to_string(&h.seats).map_err(|e| ArchiveError::Corrupt(e.to_string()))?;
         let seed = seed.map(|s| s.to_hex());
         self.write(|tx| {
-            let existing: Option<i64> =
-                tx.query_row("SELECT id FROM live_games WHERE key = ?1", [key], |r| r.get(0)).optional()?;
+            let existing: Option<i64> = tx.opt("SELECT id FROM live_games WHERE key = ?1", [key], |r| r.get(0))?;
             match existing {
                 Some(id) => {
-                    tx.execute("DELETE FROM live_records WHERE game_id = ?1", [id])?;
-                    tx.execute(
+                    tx.exec("DELETE FROM live_records WHERE game_id = ?1", [id])?;
+                    tx.exec(
                         "UPDATE live_games SET game = ?2, ruleset = ?3, seats = ?4, header = ?5, seed = ?6,
                                 started_at = ?7, updated_at = ?7 WHERE id = ?1",
                         params![id, h.game, h.ruleset, seats, stored, seed, at_ms],
                     )?;
                     Ok(id)
                 }
-                None => {
-                    tx.execute(
-                        "INSERT INTO live_games(key, game, ruleset, seats, header, seed, started_at, updated_at)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
-                        params![key, h.game, h.ruleset, seats, stored, seed, at_ms],
-                    )?;
-                    Ok(tx.last_insert_rowid())
-                }
+                None => tx.row(
+                    "INSERT INTO live_games(key, game, ruleset, seats, header, seed, started_at, updated_at)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7) RETURNING id",
+                    params![key, h.game, h.ruleset, seats, stored, seed, at_ms],
+                    |r| r.get(0),
+                ),
             }
         })
     }
@@ -223,28 +218,29 @@ impl Archive {
             return Err(LiveRefusal::Seq { id, seq, found: r.seq }.into());
         }
         self.write(|tx| {
-            if tx.query_row("SELECT 1 FROM live_games WHERE id = ?1", [id], |_| Ok(())).optional()?.is_none() {
+            if tx.opt("SELECT 1 FROM live_games WHERE id = ?1", [id], |_| Ok(()))?.is_none() {
                 return Err(ArchiveError::NoLiveGame(id));
             }
-            let stored: Option<String> = tx
-                .query_row("SELECT line FROM live_records WHERE game_id = ?1 AND seq = ?2", params![id, seq], |r| {
-                    r.get(0)
-                })
-                .optional()?;
+            let stored: Option<String> =
+                tx.opt("SELECT line FROM live_records WHERE game_id = ?1 AND seq = ?2", params![id, seq], |r| r.get(0))?;
             match stored {
                 Some(s) if s == line => return Ok(()),
                 Some(_) => return Err(LiveRefusal::Conflict { id, seq }.into()),
                 None => {}
             }
-            let next: i64 = tx.query_row("SELECT COUNT(*) FROM live_records WHERE game_id = ?1", [id], |r| r.get(0))?;
+            let next: i64 = tx.row("SELECT COUNT(*) FROM live_records WHERE game_id = ?1", [id], |r| r.get(0))?;
             if i64::from(seq) != next {
                 return Err(LiveRefusal::Gap { id, seq, next: u32::try_from(next).unwrap_or(u32::MAX) }.into());
             }
-            tx.execute(
+            tx.exec(
                 "INSERT INTO live_records(game_id, seq, line, at) VALUES (?1, ?2, ?3, ?4)",
                 params![id, seq, line, at_ms],
             )?;
-            tx.execute("UPDATE live_games SET updated_at = MAX(updated_at, ?2) WHERE id = ?1", params![id, at_ms])?;
+            // The later of the two (SQLite's two-argument MAX is PostgreSQL's GREATEST).
+            tx.exec(
+                "UPDATE live_games SET updated_at = CASE WHEN updated_at < ?2 THEN ?2 ELSE updated_at END WHERE id = ?1",
+                params![id, at_ms],
+            )?;
             Ok(())
         })
     }
@@ -254,8 +250,8 @@ impl Archive {
     /// ([`ArchiveError::NoLiveGame`]).
     pub fn live_end(&mut self, id: i64) -> Result<()> {
         self.write(|tx| {
-            tx.execute("DELETE FROM live_records WHERE game_id = ?1", [id])?;
-            if tx.execute("DELETE FROM live_games WHERE id = ?1", [id])? == 0 {
+            tx.exec("DELETE FROM live_records WHERE game_id = ?1", [id])?;
+            if tx.exec("DELETE FROM live_games WHERE id = ?1", [id])? == 0 {
                 return Err(ArchiveError::NoLiveGame(id));
             }
             Ok(())
@@ -265,8 +261,7 @@ impl Archive {
     /// Ends the game in progress the host calls `key`, if there is one (a resumed host ends the
     /// live row of a game the killed one finished); answers whether there was.
     pub fn live_end_key(&mut self, key: &str) -> Result<bool> {
-        let id: Option<i64> =
-            self.conn.query_row("SELECT id FROM live_games WHERE key = ?1", [key], |r| r.get(0)).optional()?;
+        let id: Option<i64> = self.db().opt("SELECT id FROM live_games WHERE key = ?1", [key], |r| r.get(0))?;
         match id {
             Some(id) => self.live_end(id).map(|()| true),
             None => Ok(false),
@@ -276,11 +271,7 @@ impl Archive {
     /// The games in progress, oldest first, their records counted up to the cut-off `upto_ms`
     /// (records played after it are held back; all are counted without one).
     pub fn live_games(&self, upto_ms: Option<i64>) -> Result<Vec<LiveGame>> {
-        let ids: Vec<i64> = self
-            .conn
-            .prepare_cached("SELECT id FROM live_games ORDER BY id")?
-            .query_map([], |r| r.get(0))?
-            .collect::<std::result::Result<_, _>>()?;
+        let ids: Vec<i64> = self.db().rows("SELECT id FROM live_games ORDER BY id", params![], |r| r.get(0))?;
         let mut out = Vec::with_capacity(ids.len());
         for id in ids {
             // A game ended between the two reads is left out.
@@ -292,10 +283,8 @@ impl Archive {
     /// One game in progress, its records counted up to the cut-off `upto_ms`; `None` when it
     /// is not in progress (it ended, or never began).
     pub fn live_game(&self, id: i64, upto_ms: Option<i64>) -> Result<Option<LiveGame>> {
-        let row = self
-            .conn
-            .prepare_cached("SELECT key, game, ruleset, seats, started_at FROM live_games WHERE id = ?1")?
-            .query_row([id], |r| {
+        let row =
+            self.db().opt("SELECT key, game, ruleset, seats, started_at FROM live_games WHERE id = ?1", [id], |r| {
                 Ok((
                     r.get::<_, String>(0)?,
                     r.get::<_, String>(1)?,
@@ -303,10 +292,9 @@ impl Archive {
                     r.get::<_, String>(3)?,
                     r.get::<_, i64>(4)?,
                 ))
-            })
-            .optional()?;
+            })?;
         let Some((key, game, ruleset, seats, started_ms)) = row else { return Ok(None) };
-        let rows = rows(&self.conn, id)?;
+        let rows = rows(self.db(), id)?;
         let (cut, public) = (cut(&rows, upto_ms), public(&rows));
         let records = public[..cut].iter().filter(|p| **p).count() as u64;
         let held_back = public[cut..].iter().filter(|p| **p).count() as u64;
@@ -342,18 +330,16 @@ impl Archive {
     }
 
     fn live_text(&self, id: i64, upto_ms: Option<i64>, whole: bool) -> Result<Option<(String, usize)>> {
-        let row = self
-            .conn
-            .prepare_cached("SELECT header, seed FROM live_games WHERE id = ?1")?
-            .query_row([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?)))
-            .optional()?;
+        let row = self.db().opt("SELECT header, seed FROM live_games WHERE id = ?1", [id], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?))
+        })?;
         let Some((mut text, seed)) = row else { return Ok(None) };
         if let (true, Some(seed)) = (whole, seed) {
             let mut h = read_jsonl_header(&text).map_err(|f| ArchiveError::Corrupt(f.describe()))?;
             h.seed = Some(seed.parse().map_err(|_| ArchiveError::Corrupt(format!("live game {id}'s seed")))?);
             text = header_line(&h);
         }
-        let rows = rows(&self.conn, id)?;
+        let rows = rows(self.db(), id)?;
         let (cut, public) = (cut(&rows, upto_ms), public(&rows));
         let shown = |i: usize| whole || public[i];
         for (_, r) in rows[..cut].iter().enumerate().filter(|(i, _)| shown(*i)) {
@@ -367,16 +353,21 @@ impl Archive {
 
 #[cfg(test)]
 mod tests {
+    use super::super::db::params;
     use super::super::schema;
+    use super::super::tests::{on_both_backends, temp_archive, Backend};
     use super::*;
     use crate::samples::tzq_log;
     use paifu_core::log::{decode, encode, record_line, Encoding};
+    use rusqlite::Connection;
 
-    fn temp_archive() -> (tempfile::TempDir, Archive) {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let a = Archive::open(&dir.path().join("live.db")).expect("open archive");
-        (dir, a)
-    }
+    on_both_backends!(
+        a_game_is_begun_recorded_and_ended,
+        a_record_sent_again_changes_nothing_and_a_different_one_is_refused,
+        beginning_a_key_again_replaces_the_game_under_its_number,
+        a_cut_off_holds_back_the_records_played_after_it,
+        a_header_is_checked_and_its_seed_kept_apart,
+    );
 
     /// A TZQ game's header line as the host writes it (the commitment, no seed), and its record
     /// lines.
@@ -388,9 +379,8 @@ mod tests {
         (log.clone(), header_line(&h), lines)
     }
 
-    #[test]
-    fn a_game_is_begun_recorded_and_ended() {
-        let (_d, mut a) = temp_archive();
+    fn a_game_is_begun_recorded_and_ended(b: Backend) {
+        let (_d, mut a) = temp_archive(b);
         let (log, header, lines) = game("live/round-trip");
         let id = a.live_begin("dir/game-0001", &header, 1_000).unwrap();
         assert_eq!(a.live_log(id, None).unwrap(), Some((header.clone(), 0)));
@@ -428,14 +418,12 @@ mod tests {
         // Numbers are never reused: a game begun next is a new one.
         assert!(a.live_begin("dir/game-0002", &header, 5_000).unwrap() > id);
         // No live row is left of the ended game.
-        let left: i64 =
-            a.conn.query_row("SELECT COUNT(*) FROM live_records WHERE game_id = ?1", [id], |r| r.get(0)).unwrap();
+        let left: i64 = a.db().row("SELECT COUNT(*) FROM live_records WHERE game_id = ?1", [id], |r| r.get(0)).unwrap();
         assert_eq!(left, 0);
     }
 
-    #[test]
-    fn a_record_sent_again_changes_nothing_and_a_different_one_is_refused() {
-        let (_d, mut a) = temp_archive();
+    fn a_record_sent_again_changes_nothing_and_a_different_one_is_refused(b: Backend) {
+        let (_d, mut a) = temp_archive(b);
         let (_, header, lines) = game("live/idempotent");
         let id = a.live_begin("k", &header, 0).unwrap();
         a.live_record(id, 0, &lines[0], 10).unwrap();
@@ -467,9 +455,8 @@ mod tests {
         a.live_record(id, 2, &lines[2], 50).unwrap();
     }
 
-    #[test]
-    fn beginning_a_key_again_replaces_the_game_under_its_number() {
-        let (_d, mut a) = temp_archive();
+    fn beginning_a_key_again_replaces_the_game_under_its_number(b: Backend) {
+        let (_d, mut a) = temp_archive(b);
         let (_, header, lines) = game("live/first");
         let (_, other, other_lines) = game("live/resumed");
         let id = a.live_begin("dir/game-0003", &header, 0).unwrap();
@@ -488,9 +475,8 @@ mod tests {
         assert_eq!(a.live_games(None).unwrap().len(), 2);
     }
 
-    #[test]
-    fn a_cut_off_holds_back_the_records_played_after_it() {
-        let (_d, mut a) = temp_archive();
+    fn a_cut_off_holds_back_the_records_played_after_it(b: Backend) {
+        let (_d, mut a) = temp_archive(b);
         let (_, header, lines) = game("live/delay");
         let id = a.live_begin("k", &header, 1_000).unwrap();
         // Played at 1 000, 2 000, ... ms; record 3's clock stepped back.
@@ -513,9 +499,8 @@ mod tests {
         assert_eq!(a.live_games(Some(2_999)).unwrap()[0].records, 2);
     }
 
-    #[test]
-    fn a_header_is_checked_and_its_seed_kept_apart() {
-        let (_d, mut a) = temp_archive();
+    fn a_header_is_checked_and_its_seed_kept_apart(b: Backend) {
+        let (_d, mut a) = temp_archive(b);
         let log = tzq_log("live/seed", ["Ann", "Bo"]);
         let seed = log.header.seed.unwrap();
         let with_seed = header_line(&log.header);
@@ -527,7 +512,7 @@ mod tests {
         public.seed = None;
         assert_eq!(text, header_line(&public), "the commitment stays");
         // Nowhere among the live rows a reader reads, but the seed's own column.
-        let header: String = a.conn.query_row("SELECT header FROM live_games", [], |r| r.get(0)).unwrap();
+        let header: String = a.db().row("SELECT header FROM live_games", params![], |r| r.get(0)).unwrap();
         assert!(!header.contains(&seed.to_hex()));
         // The server's replay gets it back, and the log so far replays.
         for (i, r) in log.records[..4].iter().enumerate() {

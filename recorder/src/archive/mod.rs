@@ -17,18 +17,27 @@
 //!
 //! Writers take the write lock when their transaction begins (`BEGIN IMMEDIATE`), wait for it
 //! (busy timeout) and try again if it stays busy, so any number of processes may write at once.
+//! On PostgreSQL (`Archive::open` of a `postgres://` URL) every write transaction takes one
+//! advisory lock first (`pg_advisory_xact_lock`), the same one writer at a time on any number of
+//! machines, readers never waiting; one that fails to serialize (40001) or deadlocks (40P01) is
+//! tried again as a busy one is (docs/archive.md).
 //!
 //! Every query binds its inputs as parameters; no SQL text is ever built from input.
 
 mod aggregates;
 mod counting;
+#[doc(hidden)]
+pub mod db;
 mod game_key;
 mod kept;
 mod live;
 mod names;
+#[doc(hidden)]
+pub mod pg_test;
 mod prepare;
 mod publish;
 mod schema;
+mod schema_pg;
 mod tables;
 mod tokens;
 mod tournaments;
@@ -42,11 +51,13 @@ pub use tables::{NewSeat, NewTable, SeedStepRefusal, TableRow, TableSeat, JOIN_P
 pub use tokens::{BadRole, NewToken, Role, Token, TOKEN_PREFIX};
 pub use tournaments::{Standing, TournamentInfo, TournamentRow};
 
+use db::{params, Db};
 use paifu_core::cert::Certificate;
 use paifu_core::replay::Played;
 use paifu_core::{Fault, GameKind, RoundResult};
-use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
+use rusqlite::Connection;
 use serde::Serialize;
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
@@ -56,6 +67,12 @@ use std::time::Duration;
 pub enum ArchiveError {
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    #[error("database error: {}", db::pg_message(.0))]
+    Postgres(#[from] postgres::Error),
+    /// A step of SQLite's own (its settings, its migrations) asked of a PostgreSQL archive: every
+    /// operation of the archive runs on both backends (docs/archive.md, "What runs where").
+    #[error("{0} is SQLite's own and not available on a PostgreSQL archive")]
+    NotOnPostgres(&'static str),
     #[error("the database {path} was written by a newer Paifu (schema {found}; this one knows up to {known})")]
     TooNew { path: String, found: i64, known: i64 },
     #[error("the archive holds damaged data: {0}")]
@@ -316,10 +333,20 @@ pub struct PlayerRow {
     pub games: u64,
 }
 
-/// The SQLite archive.
+/// The archive, on SQLite or PostgreSQL.
 pub struct Archive {
-    conn: Connection,
+    backend: Backend,
 }
+
+/// The connection an archive holds.
+enum Backend {
+    Lite(Connection),
+    Pg(Box<RefCell<db::Pg>>),
+}
+
+/// The key of the advisory lock every write transaction on PostgreSQL takes first ("paifu" in
+/// ASCII): one writer at a time, as SQLite's write lock.
+const PG_WRITE_LOCK: i64 = 0x0070_6169_6675;
 
 /// How long a writer waits for another to finish before its try fails (then it tries again).
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -327,12 +354,71 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 const WRITE_TRIES: u32 = 12;
 
 fn is_busy(e: &ArchiveError) -> bool {
-    matches!(e, ArchiveError::Sqlite(rusqlite::Error::SqliteFailure(f, _))
-        if matches!(f.code, rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked))
+    match e {
+        ArchiveError::Sqlite(rusqlite::Error::SqliteFailure(f, _)) => {
+            matches!(f.code, rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+        }
+        ArchiveError::Postgres(e) => db::pg_retryable(e),
+        _ => false,
+    }
+}
+
+/// Runs `f` again while it fails as busy ([`is_busy`]), up to [`WRITE_TRIES`] times with growing
+/// pauses; then [`ArchiveError::Busy`].
+fn retrying<T>(mut f: impl FnMut() -> Result<T>) -> Result<T> {
+    let started = std::time::Instant::now();
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        match f() {
+            Err(e) if is_busy(&e) && tries < WRITE_TRIES => {
+                std::thread::sleep(Duration::from_millis(20 * u64::from(tries)));
+            }
+            Err(e) if is_busy(&e) => return Err(ArchiveError::Busy { tries, seconds: started.elapsed().as_secs() }),
+            other => return other,
+        }
+    }
 }
 
 pub(crate) fn now() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
+}
+
+/// Whether `location` (what `--db` was given) names a PostgreSQL database rather than a SQLite
+/// file.
+pub fn is_postgres_url(location: &str) -> bool {
+    location.starts_with("postgres://") || location.starts_with("postgresql://")
+}
+
+/// `location` (what `--db` was given) as messages show it: a PostgreSQL URL without its password.
+pub fn shown_location(location: &str) -> String {
+    if is_postgres_url(location) {
+        schema_pg::shown(location)
+    } else {
+        location.to_owned()
+    }
+}
+
+/// Runs `f` in a write transaction on `db`, committed when it answers `Ok`, rolled back when it
+/// fails. SQLite takes the write lock at once (`BEGIN IMMEDIATE`); PostgreSQL takes the
+/// archive's advisory lock first ([`PG_WRITE_LOCK`]), held until the transaction ends.
+fn transaction<T>(db: Db<'_>, f: &mut impl FnMut(Db<'_>) -> Result<T>) -> Result<T> {
+    match db {
+        Db::Lite(_) => db.batch("BEGIN IMMEDIATE")?,
+        Db::Pg(_) => db.batch("BEGIN")?,
+    }
+    let out = match db {
+        Db::Pg(_) => db.exec("SELECT pg_advisory_xact_lock(?1)", [PG_WRITE_LOCK]).and_then(|_| f(db)),
+        Db::Lite(_) => f(db),
+    };
+    match out.and_then(|v| db.batch("COMMIT").map(|()| v)) {
+        Ok(v) => Ok(v),
+        Err(e) => {
+            // Nothing to roll back when the transaction had ended already.
+            let _ = db.batch("ROLLBACK");
+            Err(e)
+        }
+    }
 }
 
 fn json<T: Serialize>(v: &T) -> String {
@@ -352,7 +438,7 @@ struct GamesQuery {
     from: &'static str,
     key: &'static str,
     cond: String,
-    values: Vec<rusqlite::types::Value>,
+    values: Vec<db::Value>,
 }
 
 /// A player's games are read from their seats, in the order of the index of seats by player and
@@ -395,7 +481,7 @@ fn where_clause(filter: &Filter) -> GamesQuery {
 }
 
 fn where_clause_of(filter: &Filter, in_tournament: InTournament) -> GamesQuery {
-    use rusqlite::types::Value;
+    use db::Value;
     let mut parts: Vec<&str> = vec!["1 = 1"];
     let mut values: Vec<Value> = Vec::new();
     let (mut from, mut key) = ("logs l JOIN verdicts v ON v.log_id = l.id", "l.id");
@@ -426,71 +512,99 @@ fn where_clause_of(filter: &Filter, in_tournament: InTournament) -> GamesQuery {
     }
     if let Some(v) = filter.valid {
         parts.push("v.valid = ?");
-        values.push(Value::Integer(i64::from(v)));
+        values.push(Value::Int(i64::from(v)));
     }
     if let Some(t) = filter.since {
         parts.push("l.added_at >= ?");
-        values.push(Value::Integer(t));
+        values.push(Value::Int(t));
     }
     GamesQuery { from, key, cond: parts.join(" AND "), values }
 }
 
 impl Archive {
-    /// Opens (creating if needed) the archive at `path` and brings its schema up to date.
+    /// Opens (creating if needed) the archive at `path` and brings its schema up to date. A
+    /// `postgres://` or `postgresql://` URL is a PostgreSQL database (which must exist; its
+    /// tables are made if missing), completed from the usual environment variables
+    /// (`PGHOST`, `PGPORT`, `PGUSER`, `PGPASSWORD`, `PGDATABASE`) where it says nothing; any other
+    /// path is a SQLite file.
     pub fn open(path: &Path) -> Result<Archive> {
-        let conn = Connection::open(path)?;
-        Archive::setup(conn, &path.display().to_string())
+        match path.to_str().filter(|p| is_postgres_url(p)) {
+            Some(url) => Archive::open_postgres(url),
+            None => {
+                let conn = Connection::open(path)?;
+                Archive::setup(conn, &path.display().to_string())
+            }
+        }
+    }
+
+    /// Opens the PostgreSQL archive at `url` (see [`Archive::open`]).
+    fn open_postgres(url: &str) -> Result<Archive> {
+        let config = schema_pg::config(url)?;
+        let client = config.connect(postgres::NoTls)?;
+        let mut a = Archive { backend: Backend::Pg(Box::new(RefCell::new(db::Pg::new(client)))) };
+        let name = schema_pg::shown(url);
+        a.retry(|db| schema_pg::migrate(db, &name))?;
+        Ok(a)
     }
 
     fn setup(conn: Connection, name: &str) -> Result<Archive> {
         conn.busy_timeout(BUSY_TIMEOUT)?;
-        let mut a = Archive { conn };
+        let mut a = Archive { backend: Backend::Lite(conn) };
         // WAL: readers (the web server) never wait for a writer (an ingest) and vice versa.
         // Switching a new database to it needs a moment alone with the file: another process
         // opening it at the same time may make this busy, so it is tried again.
-        a.retry(|c| Ok(c.query_row("PRAGMA journal_mode = WAL", [], |r| r.get::<_, String>(0))?))?;
-        a.conn.execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")?;
+        a.retry(|db| db.row("PRAGMA journal_mode = WAL", params![], |r| r.get::<_, String>(0)))?;
+        let c = a.lite("SQLite's settings")?;
+        c.execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")?;
         // Room for every statement an ingest and a page run, kept prepared.
-        a.conn.set_prepared_statement_cache_capacity(64);
-        a.retry(|c| schema::migrate(c, name))?;
+        c.set_prepared_statement_cache_capacity(64);
+        a.retry_lite(|c| schema::migrate(c, name))?;
         Ok(a)
     }
 
-    /// Runs `f` again while the database stays busy (another writer holding it past the busy
-    /// timeout), up to [`WRITE_TRIES`] times with growing pauses.
-    fn retry<T>(&mut self, mut f: impl FnMut(&mut Connection) -> Result<T>) -> Result<T> {
-        let started = std::time::Instant::now();
-        let mut tries = 0;
-        loop {
-            tries += 1;
-            match f(&mut self.conn) {
-                Err(e) if is_busy(&e) && tries < WRITE_TRIES => {
-                    std::thread::sleep(Duration::from_millis(20 * u64::from(tries)));
-                }
-                Err(e) if is_busy(&e) => {
-                    return Err(ArchiveError::Busy { tries, seconds: started.elapsed().as_secs() })
-                }
-                other => return other,
-            }
+    /// The archive's connection, of either backend.
+    pub(crate) fn db(&self) -> Db<'_> {
+        match &self.backend {
+            Backend::Lite(c) => Db::Lite(c),
+            Backend::Pg(c) => Db::Pg(c),
         }
+    }
+
+    /// The SQLite connection, for SQLite's own steps (`what` names the step in the error a
+    /// PostgreSQL archive answers).
+    pub(crate) fn lite(&self, what: &'static str) -> Result<&Connection> {
+        match &self.backend {
+            Backend::Lite(c) => Ok(c),
+            Backend::Pg(_) => Err(ArchiveError::NotOnPostgres(what)),
+        }
+    }
+
+    /// [`Archive::retry`] with the SQLite connection itself (its migrations).
+    fn retry_lite<T>(&mut self, mut f: impl FnMut(&mut Connection) -> Result<T>) -> Result<T> {
+        retrying(|| match &mut self.backend {
+            Backend::Lite(c) => f(c),
+            Backend::Pg(_) => Err(ArchiveError::NotOnPostgres("a SQLite step")),
+        })
+    }
+
+    /// Runs `f` again while the database stays busy (another writer holding it past the busy
+    /// timeout; on PostgreSQL, a transaction that failed to serialize or deadlocked), up to
+    /// [`WRITE_TRIES`] times with growing pauses.
+    fn retry<T>(&mut self, mut f: impl FnMut(Db<'_>) -> Result<T>) -> Result<T> {
+        retrying(|| f(self.db()))
     }
 
     /// Runs `f` in a write transaction that holds the write lock from its start (so it never
     /// has to upgrade a read lock, which fails at once when another writer went first), commits
     /// it, and tries again while the database stays busy. `f` may run more than once.
-    fn write<T>(&mut self, mut f: impl FnMut(&Transaction<'_>) -> Result<T>) -> Result<T> {
-        self.retry(|c| {
-            let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            let out = f(&tx)?;
-            tx.commit()?;
-            Ok(out)
-        })
+    fn write<T>(&mut self, mut f: impl FnMut(Db<'_>) -> Result<T>) -> Result<T> {
+        self.retry(|db| transaction(db, &mut f))
     }
 
     /// [`Archive::write`], gathering what the transaction changes of the counts kept at ingest
     /// (`kept.rs`) and writing it, with the standings and Merkle roots it changed, before it
     /// commits: the counts change with the entries, never apart.
-    fn write_kept<T>(&mut self, mut f: impl FnMut(&Transaction<'_>, &mut kept::Kept) -> Result<T>) -> Result<T> {
+    fn write_kept<T>(&mut self, mut f: impl FnMut(Db<'_>, &mut kept::Kept) -> Result<T>) -> Result<T> {
         self.write(|tx| {
             let mut kept = kept::Kept::default();
             let out = f(tx, &mut kept)?;
@@ -505,7 +619,10 @@ impl Archive {
     /// The schema version of the open database.
     #[cfg(test)]
     pub(crate) fn schema_version(&self) -> Result<i64> {
-        Ok(self.conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)
+        match self.db() {
+            Db::Lite(c) => Ok(c.query_row("PRAGMA user_version", [], |r| r.get(0))?),
+            db => schema_pg::version(db)?.ok_or_else(|| ArchiveError::Corrupt("no schema version".into())),
+        }
     }
 
     /// Validates and stores one log as the command line does (see [`prepare`] and
@@ -518,7 +635,7 @@ impl Archive {
     /// Why `name` would be refused as a new player's or tournament's name (`kind`), if it would:
     /// the check storing makes, asked before (a table checks its seats' names when it opens).
     pub fn new_name_refusal(&self, kind: NameKind, name: &str) -> Result<Option<NameError>> {
-        new_name_refusal(&self.conn, kind, name)
+        new_name_refusal(self.db(), kind, name)
     }
 
     /// Stores one prepared log in its own transaction; committed when this returns `Ok`.
@@ -625,7 +742,7 @@ impl Archive {
 
     /// Counts over the whole archive, read from the counts kept at ingest (`kept.rs`).
     pub fn summary(&self) -> Result<Summary> {
-        let c = &self.conn;
+        let c = self.db();
         let any = |game: &str, valid: i64| kept::List { player: 0, tournament: 0, game: game.to_owned(), valid };
         let mut s = Summary {
             games: kept::total(c, &any("", -1))?,
@@ -636,13 +753,12 @@ impl Archive {
             ..Summary::default()
         };
         s.invalid = s.games.saturating_sub(s.valid);
-        let mut st = c.prepare_cached(
+        let mut per_game: Vec<(Option<String>, u64)> = c.rows(
             "SELECT game, n FROM list_counts
              WHERE player_id = 0 AND tournament_id = 0 AND valid = -1 AND block = -1 AND game <> '' AND n > 0",
+            params![],
+            |r| Ok((Some(r.get::<_, String>(0)?), r.get::<_, i64>(1)? as u64)),
         )?;
-        let mut per_game: Vec<(Option<String>, u64)> = st
-            .query_map([], |r| Ok((Some(r.get::<_, String>(0)?), r.get::<_, i64>(1)? as u64)))?
-            .collect::<std::result::Result<_, _>>()?;
         // Entries whose header could not be read are in no kind's list.
         let unread = s.games.saturating_sub(per_game.iter().map(|(_, n)| n).sum());
         if unread > 0 {
@@ -650,10 +766,9 @@ impl Archive {
         }
         per_game.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         s.per_game = per_game;
-        let mut st = c.prepare_cached("SELECT code, n FROM fault_counts WHERE n > 0 ORDER BY n DESC, code")?;
-        s.faults = st
-            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as u64)))?
-            .collect::<std::result::Result<_, _>>()?;
+        s.faults = c.rows("SELECT code, n FROM fault_counts WHERE n > 0 ORDER BY n DESC, code", params![], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as u64))
+        })?;
         Ok(s)
     }
 
@@ -661,16 +776,16 @@ impl Archive {
     pub fn game_kinds(&self) -> Result<Vec<String>> {
         // From one kind to the next in the index of logs by game: a step per kind, not a row per
         // game (`SELECT DISTINCT` read every game).
-        let mut st = self.conn.prepare_cached(
+        self.db().rows(
             "WITH RECURSIVE kinds(game) AS (
                  SELECT MIN(game) FROM logs WHERE game IS NOT NULL
                  UNION ALL
                  SELECT (SELECT MIN(l.game) FROM logs l WHERE l.game > kinds.game) FROM kinds WHERE kinds.game IS NOT NULL
              )
              SELECT game FROM kinds WHERE game IS NOT NULL",
-        )?;
-        let v = st.query_map([], |r| r.get(0))?.collect::<std::result::Result<_, _>>()?;
-        Ok(v)
+            params![],
+            |r| r.get(0),
+        )
     }
 
     /// One page of the games matching `filter`, newest first. `page` is 1-based (past the last
@@ -687,8 +802,8 @@ impl Archive {
     /// only the games of one block (or, for a player's games in one tournament, theirs newer
     /// than the page) are counted row by row. A filter by the time stored is counted.
     pub fn games_page(&self, filter: &Filter, cursor: Cursor, per_page: u32) -> Result<GamePage> {
-        use rusqlite::types::Value;
-        let c = &self.conn;
+        use db::Value;
+        let c = self.db();
         let per_page = per_page.clamp(1, 500);
         let per = i64::from(per_page);
         let q = where_clause(filter);
@@ -698,13 +813,12 @@ impl Archive {
         // than `before` (all without them).
         let count = |after: Option<i64>, before: Option<i64>| -> Result<u64> {
             let mut vals = values.clone();
-            vals.extend(after.map(Value::Integer));
-            vals.extend(before.map(Value::Integer));
+            vals.extend(after.map(Value::Int));
+            vals.extend(before.map(Value::Int));
             let newer = if after.is_some() { format!(" AND {key} > ?") } else { String::new() };
             let older = if before.is_some() { format!(" AND {key} < ?") } else { String::new() };
-            let n: i64 = c
-                .prepare_cached(&format!("SELECT COUNT(*) FROM {} WHERE {cond}{newer}{older}", q.from))?
-                .query_row(rusqlite::params_from_iter(vals.iter()), |r| r.get(0))?;
+            let n: i64 =
+                c.row(&format!("SELECT COUNT(*) FROM {} WHERE {cond}{newer}{older}", q.from), vals, |r| r.get(0))?;
             Ok(n as u64)
         };
         let total = match &listed {
@@ -729,12 +843,12 @@ impl Archive {
             if let kept::Listed::Kept(l) = &listed {
                 if let Some((end, later)) = kept::locate(c, l, offset)? {
                     let mut vals = values.clone();
-                    vals.extend([Value::Integer(end), Value::Integer(per), Value::Integer((offset - later) as i64)]);
+                    vals.extend([Value::Int(end), Value::Int(per), Value::Int((offset - later) as i64)]);
                     return self.game_rows(&q, true, false, &vals);
                 }
             }
             let mut vals = values.clone();
-            vals.extend([Value::Integer(per), Value::Integer(offset as i64)]);
+            vals.extend([Value::Int(per), Value::Int(offset as i64)]);
             self.game_rows(&q, false, false, &vals)
         };
         // Where the oldest page starts.
@@ -748,7 +862,7 @@ impl Archive {
             Cursor::After(id) | Cursor::Before(id) => {
                 let newer = matches!(cursor, Cursor::Before(_));
                 let mut vals = values.clone();
-                vals.extend([Value::Integer(id), Value::Integer(per), Value::Integer(0)]);
+                vals.extend([Value::Int(id), Value::Int(per), Value::Int(0)]);
                 let mut rows = self.game_rows(&q, true, newer, &vals)?;
                 if newer {
                     rows.reverse();
@@ -781,35 +895,31 @@ impl Archive {
     /// Every game matching `filter`, newest first, read in one pass (the command line's list).
     pub fn all_games(&self, filter: &Filter) -> Result<Vec<GameRow>> {
         let q = where_clause(filter);
-        // SQLite reads a negative LIMIT as none: the same statement as a page of `list_games`.
+        // No limit (PostgreSQL refuses SQLite's -1): the same statement as a page of `list_games`.
         let mut values = q.values.clone();
-        values.push(rusqlite::types::Value::Integer(-1));
-        values.push(rusqlite::types::Value::Integer(0));
+        values.push(db::Value::Int(i64::MAX));
+        values.push(db::Value::Int(0));
         self.game_rows(&q, false, false, &values)
     }
 
     /// The rows of the games list of `q`, newest first (oldest first when `ascending`), past a
     /// cursor when `bounded` (newer than it when `ascending`, else older); `values` are the
     /// condition's parameters, then the cursor's game when bounded, then the LIMIT and OFFSET.
-    fn game_rows(
-        &self,
-        q: &GamesQuery,
-        bounded: bool,
-        ascending: bool,
-        values: &[rusqlite::types::Value],
-    ) -> Result<Vec<GameRow>> {
+    fn game_rows(&self, q: &GamesQuery, bounded: bool, ascending: bool, values: &[db::Value]) -> Result<Vec<GameRow>> {
         let (order, bound) = if ascending { ("ASC", ">") } else { ("DESC", "<") };
         let (from, key, cond) = (q.from, q.key, &q.cond);
         let bound = if bounded { format!(" AND {key} {bound} ?") } else { String::new() };
-        let mut st = self.conn.prepare_cached(&format!(
-            "SELECT l.id, l.digest, l.game, l.ruleset, v.valid, v.fault_code, v.final_scores, v.rounds, l.added_at,
-                    (SELECT group_concat(name, char(31)) FROM (SELECT p.name AS name FROM seats s
-                        JOIN players p ON p.id = s.player_id WHERE s.log_id = l.id ORDER BY s.seat)), v.excerpt
-             FROM {from} WHERE {cond}{bound}
-             ORDER BY {key} {order} LIMIT ? OFFSET ?"
-        ))?;
-        let rows = st
-            .query_map(rusqlite::params_from_iter(values.iter()), |r| {
+        let db = self.db();
+        let rows = db.rows(
+            &format!(
+                "SELECT l.id, l.digest, l.game, l.ruleset, v.valid, v.fault_code, v.final_scores, v.rounds, l.added_at,
+                        {}, v.excerpt
+                 FROM {from} WHERE {cond}{bound}
+                 ORDER BY {key} {order} LIMIT ? OFFSET ?",
+                seat_names(db)
+            ),
+            values,
+            |r| {
                 let scores: Option<String> = r.get(6)?;
                 let players: Option<String> = r.get(9)?;
                 Ok(GameRow {
@@ -825,8 +935,8 @@ impl Archive {
                     players: players.map(|p| p.split('\u{1f}').map(str::to_owned).collect()).unwrap_or_default(),
                     excerpt: r.get(10)?,
                 })
-            })?
-            .collect::<std::result::Result<Vec<_>, _>>()?;
+            },
+        )?;
         Ok(rows)
     }
 
@@ -844,15 +954,17 @@ impl Archive {
 
     /// The entries whose `column` (one of the two constants above) is `value`.
     fn entry_rows(&self, column: &'static str, value: &str) -> Result<Vec<EntryRow>> {
-        let mut st = self.conn.prepare_cached(&format!(
-            "SELECT l.id, l.identity, v.valid, v.fault_code, l.counted,
-                    json_extract(l.header_json, '$.seed') IS NOT NULL, l.added_at, {}
-             FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE {column} = ?1
-             ORDER BY l.counted DESC, v.valid DESC, l.id",
-            counting::TRUST
-        ))?;
-        let v = st
-            .query_map([value], |r| {
+        let db = self.db();
+        let seed = db.pick("json_extract(l.header_json, '$.seed')", "(l.header_json::json ->> 'seed')");
+        db.rows(
+            &format!(
+                "SELECT l.id, l.identity, v.valid, v.fault_code, l.counted, {seed} IS NOT NULL, l.added_at, {}
+                 FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE {column} = ?1
+                 ORDER BY l.counted DESC, v.valid DESC, l.id",
+                counting::TRUST
+            ),
+            [value],
+            |r| {
                 Ok(EntryRow {
                     id: r.get(0)?,
                     identity: r.get(1)?,
@@ -863,50 +975,46 @@ impl Archive {
                     added_at: r.get(6)?,
                     trust: r.get::<_, i64>(7)?.clamp(0, 2) as u8,
                 })
-            })?
-            .collect::<std::result::Result<_, _>>()?;
-        Ok(v)
+            },
+        )
     }
 
     /// Everything about one game, or `None` when there is no such id.
     pub fn game(&self, id: i64) -> Result<Option<GameDetail>> {
-        let row = self
-            .conn
-            .query_row(
-                "SELECT l.digest, l.digest_kind, l.game, l.ruleset, v.valid, v.fault_json, v.final_scores, l.records,
+        let row = self.db().opt(
+            "SELECT l.digest, l.digest_kind, l.game, l.ruleset, v.valid, v.fault_json, v.final_scores, l.records,
                         l.size, l.form, l.header_json, l.source, l.added_at, v.engine,
                         l.identity, l.counted, l.origin, l.token_id, t.name, v.excerpt, l.game_key, l.dropped
                  FROM logs l JOIN verdicts v ON v.log_id = l.id LEFT JOIN tokens t ON t.id = l.token_id
                  WHERE l.id = ?1",
-                [id],
-                |r| {
-                    Ok((
-                        r.get::<_, String>(0)?,
-                        r.get::<_, String>(1)?,
-                        r.get::<_, Option<String>>(2)?,
-                        r.get::<_, Option<String>>(3)?,
-                        r.get::<_, i64>(4)?,
-                        r.get::<_, Option<String>>(5)?,
-                        r.get::<_, Option<String>>(6)?,
-                        r.get::<_, i64>(7)?,
-                        r.get::<_, i64>(8)?,
-                        r.get::<_, String>(9)?,
-                        r.get::<_, Option<String>>(10)?,
-                        r.get::<_, Option<String>>(11)?,
-                        r.get::<_, i64>(12)?,
-                        r.get::<_, String>(13)?,
-                        (
-                            r.get::<_, String>(14)?,
-                            r.get::<_, i64>(15)? != 0,
-                            StoredBy { origin: r.get(16)?, token: r.get(17)?, name: r.get(18)? },
-                            r.get::<_, Option<String>>(19)?,
-                            r.get::<_, String>(20)?,
-                            r.get::<_, i64>(21)?,
-                        ),
-                    ))
-                },
-            )
-            .optional()?;
+            [id],
+            |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, Option<String>>(2)?,
+                    r.get::<_, Option<String>>(3)?,
+                    r.get::<_, i64>(4)?,
+                    r.get::<_, Option<String>>(5)?,
+                    r.get::<_, Option<String>>(6)?,
+                    r.get::<_, i64>(7)?,
+                    r.get::<_, i64>(8)?,
+                    r.get::<_, String>(9)?,
+                    r.get::<_, Option<String>>(10)?,
+                    r.get::<_, Option<String>>(11)?,
+                    r.get::<_, i64>(12)?,
+                    r.get::<_, String>(13)?,
+                    (
+                        r.get::<_, String>(14)?,
+                        r.get::<_, i64>(15)? != 0,
+                        StoredBy { origin: r.get(16)?, token: r.get(17)?, name: r.get(18)? },
+                        r.get::<_, Option<String>>(19)?,
+                        r.get::<_, String>(20)?,
+                        r.get::<_, i64>(21)?,
+                    ),
+                ))
+            },
+        )?;
         let Some((
             digest,
             kind,
@@ -958,32 +1066,29 @@ impl Archive {
     }
 
     fn seats(&self, id: i64) -> Result<Vec<SeatRow>> {
-        seats_of(&self.conn, id)
+        seats_of(self.db(), id)
     }
 
     fn tournaments_of(&self, id: i64) -> Result<Vec<String>> {
-        let mut st = self.conn.prepare_cached(
+        self.db().rows(
             "SELECT t.name FROM tournament_games tg JOIN tournaments t ON t.id = tg.tournament_id
              WHERE tg.log_id = ?1 ORDER BY t.name",
-        )?;
-        let v = st.query_map([id], |r| r.get(0))?.collect::<std::result::Result<_, _>>()?;
-        Ok(v)
+            [id],
+            |r| r.get(0),
+        )
     }
 
     /// A game's round results, in order.
     pub fn rounds(&self, id: i64) -> Result<Vec<RoundResult>> {
-        rounds_of(&self.conn, id)
+        rounds_of(self.db(), id)
     }
 
     /// The stored bytes of a game and their form (`binary`: the binary encoding of the decoded
     /// log; `raw`: the bytes as given, which could not be decoded).
     pub fn log_bytes(&self, id: i64) -> Result<Option<(Vec<u8>, StoredForm)>> {
-        let row = self
-            .conn
-            .query_row("SELECT bytes, form FROM logs WHERE id = ?1", [id], |r| {
-                Ok((r.get::<_, Vec<u8>>(0)?, r.get::<_, String>(1)?))
-            })
-            .optional()?;
+        let row = self.db().opt("SELECT bytes, form FROM logs WHERE id = ?1", [id], |r| {
+            Ok((r.get::<_, Vec<u8>>(0)?, r.get::<_, String>(1)?))
+        })?;
         Ok(row.map(|(b, f)| (b, if f == "binary" { StoredForm::Binary } else { StoredForm::Raw })))
     }
 
@@ -991,45 +1096,45 @@ impl Archive {
     /// case-folded (Unicode: `é` finds `Émile`, `strasse` finds `Straße`), read from an index of
     /// the folded names however many players there are.
     pub fn players(&self, search: Option<&str>, limit: u32, offset: u32) -> Result<Vec<PlayerRow>> {
-        use rusqlite::types::Value;
-        let row = |r: &rusqlite::Row<'_>| Ok(PlayerRow { name: r.get(0)?, games: r.get::<_, i64>(1)? as u64 });
+        let row = |r: &db::Row<'_>| Ok(PlayerRow { name: r.get(0)?, games: r.get::<_, i64>(1)? as u64 });
         let (limit, offset) = (i64::from(limit), i64::from(offset));
-        let v = match search.map(aggregates::fold_name) {
-            None => self
-                .conn
-                .prepare_cached("SELECT name, games FROM players ORDER BY games DESC, name LIMIT ?1 OFFSET ?2")?
-                .query_map(params![limit, offset], row)?
-                .collect::<std::result::Result<_, _>>()?,
-            Some(folded) => {
-                // Text sorts below every blob: an empty blob bounds a prefix that has no end.
-                let end = aggregates::prefix_end(&folded).map_or(Value::Blob(Vec::new()), Value::Text);
-                self.conn
-                    .prepare_cached(
-                        "SELECT name, games FROM players WHERE folded >= ?1 AND folded < ?2
-                         ORDER BY games DESC, name LIMIT ?3 OFFSET ?4",
-                    )?
-                    .query_map(params![folded, end, limit, offset], row)?
-                    .collect::<std::result::Result<_, _>>()?
-            }
-        };
-        Ok(v)
+        let db = self.db();
+        match search.map(aggregates::fold_name) {
+            None => db.rows(
+                "SELECT name, games FROM players ORDER BY games DESC, name LIMIT ?1 OFFSET ?2",
+                params![limit, offset],
+                row,
+            ),
+            Some(folded) => match aggregates::prefix_end(&folded) {
+                Some(end) => db.rows(
+                    "SELECT name, games FROM players WHERE folded >= ?1 AND folded < ?2
+                     ORDER BY games DESC, name LIMIT ?3 OFFSET ?4",
+                    params![folded, end, limit, offset],
+                    row,
+                ),
+                // A prefix with no end (its characters all the last one): no upper bound.
+                None => db.rows(
+                    "SELECT name, games FROM players WHERE folded >= ?1
+                     ORDER BY games DESC, name LIMIT ?2 OFFSET ?3",
+                    params![folded, limit, offset],
+                    row,
+                ),
+            },
+        }
     }
 
     /// One player by exact name.
     pub fn player(&self, name: &str) -> Result<Option<PlayerRow>> {
-        Ok(self
-            .conn
-            .query_row("SELECT p.name, p.games FROM players p WHERE p.name = ?1", [name], |r| {
-                Ok(PlayerRow { name: r.get(0)?, games: r.get::<_, i64>(1)? as u64 })
-            })
-            .optional()?)
+        self.db().opt("SELECT p.name, p.games FROM players p WHERE p.name = ?1", [name], |r| {
+            Ok(PlayerRow { name: r.get(0)?, games: r.get::<_, i64>(1)? as u64 })
+        })
     }
 
     /// Calls `f` with every game matching `filter` that counts (valid, and the one entry of its
     /// game that counts), oldest first, reading in chunks so that memory stays flat however many
     /// games there are.
     pub fn for_each_game(&self, filter: &Filter, mut f: impl FnMut(Played)) -> Result<u64> {
-        counted_games(&self.conn, filter, |g| {
+        counted_games(self.db(), filter, |g| {
             f(g);
             Ok(())
         })
@@ -1039,26 +1144,25 @@ impl Archive {
     /// count), read from the aggregates kept at ingest: what adding every such game up gives, in
     /// one row per game kind.
     pub fn player_stats(&self, name: &str) -> Result<BTreeMap<String, paifu_analyzer::Block>> {
-        aggregates::player_stats(&self.conn, name)
+        aggregates::player_stats(self.db(), name)
     }
 
     /// The latest certificate of entry `id` signed by `signer` (hex public key), if one was
     /// stored.
     pub fn certificate(&self, id: i64, signer: &str) -> Result<Option<String>> {
-        Ok(self
-            .conn
-            .prepare_cached("SELECT json FROM certificates WHERE log_id = ?1 AND signer = ?2 ORDER BY id DESC LIMIT 1")?
-            .query_row(params![id, signer], |r| r.get(0))
-            .optional()?)
+        self.db().opt(
+            "SELECT json FROM certificates WHERE log_id = ?1 AND signer = ?2 ORDER BY id DESC LIMIT 1",
+            params![id, signer],
+            |r| r.get(0),
+        )
     }
 
     /// Every certificate of entry `id`, oldest first.
     pub fn certificates(&self, id: i64) -> Result<Vec<CertificateRow>> {
-        let mut st = self.conn.prepare_cached(
+        self.db().rows(
             "SELECT id, signer, issued_at, valid, json FROM certificates WHERE log_id = ?1 ORDER BY id",
-        )?;
-        let v = st
-            .query_map([id], |r| {
+            [id],
+            |r| {
                 Ok(CertificateRow {
                     id: r.get(0)?,
                     signer: r.get(1)?,
@@ -1066,9 +1170,8 @@ impl Archive {
                     valid: r.get::<_, i64>(3)? != 0,
                     json: r.get(4)?,
                 })
-            })?
-            .collect::<std::result::Result<_, _>>()?;
-        Ok(v)
+            },
+        )
     }
 
     /// Adds a certificate of entry `id` to its history (certificates are never replaced);
@@ -1086,32 +1189,37 @@ impl Archive {
     }
 }
 
-fn seats_of(conn: &Connection, id: i64) -> Result<Vec<SeatRow>> {
-    let mut st = conn.prepare_cached(
+/// The names at a game's seats (`l`), in order, joined by U+001F (as SQL in a list's query).
+fn seat_names(db: Db<'_>) -> &'static str {
+    db.pick(
+        "(SELECT group_concat(name, char(31)) FROM (SELECT p.name AS name FROM seats s
+            JOIN players p ON p.id = s.player_id WHERE s.log_id = l.id ORDER BY s.seat))",
+        "(SELECT string_agg(p.name, chr(31) ORDER BY s.seat) FROM seats s
+            JOIN players p ON p.id = s.player_id WHERE s.log_id = l.id)",
+    )
+}
+
+fn seats_of(conn: Db<'_>, id: i64) -> Result<Vec<SeatRow>> {
+    conn.rows(
         "SELECT s.seat, p.name, s.final_score, s.placement FROM seats s JOIN players p ON p.id = s.player_id
          WHERE s.log_id = ?1 ORDER BY s.seat",
-    )?;
-    let v = st
-        .query_map([id], |r| {
+        [id],
+        |r| {
             Ok(SeatRow {
                 seat: r.get::<_, i64>(0)? as u8,
                 player: r.get(1)?,
                 final_score: r.get(2)?,
                 placement: r.get::<_, Option<i64>>(3)?.map(|p| p as u32),
             })
-        })?
-        .collect::<std::result::Result<_, _>>()?;
-    Ok(v)
+        },
+    )
 }
 
-fn rounds_of(conn: &Connection, id: i64) -> Result<Vec<RoundResult>> {
-    let mut st =
-        conn.prepare_cached("SELECT round, deltas, summary, facts FROM rounds WHERE log_id = ?1 ORDER BY round")?;
-    let raw = st
-        .query_map([id], |r| {
+fn rounds_of(conn: Db<'_>, id: i64) -> Result<Vec<RoundResult>> {
+    let raw =
+        conn.rows("SELECT round, deltas, summary, facts FROM rounds WHERE log_id = ?1 ORDER BY round", [id], |r| {
             Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?))
-        })?
-        .collect::<std::result::Result<Vec<_>, _>>()?;
+        })?;
     raw.into_iter()
         .map(|(round, deltas, summary, facts)| {
             Ok(RoundResult {
@@ -1126,21 +1234,19 @@ fn rounds_of(conn: &Connection, id: i64) -> Result<Vec<RoundResult>> {
 
 /// Calls `f` with every game matching `filter` that counts (valid, and the one entry of its game
 /// that counts), oldest first, reading in chunks so that memory stays flat; answers how many.
-fn counted_games(conn: &Connection, filter: &Filter, mut f: impl FnMut(Played) -> Result<()>) -> Result<u64> {
+fn counted_games(conn: Db<'_>, filter: &Filter, mut f: impl FnMut(Played) -> Result<()>) -> Result<u64> {
     let GamesQuery { from, key, cond, values } =
         where_clause_of(&Filter { valid: Some(true), ..filter.clone() }, InTournament::Games);
     let mut after = 0i64;
     let mut count = 0u64;
-    let mut ids = conn.prepare_cached(&format!(
+    let ids = format!(
         "SELECT l.id, l.game FROM {from}
          WHERE {cond} AND l.counted = 1 AND l.game IS NOT NULL AND {key} > ? ORDER BY {key} LIMIT 512"
-    ))?;
+    );
     loop {
         let mut vals = values.clone();
-        vals.push(rusqlite::types::Value::Integer(after));
-        let chunk: Vec<(i64, String)> = ids
-            .query_map(rusqlite::params_from_iter(vals.iter()), |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<std::result::Result<_, _>>()?;
+        vals.push(db::Value::Int(after));
+        let chunk: Vec<(i64, String)> = conn.rows(&ids, vals, |r| Ok((r.get(0)?, r.get(1)?)))?;
         let Some(last) = chunk.last() else { break };
         after = last.0;
         for (id, name) in chunk {
@@ -1155,25 +1261,20 @@ fn counted_games(conn: &Connection, filter: &Filter, mut f: impl FnMut(Played) -
 
 /// Runs a statement kept prepared on the connection: a bulk ingest runs the same few statements
 /// for every log, and parsing them each time was a sixth of its time.
-fn exec<P: rusqlite::Params>(c: &Connection, sql: &str, p: P) -> rusqlite::Result<usize> {
-    c.prepare_cached(sql)?.execute(p)
+fn exec<P: db::Params>(c: Db<'_>, sql: &str, p: P) -> Result<usize> {
+    c.exec(sql, p)
 }
 
 /// One row of a statement kept prepared on the connection (see [`exec`]).
-fn row<T, P: rusqlite::Params>(
-    c: &Connection,
-    sql: &str,
-    p: P,
-    f: impl FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
-) -> rusqlite::Result<T> {
-    c.prepare_cached(sql)?.query_row(p, f)
+fn row<T, P: db::Params>(c: Db<'_>, sql: &str, p: P, f: impl FnOnce(&db::Row<'_>) -> Result<T>) -> Result<T> {
+    c.row(sql, p, f)
 }
 
 /// Adds a certificate to entry `id`'s history; answers its number. A certificate of another
 /// log (its `log_digest` is not the entry's digest) is refused: it would count toward the
 /// entry's trust.
-fn insert_certificate(tx: &Connection, id: i64, c: &Certificate) -> Result<i64> {
-    let digest: Option<String> = row(tx, "SELECT digest FROM logs WHERE id = ?1", [id], |r| r.get(0)).optional()?;
+fn insert_certificate(tx: Db<'_>, id: i64, c: &Certificate) -> Result<i64> {
+    let digest: Option<String> = tx.opt("SELECT digest FROM logs WHERE id = ?1", [id], |r| r.get(0))?;
     let digest = digest.ok_or_else(|| ArchiveError::Corrupt(format!("there is no entry {id} to certify")))?;
     if digest != c.certificate.log_digest.to_hex() {
         return Err(ArchiveError::Corrupt(format!(
@@ -1181,9 +1282,9 @@ fn insert_certificate(tx: &Connection, id: i64, c: &Certificate) -> Result<i64> 
             c.certificate.log_digest
         )));
     }
-    exec(
+    row(
         tx,
-        "INSERT INTO certificates(log_id, signer, issued_at, valid, json) VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO certificates(log_id, signer, issued_at, valid, json) VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
         params![
             id,
             c.certificate.signer.to_hex(),
@@ -1191,47 +1292,47 @@ fn insert_certificate(tx: &Connection, id: i64, c: &Certificate) -> Result<i64> 
             i64::from(c.certificate.verdict == "valid"),
             c.to_json()
         ],
-    )?;
-    Ok(tx.last_insert_rowid())
+        |r| r.get(0),
+    )
 }
 
 /// The player named `name`, made if the archive has none: a new name must pass
 /// [`names::check_new_name`] and may not read as one the archive holds ([`names::skeleton`]).
 /// A refusal is [`ArchiveError::Refused`] (the batch's index is set by the caller).
-fn player_id(tx: &Connection, seat: usize, name: &str) -> Result<i64> {
-    if let Some(id) = row(tx, "SELECT id FROM players WHERE name = ?1", [name], |r| r.get(0)).optional()? {
+fn player_id(tx: Db<'_>, seat: usize, name: &str) -> Result<i64> {
+    if let Some(id) = tx.opt("SELECT id FROM players WHERE name = ?1", [name], |r| r.get(0))? {
         return Ok(id);
     }
     if let Some(error) = new_name_refusal(tx, NameKind::Player, name)? {
         return Err(ArchiveError::Refused { index: 0, refusal: Box::new(Refusal::PlayerName { seat, error }) });
     }
-    exec(
+    row(
         tx,
-        "INSERT INTO players(name, folded, skeleton) VALUES (?1, ?2, ?3)",
+        "INSERT INTO players(name, folded, skeleton) VALUES (?1, ?2, ?3) RETURNING id",
         params![name, aggregates::fold_name(name), names::skeleton(name)],
-    )?;
-    Ok(tx.last_insert_rowid())
+        |r| r.get(0),
+    )
 }
 
 /// Why the archive would refuse `name` as a new player's or tournament's name, if it would
 /// (`None`: it holds the name already, or would take it): the checks every name passes, then
 /// a lookalike of a name it holds ([`names::skeleton`]; one with an invisible character names
 /// the one it passes for), then [`names::check_new_name`]. Reads only.
-pub(crate) fn new_name_refusal(c: &Connection, kind: NameKind, name: &str) -> Result<Option<NameError>> {
+pub(crate) fn new_name_refusal(c: Db<'_>, kind: NameKind, name: &str) -> Result<Option<NameError>> {
     let table = match kind {
         NameKind::Player => "players",
         NameKind::Tournament => "tournaments",
         NameKind::Token => return Ok(names::check_new_name(kind, name).err()),
     };
     let held = format!("SELECT 1 FROM {table} WHERE name = ?1");
-    if c.query_row(&held, [name], |_| Ok(())).optional()?.is_some() {
+    if c.opt(&held, [name], |_| Ok(()))?.is_some() {
         return Ok(None);
     }
     if let Err(e) = check_name(kind, name) {
         return Ok(Some(e));
     }
     let like = format!("SELECT name FROM {table} WHERE skeleton = ?1 ORDER BY id LIMIT 1");
-    if let Some(existing) = c.query_row(&like, [names::skeleton(name)], |r| r.get(0)).optional()? {
+    if let Some(existing) = c.opt(&like, [names::skeleton(name)], |r| r.get(0))? {
         return Ok(Some(NameError::Confusable { kind, existing }));
     }
     Ok(names::check_new_name(kind, name).err())
@@ -1247,23 +1348,16 @@ struct Item<'a> {
     origin: Origin,
 }
 
-fn store_one(
-    tx: &Transaction<'_>,
-    item: &Item<'_>,
-    pending: &mut aggregates::Pending,
-    kept: &mut kept::Kept,
-) -> Result<Stored> {
+fn store_one(tx: Db<'_>, item: &Item<'_>, pending: &mut aggregates::Pending, kept: &mut kept::Kept) -> Result<Stored> {
     let p = item.p;
     let digest = p.digest.to_hex();
     let identity = p.identity.to_hex();
     let key = p.game_key.to_hex();
-    let existing = tx
-        .query_row(
-            "SELECT l.id, v.valid, v.fault_json FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE l.identity = ?1",
-            [&identity],
-            |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)? != 0, r.get::<_, Option<String>>(2)?)),
-        )
-        .optional()?;
+    let existing = tx.opt(
+        "SELECT l.id, v.valid, v.fault_json FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE l.identity = ?1",
+        [&identity],
+        |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)? != 0, r.get::<_, Option<String>>(2)?)),
+    )?;
     // What the kept lists know of a new entry (read again for one stored before).
     let mut facts = None;
     let (id, new, new_game, valid, fault) = match existing {
@@ -1301,7 +1395,7 @@ fn store_one(
         Some(t) => {
             let added = exec(
                 tx,
-                "INSERT OR IGNORE INTO tournament_games(tournament_id, log_id) VALUES (?1, ?2)",
+                "INSERT INTO tournament_games(tournament_id, log_id) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
                 params![t, id],
             )? == 1;
             if added {
@@ -1382,7 +1476,7 @@ fn store_one(
 /// caller (`counting.rs`). Answers what the kept lists know of it: its number, and whether it
 /// leads (its game is new).
 fn insert_entry(
-    tx: &Transaction<'_>,
+    tx: Db<'_>,
     p: &Prepared,
     key: &str,
     item: &Item<'_>,
@@ -1400,11 +1494,11 @@ fn insert_entry(
         }
         None => Vec::new(),
     };
-    exec(
+    let id: i64 = row(
         tx,
         "INSERT INTO logs(identity, digest, digest_kind, game_key, game, ruleset, seat_count, form, bytes, size,
                           records, dropped, header_json, source, added_at, counted, lead, origin, token_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?18, ?19, ?16, ?17)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?18, ?19, ?16, ?17) RETURNING id",
         params![
             p.identity.to_hex(),
             p.digest.to_hex(),
@@ -1426,8 +1520,8 @@ fn insert_entry(
             i64::from(new_game && valid && excerpt.is_none()),
             i64::from(new_game),
         ],
+        |r| r.get(0),
     )?;
-    let id = tx.last_insert_rowid();
     let fault = p.verdict.fault();
     let outcome = p.verdict.outcome();
     let final_scores = outcome.map(|o| o.final_scores.clone());
@@ -1493,7 +1587,7 @@ fn insert_entry(
 
 /// A stored valid game as the statistics read it (see `counted_games`); `None` for an entry
 /// of a kind this build does not know.
-fn played_of(conn: &Connection, id: i64) -> Result<Option<Played>> {
+fn played_of(conn: Db<'_>, id: i64) -> Result<Option<Played>> {
     let name: Option<String> = row(conn, "SELECT game FROM logs WHERE id = ?1", [id], |r| r.get(0))?;
     match name.as_deref().and_then(GameKind::from_name) {
         Some(game) => Ok(Some(played_from_rows(conn, id, game)?)),
@@ -1502,7 +1596,7 @@ fn played_of(conn: &Connection, id: i64) -> Result<Option<Played>> {
 }
 
 /// Entry `id`, a game of kind `game`, read back from its seats and rounds.
-fn played_from_rows(conn: &Connection, id: i64, game: GameKind) -> Result<Played> {
+fn played_from_rows(conn: Db<'_>, id: i64, game: GameKind) -> Result<Played> {
     let seats = seats_of(conn, id)?;
     Ok(Played {
         game,

@@ -3,11 +3,11 @@
 //! (`paifu report`) writes these files and signs the manifest; the dashboard shows the same
 //! Merkle root, computed by the same function.
 
+use super::db::{params, Db, Row};
 use super::tournaments::{Standing, TournamentInfo, COUNTS_IN_STANDINGS};
 use super::{Archive, ArchiveError, Result};
 use paifu_core::manifest::{self, ManifestCertificate, ManifestGame, ManifestVerdict, StandingLine};
 use paifu_core::Digest;
-use rusqlite::{params, Connection};
 use std::collections::{BTreeMap, BTreeSet};
 use std::str::FromStr;
 
@@ -99,14 +99,13 @@ struct Line {
 
 /// The entries of tournament `?1` as a manifest lists them, one row each (`{which}`: all of
 /// them, or the one numbered `?2`).
-fn lines_sql(which: &str) -> String {
+fn lines_sql(c: Db<'_>, which: &str) -> String {
     format!(
         "SELECT l.id, l.identity, l.form, l.digest, l.digest_kind, l.game, l.ruleset, v.valid, v.fault_code,
-                v.final_scores, v.excerpt, ({COUNTS_IN_STANDINGS}),
-                (SELECT group_concat(name, char(31)) FROM (SELECT p.name AS name FROM seats s
-                    JOIN players p ON p.id = s.player_id WHERE s.log_id = l.id ORDER BY s.seat))
+                v.final_scores, v.excerpt, ({COUNTS_IN_STANDINGS}), {}
          FROM tournament_games tg JOIN logs l ON l.id = tg.log_id JOIN verdicts v ON v.log_id = l.id
-         WHERE tg.tournament_id = ?1{which}"
+         WHERE tg.tournament_id = ?1{which}",
+        super::seat_names(c)
     )
 }
 
@@ -121,7 +120,7 @@ fn certificates_sql(which: &str) -> String {
     )
 }
 
-fn line(r: &rusqlite::Row<'_>) -> rusqlite::Result<Line> {
+fn line(r: &Row<'_>) -> Result<Line> {
     Ok(Line {
         id: r.get(0)?,
         identity: r.get(1)?,
@@ -174,15 +173,14 @@ fn published_game(line: Line, stored: Vec<(String, String)>) -> Result<Published
 }
 
 /// Every entry of tournament `tid` as a manifest lists it (in the order of their numbers).
-fn published_games(c: &Connection, tid: i64) -> Result<Vec<PublishedGame>> {
-    let mut st = c.prepare_cached(&lines_sql(""))?;
-    let lines: Vec<Line> = st.query_map([tid], line)?.collect::<std::result::Result<_, _>>()?;
+fn published_games(c: Db<'_>, tid: i64) -> Result<Vec<PublishedGame>> {
+    let lines: Vec<Line> = c.rows(&lines_sql(c, ""), [tid], line)?;
     // Every trusted certificate of the tournament's entries in one pass, oldest first.
-    let mut certs = c.prepare_cached(&certificates_sql(""))?;
     let mut by_entry: std::collections::HashMap<i64, Vec<(String, String)>> = std::collections::HashMap::new();
-    let mut rows = certs.query([tid])?;
-    while let Some(r) = rows.next()? {
-        by_entry.entry(r.get(0)?).or_default().push((r.get(1)?, r.get(2)?));
+    let certs: Vec<(i64, String, String)> =
+        c.rows(&certificates_sql(""), [tid], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+    for (id, signer, text) in certs {
+        by_entry.entry(id).or_default().push((signer, text));
     }
     lines
         .into_iter()
@@ -194,11 +192,9 @@ fn published_games(c: &Connection, tid: i64) -> Result<Vec<PublishedGame>> {
 }
 
 /// Entry `id` of tournament `tid` as a manifest lists it.
-fn published_entry(c: &Connection, tid: i64, id: i64) -> Result<PublishedGame> {
-    let line = c.prepare_cached(&lines_sql(" AND tg.log_id = ?2"))?.query_row(params![tid, id], line)?;
-    let mut st = c.prepare_cached(&certificates_sql(" AND tg.log_id = ?2"))?;
-    let stored =
-        st.query_map(params![tid, id], |r| Ok((r.get(1)?, r.get(2)?)))?.collect::<std::result::Result<_, _>>()?;
+fn published_entry(c: Db<'_>, tid: i64, id: i64) -> Result<PublishedGame> {
+    let line = c.row(&lines_sql(c, " AND tg.log_id = ?2"), params![tid, id], line)?;
+    let stored = c.rows(&certificates_sql(" AND tg.log_id = ?2"), params![tid, id], |r| Ok((r.get(1)?, r.get(2)?)))?;
     published_game(line, stored)
 }
 
@@ -208,33 +204,31 @@ fn published_entry(c: &Connection, tid: i64, id: i64) -> Result<PublishedGame> {
 /// whose leaves it computed, from every leaf in the order of the files (as the manifest lists
 /// them). A leaf changes with what the manifest says of its entry: whether it counts in the
 /// standings and which certificates by trusted keys it has (the rest of an entry never changes).
-pub(super) fn keep_roots(c: &Connection, leaves: &BTreeSet<(i64, i64)>, all: &BTreeSet<i64>) -> Result<()> {
-    let mut set =
-        c.prepare_cached("UPDATE tournament_games SET file = ?3, leaf = ?4 WHERE tournament_id = ?1 AND log_id = ?2")?;
+pub(super) fn keep_roots(c: Db<'_>, leaves: &BTreeSet<(i64, i64)>, all: &BTreeSet<i64>) -> Result<()> {
+    let set = "UPDATE tournament_games SET file = ?3, leaf = ?4 WHERE tournament_id = ?1 AND log_id = ?2";
     for &tid in all {
         for g in published_games(c, tid)? {
-            set.execute(params![tid, g.id, g.entry.file, g.entry.leaf().0.to_vec()])?;
+            c.exec(set, params![tid, g.id, g.entry.file, g.entry.leaf().0.to_vec()])?;
         }
     }
     for &(tid, id) in leaves.iter().filter(|(t, _)| !all.contains(t)) {
         let g = published_entry(c, tid, id)?;
-        set.execute(params![tid, id, g.entry.file, g.entry.leaf().0.to_vec()])?;
+        c.exec(set, params![tid, id, g.entry.file, g.entry.leaf().0.to_vec()])?;
     }
     let touched: BTreeSet<i64> = all.iter().copied().chain(leaves.iter().map(|(t, _)| *t)).collect();
-    let mut read =
-        c.prepare_cached("SELECT leaf FROM tournament_games WHERE tournament_id = ?1 ORDER BY file, log_id")?;
-    let mut put = c.prepare_cached("UPDATE tournaments SET root = ?2 WHERE id = ?1")?;
     for tid in touched {
-        let leaves: Vec<Digest> = read
-            .query_map([tid], |r| r.get::<_, Option<Vec<u8>>>(0))?
-            .map(|leaf| {
-                let leaf = leaf?;
+        // The files sort as bytes on both backends (PostgreSQL's text columns are COLLATE "C").
+        let leaves: Vec<Digest> =
+            c.rows("SELECT leaf FROM tournament_games WHERE tournament_id = ?1 ORDER BY file, log_id", [tid], |r| {
+                let leaf = r.get::<_, Option<Vec<u8>>>(0)?;
                 <[u8; 32]>::try_from(leaf.as_deref().unwrap_or_default()).map(Digest).map_err(|_| {
                     ArchiveError::Corrupt(format!("tournament {tid}: an entry's manifest leaf is missing"))
                 })
-            })
-            .collect::<Result<_>>()?;
-        put.execute(params![tid, manifest::merkle_root(&leaves).to_hex()])?;
+            })?;
+        c.exec(
+            "UPDATE tournaments SET root = ?2 WHERE id = ?1",
+            params![tid, manifest::merkle_root(&leaves).to_hex()],
+        )?;
     }
     Ok(())
 }
@@ -259,12 +253,13 @@ impl Archive {
     /// tournament.
     pub fn published(&self, name: &str) -> Result<Option<Published>> {
         let Some(info) = self.tournament_info(name)? else { return Ok(None) };
-        let tid: i64 = self.conn.query_row("SELECT id FROM tournaments WHERE name = ?1", [name], |r| r.get(0))?;
+        let db = self.db();
+        let tid: i64 = db.row("SELECT id FROM tournaments WHERE name = ?1", [name], |r| r.get(0))?;
         let standings = self.standings(name)?.unwrap_or_default();
-        let mut games = published_games(&self.conn, tid)?;
+        let mut games = published_games(db, tid)?;
         games.sort_by(|a, b| a.entry.file.cmp(&b.entry.file));
         let root = manifest::merkle_root(&games.iter().map(|g| g.entry.leaf()).collect::<Vec<_>>());
-        let terms = super::tournaments::final_points_terms(&self.conn, tid)?;
+        let terms = super::tournaments::final_points_terms(db, tid)?;
         Ok(Some(Published { info, games, standings, root, terms }))
     }
 
@@ -274,7 +269,7 @@ impl Archive {
     pub fn tournament_summary(&self, name: &str) -> Result<Option<TournamentSummary>> {
         let Some(info) = self.tournament_info(name)? else { return Ok(None) };
         let (tid, games, counted, root): (i64, i64, i64, Option<String>) =
-            self.conn.query_row("SELECT id, games, counted, root FROM tournaments WHERE name = ?1", [name], |r| {
+            self.db().row("SELECT id, games, counted, root FROM tournaments WHERE name = ?1", [name], |r| {
                 Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
             })?;
         let root = parse_digest(root.as_deref().unwrap_or_default(), "tournaments.root")?;
@@ -283,7 +278,7 @@ impl Archive {
             games: games.max(0) as u64,
             counted: counted.max(0) as u64,
             root,
-            terms: super::tournaments::final_points_terms(&self.conn, tid)?,
+            terms: super::tournaments::final_points_terms(self.db(), tid)?,
             info,
         }))
     }

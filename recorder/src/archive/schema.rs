@@ -5,6 +5,7 @@
 //! takes the write lock first (`BEGIN IMMEDIATE`), so that several processes opening an old
 //! archive at once migrate it once.
 
+use super::db::Db;
 use super::prepare::identity_of;
 use super::{ArchiveError, Result};
 use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
@@ -380,13 +381,13 @@ fn games_by_content_and_trust(tx: &Transaction<'_>) -> Result<()> {
     // (The counts migration 8 keeps are added up there, from these rows.)
     let mut kept = super::kept::Kept::discarding();
     for key in &keys {
-        super::counting::recount_game(tx, key, &mut kept)?;
+        super::counting::recount_game(Db::Lite(tx), key, &mut kept)?;
     }
     tx.execute_batch(
         "UPDATE players SET games = (SELECT COUNT(DISTINCT s.log_id) FROM seats s JOIN logs l ON l.id = s.log_id
                                      WHERE s.player_id = players.id AND l.lead = 1);",
     )?;
-    super::aggregates::add_up_counted(tx)?;
+    super::aggregates::add_up_counted(Db::Lite(tx))?;
     let pairs: Vec<(i64, String)> = tx
         .prepare(
             "SELECT DISTINCT tg.tournament_id, l.game_key FROM tournament_games tg JOIN logs l ON l.id = tg.log_id",
@@ -394,7 +395,7 @@ fn games_by_content_and_trust(tx: &Transaction<'_>) -> Result<()> {
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
         .collect::<std::result::Result<_, _>>()?;
     for (tid, key) in pairs {
-        super::counting::recount_in_tournament(tx, tid, &key, &mut kept)?;
+        super::counting::recount_in_tournament(Db::Lite(tx), tid, &key, &mut kept)?;
     }
     Ok(())
 }
@@ -425,24 +426,26 @@ fn name_skeletons(tx: &Transaction<'_>) -> Result<()> {
 
 /// Every entry each tournament counts, as a change that adds it once: `(tournament, entry, 1)`,
 /// what `tournaments::keep_standings` and `keep_penalties` take to build their tables from scratch.
-pub(super) fn every_counted(c: &rusqlite::Connection) -> Result<Vec<(i64, i64, i64)>> {
-    Ok(c.prepare("SELECT tournament_id, log_id, 1 FROM tournament_counted ORDER BY tournament_id, log_id")?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-        .collect::<std::result::Result<_, _>>()?)
+pub(super) fn every_counted(c: Db<'_>) -> Result<Vec<(i64, i64, i64)>> {
+    c.rows(
+        "SELECT tournament_id, log_id, 1 FROM tournament_counted ORDER BY tournament_id, log_id",
+        super::db::params![],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )
 }
 
 /// Migration 8: see `kept` (the tables and the lists' counts), `tournaments::keep_standings` and
 /// `publish::keep_roots`, each run over every stored row as over new ones.
 fn kept_counts(tx: &Transaction<'_>) -> Result<()> {
     tx.execute_batch(super::kept::MIGRATION_8)?;
-    super::kept::count_stored(tx)?;
-    let counted = every_counted(tx)?;
-    super::tournaments::keep_standings(tx, &counted)?;
+    super::kept::count_stored(Db::Lite(tx))?;
+    let counted = every_counted(Db::Lite(tx))?;
+    super::tournaments::keep_standings(Db::Lite(tx), &counted)?;
     let all: std::collections::BTreeSet<i64> = tx
         .prepare("SELECT id FROM tournaments")?
         .query_map([], |r| r.get(0))?
         .collect::<std::result::Result<_, _>>()?;
-    super::publish::keep_roots(tx, &Default::default(), &all)?;
+    super::publish::keep_roots(Db::Lite(tx), &Default::default(), &all)?;
     Ok(())
 }
 
@@ -463,13 +466,13 @@ fn minimum_and_penalties(tx: &Transaction<'_>) -> Result<()> {
              PRIMARY KEY(tournament_id, game, ruleset, player_id)
          ) WITHOUT ROWID;",
     )?;
-    let counted = every_counted(tx)?;
-    super::tournaments::keep_penalties(tx, &counted)
+    let counted = every_counted(Db::Lite(tx))?;
+    super::tournaments::keep_penalties(Db::Lite(tx), &counted)
 }
 
 /// Migration 4: see `aggregates` (the tables, then every counted game added up).
 fn aggregates_from_rows(tx: &Transaction<'_>) -> Result<()> {
-    super::aggregates::build(tx)
+    super::aggregates::build(Db::Lite(tx))
 }
 
 /// Applies the migrations the database lacks.

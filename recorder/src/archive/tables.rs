@@ -6,9 +6,9 @@
 //! seed) in the table's folder, not here; they are published here, in `reveal`, once the table
 //! is over.
 
+use super::db::params;
 use super::names::{check_name, NameKind};
 use super::{now, Archive, ArchiveError, Result};
-use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
 
 /// The prefix of every join link's secret.
@@ -120,19 +120,19 @@ impl Archive {
             .collect::<Result<_>>()?;
         let at = now();
         let id = self.write(|tx| {
-            tx.execute(
+            let id = tx.row(
                 "INSERT INTO play_tables(game, ruleset, plan, stage, folder, host_commitment, opened_by, created_at)
-                 VALUES (?1, ?2, ?3, 'waiting', ?4, ?5, ?6, ?7)",
+                 VALUES (?1, ?2, ?3, 'waiting', ?4, ?5, ?6, ?7) RETURNING id",
                 params![t.game, t.ruleset, t.plan, t.folder, t.host_commitment, t.opened_by, at],
+                |r| r.get::<_, i64>(0),
             )?;
-            let id = tx.last_insert_rowid();
             for (seat, (s, secret)) in t.seats.iter().zip(&secrets).enumerate() {
-                tx.execute(
+                tx.exec(
                     "INSERT INTO play_seats(table_id, seat, name, bot) VALUES (?1, ?2, ?3, ?4)",
                     params![id, seat as i64, s.name, s.bot],
                 )?;
                 if let Some(secret) = secret {
-                    tx.execute(
+                    tx.exec(
                         "INSERT INTO play_joins(hash, table_id, seat, created_at) VALUES (?1, ?2, ?3, ?4)",
                         params![join_hash(secret), id, seat as i64, at],
                     )?;
@@ -147,7 +147,7 @@ impl Archive {
     /// after the number and sets it here, before the table is shown to anyone.
     pub fn set_table_folder(&mut self, id: i64, folder: &str) -> Result<()> {
         self.write(|tx| {
-            tx.execute("UPDATE play_tables SET folder = ?2 WHERE id = ?1", params![id, folder])?;
+            tx.exec("UPDATE play_tables SET folder = ?2 WHERE id = ?1", params![id, folder])?;
             Ok(())
         })
     }
@@ -156,11 +156,7 @@ impl Archive {
     /// one that was revoked.
     pub fn join_seat(&self, secret: &str) -> Result<Option<(i64, u8)>> {
         let sql = "SELECT table_id, seat FROM play_joins WHERE hash = ?1 AND revoked_at IS NULL";
-        let found = self
-            .conn
-            .prepare_cached(sql)?
-            .query_row([join_hash(secret)], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))
-            .optional()?;
+        let found = self.db().opt(sql, [join_hash(secret)], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?;
         Ok(found.map(|(t, s)| (t, u8::try_from(s).unwrap_or(u8::MAX))))
     }
 
@@ -170,22 +166,20 @@ impl Archive {
         let secret = if reissue { Some(new_secret()?) } else { None };
         let at = now();
         self.write(|tx| {
-            let person: Option<Option<String>> = tx
-                .query_row(
-                    "SELECT bot FROM play_seats WHERE table_id = ?1 AND seat = ?2",
-                    params![table, i64::from(seat)],
-                    |r| r.get(0),
-                )
-                .optional()?;
+            let person: Option<Option<String>> = tx.opt(
+                "SELECT bot FROM play_seats WHERE table_id = ?1 AND seat = ?2",
+                params![table, i64::from(seat)],
+                |r| r.get(0),
+            )?;
             if !matches!(person, Some(None)) {
                 return Ok(None);
             }
-            tx.execute(
+            tx.exec(
                 "UPDATE play_joins SET revoked_at = ?3 WHERE table_id = ?1 AND seat = ?2 AND revoked_at IS NULL",
                 params![table, i64::from(seat), at],
             )?;
             if let Some(s) = &secret {
-                tx.execute(
+                tx.exec(
                     "INSERT INTO play_joins(hash, table_id, seat, created_at) VALUES (?1, ?2, ?3, ?4)",
                     params![join_hash(s), table, i64::from(seat), at],
                 )?;
@@ -197,37 +191,33 @@ impl Archive {
     /// One table, with its seats and finished games.
     pub fn table(&self, id: i64) -> Result<Option<TableRow>> {
         let sql = format!("SELECT {TABLE_COLUMNS} FROM play_tables WHERE id = ?1");
-        let row = self
-            .conn
-            .prepare_cached(&sql)?
-            .query_row([id], |r| {
-                Ok(TableRow {
-                    id: r.get(0)?,
-                    game: r.get(1)?,
-                    ruleset: r.get(2)?,
-                    plan: r.get(3)?,
-                    stage: r.get(4)?,
-                    folder: r.get(5)?,
-                    host_commitment: r.get(6)?,
-                    commitments_digest: r.get(7)?,
-                    reveal: r.get(8)?,
-                    opened_by: r.get(9)?,
-                    created_at: r.get(10)?,
-                    ended_at: r.get(11)?,
-                    seats: Vec::new(),
-                    games: Vec::new(),
-                })
+        let db = self.db();
+        let row = db.opt(&sql, [id], |r| {
+            Ok(TableRow {
+                id: r.get(0)?,
+                game: r.get(1)?,
+                ruleset: r.get(2)?,
+                plan: r.get(3)?,
+                stage: r.get(4)?,
+                folder: r.get(5)?,
+                host_commitment: r.get(6)?,
+                commitments_digest: r.get(7)?,
+                reveal: r.get(8)?,
+                opened_by: r.get(9)?,
+                created_at: r.get(10)?,
+                ended_at: r.get(11)?,
+                seats: Vec::new(),
+                games: Vec::new(),
             })
-            .optional()?;
+        })?;
         let Some(mut t) = row else { return Ok(None) };
-        let mut st = self.conn.prepare_cached(
+        t.seats = db.rows(
             "SELECT s.seat, s.name, s.bot, s.commitment,
                     EXISTS(SELECT 1 FROM play_joins j WHERE j.table_id = s.table_id AND j.seat = s.seat
                                                         AND j.revoked_at IS NULL)
              FROM play_seats s WHERE s.table_id = ?1 ORDER BY s.seat",
-        )?;
-        t.seats = st
-            .query_map([id], |r| {
+            [id],
+            |r| {
                 Ok(TableSeat {
                     seat: u8::try_from(r.get::<_, i64>(0)?).unwrap_or(u8::MAX),
                     name: r.get(1)?,
@@ -235,21 +225,17 @@ impl Archive {
                     commitment: r.get(3)?,
                     joinable: r.get(4)?,
                 })
-            })?
-            .collect::<std::result::Result<_, _>>()?;
-        let mut st =
-            self.conn.prepare_cached("SELECT number, log_id FROM play_games WHERE table_id = ?1 ORDER BY number")?;
-        t.games = st
-            .query_map([id], |r| Ok((u32::try_from(r.get::<_, i64>(0)?).unwrap_or(0), r.get(1)?)))?
-            .collect::<std::result::Result<_, _>>()?;
+            },
+        )?;
+        t.games = db.rows("SELECT number, log_id FROM play_games WHERE table_id = ?1 ORDER BY number", [id], |r| {
+            Ok((u32::try_from(r.get::<_, i64>(0)?).unwrap_or(0), r.get(1)?))
+        })?;
         Ok(Some(t))
     }
 
     /// The numbers of the tables that are not over, oldest first (a server resumes them).
     pub fn open_tables(&self) -> Result<Vec<i64>> {
-        let mut st = self.conn.prepare_cached("SELECT id FROM play_tables WHERE stage != 'ended' ORDER BY id")?;
-        let ids = st.query_map([], |r| r.get(0))?.collect::<std::result::Result<_, _>>()?;
-        Ok(ids)
+        self.db().rows("SELECT id FROM play_tables WHERE stage != 'ended' ORDER BY id", params![], |r| r.get(0))
     }
 
     /// Records a person's commitment to its contribution; refused once the table's commitments
@@ -261,9 +247,8 @@ impl Archive {
         commitment: &str,
     ) -> Result<std::result::Result<(), SeedStepRefusal>> {
         self.write(|tx| {
-            let closed: Option<Option<String>> = tx
-                .query_row("SELECT commitments_digest FROM play_tables WHERE id = ?1", [table], |r| r.get(0))
-                .optional()?;
+            let closed: Option<Option<String>> =
+                tx.opt("SELECT commitments_digest FROM play_tables WHERE id = ?1", [table], |r| r.get(0))?;
             match closed {
                 None => return Ok(Err(SeedStepRefusal::NoTable(table))),
                 Some(Some(_)) => return Ok(Err(SeedStepRefusal::Closed)),
@@ -271,19 +256,17 @@ impl Archive {
             }
             // The first commitment holds: the same one again is taken (a page sent it twice), another
             // one is refused.
-            let before: Option<(Option<String>, Option<String>)> = tx
-                .query_row(
-                    "SELECT bot, commitment FROM play_seats WHERE table_id = ?1 AND seat = ?2",
-                    params![table, i64::from(seat)],
-                    |r| Ok((r.get(0)?, r.get(1)?)),
-                )
-                .optional()?;
+            let before: Option<(Option<String>, Option<String>)> = tx.opt(
+                "SELECT bot, commitment FROM play_seats WHERE table_id = ?1 AND seat = ?2",
+                params![table, i64::from(seat)],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )?;
             match before {
                 None | Some((Some(_), _)) => return Ok(Err(SeedStepRefusal::NotAPerson(seat))),
                 Some((None, Some(c))) if c != commitment => return Ok(Err(SeedStepRefusal::Committed(seat))),
                 Some(_) => {}
             }
-            tx.execute(
+            tx.exec(
                 "UPDATE play_seats SET commitment = ?3 WHERE table_id = ?1 AND seat = ?2 AND bot IS NULL",
                 params![table, i64::from(seat), commitment],
             )?;
@@ -294,7 +277,7 @@ impl Archive {
     /// Closes the table's commitments with their digest (once: a second close keeps the first).
     pub fn close_commitments(&mut self, table: i64, digest: &str) -> Result<()> {
         self.write(|tx| {
-            tx.execute(
+            tx.exec(
                 "UPDATE play_tables SET commitments_digest = ?2 WHERE id = ?1 AND commitments_digest IS NULL",
                 params![table, digest],
             )?;
@@ -307,7 +290,7 @@ impl Archive {
     pub fn set_table_stage(&mut self, table: i64, stage: &str, reveal: Option<&str>) -> Result<()> {
         let at = (stage == "ended").then(now);
         self.write(|tx| {
-            tx.execute(
+            tx.exec(
                 "UPDATE play_tables SET stage = ?2, reveal = COALESCE(?3, reveal), ended_at = COALESCE(?4, ended_at)
                  WHERE id = ?1",
                 params![table, stage, reveal, at],
@@ -319,8 +302,9 @@ impl Archive {
     /// Notes that the table's game `number` is stored as archive entry `log_id`.
     pub fn add_table_game(&mut self, table: i64, number: u32, log_id: i64) -> Result<()> {
         self.write(|tx| {
-            tx.execute(
-                "INSERT OR REPLACE INTO play_games(table_id, number, log_id) VALUES (?1, ?2, ?3)",
+            tx.exec(
+                "INSERT INTO play_games(table_id, number, log_id) VALUES (?1, ?2, ?3)
+                 ON CONFLICT(table_id, number) DO UPDATE SET log_id = excluded.log_id",
                 params![table, i64::from(number), log_id],
             )?;
             Ok(())
@@ -330,7 +314,14 @@ impl Archive {
 
 #[cfg(test)]
 mod tests {
+    use super::super::db::params;
+    use super::super::tests::{on_both_backends, temp_archive, Backend};
     use super::*;
+
+    on_both_backends!(
+        a_table_keeps_its_seats_and_only_the_hashes_of_its_join_links,
+        commitments_close_once_and_the_table_ends_with_its_reveal,
+    );
 
     fn new_table() -> NewTable {
         NewTable {
@@ -347,24 +338,15 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_table_keeps_its_seats_and_only_the_hashes_of_its_join_links() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut a = Archive::open(&dir.path().join("t.db")).unwrap();
+    fn a_table_keeps_its_seats_and_only_the_hashes_of_its_join_links(b: Backend) {
+        let (_place, mut a) = temp_archive(b);
         let (id, secrets) = a.create_table(&new_table()).unwrap();
         let aiko = secrets[0].clone().expect("a person's seat has a link");
         assert!(secrets[1].is_none(), "a bot's seat has none");
         assert!(aiko.starts_with(JOIN_PREFIX) && aiko.len() == 4 + 64);
         assert_eq!(a.join_seat(&aiko).unwrap(), Some((id, 0)));
         assert_eq!(a.join_seat("pfj_nope").unwrap(), None);
-        let stored: Vec<String> = a
-            .conn
-            .prepare("SELECT hash FROM play_joins")
-            .unwrap()
-            .query_map([], |r| r.get(0))
-            .unwrap()
-            .collect::<std::result::Result<_, _>>()
-            .unwrap();
+        let stored: Vec<String> = a.db().rows("SELECT hash FROM play_joins", params![], |r| r.get(0)).unwrap();
         assert_eq!(stored, vec![join_hash(&aiko)], "the secret itself is stored nowhere");
         let t = a.table(id).unwrap().unwrap();
         assert_eq!(
@@ -383,10 +365,8 @@ mod tests {
         assert!(!a.table(id).unwrap().unwrap().seats[0].joinable);
     }
 
-    #[test]
-    fn commitments_close_once_and_the_table_ends_with_its_reveal() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut a = Archive::open(&dir.path().join("t.db")).unwrap();
+    fn commitments_close_once_and_the_table_ends_with_its_reveal(b: Backend) {
+        let (_place, mut a) = temp_archive(b);
         let (id, _) = a.create_table(&new_table()).unwrap();
         assert_eq!(a.set_seat_commitment(id, 1, "ab").unwrap(), Err(SeedStepRefusal::NotAPerson(1)));
         assert_eq!(a.set_seat_commitment(id + 1, 0, "ab").unwrap(), Err(SeedStepRefusal::NoTable(id + 1)));

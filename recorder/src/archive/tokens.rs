@@ -5,9 +5,9 @@
 //! (the person or program it was given to: tournaments are owned by a name, so a new token with
 //! the same name keeps them) and a role.
 
+use super::db::{params, Row};
 use super::names::{check_name, NameKind};
 use super::{now, Archive, ArchiveError, Result};
-use rusqlite::{params, OptionalExtension, Row};
 use serde::Serialize;
 use std::fmt;
 use std::str::FromStr;
@@ -94,7 +94,7 @@ fn token_hash(secret: &str) -> String {
     blake3::hash(secret.as_bytes()).to_hex().to_string()
 }
 
-fn token_row(r: &Row<'_>) -> rusqlite::Result<Token> {
+fn token_row(r: &Row<'_>) -> Result<Token> {
     let role: String = r.get(2)?;
     Ok(Token {
         id: r.get(0)?,
@@ -118,32 +118,30 @@ impl Archive {
         let hash = token_hash(&secret);
         let created_at = now();
         let id = self.write(|tx| {
-            tx.execute(
-                "INSERT INTO tokens(name, role, hash, created_at) VALUES (?1, ?2, ?3, ?4)",
+            tx.row(
+                "INSERT INTO tokens(name, role, hash, created_at) VALUES (?1, ?2, ?3, ?4) RETURNING id",
                 params![name, role.as_str(), hash, created_at],
-            )?;
-            Ok(tx.last_insert_rowid())
+                |r| r.get(0),
+            )
         })?;
         Ok(NewToken { token: Token { id, name: name.to_owned(), role, created_at, revoked_at: None }, secret })
     }
 
     /// Every token, oldest first.
     pub fn tokens(&self) -> Result<Vec<Token>> {
-        let mut st = self.conn.prepare_cached(&format!("SELECT {TOKEN_COLUMNS} FROM tokens ORDER BY id"))?;
-        let v = st.query_map([], token_row)?.collect::<std::result::Result<_, _>>()?;
-        Ok(v)
+        self.db().rows(&format!("SELECT {TOKEN_COLUMNS} FROM tokens ORDER BY id"), params![], token_row)
     }
 
     /// One token by its number.
     pub fn token(&self, id: i64) -> Result<Option<Token>> {
         let sql = format!("SELECT {TOKEN_COLUMNS} FROM tokens WHERE id = ?1");
-        Ok(self.conn.prepare_cached(&sql)?.query_row([id], token_row).optional()?)
+        self.db().opt(&sql, [id], token_row)
     }
 
     /// The token whose secret this is, revoked or not; `None` for a secret the archive never made.
     pub fn token_by_secret(&self, secret: &str) -> Result<Option<Token>> {
         let sql = format!("SELECT {TOKEN_COLUMNS} FROM tokens WHERE hash = ?1");
-        Ok(self.conn.prepare_cached(&sql)?.query_row([token_hash(secret)], token_row).optional()?)
+        self.db().opt(&sql, [token_hash(secret)], token_row)
     }
 
     /// Revokes a token: it no longer writes anything, from the next request on. Answers the
@@ -152,7 +150,7 @@ impl Archive {
     pub fn revoke_token(&mut self, id: i64) -> Result<Option<Token>> {
         let at = now();
         self.write(|tx| {
-            tx.execute("UPDATE tokens SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL", params![id, at])?;
+            tx.exec("UPDATE tokens SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL", params![id, at])?;
             Ok(())
         })?;
         self.token(id)

@@ -1,13 +1,13 @@
 //! Tournaments: who owns one, which signing keys it trusts, and its standings, which count only
 //! the games that are valid and certified valid by a key it trusts.
 
+use super::db::{params, Db};
 use super::names::{check_name, skeleton, NameKind};
 use super::tokens::{Role, Token};
 use super::{now, Archive, ArchiveError, Result};
 use paifu_core::cert::PublicKey;
 use paifu_core::riichi::FactKind;
 use paifu_core::Fact;
-use rusqlite::{params, OptionalExtension, Transaction};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -102,6 +102,9 @@ fn key_hex(k: &PublicKey) -> String {
 /// The condition that a tournament game (`tg`) counts in its standings: it is the entry of its
 /// game that the tournament counts (valid, not an excerpt, certified valid by a key the
 /// tournament trusts, and the first such of its game in the tournament: `counting.rs`).
+/// A key trusted by a tournament (once).
+const TRUST_KEY: &str = "INSERT INTO tournament_keys(tournament_id, signer) VALUES (?1, ?2) ON CONFLICT DO NOTHING";
+
 pub(super) const COUNTS_IN_STANDINGS: &str = "EXISTS (SELECT 1 FROM tournament_counted tc
                  WHERE tc.tournament_id = tg.tournament_id AND tc.log_id = tg.log_id)";
 
@@ -109,9 +112,8 @@ pub(super) const COUNTS_IN_STANDINGS: &str = "EXISTS (SELECT 1 FROM tournament_c
 /// answers its id and whether it was made now. A new name must pass
 /// [`super::names::check_new_name`] and may not read as the name of a tournament the archive
 /// holds ([`super::NameError::Confusable`] names it).
-pub(super) fn ensure(tx: &Transaction<'_>, name: &str, owner: Option<&str>, trusted: &[String]) -> Result<(i64, bool)> {
-    let found: Option<i64> =
-        tx.query_row("SELECT id FROM tournaments WHERE name = ?1", [name], |r| r.get(0)).optional()?;
+pub(super) fn ensure(tx: Db<'_>, name: &str, owner: Option<&str>, trusted: &[String]) -> Result<(i64, bool)> {
+    let found: Option<i64> = tx.opt("SELECT id FROM tournaments WHERE name = ?1", [name], |r| r.get(0))?;
     if let Some(id) = found {
         return Ok((id, false));
     }
@@ -120,13 +122,13 @@ pub(super) fn ensure(tx: &Transaction<'_>, name: &str, owner: Option<&str>, trus
     }
     let skeleton = skeleton(name);
     // No games yet: the Merkle root of none (`publish.rs` keeps it as games come).
-    tx.execute(
-        "INSERT INTO tournaments(name, created_at, owner, skeleton, root) VALUES (?1, ?2, ?3, ?4, ?5)",
+    let id: i64 = tx.row(
+        "INSERT INTO tournaments(name, created_at, owner, skeleton, root) VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
         params![name, now(), owner, skeleton, paifu_core::manifest::merkle_root(&[]).to_hex()],
+        |r| r.get(0),
     )?;
-    let id = tx.last_insert_rowid();
     for k in trusted {
-        tx.execute("INSERT OR IGNORE INTO tournament_keys(tournament_id, signer) VALUES (?1, ?2)", params![id, k])?;
+        tx.exec(TRUST_KEY, params![id, k])?;
     }
     Ok((id, true))
 }
@@ -134,16 +136,15 @@ pub(super) fn ensure(tx: &Transaction<'_>, name: &str, owner: Option<&str>, trus
 impl Archive {
     /// Who owns the tournament `name` and which keys it trusts; `None` when there is none.
     pub fn tournament_info(&self, name: &str) -> Result<Option<TournamentInfo>> {
-        let row: Option<(i64, Option<String>, i64, Option<i64>)> = self
-            .conn
-            .prepare_cached("SELECT id, owner, created_at, min_games FROM tournaments WHERE name = ?1")?
-            .query_row([name], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
-            .optional()?;
+        let db = self.db();
+        let row: Option<(i64, Option<String>, i64, Option<i64>)> =
+            db.opt("SELECT id, owner, created_at, min_games FROM tournaments WHERE name = ?1", [name], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            })?;
         let Some((id, owner, created_at, min_games)) = row else { return Ok(None) };
         let min_games = min_games.and_then(|m| u64::try_from(m).ok()).filter(|m| *m > 0);
-        let mut st =
-            self.conn.prepare_cached("SELECT signer FROM tournament_keys WHERE tournament_id = ?1 ORDER BY signer")?;
-        let trusted_keys = st.query_map([id], |r| r.get(0))?.collect::<std::result::Result<_, _>>()?;
+        let trusted_keys =
+            db.rows("SELECT signer FROM tournament_keys WHERE tournament_id = ?1 ORDER BY signer", [id], |r| r.get(0))?;
         Ok(Some(TournamentInfo { name: name.to_owned(), owner, trusted_keys, created_at, min_games }))
     }
 
@@ -171,18 +172,12 @@ impl Archive {
     pub fn set_trusted_keys(&mut self, name: &str, keys: &[PublicKey]) -> Result<TournamentInfo> {
         let keys: Vec<String> = keys.iter().map(key_hex).collect();
         let found = self.write_kept(|tx, kept| {
-            let Some(id) = tx
-                .query_row("SELECT id FROM tournaments WHERE name = ?1", [name], |r| r.get::<_, i64>(0))
-                .optional()?
-            else {
+            let Some(id) = tx.opt("SELECT id FROM tournaments WHERE name = ?1", [name], |r| r.get::<_, i64>(0))? else {
                 return Ok(false);
             };
-            tx.execute("DELETE FROM tournament_keys WHERE tournament_id = ?1", [id])?;
+            tx.exec("DELETE FROM tournament_keys WHERE tournament_id = ?1", [id])?;
             for k in &keys {
-                tx.execute(
-                    "INSERT OR IGNORE INTO tournament_keys(tournament_id, signer) VALUES (?1, ?2)",
-                    params![id, k],
-                )?;
+                tx.exec(TRUST_KEY, params![id, k])?;
             }
             // Which of its entries count, here and in the archive, follows the keys.
             super::counting::recount_tournament(tx, id, kept)?;
@@ -201,8 +196,8 @@ impl Archive {
     /// Nothing kept changes: the minimum applies as the standings are read.
     pub fn set_min_games(&mut self, name: &str, min_games: Option<u64>) -> Result<TournamentInfo> {
         let min = min_games.filter(|m| *m > 0).map(|m| i64::try_from(m).unwrap_or(i64::MAX));
-        let changed = self
-            .write(|tx| Ok(tx.execute("UPDATE tournaments SET min_games = ?2 WHERE name = ?1", params![name, min])?))?;
+        let changed =
+            self.write(|tx| tx.exec("UPDATE tournaments SET min_games = ?2 WHERE name = ?1", params![name, min]))?;
         if changed == 0 {
             return Err(ArchiveError::NoTournament(name.to_owned()));
         }
@@ -212,11 +207,10 @@ impl Archive {
     /// Every tournament, newest first.
     pub fn tournaments(&self) -> Result<Vec<TournamentRow>> {
         // The counts kept as games, certificates and keys are added (see `aggregates`).
-        let mut st = self.conn.prepare_cached(
+        self.db().rows(
             "SELECT t.name, t.owner, t.games, t.valid, t.counted FROM tournaments t ORDER BY t.id DESC",
-        )?;
-        let v = st
-            .query_map([], |r| {
+            params![],
+            |r| {
                 Ok(TournamentRow {
                     name: r.get(0)?,
                     owner: r.get(1)?,
@@ -224,9 +218,8 @@ impl Archive {
                     valid: r.get::<_, i64>(3)? as u64,
                     counted: r.get::<_, i64>(4)? as u64,
                 })
-            })?
-            .collect::<std::result::Result<_, _>>()?;
-        Ok(v)
+            },
+        )
     }
 
     /// A tournament's standings over the games that count (valid, and certified valid by a key
@@ -234,14 +227,13 @@ impl Archive {
     /// average placement first, then more first places, then higher total score. `None` when
     /// there is no such tournament.
     pub fn standings(&self, tournament: &str) -> Result<Option<Vec<Standing>>> {
-        let exists: Option<(i64, Option<i64>)> = self
-            .conn
-            .query_row("SELECT id, min_games FROM tournaments WHERE name = ?1", [tournament], |r| {
+        let db = self.db();
+        let exists: Option<(i64, Option<i64>)> =
+            db.opt("SELECT id, min_games FROM tournaments WHERE name = ?1", [tournament], |r| {
                 Ok((r.get(0)?, r.get(1)?))
-            })
-            .optional()?;
+            })?;
         let Some((tid, min_games)) = exists else { return Ok(None) };
-        let mut st = self.conn.prepare_cached(
+        let lines: Vec<Standing> = db.rows(
             "SELECT ts.game, ts.ruleset, p.name, ts.games, ts.firsts, ts.placement_sum, ts.total_score, ts.points,
                     ts.point_games, COALESCE(tp.penalties, 0), COALESCE(tp.penalty_points, 0),
                     COALESCE(tp.costed, 0)
@@ -249,9 +241,8 @@ impl Archive {
              LEFT JOIN tournament_penalties tp ON tp.tournament_id = ts.tournament_id AND tp.game = ts.game
                   AND tp.ruleset = ts.ruleset AND tp.player_id = ts.player_id
              WHERE ts.tournament_id = ?1",
-        )?;
-        let lines: Vec<Standing> = st
-            .query_map([tid], |r| {
+            [tid],
+            |r| {
                 let n = |i| r.get::<_, i64>(i).map(|v| v.max(0) as u64);
                 Ok(Standing {
                     game: r.get(0)?,
@@ -268,8 +259,8 @@ impl Archive {
                     penalties: n(9)?,
                     penalty_points: (r.get::<_, i64>(11)? > 0).then(|| r.get(10)).transpose()?,
                 })
-            })?
-            .collect::<std::result::Result<_, _>>()?;
+            },
+        )?;
         Ok(Some(ranked(lines, min_games.and_then(|m| u64::try_from(m).ok()))))
     }
 }
@@ -322,26 +313,25 @@ struct Part {
 /// is a game of its player's line (a player in two seats, two); a riichi entry's final points
 /// are its last round's `final_points` facts, and how its ruleset counts them is kept beside
 /// the standings (`tournament_terms`).
-pub(super) fn keep_standings(c: &rusqlite::Connection, changes: &[(i64, i64, i64)]) -> Result<()> {
+pub(super) fn keep_standings(c: Db<'_>, changes: &[(i64, i64, i64)]) -> Result<()> {
     if changes.is_empty() {
         return Ok(());
     }
     let mut lines: BTreeMap<(i64, String, String, i64), Part> = BTreeMap::new();
     let mut terms: BTreeMap<(i64, String, String), i64> = BTreeMap::new();
-    let mut entry = c.prepare_cached(
-        "SELECT COALESCE(l.game, ''), COALESCE(l.ruleset, ''), l.header_json,
-                (SELECT r.facts FROM rounds r WHERE r.log_id = l.id ORDER BY r.round DESC LIMIT 1)
-         FROM logs l WHERE l.id = ?1",
-    )?;
-    let mut seats = c.prepare_cached(
-        "SELECT s.player_id, s.placement, s.final_score, s.seat FROM seats s WHERE s.log_id = ?1 ORDER BY s.seat",
-    )?;
     for &(tid, id, n) in changes {
-        let (game, ruleset, header, last_facts): (String, String, Option<String>, Option<String>) =
-            entry.query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
-        let rows: Vec<(i64, Option<i64>, Option<i64>, i64)> = seats
-            .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
-            .collect::<std::result::Result<_, _>>()?;
+        let (game, ruleset, header, last_facts): (String, String, Option<String>, Option<String>) = c.row(
+            "SELECT COALESCE(l.game, ''), COALESCE(l.ruleset, ''), l.header_json,
+                    (SELECT r.facts FROM rounds r WHERE r.log_id = l.id ORDER BY r.round DESC LIMIT 1)
+             FROM logs l WHERE l.id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )?;
+        let rows: Vec<(i64, Option<i64>, Option<i64>, i64)> = c.rows(
+            "SELECT s.player_id, s.placement, s.final_score, s.seat FROM seats s WHERE s.log_id = ?1 ORDER BY s.seat",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )?;
         for (player, placement, score, seat) in rows {
             let points = match game.as_str() {
                 "riichi" => final_points(last_facts.as_deref(), seat)?,
@@ -367,21 +357,17 @@ pub(super) fn keep_standings(c: &rusqlite::Connection, changes: &[(i64, i64, i64
             }
         }
     }
-    let mut put = c.prepare_cached(
-        "INSERT INTO tournament_standings(tournament_id, game, ruleset, player_id, games, firsts, placement_sum,
-                                          total_score, points, point_games)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
-         ON CONFLICT(tournament_id, game, ruleset, player_id) DO UPDATE SET
-             games = games + excluded.games, firsts = firsts + excluded.firsts,
-             placement_sum = placement_sum + excluded.placement_sum, total_score = total_score + excluded.total_score,
-             points = points + excluded.points, point_games = point_games + excluded.point_games
-         RETURNING games",
-    )?;
-    let mut drop = c.prepare_cached(
-        "DELETE FROM tournament_standings WHERE tournament_id = ?1 AND game = ?2 AND ruleset = ?3 AND player_id = ?4",
-    )?;
     for ((tid, game, ruleset, player), p) in &lines {
-        let games: i64 = put.query_row(
+        let games: i64 = c.row(
+            "INSERT INTO tournament_standings AS ts(tournament_id, game, ruleset, player_id, games, firsts,
+                                                    placement_sum, total_score, points, point_games)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+             ON CONFLICT(tournament_id, game, ruleset, player_id) DO UPDATE SET
+                 games = ts.games + excluded.games, firsts = ts.firsts + excluded.firsts,
+                 placement_sum = ts.placement_sum + excluded.placement_sum,
+                 total_score = ts.total_score + excluded.total_score,
+                 points = ts.points + excluded.points, point_games = ts.point_games + excluded.point_games
+             RETURNING games",
             params![
                 tid,
                 game,
@@ -398,22 +384,29 @@ pub(super) fn keep_standings(c: &rusqlite::Connection, changes: &[(i64, i64, i64
         )?;
         match games {
             0 => {
-                drop.execute(params![tid, game, ruleset, player])?;
+                c.exec(
+                    "DELETE FROM tournament_standings
+                     WHERE tournament_id = ?1 AND game = ?2 AND ruleset = ?3 AND player_id = ?4",
+                    params![tid, game, ruleset, player],
+                )?;
             }
             g if g < 0 => return Err(ArchiveError::Corrupt(format!("a line of standings fell below no games: {g}"))),
             _ => {}
         }
     }
-    let mut put = c.prepare_cached(
-        "INSERT INTO tournament_terms(tournament_id, ruleset, terms, games) VALUES (?1, ?2, ?3, ?4)
-         ON CONFLICT(tournament_id, ruleset, terms) DO UPDATE SET games = games + excluded.games RETURNING games",
-    )?;
-    let mut drop =
-        c.prepare_cached("DELETE FROM tournament_terms WHERE tournament_id = ?1 AND ruleset = ?2 AND terms = ?3")?;
     for ((tid, ruleset, text), n) in terms.iter().filter(|(_, n)| **n != 0) {
-        let games: i64 = put.query_row(params![tid, ruleset, text, n], |r| r.get(0))?;
+        let games: i64 = c.row(
+            "INSERT INTO tournament_terms(tournament_id, ruleset, terms, games) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT(tournament_id, ruleset, terms) DO UPDATE SET games = tournament_terms.games + excluded.games
+             RETURNING games",
+            params![tid, ruleset, text, n],
+            |r| r.get(0),
+        )?;
         if games <= 0 {
-            drop.execute(params![tid, ruleset, text])?;
+            c.exec(
+                "DELETE FROM tournament_terms WHERE tournament_id = ?1 AND ruleset = ?2 AND terms = ?3",
+                params![tid, ruleset, text],
+            )?;
         }
     }
     Ok(())
@@ -435,7 +428,7 @@ struct Penalty {
 /// false win, the ruleset's `false_win` to each other player (docs/rules/mcr.md), costed when it
 /// is not 0; a Ta Yü talk costs a turn, never points.
 fn penalties_of(
-    c: &rusqlite::Connection,
+    c: Db<'_>,
     id: i64,
     game: &str,
     ruleset: &str,
@@ -445,13 +438,13 @@ fn penalties_of(
     use paifu_core::IncidentKind;
     let mut out: BTreeMap<i64, Penalty> = BTreeMap::new();
     // Only the rounds whose facts name a rule incident are read (the text is checked again below).
-    let mut rounds = c.prepare_cached(
+    let rows: Vec<(String, String)> = c.rows(
         "SELECT facts, deltas FROM rounds WHERE log_id = ?1
-             AND (instr(facts, '\"chombo\"') OR instr(facts, '\"false_win\"') OR instr(facts, '\"talk\"'))
+             AND (facts LIKE '%\"chombo\"%' OR facts LIKE '%\"false_win\"%' OR facts LIKE '%\"talk\"%')
          ORDER BY round",
+        [id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
-    let rows: Vec<(String, String)> =
-        rounds.query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<std::result::Result<_, _>>()?;
     let mut options = None;
     for (facts, deltas) in rows {
         let facts: Vec<Fact> = super::parse_json(&facts, "round facts")?;
@@ -500,36 +493,43 @@ fn penalties_of(
 /// as [`keep_standings`] does for the standings: `(tournament, entry, n)`, each seat's rule
 /// incidents in the entry and their cost (see [`penalties_of`]) added `n` times to its player's
 /// line; a line back at no penalty is dropped.
-pub(super) fn keep_penalties(c: &rusqlite::Connection, changes: &[(i64, i64, i64)]) -> Result<()> {
-    let mut entry = c.prepare_cached(
-        "SELECT COALESCE(l.game, ''), COALESCE(l.ruleset, ''), l.header_json, (SELECT COUNT(*) FROM seats s WHERE s.log_id = l.id)
-         FROM logs l WHERE l.id = ?1",
-    )?;
-    let mut player = c.prepare_cached("SELECT player_id FROM seats WHERE log_id = ?1 AND seat = ?2")?;
-    let mut put = c.prepare_cached(
-        "INSERT INTO tournament_penalties(tournament_id, game, ruleset, player_id, penalties, penalty_points, costed)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-         ON CONFLICT(tournament_id, game, ruleset, player_id) DO UPDATE SET
-             penalties = penalties + excluded.penalties, penalty_points = penalty_points + excluded.penalty_points,
-             costed = costed + excluded.costed
-         RETURNING penalties",
-    )?;
-    let mut drop = c.prepare_cached(
-        "DELETE FROM tournament_penalties WHERE tournament_id = ?1 AND game = ?2 AND ruleset = ?3 AND player_id = ?4",
-    )?;
+pub(super) fn keep_penalties(c: Db<'_>, changes: &[(i64, i64, i64)]) -> Result<()> {
     for &(tid, id, n) in changes {
-        let (game, ruleset, header, seats): (String, String, Option<String>, i64) =
-            entry.query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+        let (game, ruleset, header, seats): (String, String, Option<String>, i64) = c.row(
+            "SELECT COALESCE(l.game, ''), COALESCE(l.ruleset, ''), l.header_json,
+                    (SELECT COUNT(*) FROM seats s WHERE s.log_id = l.id)
+             FROM logs l WHERE l.id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )?;
         let seats = usize::try_from(seats).unwrap_or(0);
         for (seat, p) in penalties_of(c, id, &game, &ruleset, header.as_deref(), seats)? {
-            let Some(pid) = player.query_row(params![id, seat], |r| r.get::<_, i64>(0)).optional()? else {
+            let Some(pid) =
+                c.opt("SELECT player_id FROM seats WHERE log_id = ?1 AND seat = ?2", params![id, seat], |r| {
+                    r.get::<_, i64>(0)
+                })?
+            else {
                 return Err(ArchiveError::Corrupt(format!("entry {id}: a penalty of seat {seat}, which it has not")));
             };
-            let left: i64 =
-                put.query_row(params![tid, game, ruleset, pid, n * p.count, n * p.points, n * p.costed], |r| r.get(0))?;
+            let left: i64 = c.row(
+                "INSERT INTO tournament_penalties AS tp(tournament_id, game, ruleset, player_id, penalties,
+                                                       penalty_points, costed)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                 ON CONFLICT(tournament_id, game, ruleset, player_id) DO UPDATE SET
+                     penalties = tp.penalties + excluded.penalties,
+                     penalty_points = tp.penalty_points + excluded.penalty_points,
+                     costed = tp.costed + excluded.costed
+                 RETURNING penalties",
+                params![tid, game, ruleset, pid, n * p.count, n * p.points, n * p.costed],
+                |r| r.get(0),
+            )?;
             match left {
                 0 => {
-                    drop.execute(params![tid, game, ruleset, pid])?;
+                    c.exec(
+                        "DELETE FROM tournament_penalties
+                         WHERE tournament_id = ?1 AND game = ?2 AND ruleset = ?3 AND player_id = ?4",
+                        params![tid, game, ruleset, pid],
+                    )?;
                 }
                 l if l < 0 => return Err(ArchiveError::Corrupt(format!("a line's penalties fell below none: {l}"))),
                 _ => {}
@@ -541,15 +541,12 @@ pub(super) fn keep_penalties(c: &rusqlite::Connection, changes: &[(i64, i64, i64
 
 /// How the counted riichi games of tournament `tid` count their final points, per ruleset
 /// (kept by [`keep_standings`]): each distinct setting once, in order.
-pub(super) fn final_points_terms(
-    c: &rusqlite::Connection,
-    tid: i64,
-) -> Result<BTreeMap<(String, String), Vec<String>>> {
-    let mut st = c.prepare_cached(
+pub(super) fn final_points_terms(c: Db<'_>, tid: i64) -> Result<BTreeMap<(String, String), Vec<String>>> {
+    let rows: Vec<(String, String)> = c.rows(
         "SELECT ruleset, terms FROM tournament_terms WHERE tournament_id = ?1 AND games > 0 ORDER BY ruleset, terms",
+        [tid],
+        |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
-    let rows: Vec<(String, String)> =
-        st.query_map([tid], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<std::result::Result<_, _>>()?;
     let mut out: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
     for (ruleset, terms) in rows {
         out.entry(("riichi".to_owned(), ruleset)).or_default().push(terms);

@@ -936,7 +936,8 @@ impl TableWatch<'_> {
     /// Stores the finished game `number` (again: storing the same log twice keeps one entry),
     /// certified, in the table's tournament; ends its live row; shows the people its number.
     fn store(&mut self, number: u32, path: &Path) -> Result<(), String> {
-        let failed = |e: ArchiveError| format!("{}: {e}", self.config.db.display());
+        let failed =
+            |e: ArchiveError| format!("{}: {e}", crate::archive::shown_location(&self.config.db.to_string_lossy()));
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let p = prepare(&bytes);
         if let Some(why) = p.refusal() {
