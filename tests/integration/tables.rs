@@ -17,9 +17,9 @@ use std::time::{Duration, Instant};
 const PAIFU: &str = env!("CARGO_BIN_EXE_paifu");
 
 /// A `paifu serve` child over `DIR/t.db`, killed when dropped.
-struct Server {
+pub(crate) struct Server {
     child: Child,
-    addr: String,
+    pub(crate) addr: String,
 }
 
 impl Drop for Server {
@@ -29,7 +29,7 @@ impl Drop for Server {
     }
 }
 
-fn serve(dir: &Path, extra: &[&str]) -> Server {
+pub(crate) fn serve(dir: &Path, extra: &[&str]) -> Server {
     let mut child = Command::new(PAIFU)
         .args(["serve", "--db", "t.db", "--addr", "127.0.0.1:0", "--live-delay", "0", "--key", "k.key", "--no-sync"])
         .args(extra)

@@ -516,6 +516,9 @@ fn tournament_body(t: &data::TournamentPage) -> maud::Markup {
                     other player; \"no cost\" when the ruleset charges none, as for a talk, which costs a turn); \
                     that cost is already in the scores and points, never taken off twice." }
             }
+            @if let Some(d) = t.duplicate.iter().find(|d| d.game == first.game && d.ruleset == first.ruleset) {
+                (duplicate_table(&d.summary))
+            }
         }
         h2 #audit { "Audit" }
         p #trust {
@@ -531,6 +534,39 @@ fn tournament_body(t: &data::TournamentPage) -> maud::Markup {
             code { "paifu verify tournament" } " checks every game against it." }
         h2 { "Games" }
         (PreEscaped(recent(&t.games)))
+    }
+}
+
+/// A table's duplicate games: each player's mean rank points a game with its 95% interval over
+/// the complete sets, and how many sets there were (docs/play.md, "Duplicate tables").
+fn duplicate_table(d: &paifu_analyzer::duplicate::DuplicateSummary) -> maud::Markup {
+    maud::html! {
+        h4.duplicate-title { "Duplicate sets" }
+        p.note.duplicate-sets {
+            (d.sets) " complete set" @if d.sets != 1 { "s" } " of " (d.seats) " games (one deal in every seat rotation)"
+            @if d.incomplete > 0 { ", " (d.incomplete) " unfinished, not counted" }
+            ". Mean rank points a game (" (d.seats.saturating_sub(1)) " first .. 0 last)"
+            @if d.sets >= 2 {
+                " with a 95% confidence interval over the sets (Student's t, " (d.sets - 1) " degrees of freedom)."
+            } @else { "; no interval from " @if d.sets == 1 { "a single set." } @else { "no set." } }
+        }
+        @if !d.standings.is_empty() {
+            div.scroll { table.standings.duplicate {
+                thead { tr { th { "Player" } th.n { "Mean" } th.n { "95% interval" } th.n { "Games" } } }
+                tbody {
+                    @for s in &d.standings {
+                        tr {
+                            td { a href={ "/players/" (url(&s.name)) } { (s.name) } }
+                            td.n { (format!("{:.3}", s.mean)) }
+                            td.n { @if let Some(h) = s.half_width {
+                                (format!("± {h:.3} ({:.3} to {:.3})", s.mean - h, s.mean + h))
+                            } }
+                            td.n { (s.games) }
+                        }
+                    }
+                }
+            } }
+        }
     }
 }
 

@@ -22,6 +22,7 @@
 
 mod aggregates;
 mod counting;
+mod duplicate;
 mod game_key;
 mod kept;
 mod live;
