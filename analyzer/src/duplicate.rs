@@ -283,7 +283,7 @@ mod tests {
             game(2, ["B", "=A"], [2, 1]),
         ];
         let t = DuplicateTable { game: "tzq".into(), ruleset: "standard".into(), summary: summarise(&games, 2) };
-        let csv = duplicate_csv(&[t.clone()]);
+        let csv = duplicate_csv(std::slice::from_ref(&t));
         let lines: Vec<&str> = csv.lines().collect();
         assert_eq!(lines.len(), 3, "{csv}");
         // =A: set means 1 and 0.5: mean 0.75, s = 0.3536, t(0.975, 1) = 12.706.

@@ -33,7 +33,7 @@ fn nodelay_of(local: SocketAddr, peer: SocketAddr) -> Option<bool> {
 #[test]
 fn the_servers_connections_send_small_writes_at_once() {
     let dir = tempfile::tempdir().unwrap();
-    let running = spawn(Config::new(&dir.path().join("n.db")), "127.0.0.1:0").unwrap();
+    let running = spawn(Config::new(dir.path().join("n.db")), "127.0.0.1:0").unwrap();
     let mut client = TcpStream::connect(running.addr).unwrap();
     // A whole exchange: the server has accepted the connection and served it.
     write!(client, "GET /api/key HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
