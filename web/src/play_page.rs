@@ -371,8 +371,8 @@ kbd{font-size:.75em;background:rgba(255,255,255,.25);border-radius:3px;padding:0
 .keys{margin:2px 0;font-size:.8em}#events{margin:0;font-size:.85em}
 @media (max-width:800px){.table-area:has(.picture){flex-direction:column;overflow:auto}.table-area .picture{flex:0 0 auto;height:min(94vw,52vh);height:min(94vw,52dvh)}.table-area .picture~.rest{flex:0 0 auto;overflow:visible}}
 @media (max-width:600px){main{padding:2px 4px}button.tile .t{font-size:1em;min-width:1.75em;padding:5px 1px}.keys{display:none}
-.calls{display:grid;grid-template-columns:repeat(auto-fill,minmax(165px,1fr));gap:4px}
-button.call{padding:4px 5px;font-size:.85em;gap:1px 3px}button.call kbd{display:none}button.call .t{min-width:1.35em;padding:1px 1px}}
+.calls{gap:4px}
+button.call{flex:1 1 auto;flex-wrap:nowrap;padding:4px 5px;font-size:.85em;gap:3px}button.call kbd{display:none}button.call .t{min-width:1.35em;padding:1px 1px}}
 "#;
 
 /// BLAKE3 (one chunk, at most 1024 bytes: hash and derive_key), for the seat's commitment:
