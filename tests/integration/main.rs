@@ -8,6 +8,7 @@ mod arena_threats;
 mod cli;
 mod cli_archive;
 mod conformance;
+mod duplicate_standings;
 mod fixtures;
 mod hungarian;
 mod import;

@@ -28,6 +28,7 @@ mod aggregates;
 mod counting;
 #[doc(hidden)]
 pub mod db;
+mod duplicate;
 mod game_key;
 mod kept;
 mod live;
