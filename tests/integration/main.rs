@@ -27,3 +27,4 @@ mod tenhou;
 mod util;
 mod web_crawl;
 mod web_e2e;
+mod workers;

@@ -183,6 +183,34 @@ const MIGRATIONS: &[Migration] = &[
     // line (NULL: none), and each line of standings' penalties (rule incidents: chombo,
     // false_win, talk) with the points they cost, in a table of their own.
     Migration::Code(minimum_and_penalties),
+    Migration::Sql(
+        // 11: the workers' queue (issue 29, `jobs.rs`): each job's kind (`ingest`: a file's
+        // bytes, its name, tournament and who queued it; `revalidate`: a range of entries), its
+        // state, how many times a worker took it, the lease of the worker that holds it (its
+        // name, until when, in ms since the Unix epoch), when it was made and finished, and its
+        // result (JSON) or error. The bytes of a done ingest job are dropped (its entry has them).
+        "CREATE TABLE jobs(
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL CHECK (kind IN ('ingest', 'revalidate')),
+        state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed')),
+        name TEXT,
+        tournament TEXT,
+        origin TEXT NOT NULL CHECK (origin IN ('cli', 'web')),
+        token_id INTEGER REFERENCES tokens(id),
+        first_id INTEGER,
+        last_id INTEGER,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        worker TEXT,
+        lease_until INTEGER,
+        created_at INTEGER NOT NULL,
+        done_at INTEGER,
+        result TEXT,
+        error TEXT,
+        bytes BLOB
+    );
+    CREATE INDEX jobs_waiting ON jobs(id) WHERE state IN ('queued', 'running');
+    CREATE INDEX jobs_state ON jobs(state, id);",
+    ),
 ];
 
 /// The schema version this Paifu writes.
