@@ -502,6 +502,7 @@ mod tests {
             lines += same_lines(&name, &imp.log);
         }
         assert!(lines > 30_000, "{lines} lines of real games");
+        let real = lines;
         for seed in ["lines/1", "lines/2"] {
             lines += same_lines("tzq", &game_log::<Tzq>("standard", seed, &four[..2]).unwrap());
             lines += same_lines("riichi", &game_log::<Riichi>("standard", seed, &four).unwrap());
@@ -509,6 +510,7 @@ mod tests {
             lines += same_lines("hungarian", &game_log::<Hungarian>("standard", seed, &four).unwrap());
             lines += same_lines("tayu", &game_log::<Tayu>("standard", seed, &four).unwrap());
         }
+        assert!(lines > real + 1_000, "{} lines of simulated games", lines - real);
         // Incidents whose details hold what JSON escapes (a quote, a backslash) and what it
         // does not (non-ASCII text).
         let detail = r#"a "wrong" ron \ 錯和 é"#;
