@@ -47,3 +47,9 @@ for name in sorted(os.listdir(src)):
     open(os.path.join(dst, name), "w", encoding="utf-8").write("\n".join(lines))
 PY
 for f in "$OUT"/i620ns/*.paifu.jsonl; do "$PAIFU" convert "$f" -o "$OUT/b620ns/$(basename "$f" .jsonl)" >/dev/null; done
+# b31, m31: the first copy of each game of b620 and m620; sim199: games 1-199 of
+# `paifu simulate riichi --seed 1` (the same files as the first 199 of a 2,000-game series).
+mkdir -p "$OUT/b31" "$OUT/m31"
+for f in "$OUT"/b620/*-01.paifu; do cp "$f" "$OUT/b31/"; done
+for f in "$OUT"/m620/*-01.json; do cp "$f" "$OUT/m31/"; done
+"$PAIFU" simulate riichi --games 199 --seed 1 --format binary -o "$OUT/sim199" >/dev/null

@@ -444,6 +444,100 @@ mod tests {
         }
     }
 
+    /// The record line as serde_json writes it (the writer `write_record_line` had before it
+    /// was written by hand): the reference its bytes are compared with.
+    fn serde_record_line<A: paifu_core::log::Action>(r: &paifu_core::log::Record<A>) -> Vec<u8> {
+        #[derive(serde::Serialize)]
+        struct RecordOut<'a, A: std::fmt::Display> {
+            seq: u32,
+            seat: u8,
+            #[serde(serialize_with = "notation")]
+            action: &'a A,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            claim: Option<ClaimOut<'a>>,
+        }
+        #[derive(serde::Serialize)]
+        struct ClaimOut<'a> {
+            #[serde(skip_serializing_if = "Option::is_none")]
+            round: Option<&'a Vec<i64>>,
+            #[serde(rename = "final", skip_serializing_if = "Option::is_none")]
+            final_scores: Option<&'a Vec<i64>>,
+        }
+        fn notation<A: std::fmt::Display, S: serde::Serializer>(a: &&A, s: S) -> Result<S::Ok, S::Error> {
+            s.collect_str(*a)
+        }
+        let claim =
+            r.claim.as_ref().map(|c| ClaimOut { round: c.round.as_ref(), final_scores: c.final_scores.as_ref() });
+        let mut out = serde_json::to_vec(&RecordOut { seq: r.seq, seat: r.seat, action: &r.action, claim }).unwrap();
+        out.push(b'\n');
+        out
+    }
+
+    /// Compares the hand-written record lines of `log` with serde_json's; answers how many.
+    fn same_lines<A: paifu_core::log::Action>(what: &str, log: &Log<A>) -> usize {
+        // The header line too (written from its fields; before, through a `serde_json::Value`).
+        let mut by_value = serde_json::to_string(&paifu_core::log::json_object(&log.header)).unwrap();
+        by_value.push('\n');
+        assert_eq!(paifu_core::log::header_line(&log.header), by_value, "{what}: header");
+        let mut out = Vec::new();
+        for r in &log.records {
+            out.clear();
+            paifu_core::log::write_record_line(r, &mut out);
+            let want = serde_record_line(r);
+            assert_eq!(String::from_utf8_lossy(&out), String::from_utf8_lossy(&want), "{what}, record {}", r.seq);
+            assert_eq!(out, want, "{what}, record {}", r.seq);
+        }
+        log.records.len()
+    }
+
+    #[test]
+    fn lines_written_by_hand_are_serde_jsons_bytes_for_real_and_simulated_games_of_every_game() {
+        use crate::samples::{game_log, game_log_with_incident};
+        use paifu_core::log::{Claim, Record};
+        use paifu_core::{hungarian::Hungarian, mcr::Mcr, tayu::Tayu, tzq::Tzq, IncidentKind};
+        let four = ["Ann", "Bo", "Cy", "Ed"];
+        let mut lines = 0;
+        for (name, text) in real_games() {
+            let imp = import("tenhou", &text);
+            lines += same_lines(&name, &imp.log);
+        }
+        assert!(lines > 30_000, "{lines} lines of real games");
+        let real = lines;
+        for seed in ["lines/1", "lines/2"] {
+            lines += same_lines("tzq", &game_log::<Tzq>("standard", seed, &four[..2]).unwrap());
+            lines += same_lines("riichi", &game_log::<Riichi>("standard", seed, &four).unwrap());
+            lines += same_lines("mcr", &game_log::<Mcr>("standard", seed, &four).unwrap());
+            lines += same_lines("hungarian", &game_log::<Hungarian>("standard", seed, &four).unwrap());
+            lines += same_lines("tayu", &game_log::<Tayu>("standard", seed, &four).unwrap());
+        }
+        assert!(lines > real + 1_000, "{} lines of simulated games", lines - real);
+        // Incidents whose details hold what JSON escapes (a quote, a backslash) and what it
+        // does not (non-ASCII text).
+        let detail = r#"a "wrong" ron \ 錯和 é"#;
+        let chombo = game_log_with_incident::<Riichi>("tenhou", "lines/i", &four, (1, 3), IncidentKind::Chombo, detail);
+        let false_win =
+            game_log_with_incident::<Mcr>("standard", "lines/i", &four, (2, 2), IncidentKind::FalseWin, detail);
+        for (what, line) in [
+            ("riichi chombo", same_lines("riichi chombo", &chombo.unwrap())),
+            ("mcr false win", same_lines("mcr false win", &false_win.unwrap())),
+        ] {
+            assert!(line > 0, "{what}");
+        }
+        // Claims of every shape: empty, one list, both lists, negative and large numbers.
+        let action = game_log::<Tzq>("standard", "lines/c", &four[..2]).unwrap().records[0].action.clone();
+        for claim in [
+            Claim { round: None, final_scores: None },
+            Claim { round: Some(vec![]), final_scores: None },
+            Claim { round: None, final_scores: Some(vec![i64::MIN, i64::MAX]) },
+            Claim { round: Some(vec![-8000, 8000]), final_scores: Some(vec![0, 25000]) },
+        ] {
+            let rec = Record { seq: u32::MAX, seat: u8::MAX, action: action.clone(), claim: Some(claim) };
+            let mut out = Vec::new();
+            paifu_core::log::write_record_line(&rec, &mut out);
+            assert_eq!(out, serde_record_line(&rec));
+        }
+    }
+
     #[test]
     fn a_source_is_embedded_only_when_it_fits_the_header_line_once_escaped() {
         let kib = |n: usize, c: char| c.to_string().repeat(n << 10);
