@@ -90,9 +90,9 @@ impl<'de> Deserialize<'de> for Seed {
 pub struct Stream {
     reader: blake3::OutputReader,
     /// Output read ahead of use, one blake3 output block at a time (the stream's bytes are the
-    /// same however they are read). blake3 is built portable (see the workspace Cargo.toml), so
-    /// reading ahead computes nothing in parallel, and a bigger buffer only makes blocks no one
-    /// reads: a riichi hand's dice stream uses 16 bytes.
+    /// same however they are read). One block at a time: blake3's SIMD code (see the workspace
+    /// Cargo.toml) hashes several blocks at once only when several are asked for, and a bigger
+    /// buffer would make blocks no one reads: a riichi hand's dice stream uses 16 bytes.
     buf: [u8; STREAM_BUF],
     /// Bytes of `buf` already used (`STREAM_BUF` when it is empty).
     pos: usize,
