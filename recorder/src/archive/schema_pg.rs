@@ -23,7 +23,18 @@ pub(super) const BASELINE_VERSION: i64 = 10;
 /// Migrations after the baseline, in order: `MIGRATIONS[i]` brings a database from version
 /// `BASELINE_VERSION + i` to the next. Each is the PostgreSQL side of SQLite's migration of the
 /// same number.
-pub(super) const MIGRATIONS: &[&str] = &[];
+pub(super) const MIGRATIONS: &[&str] = &[
+    // 11: the dashboard's sessions (hashed ids) and each table's host (schema.rs, 11).
+    r#"CREATE TABLE sessions(
+    id_hash TEXT COLLATE "C" PRIMARY KEY,
+    token_id BIGINT NOT NULL REFERENCES tokens(id),
+    created_at BIGINT NOT NULL,
+    expires_at BIGINT NOT NULL
+);
+CREATE INDEX sessions_expiry ON sessions(expires_at);
+CREATE INDEX sessions_token ON sessions(token_id, expires_at);
+ALTER TABLE play_tables ADD COLUMN host TEXT COLLATE "C";"#,
+];
 
 /// The schema of version [`BASELINE_VERSION`].
 pub(super) const BASELINE: &str = r#"
