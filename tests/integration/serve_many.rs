@@ -275,7 +275,7 @@ fn a_table_opened_on_one_server_is_played_through_the_other() {
     .unwrap();
     let mut out = String::new();
     s.read_to_string(&mut out).unwrap();
-    let v: Value = serde_json::from_str(out.split_once("\r\n\r\n").unwrap().1).unwrap();
+    let v: Value = serde_json::from_str(out.split_once("\r\n\r\n").unwrap_or_else(|| panic!("{out:?}")).1).unwrap();
     let id = v["id"].as_i64().unwrap_or_else(|| panic!("{out}"));
     let tokens: Vec<String> = v["seats"]
         .as_array()

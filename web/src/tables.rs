@@ -184,7 +184,10 @@ pub(crate) async fn open_for(
 ) -> Result<Result<OpenedTable, TableError>, WebError> {
     caller.require(Role::Organiser, "opening a table")?;
     let tables = state.tables.clone();
-    let plan = match tables.plan_of(request) {
+    // On the blocking pool: checking the names opens the archive, which on PostgreSQL blocks on
+    // the client's own runtime (it cannot start on a thread that drives the server's).
+    let (checker, req) = (tables.clone(), request.clone());
+    let plan = match blocking(move || checker.plan_of(&req)).await {
         Ok(p) => p,
         Err(e) => return Ok(Err(e)),
     };
