@@ -1,8 +1,8 @@
 //! The command line: `paifu COMMAND ...`, and which command runs.
 
 use crate::cmd::{
-    arena, bot, contribution, convert, demo, digest, export, import, ingest, keygen, plot, report, score, serve, show,
-    sign, simulate, stats, token, tournament, validate, verify,
+    arena, bot, contribution, convert, demo, digest, export, import, ingest, jobs, keygen, plot, report, score, serve,
+    show, sign, simulate, stats, token, tournament, validate, verify, worker,
 };
 use crate::error::Result;
 use clap::{Parser, Subcommand};
@@ -24,6 +24,7 @@ const AFTER: &str = r#"Examples:
   paifu sign logs/tzq-0001.paifu.jsonl --key referee.key
   paifu verify logs/tzq-0001.paifu.jsonl.cert.json logs/tzq-0001.paifu.jsonl --key referee.pub
   paifu ingest logs/ --tournament "Club night"     # store in ./paifu.db
+  paifu ingest --queue drop/ --db postgres://paifu@db/paifu && paifu worker --db postgres://paifu@db/paifu
   paifu stats --game riichi --player Aiko
   paifu show --player Aiko --since 2025-05-01      # the archive's games: number, game, verdict, players
   paifu export tenhou --tournament "Club night" -o club-night/
@@ -73,6 +74,10 @@ pub enum Command {
     Demo(demo::DemoArgs),
     /// Validate logs and store them in the archive, valid and invalid alike.
     Ingest(ingest::IngestArgs),
+    /// Take jobs from the archive's queue (ingest, re-validation) and work them until stopped.
+    Worker(worker::WorkerArgs),
+    /// Show the archive's queue of jobs; queue the re-validation of stored entries.
+    Jobs(jobs::JobsArgs),
     /// Statistics over the archive's valid games, overall and per player.
     Stats(stats::StatsArgs),
     /// Draw a plot from the archive as an SVG file.
@@ -111,6 +116,8 @@ impl Command {
             Command::Score(a) => score::run(a),
             Command::Demo(a) => demo::run(a),
             Command::Ingest(a) => ingest::run(a),
+            Command::Worker(a) => worker::run(a),
+            Command::Jobs(a) => jobs::run(a),
             Command::Stats(a) => stats::run(a),
             Command::Plot(a) => plot::run(a),
             Command::Serve(a) => serve::run(a),

@@ -8,6 +8,7 @@
 //!
 //! See docs/statistics.md for every statistic and the fact keys each game's module reads.
 
+pub mod duplicate;
 mod hungarian;
 mod mcr;
 pub mod plot;

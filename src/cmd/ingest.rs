@@ -32,9 +32,12 @@ one archive at once.
 A tournament named with --tournament is made if missing; with --key it trusts that key (its standings count the \
 valid games certified by a key it trusts: see paifu tournament).
 
+With --queue the files are read and queued in the archive as jobs, not validated: paifu worker processes (any number, on any machines sharing a PostgreSQL archive) validate and store them (see paifu worker --help).
+
 Examples:
   paifu ingest logs/ --db club.db
   paifu ingest night-3/ --tournament \"Club night\" --key referee.key
+  paifu ingest --queue drop/ --db postgres://paifu@db.example/paifu   # then: paifu worker --db ...
 
 Exit status: 0 every log valid, 1 some log invalid, 2 a file could not be read or stored, or the database could \
 not be used."
@@ -65,6 +68,10 @@ pub struct IngestArgs {
     /// No progress bar, only the summary.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Queue the files as jobs for paifu worker instead of storing them now (prints how many and
+    /// their numbers). Give --key to the workers.
+    #[arg(long, conflicts_with = "key")]
+    pub queue: bool,
 }
 
 /// What an ingest did.
@@ -226,6 +233,43 @@ pub(crate) fn prepare_tournament(
     Ok(())
 }
 
+/// Files queued together, each batch in one short transaction.
+const QUEUE_CHUNK: usize = 256;
+
+/// `paifu ingest --queue`: reads the files and queues one ingest job per file; 0 every file
+/// queued, 2 some file unreadable.
+fn queue(a: &IngestArgs, files: &[PathBuf]) -> Result {
+    let mut archive = open(&a.db)?;
+    let (mut ids, mut unreadable) = (Vec::new(), Vec::new());
+    for chunk in files.chunks(QUEUE_CHUNK) {
+        let mut batch = Vec::with_capacity(chunk.len());
+        for path in chunk {
+            match read_log_bytes(path) {
+                Ok(b) => batch.push((path.display().to_string(), b)),
+                Err(e) => unreadable.push(e.to_string()),
+            }
+        }
+        ids.extend(
+            archive
+                .enqueue_ingest(&batch, a.tournament.as_deref(), Origin::CommandLine)
+                .map_err(Error::archive(&a.db))?,
+        );
+    }
+    let db = crate::archive::shown(&a.db);
+    match (ids.iter().min(), ids.iter().max()) {
+        (Some(first), Some(last)) => outln!(
+            "{} files: {} jobs queued (ids {first}-{last}); run paifu worker --db {db} to work them",
+            files.len(),
+            ids.len()
+        )?,
+        _ => outln!("{} files: no job queued", files.len())?,
+    }
+    for e in &unreadable {
+        outln!("  unreadable, not queued: {e}")?;
+    }
+    Ok(if unreadable.is_empty() { Status::Fine } else { Status::Failed })
+}
+
 /// `paifu ingest`: 0 every log valid, 1 some log invalid, 2 a file refused or unreadable, or the
 /// database unusable.
 pub fn run(a: IngestArgs) -> Result {
@@ -233,6 +277,9 @@ pub fn run(a: IngestArgs) -> Result {
         check_name(NameKind::Tournament, t).map_err(|e| Error::Usage(format!("--tournament: {e}")))?;
     }
     let files = collect_logs(&a.paths)?;
+    if a.queue {
+        return queue(&a, &files);
+    }
     let key = a.key.as_deref().map(read_key).transpose()?;
     let mut archive = open(&a.db)?;
     if let Some(t) = &a.tournament {

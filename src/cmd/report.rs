@@ -7,6 +7,7 @@ use crate::cmd::keygen::read_key;
 use crate::error::{Error, Result, Status};
 use crate::output::{make_dir, now_rfc3339, outln, progress_of, write_file};
 use clap::Args;
+use paifu_analyzer::duplicate::duplicate_csv;
 use paifu_analyzer::report::{games_csv, standings_csv, tournament_html, Replay};
 use paifu_core::manifest::ManifestBody;
 use paifu_recorder::archive::identity_of;
@@ -23,6 +24,9 @@ pub(crate) const LOGS: &str = "games";
                  a link to replay it
   standings.csv  the standings, a line per player and table
   games.csv      every game: file, blake3, verdict, whether it counts, certificates
+  duplicate.csv  only when counted games were played duplicate (paifu arena --duplicate, a
+                 duplicate table): each player's mean rank points with a 95% interval over
+                 the complete duplicate sets, a line per player and table (also printed)
   games/         each game's log as stored (GAME-B3.paifu) and the certificates of the keys the
                  tournament trusts (GAME-B3.C3.cert.json)
   manifest.json  every game's digests and certificates under one Merkle root, with the
@@ -140,7 +144,16 @@ pub fn run(a: ReportArgs) -> Result {
     write_file(&a.output.join("index.html"), tournament_html(m, &replay, &notes, LOGS, &published.terms).as_bytes())?;
     write_file(&a.output.join("standings.csv"), standings_csv(&m.standings, m.min_games).as_bytes())?;
     write_file(&a.output.join("games.csv"), games_csv(&m.games).as_bytes())?;
+    // Duplicate games: the statistic `paifu arena --duplicate` prints, over the counted games
+    // (not signed: anyone recomputes it from the logs the manifest lists).
+    let duplicate = archive.duplicate_standings(&a.tournament).map_err(Error::archive(&a.db))?.unwrap_or_default();
+    if !duplicate.is_empty() {
+        write_file(&a.output.join("duplicate.csv"), duplicate_csv(&duplicate).as_bytes())?;
+    }
     let counted = m.games.iter().filter(|g| g.counted).count();
+    for t in &duplicate {
+        outln!("{} ({} rules): {}", t.game, t.ruleset, t.summary)?;
+    }
     outln!(
         "wrote {}: {} games ({counted} counted), {} standings lines, root {}",
         a.output.display(),

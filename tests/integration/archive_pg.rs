@@ -64,15 +64,42 @@ fn write_games(dir: &Path) {
 /// What differs between two archives holding the same games, taken out: the archive's name as
 /// given, and the times (of storing, of signing).
 fn same_text(text: &str, db: &str) -> String {
-    let text = text.replace(db, "DB");
+    let mut text = text.replace(db, "DB");
+    // A signature (128 hex digits) covers its time of signing.
+    let mut from = 0;
+    while let Some(at) = text[from..].find(|c: char| c.is_ascii_hexdigit()).map(|i| from + i) {
+        let hex = text[at..].chars().take_while(char::is_ascii_hexdigit).count();
+        if hex == 128 {
+            text.replace_range(at..at + 128, "SIGNATURE");
+            from = at + "SIGNATURE".len();
+        } else {
+            from = at + hex;
+        }
+    }
+    // A tournament's Merkle root covers its certificates, and so their times of signing.
+    for prefix in ["root ", "root\":\"", "root\": \"", "id=\"root\">"] {
+        let mut from = 0;
+        while let Some(at) = text[from..].find(prefix).map(|i| from + i + prefix.len()) {
+            let hex = text[at..].chars().take_while(char::is_ascii_hexdigit).count();
+            if hex == 64 {
+                text.replace_range(at..at + 64, "ROOT");
+            }
+            from = at;
+        }
+    }
     // RFC 3339 times (certificates' `signed_at`, reports' `made_at`): 2026-01-02T03:04:05Z.
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
     let mut i = 0;
     let shape = "dddd-dd-ddTdd:dd:dd";
     while i < chars.len() {
+        // RFC 3339's `T`, or the pages' space (`2026-01-02 03:04:05 UTC`).
         let fits = chars.len() - i >= shape.len()
-            && shape.chars().zip(&chars[i..]).all(|(s, c)| if s == 'd' { c.is_ascii_digit() } else { s == *c });
+            && shape.chars().zip(&chars[i..]).all(|(s, c)| match s {
+                'd' => c.is_ascii_digit(),
+                'T' => *c == 'T' || *c == ' ',
+                _ => s == *c,
+            });
         if fits {
             out.push_str("TIME");
             i += shape.len();
@@ -138,9 +165,17 @@ fn answers(dir: &Path, db: &str, tag: &str) -> Vec<(String, String)> {
     let rep = format!("rep-{tag}");
     run(&["report", "--tournament", "Cup", "--db", db, "-o", &rep, "--key", "ref.key", "-q"], dir);
     note("report standings.csv", std::fs::read_to_string(dir.join(format!("{rep}/standings.csv"))).unwrap());
+    // A certificate's file is named after its digest, which covers its time of signing: the
+    // name's digest is left out (the same games, each with one certificate, either way).
     let mut files: Vec<String> = std::fs::read_dir(dir.join(format!("{rep}/games")))
         .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .map(|e| {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            match name.strip_suffix(".cert.json").and_then(|n| n.rsplit_once('.')) {
+                Some((game, _digest)) => format!("{game}.CERT.cert.json"),
+                None => name,
+            }
+        })
         .collect();
     files.sort();
     note("report games", files.join("\n"));

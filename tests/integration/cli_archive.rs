@@ -37,6 +37,7 @@ fn ingest_stores_valid_and_invalid_once() {
         tournament: Some("Cup".into()),
         key: None,
         quiet: true,
+        queue: false,
     };
     assert_eq!(ingest::run(args(vec![logs.clone()])).unwrap(), Status::Fine);
     // An invalid log: exit 1, kept with its fault.
@@ -63,7 +64,8 @@ fn ingest_signs_with_a_key() {
     assert!(created);
     assert_eq!(keygen::read_key(&keyfile).unwrap().to_bytes(), key.to_bytes());
     let db = dir.path().join("k.db");
-    let args = IngestArgs { paths: logs, db: db.clone(), tournament: None, key: Some(keyfile), quiet: true };
+    let args =
+        IngestArgs { paths: logs, db: db.clone(), tournament: None, key: Some(keyfile), quiet: true, queue: false };
     assert_eq!(ingest::run(args).unwrap(), Status::Fine);
     let a = Archive::open(&db).unwrap();
     let signer = hex::encode(key.verifying_key().to_bytes());
@@ -79,7 +81,7 @@ fn stats_and_plots_from_the_archive() {
     let dir = tempfile::tempdir().unwrap();
     let logs = write_logs(dir.path());
     let db = dir.path().join("s.db");
-    let ingest = IngestArgs { paths: logs, db: db.clone(), tournament: None, key: None, quiet: true };
+    let ingest = IngestArgs { paths: logs, db: db.clone(), tournament: None, key: None, quiet: true, queue: false };
     assert_eq!(ingest::run(ingest).unwrap(), Status::Fine);
     for format in [OutputFormat::Text, OutputFormat::Json, OutputFormat::Csv] {
         let filter = FilterArgs { player: Some("Ann".into()), ..FilterArgs::default() };

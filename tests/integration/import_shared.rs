@@ -318,9 +318,9 @@ const SURVEY: [(&str, Expect); 31] = [
     // A seat discards the same tile twice, and another calls the second: the lists decide
     // which discard a call took (to_log/derive.rs, `choose`); invalid at the call before.
     ("mjai-reviewer--confusing_nakis_0.json", Excerpt),
-    // Paifu's fault, not fixed: the lists read to their end with more than one choice, and the
-    // first is not Tenhou's (the engine would have to decide: docs/import.md); invalid at the
-    // call before, now later.
+    // The records' own faults (`two_confusing_records_are_read_in_their_one_order`): the
+    // lists read in one order only, and Paifu reads them so; `_1`'s result leaves out the riichi
+    // stick seat 2 put down, `_2` (made by hand) draws a fourth plain 5s beside three red fives.
     (
         "mjai-reviewer--confusing_nakis_1.json",
         Invalid("log[0][16]", ErrorCode::ClaimMismatch, "score changes claimed [1600, 0, -2600, 0]"),
@@ -463,4 +463,48 @@ fn an_east_1_round_without_sc_is_an_excerpt_and_with_sc_a_truncated_game() {
     with_sc["sc"] = json!([25000, 0, 25000, 0, 33000, 0, 17000, 0]);
     let (_, v, _) = outcome_of(&with_sc.to_string()).unwrap();
     assert_eq!(v.fault().map(|f| f.code), Some(ErrorCode::Truncated));
+}
+
+#[test]
+fn two_confusing_records_are_read_in_their_one_order() {
+    // confusing_nakis_1 (Tenhou, Phoenix room): seat 3 pons the second of seat 0's two 6m, the
+    // only order in which the four seats' lists read to their ends, and the order Paifu reads.
+    // Seat 2 declares riichi (r11) and its riichi is accepted (seat 3 draws next), so seat 0's
+    // ron on its 7p two turns later collects the stick: Tenhou writes +2600 (1000, 2 honba,
+    // the stick); the record has +1600, which no order of its lists gives.
+    let mut v: Value = serde_json::from_str(&shared_round("mjai-reviewer--confusing_nakis_1.json")).unwrap();
+    assert_eq!(v["log"][0][16][1], json!([1600, 0, -1600, 0]));
+    v["log"][0][16][1] = json!([2600, 0, -1600, 0]);
+    let (excerpt, out, imp) = outcome_of(&v.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    assert!(excerpt && out.fault().is_none(), "{:?}", out.fault());
+    assert_eq!(deltas(&out), [[2600, 0, -2600, 0]], "the stick counted once, as Paifu writes changes");
+    assert!(imp.mismatches.is_empty(), "{:?}", imp.mismatches);
+
+    // confusing_nakis_2 (made by hand to test a converter's backtracking over calls): the
+    // lists read in one order (seat 0 pons the second 46, the second 45 and the riichi 18), and
+    // Paifu reads it. But with the red fives its rule states (`aka: 1`), seat 2's draw of 5s is a
+    // fourth plain 5s (two in its hand, one in seat 3's), in any order: refused there.
+    let mut v: Value = serde_json::from_str(&shared_round("mjai-reviewer--confusing_nakis_2.json")).unwrap();
+    v["log"][0][16] = json!(["和了", [-3200, 0, 4200, 0], [2, 0, 2]]);
+    let (_, out, imp) = outcome_of(&v.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    let f = out.fault().expect("a fourth plain 5s beside three red fives");
+    assert_eq!(
+        (f.code, f.index.map(|i| imp.positions[i].to_string())),
+        (ErrorCode::IllegalAction, Some("log[0][11][2]".into()))
+    );
+    // Without red fives the draw is legal; its result still names seat 1, whose hand (waiting on
+    // 6p and 9p) cannot win on seat 0's last discard, 7m, and its changes pay seat 2 as if its
+    // own riichi stick did not come back. Seat 2 wins on 7m (riichi, chun): with that result
+    // the record is read to its end and valid.
+    v["rule"] = json!({});
+    let (excerpt, out, imp) = outcome_of(&v.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    assert!(excerpt && out.fault().is_none(), "{:?}", out.fault());
+    assert_eq!(deltas(&out), [[-3200, 0, 3200, 0]]);
+    assert_eq!(imp.log.records.len(), 43);
+    // Its own result (seat 1's ron): no ron of seat 1 is legal there, so the hand goes on to
+    // seat 1's draw, which its takes do not have.
+    v["log"][0][16] = json!(["和了", [-3200, 0, 3200, 0], [1, 0, 0]]);
+    let e = outcome_of(&v.to_string()).map(|_| ()).unwrap_err();
+    assert_eq!(e.position, "log[0][8]", "{e}");
+    assert!(e.message.contains("seat 1 draws next"), "{e}");
 }

@@ -17,9 +17,9 @@ use std::time::{Duration, Instant};
 const PAIFU: &str = env!("CARGO_BIN_EXE_paifu");
 
 /// A `paifu serve` child over `DIR/t.db`, killed when dropped.
-struct Server {
+pub(crate) struct Server {
     child: Child,
-    addr: String,
+    pub(crate) addr: String,
 }
 
 impl Drop for Server {
@@ -29,7 +29,7 @@ impl Drop for Server {
     }
 }
 
-fn serve(dir: &Path, extra: &[&str]) -> Server {
+pub(crate) fn serve(dir: &Path, extra: &[&str]) -> Server {
     let mut child = Command::new(PAIFU)
         .args(["serve", "--db", "t.db", "--addr", "127.0.0.1:0", "--live-delay", "0", "--key", "k.key", "--no-sync"])
         .args(extra)
@@ -800,6 +800,10 @@ async fn overflow(c: &fantoccini::Client) -> Option<String> {
 /// fits the window (1366x768, and a phone's 390x844 watching the same seat). With `whole` the
 /// game is played to its end and stored valid; else `decisions` are made. `others_hold`: other
 /// seats hold concealed pieces while this one is asked (not at Ta Yü).
+/// The height in pixels of the tallest call button of a seat's page.
+const TALLEST_CALL_JS: &str = "return Math.max(0, ...[...document.querySelectorAll('#calls button.call')]\
+    .map(b => b.getBoundingClientRect().height))";
+
 async fn a_person_plays_in_chromium(
     game: &str,
     request: Value,
@@ -840,6 +844,7 @@ async fn a_person_plays_in_chromium(
     };
     let start = Instant::now();
     let (mut made, mut checked) = (0usize, 0usize);
+    let mut calls_shown = false;
     loop {
         assert!(start.elapsed() < Duration::from_secs(600), "{game}: the game did not end: {made} decisions");
         let (state, to_act, version) = body(&c).await;
@@ -896,6 +901,22 @@ async fn a_person_plays_in_chromium(
             let c = c.clone();
             async move { c.find_all(Locator::Css(&sel)).await.unwrap() }
         };
+        // The first time the seat has several calls to choose from: each call's button is one
+        // line (its tiles or cards in a row, not a column of them), at both sizes.
+        if !calls_shown && count("#calls button.call".to_owned()).await.len() >= 2 {
+            calls_shown = true;
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while body(&phone).await.2 != version {
+                assert!(Instant::now() < deadline, "{game}: the phone's page does not follow the seat");
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            screenshot(&c, &format!("play-{game}-calls")).await;
+            screenshot(&phone, &format!("play-{game}-calls-phone")).await;
+            for (size, page) in [("1366x768", &c), ("390x844", &phone)] {
+                let tallest = page.execute(TALLEST_CALL_JS, vec![]).await.unwrap().as_f64().unwrap();
+                assert!(tallest <= 48.0, "{game} at {size}: a call's button is {tallest} px tall, not one line");
+            }
+        }
         let mut buttons = Vec::new();
         for sel in [
             "#calls button[data-key='w']",
@@ -1072,6 +1093,41 @@ fn an_organiser_opens_a_table_from_the_dashboard_form() {
     let up_csrf = input_value(&up_page, "csrf");
     let (s, _, _) = post(&[("Cookie", &up_cookie)], &form(&up_csrf, ""));
     assert_eq!(s, 403);
+}
+
+/// The navigation offers the form that opens a table (`/tables/new`) to a session whose role may
+/// open tables (an organiser, an admin), on every page of the dashboard, and not to an uploader
+/// nor to someone not logged in (for whom the form answers 403, or asks to log in).
+#[test]
+fn the_navigation_offers_the_table_form_only_to_those_who_may_open_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let org = organiser(p);
+    let (up, admin) = {
+        let mut a = Archive::open(&p.join("t.db")).unwrap();
+        (a.create_token("up", Role::Uploader).unwrap().secret, a.create_token("boss", Role::Admin).unwrap().secret)
+    };
+    let server = serve(p, &[]);
+    let addr = server.addr.as_str();
+    let link = "<a id=\"open-table\" href=\"/tables/new\"";
+    let pages = ["/", "/games", "/players", "/tournaments", "/upload", "/verify", "/login", "/tables/new"];
+    for (who, cookie, offered) in [
+        ("nobody", None, false),
+        ("an uploader", Some(log_in(addr, &up)), false),
+        ("an organiser", Some(log_in(addr, &org)), true),
+        ("an admin", Some(log_in(addr, &admin)), true),
+    ] {
+        let headers: Vec<(&str, &str)> = cookie.iter().map(|c| ("Cookie", c.as_str())).collect();
+        for path in pages {
+            let (s, _, page) = http(addr, "GET", path, &headers, "");
+            if path == "/tables/new" && who == "an uploader" {
+                assert_eq!(s, 403, "{who}: {page}");
+            } else {
+                assert_eq!(s, 200, "{who} {path}: {page}");
+            }
+            assert_eq!(page.contains(link), offered, "{who} on {path}: {page}");
+        }
+    }
 }
 
 /// The form in Chromium: an organiser logs in, fills it and opens a table; the answer's join

@@ -74,6 +74,11 @@ impl Caller {
         )))
     }
 
+    /// Who this is, as a page's frame shows them.
+    pub(crate) fn viewer(&self) -> crate::html::Viewer {
+        crate::html::Viewer { name: self.token.name.clone(), opens_tables: self.token.may(Role::Organiser) }
+    }
+
     /// For a session, that the form carried its CSRF token; a bearer token needs none (a
     /// browser never sends one on its own).
     pub(crate) fn check_csrf(&self, given: Option<&str>) -> Result<(), WebError> {

@@ -298,6 +298,10 @@ pub(crate) struct TournamentPage {
     /// How each table with points counts them (riichi: return points, oka, uma), from its
     /// counted games' options.
     pub final_points: Vec<FinalPointsTerms>,
+    /// Each table's duplicate games (game and ruleset; none when it has none): each player's mean
+    /// rank points with a 95% interval over the complete duplicate sets, and how many sets
+    /// (`Archive::duplicate_standings`, the statistic `paifu arena --duplicate` prints).
+    pub duplicate: Vec<paifu_analyzer::duplicate::DuplicateTable>,
     pub games: GamePage,
 }
 
@@ -324,7 +328,9 @@ pub(crate) async fn tournament(state: &web::Data<State>, name: String) -> Result
             .map(|((game, ruleset), terms)| FinalPointsTerms { game, ruleset, terms })
             .collect();
         let (info, standings) = (summary.info, summary.standings);
-        Ok(TournamentPage { games: a.list_games(&filter, 1, 50)?, name, info, standings, counted, root, final_points })
+        let duplicate = a.duplicate_standings(&name)?.unwrap_or_default();
+        let games = a.list_games(&filter, 1, 50)?;
+        Ok(TournamentPage { games, name, info, standings, counted, root, final_points, duplicate })
     })
     .await
 }

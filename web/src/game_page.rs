@@ -304,7 +304,8 @@ pub(crate) async fn game(
     };
     let caller = session_caller(&req, &state).await.ok().flatten();
     let b = body(id, &g, &rounds, caller.as_ref(), &state.public_hex);
-    let user = caller.as_ref().map(|c| c.token.name.as_str());
+    let viewer = caller.as_ref().map(Caller::viewer);
+    let user = viewer.as_ref();
     let html =
         layout(&Chrome { title: &format!("Game #{id}"), active: "/games", user, scripts: &[] }, &b.into_string());
     Ok(HttpResponse::Ok().content_type("text/html; charset=utf-8").body(html))

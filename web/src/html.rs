@@ -27,6 +27,9 @@ pub(crate) const NAV: &[(&str, &str)] = &[
     ("/login", "Log in"),
 ];
 
+/// The form that opens a table (`table_form.rs`), in the navigation for those who may.
+pub(crate) const TABLES_NEW: &str = "/tables/new";
+
 /// A whole page, without script. `active` is the navigation entry to mark.
 pub(crate) fn page(title: &str, active: &str, body: &str) -> String {
     layout(&Chrome { title, active, user: None, scripts: &[] }, body)
@@ -42,8 +45,18 @@ pub(crate) fn page_with_scripts(title: &str, active: &str, body: &str, scripts: 
 pub(crate) struct Chrome<'a> {
     pub title: &'a str,
     pub active: &'a str,
-    pub user: Option<&'a str>,
+    pub user: Option<&'a Viewer>,
     pub scripts: &'a [&'a str],
+}
+
+/// Who is logged in on a page's session, as its frame shows them.
+#[derive(Clone, Debug)]
+pub(crate) struct Viewer {
+    /// The token's name.
+    pub name: String,
+    /// Whether its role may open tables (an organiser or an admin): the navigation then offers
+    /// `/tables/new`, which answers 403 to anyone else.
+    pub opens_tables: bool,
 }
 
 /// A whole page in its frame. No page has an inline script (the pages' CSP allows none): its
@@ -65,8 +78,11 @@ pub(crate) fn layout(c: &Chrome, body: &str) -> String {
                     a.brand href="/" { "Paifu" }
                     @for (href, label) in NAV {
                         @if *href == "/login" {
+                            @if c.user.is_some_and(|u| u.opens_tables) {
+                                a #open-table href=(TABLES_NEW) aria-current=[(c.active == TABLES_NEW).then_some("page")] { "Open a table" }
+                            }
                             @match c.user {
-                                Some(u) => a #account href="/login" aria-current=[(c.active == *href).then_some("page")] { "Logged in: " (u) },
+                                Some(u) => a #account href="/login" aria-current=[(c.active == *href).then_some("page")] { "Logged in: " (u.name) },
                                 None => a href="/login" aria-current=[(c.active == *href).then_some("page")] { (label) },
                             }
                         } @else {

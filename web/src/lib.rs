@@ -495,6 +495,10 @@ pub fn bind(data: web::Data<State>, addr: &str) -> Result<(Server, SocketAddr), 
     .client_request_timeout(limits.head_timeout)
     .client_disconnect_timeout(DISCONNECT_TIMEOUT)
     .keep_alive(KEEP_ALIVE)
+    // Small writes leave at once: an event of a seat's stream is not held back, under Nagle's
+    // algorithm, for the acknowledgement of the one before it (which the other end may delay
+    // by 40 ms). actix-web leaves the system's default (Nagle on) unless told; web/tests/nodelay.rs.
+    .tcp_nodelay(true)
     .on_connect(move |conn, ext| {
         if let Some(peer) = conn.downcast_ref::<actix_web::rt::net::TcpStream>().and_then(|s| s.peer_addr().ok()) {
             ext.insert(limits::ConnSlot::new(&connections, peer.ip(), per_client));

@@ -15,14 +15,14 @@ use serde::Deserialize;
 type Page = Result<HttpResponse, PageError>;
 
 /// A page for `user` (who is logged in: the header names them rather than offering to log in).
-fn ok(user: Option<&str>, title: &str, active: &str, body: &str) -> Page {
+fn ok(user: Option<&crate::html::Viewer>, title: &str, active: &str, body: &str) -> Page {
     let html = crate::html::layout(&crate::html::Chrome { title, active, user, scripts: &[] }, body);
     Ok(HttpResponse::Ok().content_type("text/html; charset=utf-8").body(html))
 }
 
 /// Who is logged in on this request's session, if anyone.
-async fn user(req: &HttpRequest, state: &web::Data<State>) -> Option<String> {
-    session_caller(req, state).await.ok().flatten().map(|c| c.token.name)
+async fn user(req: &HttpRequest, state: &web::Data<State>) -> Option<crate::html::Viewer> {
+    session_caller(req, state).await.ok().flatten().map(|c| c.viewer())
 }
 
 pub(crate) fn routes(cfg: &mut web::ServiceConfig) {
@@ -121,7 +121,7 @@ async fn login_form(req: HttpRequest, state: web::Data<State>, q: web::Query<Log
         Some(c) => maud::html! { h1 { "Logged in" } (maud::PreEscaped(logged_in(c))) }.into_string(),
         None => login_form_html(&next, None),
     };
-    ok(caller.as_ref().map(|c| c.token.name.as_str()), "Log in", "/login", &b)
+    ok(caller.as_ref().map(Caller::viewer).as_ref(), "Log in", "/login", &b)
 }
 
 #[derive(Deserialize)]
@@ -260,7 +260,7 @@ async fn overview(req: HttpRequest, state: web::Data<State>) -> Page {
         h2 { "This server's key" }
         p { "Certificates are signed with " code { (o.public_key) } " (" a href="/api/key" { "/api/key" } ")." }
     };
-    ok(user(&req, &state).await.as_deref(), "Overview", "/", &b.into_string())
+    ok(user(&req, &state).await.as_ref(), "Overview", "/", &b.into_string())
 }
 
 /// The links to the pages beside a page of games, and where it is: "Games 51–100 of 1234".
@@ -309,7 +309,7 @@ async fn games(req: HttpRequest, state: web::Data<State>, q: web::Query<GamesQue
         (PreEscaped(games_table(&g.games.rows)))
         (pager("/games", &g.games, g.pages, &q))
     };
-    ok(user(&req, &state).await.as_deref(), "Games", "/games", &b.into_string())
+    ok(user(&req, &state).await.as_ref(), "Games", "/games", &b.into_string())
 }
 async fn certificate(state: web::Data<State>, id: web::Path<String>) -> Page {
     let id = data::parse_id(&id)?;
@@ -351,7 +351,7 @@ async fn players(req: HttpRequest, state: web::Data<State>, q: web::Query<Player
             } }
         }
     };
-    ok(user(&req, &state).await.as_deref(), "Players", "/players", &b.into_string())
+    ok(user(&req, &state).await.as_ref(), "Players", "/players", &b.into_string())
 }
 
 async fn player(req: HttpRequest, state: web::Data<State>, name: web::Path<String>) -> Page {
@@ -388,7 +388,7 @@ async fn player(req: HttpRequest, state: web::Data<State>, name: web::Path<Strin
         (PreEscaped(games_table(&p.recent.rows)))
         (pager("/games", &p.recent, p.recent.total.div_ceil(u64::from(p.recent.per_page)).max(1), &q))
     };
-    ok(user(&req, &state).await.as_deref(), &name, "/players", &b.into_string())
+    ok(user(&req, &state).await.as_ref(), &name, "/players", &b.into_string())
 }
 
 /// A statistic as a number people read: counts whole, shares in percent, averages to two
@@ -438,7 +438,7 @@ async fn tournaments(req: HttpRequest, state: web::Data<State>) -> Page {
             } }
         }
     };
-    ok(user(&req, &state).await.as_deref(), "Tournaments", "/tournaments", &b.into_string())
+    ok(user(&req, &state).await.as_ref(), "Tournaments", "/tournaments", &b.into_string())
 }
 
 fn recent(g: &GamePage) -> String {
@@ -516,6 +516,9 @@ fn tournament_body(t: &data::TournamentPage) -> maud::Markup {
                     other player; \"no cost\" when the ruleset charges none, as for a talk, which costs a turn); \
                     that cost is already in the scores and points, never taken off twice." }
             }
+            @if let Some(d) = t.duplicate.iter().find(|d| d.game == first.game && d.ruleset == first.ruleset) {
+                (duplicate_table(&d.summary))
+            }
         }
         h2 #audit { "Audit" }
         p #trust {
@@ -534,9 +537,42 @@ fn tournament_body(t: &data::TournamentPage) -> maud::Markup {
     }
 }
 
+/// A table's duplicate games: each player's mean rank points a game with its 95% interval over
+/// the complete sets, and how many sets there were (docs/play.md, "Duplicate tables").
+fn duplicate_table(d: &paifu_analyzer::duplicate::DuplicateSummary) -> maud::Markup {
+    maud::html! {
+        h4.duplicate-title { "Duplicate sets" }
+        p.note.duplicate-sets {
+            (d.sets) " complete set" @if d.sets != 1 { "s" } " of " (d.seats) " games (one deal in every seat rotation)"
+            @if d.incomplete > 0 { ", " (d.incomplete) " unfinished, not counted" }
+            ". Mean rank points a game (" (d.seats.saturating_sub(1)) " first .. 0 last)"
+            @if d.sets >= 2 {
+                " with a 95% confidence interval over the sets (Student's t, " (d.sets - 1) " degrees of freedom)."
+            } @else { "; no interval from " @if d.sets == 1 { "a single set." } @else { "no set." } }
+        }
+        @if !d.standings.is_empty() {
+            div.scroll { table.standings.duplicate {
+                thead { tr { th { "Player" } th.n { "Mean" } th.n { "95% interval" } th.n { "Games" } } }
+                tbody {
+                    @for s in &d.standings {
+                        tr {
+                            td { a href={ "/players/" (url(&s.name)) } { (s.name) } }
+                            td.n { (format!("{:.3}", s.mean)) }
+                            td.n { @if let Some(h) = s.half_width {
+                                (format!("± {h:.3} ({:.3} to {:.3})", s.mean - h, s.mean + h))
+                            } }
+                            td.n { (s.games) }
+                        }
+                    }
+                }
+            } }
+        }
+    }
+}
+
 async fn tournament(req: HttpRequest, state: web::Data<State>, name: web::Path<String>) -> Page {
     let t = data::tournament(&state, name.into_inner()).await?;
-    ok(user(&req, &state).await.as_deref(), &t.name, "/tournaments", &tournament_body(&t).into_string())
+    ok(user(&req, &state).await.as_ref(), &t.name, "/tournaments", &tournament_body(&t).into_string())
 }
 
 fn upload_form_html(max: usize, caller: Option<&Caller>) -> String {
@@ -574,7 +610,7 @@ fn upload_form_markup(max: usize, caller: Option<&Caller>, heading: &str, first:
 async fn upload_form(req: HttpRequest, state: web::Data<State>) -> Page {
     let caller = session_caller(&req, &state).await?;
     ok(
-        caller.as_ref().map(|c| c.token.name.as_str()),
+        caller.as_ref().map(Caller::viewer).as_ref(),
         "Upload",
         "/upload",
         &upload_form_html(state.max_upload, caller.as_ref()),
@@ -615,7 +651,7 @@ async fn upload(req: HttpRequest, state: web::Data<State>, mp: Multipart) -> Pag
         }
         .into_string()
     };
-    ok(Some(&caller.token.name), "Upload result", "/upload", &b)
+    ok(Some(&caller.viewer()), "Upload result", "/upload", &b)
 }
 
 fn upper_first(s: &str) -> String {
@@ -646,7 +682,7 @@ fn verify_form_markup(heading: &str, first: bool) -> maud::Markup {
 }
 
 async fn verify_form(req: HttpRequest, state: web::Data<State>) -> Page {
-    ok(user(&req, &state).await.as_deref(), "Verify", "/verify", &verify_form_html())
+    ok(user(&req, &state).await.as_ref(), "Verify", "/verify", &verify_form_html())
 }
 
 async fn verify(req: HttpRequest, state: web::Data<State>, mp: Multipart) -> Page {
@@ -682,7 +718,7 @@ async fn verify(req: HttpRequest, state: web::Data<State>, mp: Multipart) -> Pag
     };
     let status = if v.ok { actix_web::http::StatusCode::OK } else { actix_web::http::StatusCode::UNPROCESSABLE_ENTITY };
     let who = user(&req, &state).await;
-    let chrome = crate::html::Chrome { title: "Verify", active: "/verify", user: who.as_deref(), scripts: &[] };
+    let chrome = crate::html::Chrome { title: "Verify", active: "/verify", user: who.as_ref(), scripts: &[] };
     Ok(HttpResponse::build(status).content_type("text/html; charset=utf-8").body(crate::html::layout(&chrome, &b)))
 }
 

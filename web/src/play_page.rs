@@ -217,13 +217,13 @@ fn actions_html(now: &SeatNow) -> String {
             @for (verb, a) in &others {
                 @let (key, _) = verb_key(verb);
                 button type="button" class="call" data-action=(a) data-key=(key) title=(a) {
-                    (verb_label(verb))
-                    // The action's words in order: its tiles or cards drawn small, the rest as
-                    // words (`take`, `keep`, a bid, a placement).
-                    @for w in a.split_whitespace().skip(1) {
+                    span.verb { (verb_label(verb)) }
+                    // The action's words in order: its tiles or cards drawn small, a run of them
+                    // in one row, the rest as words (`take`, `keep`, a bid, a placement).
+                    @for (tiles, w) in call_words(&now.game, a) {
                         " "
-                        @if now.game != "tayu" && html::is_tile(w) { span.tiles { (PreEscaped(html::tile(w))) } }
-                        @else { (w) }
+                        @if tiles { span.tiles { @for t in w.split(' ') { (PreEscaped(html::tile(t))) } } }
+                        @else { span.w { (w) } }
                     }
                     @if !key.is_empty() { " " kbd { (key) } }
                 }
@@ -235,6 +235,24 @@ fn actions_html(now: &SeatNow) -> String {
         p.k #events { (recent(now)) }
     }
     .into_string()
+}
+
+/// An action's words after its verb, each run of tiles or cards joined (`true`, separated by
+/// spaces) and each other word alone (`false`): `chow 5b 6g take 4b keep 6g` is `5b 6g`, `take`,
+/// `4b`, `keep`, `6g`. Ta Yü's words are never tiles (`place 3 4 ...`).
+fn call_words(game: &str, action: &str) -> Vec<(bool, String)> {
+    let mut out: Vec<(bool, String)> = Vec::new();
+    for w in action.split_whitespace().skip(1) {
+        let tile = game != "tayu" && html::is_tile(w);
+        match out.last_mut() {
+            Some((true, run)) if tile => {
+                run.push(' ');
+                run.push_str(w);
+            }
+            _ => out.push((tile, w.to_owned())),
+        }
+    }
+    out
 }
 
 /// The line under the hand: how to play the hand and the keys of the buttons shown.
@@ -345,12 +363,16 @@ button.tile[disabled] .t,button.tile[disabled] .card{opacity:.55}
 .actions.riichi button.tile:not([data-riichi]) .t{opacity:.35}
 .actions.riichi button.tile[data-riichi] .t{outline:2px solid #a11}
 .calls{display:flex;flex-wrap:wrap;gap:6px;margin-top:4px;align-items:center}
-button.call{padding:6px 10px}button.call .t{font-size:.85em;margin:0;padding:1px 2px;min-width:1.6em}
+button.call{padding:5px 9px;display:inline-flex;flex-wrap:wrap;align-items:center;justify-content:center;gap:2px 4px;white-space:nowrap;line-height:1.2}
+button.call .tiles{display:inline-flex;flex-wrap:nowrap;gap:1px}
+button.call .t{font-size:.85em;margin:0;padding:1px 2px;min-width:1.6em}
 button.call[aria-pressed=true]{background:#a11;border-color:#a11}
 kbd{font-size:.75em;background:rgba(255,255,255,.25);border-radius:3px;padding:0 3px}
 .keys{margin:2px 0;font-size:.8em}#events{margin:0;font-size:.85em}
 @media (max-width:800px){.table-area:has(.picture){flex-direction:column;overflow:auto}.table-area .picture{flex:0 0 auto;height:min(94vw,52vh);height:min(94vw,52dvh)}.table-area .picture~.rest{flex:0 0 auto;overflow:visible}}
-@media (max-width:600px){main{padding:2px 4px}button.tile .t{font-size:1em;min-width:1.75em;padding:5px 1px}.keys{display:none}}
+@media (max-width:600px){main{padding:2px 4px}button.tile .t{font-size:1em;min-width:1.75em;padding:5px 1px}.keys{display:none}
+.calls{gap:4px}
+button.call{flex:1 1 auto;flex-wrap:nowrap;padding:4px 5px;font-size:.85em;gap:3px}button.call kbd{display:none}button.call .t{min-width:1.35em;padding:1px 1px}}
 "#;
 
 /// BLAKE3 (one chunk, at most 1024 bytes: hash and derive_key), for the seat's commitment:
@@ -562,6 +584,17 @@ mod tests {
         now.to_act = false;
         now.legal.clear();
         assert!(actions_html(&now).contains("Not your turn"));
+    }
+
+    #[test]
+    fn a_calls_tiles_are_one_run_between_its_words() {
+        let w = |g, a| {
+            call_words(g, a).into_iter().map(|(t, w)| format!("{}{w}", if t { "T:" } else { "" })).collect::<Vec<_>>()
+        };
+        assert_eq!(w("tzq", "chow 5b 6g take 4b keep 6g"), ["T:5b 6g", "take", "T:4b", "keep", "T:6g"]);
+        assert_eq!(w("riichi", "pon 5m 5m"), ["T:5m 5m"]);
+        assert_eq!(w("tayu", "place 12 3 4 north"), ["place", "12", "3", "4", "north"][1..].to_vec());
+        assert!(w("tzq", "draw").is_empty());
     }
 
     #[test]

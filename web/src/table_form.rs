@@ -32,8 +32,9 @@ pub(crate) fn routes(cfg: &mut web::ServiceConfig) {
 /// A page of this form's, never cached. The answer, which holds join links, sends no referrer
 /// (the form itself must: a browser sends a form from a no-referrer page with `Origin: null`,
 /// which the dashboard refuses as another site's).
-fn page(status: actix_web::http::StatusCode, user: &str, title: &str, body: &str) -> HttpResponse {
-    let html = layout(&Chrome { title, active: "/tables/new", user: Some(user), scripts: &[] }, body);
+fn page(status: actix_web::http::StatusCode, caller: &Caller, title: &str, body: &str) -> HttpResponse {
+    let viewer = caller.viewer();
+    let html = layout(&Chrome { title, active: "/tables/new", user: Some(&viewer), scripts: &[] }, body);
     let mut r = HttpResponse::build(status);
     r.content_type("text/html; charset=utf-8").insert_header((header::CACHE_CONTROL, "no-store"));
     if status == actix_web::http::StatusCode::CREATED {
@@ -58,7 +59,7 @@ async fn form(req: HttpRequest, state: web::Data<State>) -> Page {
     };
     caller.require(Role::Organiser, "opening a table")?;
     let body = form_markup(&state, &caller, &HashMap::new(), None);
-    Ok(page(actix_web::http::StatusCode::OK, &caller.token.name, "Open a table", &body.into_string()))
+    Ok(page(actix_web::http::StatusCode::OK, &caller, "Open a table", &body.into_string()))
 }
 
 /// A form field, trimmed; `None` when empty.
@@ -126,7 +127,7 @@ async fn submit(req: HttpRequest, state: web::Data<State>, body: web::Payload) -
             _ => actix_web::http::StatusCode::CONFLICT,
         };
         let body = form_markup(&state, &caller, &form, Some(&e));
-        page(status, &caller.token.name, "Open a table", &body.into_string())
+        page(status, &caller, "Open a table", &body.into_string())
     };
     let opened = match opened {
         Ok(o) => o,
@@ -137,7 +138,7 @@ async fn submit(req: HttpRequest, state: web::Data<State>, body: web::Payload) -
         format!("{}://{}", info.scheme(), info.host())
     };
     let body = opened_markup(&opened, &origin);
-    Ok(page(actix_web::http::StatusCode::CREATED, &caller.token.name, "Table opened", &body.into_string()))
+    Ok(page(actix_web::http::StatusCode::CREATED, &caller, "Table opened", &body.into_string()))
 }
 
 /// The answer: each person's join link, shown this once.

@@ -28,7 +28,9 @@ mod aggregates;
 mod counting;
 #[doc(hidden)]
 pub mod db;
+mod duplicate;
 mod game_key;
+mod jobs;
 mod kept;
 mod live;
 mod names;
@@ -43,6 +45,7 @@ mod tables;
 mod tokens;
 mod tournaments;
 
+pub use jobs::{Ingested, Job, JobCounts, JobKind, JobRow, JobState, Revalidated, VerdictChange, Worked, MAX_ATTEMPTS};
 pub use live::{LiveGame, LiveRefusal};
 pub use names::{check_name, check_new_name, skeleton, NameError, NameKind, MAX_NAME_CHARS};
 pub use prepare::{identity_of, prepare, DigestKind, Prepared, Refusal, StoredForm, KEEP_AFTER_FAULT_BYTES};
@@ -93,6 +96,12 @@ pub enum ArchiveError {
     Live(#[from] LiveRefusal),
     #[error("there is no game in progress numbered {0}: it ended, or never began")]
     NoLiveGame(i64),
+    /// A worker's lease on a job passed and another worker took it: this worker's work on it
+    /// was rolled back (the other one's counts).
+    #[error("job {job}: the lease passed and another worker took the job; this worker's work on it was rolled back")]
+    LostLease { job: i64 },
+    #[error("there is no job numbered {0}")]
+    NoJob(i64),
     #[error("the database stayed busy (another writer held it) through {tries} tries over {seconds} s")]
     Busy { tries: u32, seconds: u64 },
 }
@@ -716,30 +725,7 @@ impl Archive {
                 }
             }
         }
-        self.write_kept(|tx, kept| {
-            let tid = match tournament {
-                Some(name) => Some(tournaments::ensure(tx, name, None, &[])?.0),
-                None => None,
-            };
-            let mut out = Vec::with_capacity(items.len());
-            let mut pending = aggregates::Pending::default();
-            for (i, p) in items.iter().enumerate() {
-                let item = Item {
-                    p,
-                    source: sources.get(i).copied().flatten(),
-                    certificate: certificates.get(i).copied().flatten(),
-                    tournament: tid,
-                    origin,
-                };
-                let stored = store_one(tx, &item, &mut pending, kept).map_err(|e| match e {
-                    ArchiveError::Refused { refusal, .. } => ArchiveError::Refused { index: i, refusal },
-                    e => e,
-                })?;
-                out.push(stored);
-            }
-            pending.write(tx)?;
-            Ok(out)
-        })
+        self.write_kept(|tx, kept| store_items(tx, kept, items, sources, certificates, tournament, origin))
     }
 
     /// Counts over the whole archive, read from the counts kept at ingest (`kept.rs`).
@@ -1338,6 +1324,42 @@ pub(crate) fn new_name_refusal(c: Db<'_>, kind: NameKind, name: &str) -> Result<
         return Ok(Some(NameError::Confusable { kind, existing }));
     }
     Ok(names::check_new_name(kind, name).err())
+}
+
+/// The body of [`Archive::store_batch_certified`]'s transaction, its checks made: each item
+/// stored (`store_one`) and the players' aggregates written. Also run by a worker's job
+/// (`jobs.rs`) inside the transaction that marks the job done.
+fn store_items(
+    tx: Db<'_>,
+    kept: &mut kept::Kept,
+    items: &[Prepared],
+    sources: &[Option<&str>],
+    certificates: &[Option<&Certificate>],
+    tournament: Option<&str>,
+    origin: Origin,
+) -> Result<Vec<Stored>> {
+    let tid = match tournament {
+        Some(name) => Some(tournaments::ensure(tx, name, None, &[])?.0),
+        None => None,
+    };
+    let mut out = Vec::with_capacity(items.len());
+    let mut pending = aggregates::Pending::default();
+    for (i, p) in items.iter().enumerate() {
+        let item = Item {
+            p,
+            source: sources.get(i).copied().flatten(),
+            certificate: certificates.get(i).copied().flatten(),
+            tournament: tid,
+            origin,
+        };
+        let stored = store_one(tx, &item, &mut pending, kept).map_err(|e| match e {
+            ArchiveError::Refused { refusal, .. } => ArchiveError::Refused { index: i, refusal },
+            e => e,
+        })?;
+        out.push(stored);
+    }
+    pending.write(tx)?;
+    Ok(out)
 }
 
 /// One log to store, with what goes with it.

@@ -184,7 +184,35 @@ const MIGRATIONS: &[Migration] = &[
     // false_win, talk) with the points they cost, in a table of their own.
     Migration::Code(minimum_and_penalties),
     Migration::Sql(
-        // 11: several servers on one archive (issue 29): the dashboard's sessions, kept here so
+        // 11: the workers' queue (issue 29, `jobs.rs`): each job's kind (`ingest`: a file's
+        // bytes, its name, tournament and who queued it; `revalidate`: a range of entries), its
+        // state, how many times a worker took it, the lease of the worker that holds it (its
+        // name, until when, in ms since the Unix epoch), when it was made and finished, and its
+        // result (JSON) or error. The bytes of a done ingest job are dropped (its entry has them).
+        "CREATE TABLE jobs(
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL CHECK (kind IN ('ingest', 'revalidate')),
+        state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed')),
+        name TEXT,
+        tournament TEXT,
+        origin TEXT NOT NULL CHECK (origin IN ('cli', 'web')),
+        token_id INTEGER REFERENCES tokens(id),
+        first_id INTEGER,
+        last_id INTEGER,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        worker TEXT,
+        lease_until INTEGER,
+        created_at INTEGER NOT NULL,
+        done_at INTEGER,
+        result TEXT,
+        error TEXT,
+        bytes BLOB
+    );
+    CREATE INDEX jobs_waiting ON jobs(id) WHERE state IN ('queued', 'running');
+    CREATE INDEX jobs_state ON jobs(state, id);",
+    ),
+    Migration::Sql(
+        // 12: several servers on one archive (issue 29): the dashboard's sessions, kept here so
         // that any server answers them (only the blake3 of a session's id; its CSRF token is
         // derived from the id and never stored: `sessions.rs`), and which server hosts each
         // table (its public URL; NULL: the only one).

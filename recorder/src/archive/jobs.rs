@@ -1,0 +1,794 @@
+//! The workers' queue (issue 29): jobs kept in the archive's own database, taken by any number
+//! of `paifu worker` processes on any number of machines (docs/archive.md, "The queue").
+//!
+//! A job is `ingest` (a file's bytes, its name, tournament and who queued it: validated and
+//! stored as `paifu ingest` stores it) or `revalidate` (a range of entries, replayed again under
+//! this build's engine; the stored verdicts never change, the new one is the job's result).
+//!
+//! - **Taking** ([`Archive::take_job`]): one short transaction picks the oldest job that is
+//!   queued, or running under a lease that has passed (its worker died), and sets this worker's
+//!   lease on it (its name, until when) and counts the attempt. On PostgreSQL the pick is
+//!   `SELECT ... FOR UPDATE SKIP LOCKED LIMIT 1`: workers taking at once each get another job and
+//!   never wait for each other (the archive's advisory write lock is not taken). On SQLite the
+//!   transaction holds the file's write lock from its start (`BEGIN IMMEDIATE`), which
+//!   serialises the takers.
+//! - **Working**: validation runs with no transaction open ([`prepare`], or the replays of a
+//!   re-validation): a long transaction would hold the writers and stall PostgreSQL's vacuum.
+//! - **Finishing** ([`Archive::work_job`]): the job's effect (its entry stored, with the same
+//!   one-counted-entry guarantees as [`Archive::store_batch`]) and the job marked done are ONE
+//!   write transaction, which first checks that this worker still holds the lease (the same
+//!   attempt): a worker killed before it commits leaves nothing, and the job is taken again when
+//!   the lease passes; a worker whose lease passed while it worked is refused
+//!   ([`ArchiveError::LostLease`]) and its work rolled back. Storing the same bytes twice keeps
+//!   one entry in any case (the entry's identity).
+//! - A job that fails (bytes that are not a log, a refused name) is `failed` with its error; a
+//!   job whose workers died [`MAX_ATTEMPTS`] times is `failed` as abandoned.
+
+use super::db::{params, Db};
+use super::names::{check_name, NameKind};
+use super::prepare::{prepare, Prepared};
+use super::{now, parse_json, store_items, ArchiveError, Origin, Result, Stored};
+use crate::archive::Archive;
+use paifu_core::cert::Certificate;
+use serde::{Deserialize, Serialize};
+use std::time::Duration;
+
+/// How many times a job is taken before it is given up as abandoned (its workers died each
+/// time: a file that kills its worker does not kill every worker in turn).
+pub const MAX_ATTEMPTS: i64 = 5;
+
+/// What a job does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JobKind {
+    Ingest,
+    Revalidate,
+}
+
+impl JobKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JobKind::Ingest => "ingest",
+            JobKind::Revalidate => "revalidate",
+        }
+    }
+
+    fn parse(s: &str) -> Result<JobKind> {
+        match s {
+            "ingest" => Ok(JobKind::Ingest),
+            "revalidate" => Ok(JobKind::Revalidate),
+            other => Err(ArchiveError::Corrupt(format!("a job of unknown kind {other:?}"))),
+        }
+    }
+}
+
+/// Where a job is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JobState {
+    Queued,
+    /// Held by a worker (until its lease passes).
+    Running,
+    Done,
+    Failed,
+}
+
+impl JobState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JobState::Queued => "queued",
+            JobState::Running => "running",
+            JobState::Done => "done",
+            JobState::Failed => "failed",
+        }
+    }
+
+    fn parse(s: &str) -> Result<JobState> {
+        match s {
+            "queued" => Ok(JobState::Queued),
+            "running" => Ok(JobState::Running),
+            "done" => Ok(JobState::Done),
+            "failed" => Ok(JobState::Failed),
+            other => Err(ArchiveError::Corrupt(format!("a job in unknown state {other:?}"))),
+        }
+    }
+}
+
+/// A job a worker took, with its lease.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Job {
+    pub id: i64,
+    pub kind: JobKind,
+    /// Which time it is taken (1 the first): with `worker`, the lease's identity.
+    pub attempt: i64,
+    pub worker: String,
+    /// The file's name (an ingest job).
+    pub name: Option<String>,
+    pub tournament: Option<String>,
+    pub origin: Origin,
+    /// The file's bytes (an ingest job).
+    pub bytes: Vec<u8>,
+    /// The entries `first..=last` (a re-validation).
+    pub first: i64,
+    pub last: i64,
+}
+
+/// A job as `paifu jobs` lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct JobRow {
+    pub id: i64,
+    pub kind: JobKind,
+    pub state: JobState,
+    pub name: Option<String>,
+    pub tournament: Option<String>,
+    pub first: Option<i64>,
+    pub last: Option<i64>,
+    pub attempts: i64,
+    pub worker: Option<String>,
+    pub created_at: i64,
+    pub done_at: Option<i64>,
+    /// What it did (JSON): an ingest's entry, a re-validation's [`Revalidated`].
+    pub result: Option<String>,
+    pub error: Option<String>,
+}
+
+/// How many jobs are in each state.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct JobCounts {
+    pub queued: u64,
+    pub running: u64,
+    /// Of the running ones, those whose lease passed (their worker died or stalls): taken again
+    /// by the next worker that asks.
+    pub expired: u64,
+    pub done: u64,
+    pub failed: u64,
+}
+
+/// A re-validation's result: the entries replayed under `engine`, and those whose verdict now
+/// differs from the stored one (which never changes).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Revalidated {
+    pub engine: String,
+    pub checked: u64,
+    pub same: u64,
+    pub changed: Vec<VerdictChange>,
+}
+
+/// An entry whose verdict under this engine differs from the one stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VerdictChange {
+    pub id: i64,
+    /// The stored verdict: `valid [scores]` or `invalid CODE`, and the engine that gave it.
+    pub stored: String,
+    /// This engine's.
+    pub now: String,
+}
+
+/// An ingest job's result.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ingested {
+    pub entry: i64,
+    /// False when the archive held this very log already.
+    pub new: bool,
+    pub valid: bool,
+    pub fault: Option<String>,
+    pub counted: bool,
+}
+
+/// What working a job came to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Worked {
+    /// Stored (an ingest job), committed with the job marked done.
+    Ingested(Box<Stored>),
+    /// Replayed again (a re-validation), the job marked done.
+    Revalidated(Revalidated),
+    /// The job is marked failed with this error (bytes that are not a log, a refused name).
+    Failed(String),
+}
+
+/// Milliseconds since the Unix epoch (the leases' clock).
+fn now_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
+}
+
+/// Runs `f` in a short transaction that takes no advisory lock (the queue's own rows only): on
+/// SQLite the write lock from the start, on PostgreSQL a plain transaction (the rows it picks
+/// are locked `FOR UPDATE SKIP LOCKED`).
+fn short<T>(db: Db<'_>, f: impl FnOnce(Db<'_>) -> Result<T>) -> Result<T> {
+    db.batch(db.pick("BEGIN IMMEDIATE", "BEGIN"))?;
+    match f(db).and_then(|v| db.batch("COMMIT").map(|()| v)) {
+        Ok(v) => Ok(v),
+        Err(e) => {
+            let _ = db.batch("ROLLBACK");
+            Err(e)
+        }
+    }
+}
+
+/// Marks `job` (this lease of it) finished as `state`; [`ArchiveError::LostLease`] when the
+/// lease is no longer this worker's.
+fn close(db: Db<'_>, job: &Job, state: JobState, result: Option<&str>, error: Option<&str>) -> Result<()> {
+    let n = db.exec(
+        "UPDATE jobs SET state = ?1, done_at = ?2, result = ?3, error = ?4, lease_until = NULL,
+                bytes = CASE WHEN ?1 = 'done' THEN NULL ELSE bytes END
+         WHERE id = ?5 AND state = 'running' AND worker = ?6 AND attempts = ?7",
+        params![state.as_str(), now(), result, error, job.id, job.worker, job.attempt],
+    )?;
+    if n == 1 {
+        Ok(())
+    } else {
+        Err(ArchiveError::LostLease { job: job.id })
+    }
+}
+
+const JOB_COLUMNS: &str =
+    "id, kind, state, name, tournament, first_id, last_id, attempts, worker, created_at, done_at, result, error";
+
+fn job_row(r: &super::db::Row<'_>) -> Result<JobRow> {
+    Ok(JobRow {
+        id: r.get(0)?,
+        kind: JobKind::parse(&r.get::<_, String>(1)?)?,
+        state: JobState::parse(&r.get::<_, String>(2)?)?,
+        name: r.get(3)?,
+        tournament: r.get(4)?,
+        first: r.get(5)?,
+        last: r.get(6)?,
+        attempts: r.get(7)?,
+        worker: r.get(8)?,
+        created_at: r.get(9)?,
+        done_at: r.get(10)?,
+        result: r.get(11)?,
+        error: r.get(12)?,
+    })
+}
+
+/// A verdict as a re-validation compares and shows it.
+fn verdict_text(valid: bool, fault: Option<&str>, scores: Option<&str>) -> String {
+    match (valid, fault) {
+        (true, _) => format!("valid {}", scores.unwrap_or("[]")),
+        (false, f) => format!("invalid {}", f.unwrap_or("?")),
+    }
+}
+
+impl Archive {
+    /// Queues one ingest job per file (`(name, bytes)`), in one short transaction; answers their
+    /// numbers, in order. The tournament's name is checked now (a worker makes it if missing).
+    pub fn enqueue_ingest(
+        &mut self,
+        files: &[(String, Vec<u8>)],
+        tournament: Option<&str>,
+        origin: Origin,
+    ) -> Result<Vec<i64>> {
+        if let Some(t) = tournament {
+            check_name(NameKind::Tournament, t)?;
+        }
+        self.retry(|db| {
+            short(db, |db| {
+                let created = now();
+                files
+                    .iter()
+                    .map(|(name, bytes)| {
+                        db.row(
+                            "INSERT INTO jobs(kind, state, name, tournament, origin, token_id, created_at, bytes)
+                             VALUES ('ingest', 'queued', ?1, ?2, ?3, ?4, ?5, ?6) RETURNING id",
+                            params![name, tournament, origin.as_str(), origin.token(), created, bytes],
+                            |r| r.get(0),
+                        )
+                    })
+                    .collect()
+            })
+        })
+    }
+
+    /// Queues the re-validation of every stored entry numbered `from..=to` (`None`: no bound), in
+    /// jobs of up to `per_job` entries each (a job stays well inside its lease); answers their
+    /// numbers. The entries' numbers are read before, with no transaction open.
+    pub fn enqueue_revalidate(&mut self, from: Option<i64>, to: Option<i64>, per_job: u32) -> Result<Vec<i64>> {
+        let per = i64::from(per_job.max(1));
+        let (mut after, to) = (from.unwrap_or(1) - 1, to.unwrap_or(i64::MAX));
+        let mut ranges = Vec::new();
+        loop {
+            let ids: Vec<i64> = self.db().rows(
+                "SELECT id FROM logs WHERE id > ?1 AND id <= ?2 ORDER BY id LIMIT ?3",
+                params![after, to, per],
+                |r| r.get(0),
+            )?;
+            let (Some(&first), Some(&last)) = (ids.first(), ids.last()) else { break };
+            ranges.push((first, last));
+            after = last;
+        }
+        self.retry(|db| {
+            short(db, |db| {
+                let created = now();
+                ranges
+                    .iter()
+                    .map(|(first, last)| {
+                        db.row(
+                            "INSERT INTO jobs(kind, state, origin, first_id, last_id, created_at)
+                             VALUES ('revalidate', 'queued', 'cli', ?1, ?2, ?3) RETURNING id",
+                            params![first, last, created],
+                            |r| r.get(0),
+                        )
+                    })
+                    .collect()
+            })
+        })
+    }
+
+    /// Takes the oldest job that is queued, or running under a lease that has passed, for
+    /// `worker` with a lease of `lease`; `None` when there is none. One short transaction (see
+    /// the module's comment). A job taken [`MAX_ATTEMPTS`] times already is marked failed
+    /// (abandoned) instead, and the next one is looked at.
+    pub fn take_job(&mut self, worker: &str, lease: Duration) -> Result<Option<Job>> {
+        let lease_ms = i64::try_from(lease.as_millis()).unwrap_or(i64::MAX / 2);
+        self.retry(|db| {
+            short(db, |db| loop {
+                let at = now_ms();
+                let pick = db.pick(
+                    "SELECT id, state, attempts FROM jobs
+                     WHERE state IN ('queued', 'running') AND (state = 'queued' OR lease_until < ?1)
+                     ORDER BY id LIMIT 1",
+                    "SELECT id, state, attempts FROM jobs
+                     WHERE state IN ('queued', 'running') AND (state = 'queued' OR lease_until < ?1)
+                     ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED",
+                );
+                let Some((id, state, attempts)) =
+                    db.opt(pick, [at], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?)))?
+                else {
+                    return Ok(None);
+                };
+                if state == "running" && attempts >= MAX_ATTEMPTS {
+                    db.exec(
+                        "UPDATE jobs SET state = 'failed', done_at = ?2, lease_until = NULL, error = ?3 WHERE id = ?1",
+                        params![
+                            id,
+                            now(),
+                            format!("abandoned: taken {attempts} times, and each time its worker stopped before finishing it")
+                        ],
+                    )?;
+                    continue;
+                }
+                let job = db.row(
+                    "UPDATE jobs SET state = 'running', worker = ?2, lease_until = ?3, attempts = attempts + 1
+                     WHERE id = ?1
+                     RETURNING kind, attempts, name, tournament, origin, token_id, bytes, first_id, last_id",
+                    params![id, worker, at.saturating_add(lease_ms)],
+                    |r| {
+                        let origin = match (r.get::<_, String>(4)?.as_str(), r.get::<_, Option<i64>>(5)?) {
+                            ("web", Some(token)) => Origin::Web { token },
+                            _ => Origin::CommandLine,
+                        };
+                        Ok(Job {
+                            id,
+                            kind: JobKind::parse(&r.get::<_, String>(0)?)?,
+                            attempt: r.get(1)?,
+                            worker: worker.to_owned(),
+                            name: r.get(2)?,
+                            tournament: r.get(3)?,
+                            origin,
+                            bytes: r.get::<_, Option<Vec<u8>>>(6)?.unwrap_or_default(),
+                            first: r.get::<_, Option<i64>>(7)?.unwrap_or(0),
+                            last: r.get::<_, Option<i64>>(8)?.unwrap_or(-1),
+                        })
+                    },
+                )?;
+                return Ok(Some(job));
+            })
+        })
+    }
+
+    /// Works a job this worker took: validates (no transaction open), then stores the entry, or
+    /// records the re-validation, and marks the job done, in one transaction; a job that cannot
+    /// be done (not a log, a refused name) is marked failed with its error. `sign` makes the
+    /// certificate stored with an ingested entry (in the same transaction); `before_commit` runs
+    /// inside the finishing transaction just before it commits (tests stop a worker there).
+    /// [`ArchiveError::LostLease`] when another worker took the job meanwhile: nothing of this
+    /// worker's is kept.
+    pub fn work_job(
+        &mut self,
+        job: &Job,
+        sign: &dyn Fn(&Prepared) -> Option<Certificate>,
+        before_commit: &mut dyn FnMut(),
+    ) -> Result<Worked> {
+        match job.kind {
+            JobKind::Ingest => self.work_ingest(job, sign, before_commit),
+            JobKind::Revalidate => {
+                let r = self.revalidate(job.first, job.last)?;
+                let text = super::json(&r);
+                self.retry(|db| {
+                    short(db, |db| {
+                        close(db, job, JobState::Done, Some(&text), None)?;
+                        before_commit();
+                        Ok(())
+                    })
+                })?;
+                Ok(Worked::Revalidated(r))
+            }
+        }
+    }
+
+    fn work_ingest(
+        &mut self,
+        job: &Job,
+        sign: &dyn Fn(&Prepared) -> Option<Certificate>,
+        before_commit: &mut dyn FnMut(),
+    ) -> Result<Worked> {
+        let p = prepare(&job.bytes);
+        let refused = match (p.refusal(), job.tournament.as_deref().map(|t| check_name(NameKind::Tournament, t))) {
+            (Some(r), _) => Some(r.to_string()),
+            (None, Some(Err(e))) => Some(format!("--tournament: {e}")),
+            _ => None,
+        };
+        if let Some(error) = refused {
+            return self.fail_job(job, &error).map(|()| Worked::Failed(error));
+        }
+        let certificate = sign(&p);
+        let source = job.name.as_deref();
+        let stored = self.write_kept(|tx, kept| {
+            // The lease first: a worker that lost it stores nothing.
+            close(tx, job, JobState::Done, None, None)?;
+            let mut s = store_items(
+                tx,
+                kept,
+                std::slice::from_ref(&p),
+                &[source],
+                &[certificate.as_ref()],
+                job.tournament.as_deref(),
+                job.origin,
+            )?;
+            let s = s.pop().ok_or_else(|| ArchiveError::Corrupt("nothing stored".into()))?;
+            let result = Ingested {
+                entry: s.id,
+                new: s.new,
+                valid: s.valid,
+                fault: s.fault.as_ref().map(|f| f.code.as_str().to_owned()),
+                counted: s.counted,
+            };
+            tx.exec("UPDATE jobs SET result = ?1 WHERE id = ?2", params![super::json(&result), job.id])?;
+            before_commit();
+            Ok(s)
+        });
+        match stored {
+            Ok(s) => Ok(Worked::Ingested(Box::new(s))),
+            // A name refused only knowing what the archive holds (a lookalike of a stored one).
+            Err(ArchiveError::Refused { refusal, .. }) => {
+                let error = refusal.to_string();
+                self.fail_job(job, &error).map(|()| Worked::Failed(error))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Marks a job this worker holds failed, with `error`.
+    pub fn fail_job(&mut self, job: &Job, error: &str) -> Result<()> {
+        self.retry(|db| short(db, |db| close(db, job, JobState::Failed, None, Some(error))))
+    }
+
+    /// Replays the entries numbered `first..=last` again under this build's engine and compares
+    /// each verdict with the stored one; reads only (the stored verdicts never change).
+    pub fn revalidate(&self, first: i64, last: i64) -> Result<Revalidated> {
+        let mut r = Revalidated { engine: paifu_core::ENGINE.to_owned(), ..Revalidated::default() };
+        let mut after = first - 1;
+        loop {
+            // A few at a time: the bytes of a range are not all held at once.
+            let chunk = self.db().rows(
+                "SELECT l.id, l.bytes, v.valid, v.fault_code, v.final_scores, v.engine
+                 FROM logs l JOIN verdicts v ON v.log_id = l.id WHERE l.id > ?1 AND l.id <= ?2 ORDER BY l.id LIMIT 32",
+                params![after, last],
+                |row| {
+                    Ok((
+                        row.get::<_, i64>(0)?,
+                        row.get::<_, Vec<u8>>(1)?,
+                        row.get::<_, i64>(2)? != 0,
+                        row.get::<_, Option<String>>(3)?,
+                        row.get::<_, Option<String>>(4)?,
+                        row.get::<_, String>(5)?,
+                    ))
+                },
+            )?;
+            let Some(end) = chunk.last().map(|c| c.0) else { break };
+            after = end;
+            for (id, bytes, valid, fault, scores, engine) in chunk {
+                let stored = verdict_text(valid, fault.as_deref(), scores.as_deref());
+                let p = prepare(&bytes);
+                let now_scores = p.verdict.outcome().map(|o| super::json(&o.final_scores));
+                let now = verdict_text(
+                    p.verdict.is_valid(),
+                    p.verdict.fault().map(|f| f.code.as_str()),
+                    now_scores.as_deref(),
+                );
+                r.checked += 1;
+                if now == stored {
+                    r.same += 1;
+                } else {
+                    r.changed.push(VerdictChange { id, stored: format!("{stored} ({engine})"), now });
+                }
+            }
+        }
+        Ok(r)
+    }
+
+    /// How many jobs are in each state.
+    pub fn job_counts(&self) -> Result<JobCounts> {
+        let mut c = JobCounts::default();
+        let rows: Vec<(String, i64, i64)> = self.db().rows(
+            "SELECT state, COUNT(*), CAST(SUM(CASE WHEN state = 'running' AND lease_until < ?1 THEN 1 ELSE 0 END) AS BIGINT)
+             FROM jobs GROUP BY state",
+            [now_ms()],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get::<_, Option<i64>>(2)?.unwrap_or(0))),
+        )?;
+        for (state, n, expired) in rows {
+            let n = n as u64;
+            match JobState::parse(&state)? {
+                JobState::Queued => c.queued = n,
+                JobState::Running => (c.running, c.expired) = (n, expired as u64),
+                JobState::Done => c.done = n,
+                JobState::Failed => c.failed = n,
+            }
+        }
+        Ok(c)
+    }
+
+    /// The jobs in `state` (all without one), newest first, at most `limit`.
+    pub fn jobs(&self, state: Option<JobState>, limit: u32) -> Result<Vec<JobRow>> {
+        let db = self.db();
+        match state {
+            Some(s) => db.rows(
+                &format!("SELECT {JOB_COLUMNS} FROM jobs WHERE state = ?1 ORDER BY id DESC LIMIT ?2"),
+                params![s.as_str(), i64::from(limit)],
+                job_row,
+            ),
+            None => db.rows(
+                &format!("SELECT {JOB_COLUMNS} FROM jobs ORDER BY id DESC LIMIT ?1"),
+                params![i64::from(limit)],
+                job_row,
+            ),
+        }
+    }
+
+    /// Job `id`, if there is one.
+    pub fn job(&self, id: i64) -> Result<Option<JobRow>> {
+        self.db().opt(&format!("SELECT {JOB_COLUMNS} FROM jobs WHERE id = ?1"), [id], job_row)
+    }
+
+    /// The re-validations done, each with its entries whose verdict changed (parsed from the
+    /// jobs' results), oldest first.
+    pub fn revalidations(&self) -> Result<Vec<(i64, Revalidated)>> {
+        let rows: Vec<(i64, String)> = self.db().rows(
+            "SELECT id, result FROM jobs WHERE kind = 'revalidate' AND state = 'done' ORDER BY id",
+            params![],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        rows.into_iter().map(|(id, text)| Ok((id, parse_json(&text, "a re-validation's result")?))).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{on_both_backends, temp_archive, Backend, Place};
+    use super::*;
+    use crate::samples::tzq_bytes;
+    use paifu_core::log::Encoding;
+
+    const LEASE: Duration = Duration::from_secs(60);
+
+    fn no_sign(_: &Prepared) -> Option<Certificate> {
+        None
+    }
+
+    fn files(n: usize, tag: &str) -> Vec<(String, Vec<u8>)> {
+        (0..n)
+            .map(|i| {
+                (format!("{tag}/g{i}.paifu"), tzq_bytes(&format!("jobs/{tag}/{i}"), ["Ann", "Bo"], Encoding::Binary))
+            })
+            .collect()
+    }
+
+    /// Works every job there is as `worker`; answers how many.
+    fn drain(a: &mut Archive, worker: &str) -> usize {
+        let mut n = 0;
+        while let Some(job) = a.take_job(worker, LEASE).unwrap() {
+            a.work_job(&job, &no_sign, &mut || {}).unwrap();
+            n += 1;
+        }
+        n
+    }
+
+    /// The entries stored, counted row by row (not from the counts kept at ingest).
+    fn recount(a: &Archive) -> (u64, u64) {
+        let games: i64 = a.db().row("SELECT COUNT(*) FROM logs", params![], |r| r.get(0)).unwrap();
+        let valid: i64 = a.db().row("SELECT COUNT(*) FROM verdicts WHERE valid = 1", params![], |r| r.get(0)).unwrap();
+        (games as u64, valid as u64)
+    }
+
+    /// Makes the lease of every running job pass now (as if its worker had died long ago).
+    fn expire_leases(a: &Archive) {
+        a.db().exec("UPDATE jobs SET lease_until = 0 WHERE state = 'running'", params![]).unwrap();
+    }
+
+    on_both_backends!(
+        jobs_are_taken_oldest_first_each_by_one_worker,
+        a_job_whose_lease_passed_is_taken_again_and_the_old_lease_stores_nothing,
+        running_a_jobs_effect_twice_keeps_one_entry,
+        a_worker_stopped_inside_the_finishing_transaction_leaves_nothing,
+        bad_bytes_and_refused_names_become_failed_jobs_with_their_error,
+        a_job_abandoned_too_often_is_failed,
+        revalidation_reports_the_entries_whose_verdict_differs,
+    );
+
+    fn jobs_are_taken_oldest_first_each_by_one_worker(b: Backend) {
+        let (_place, mut a) = temp_archive(b);
+        let ids = a.enqueue_ingest(&files(3, "order"), Some("Cup"), Origin::CommandLine).unwrap();
+        assert_eq!(ids.len(), 3);
+        assert_eq!(a.job_counts().unwrap(), JobCounts { queued: 3, ..JobCounts::default() });
+        let one = a.take_job("w1", LEASE).unwrap().expect("a job");
+        let two = a.take_job("w2", LEASE).unwrap().expect("a job");
+        assert_eq!((one.id, two.id), (ids[0], ids[1]), "oldest first, and a held job is not taken again");
+        assert_eq!((one.attempt, one.worker.as_str(), one.tournament.as_deref()), (1, "w1", Some("Cup")));
+        assert_eq!(one.bytes, files(3, "order")[0].1);
+        assert_eq!(a.job_counts().unwrap(), JobCounts { queued: 1, running: 2, ..JobCounts::default() });
+        for job in [&two, &one] {
+            assert!(matches!(a.work_job(job, &no_sign, &mut || {}).unwrap(), Worked::Ingested(s) if s.new && s.valid));
+        }
+        assert_eq!(drain(&mut a, "w3"), 1);
+        assert!(a.take_job("w1", LEASE).unwrap().is_none(), "nothing left");
+        assert_eq!(a.job_counts().unwrap(), JobCounts { done: 3, ..JobCounts::default() });
+        assert_eq!(recount(&a), (3, 3));
+        assert_eq!(a.summary().unwrap().games, 3, "the kept counts equal the recount");
+        let row = a.job(one.id).unwrap().unwrap();
+        assert_eq!((row.state, row.worker.as_deref(), row.attempts), (JobState::Done, Some("w1"), 1));
+        let result: Ingested = serde_json::from_str(row.result.as_deref().unwrap()).unwrap();
+        assert!(result.new && result.valid && result.counted, "{result:?}");
+        assert_eq!(a.game(result.entry).unwrap().unwrap().source.as_deref(), Some("order/g0.paifu"));
+        assert_eq!(a.game(result.entry).unwrap().unwrap().tournaments, vec!["Cup".to_owned()]);
+        // A done job's bytes are dropped (its entry has them).
+        let bytes: Option<Vec<u8>> =
+            a.db().row("SELECT bytes FROM jobs WHERE id = ?1", [one.id], |r| r.get(0)).unwrap();
+        assert_eq!(bytes, None);
+    }
+
+    fn a_job_whose_lease_passed_is_taken_again_and_the_old_lease_stores_nothing(b: Backend) {
+        let (_place, mut a) = temp_archive(b);
+        a.enqueue_ingest(&files(1, "lease"), None, Origin::CommandLine).unwrap();
+        let dead = a.take_job("dead", LEASE).unwrap().expect("a job");
+        assert!(a.take_job("other", LEASE).unwrap().is_none(), "held under its lease");
+        expire_leases(&a);
+        assert_eq!(a.job_counts().unwrap().expired, 1);
+        let again = a.take_job("other", LEASE).unwrap().expect("taken again once the lease passed");
+        assert_eq!((again.id, again.attempt), (dead.id, 2));
+        // The first worker wakes up and finishes: refused, nothing of it kept.
+        let e = a.work_job(&dead, &no_sign, &mut || {}).unwrap_err();
+        assert!(matches!(e, ArchiveError::LostLease { job } if job == dead.id), "{e}");
+        assert_eq!(recount(&a), (0, 0), "the stale worker stored nothing");
+        assert!(a.fail_job(&dead, "x").is_err(), "nor can it fail the job");
+        a.work_job(&again, &no_sign, &mut || {}).unwrap();
+        assert_eq!(recount(&a), (1, 1));
+        let row = a.job(dead.id).unwrap().unwrap();
+        assert_eq!((row.state, row.worker.as_deref(), row.attempts), (JobState::Done, Some("other"), 2));
+    }
+
+    fn running_a_jobs_effect_twice_keeps_one_entry(b: Backend) {
+        let (_place, mut a) = temp_archive(b);
+        // The same bytes queued twice (a file dropped in twice, or a job's effect run again).
+        let f = files(1, "twice");
+        a.enqueue_ingest(&[f[0].clone(), f[0].clone()], Some("Cup"), Origin::CommandLine).unwrap();
+        let mut stored = Vec::new();
+        while let Some(job) = a.take_job("w", LEASE).unwrap() {
+            match a.work_job(&job, &no_sign, &mut || {}).unwrap() {
+                Worked::Ingested(s) => stored.push(*s),
+                other => panic!("{other:?}"),
+            }
+        }
+        assert_eq!(stored.len(), 2);
+        assert_eq!(stored[0].id, stored[1].id, "one entry");
+        assert!(stored[0].new && !stored[1].new);
+        assert_eq!(recount(&a), (1, 1));
+        let s = a.summary().unwrap();
+        assert_eq!((s.games, s.valid), (1, 1), "counted once");
+        assert_eq!(a.tournaments().unwrap()[0].games, 1);
+    }
+
+    fn a_worker_stopped_inside_the_finishing_transaction_leaves_nothing(b: Backend) {
+        let (_place, mut a) = temp_archive(b);
+        a.enqueue_ingest(&files(1, "stop"), None, Origin::CommandLine).unwrap();
+        let job = a.take_job("w", LEASE).unwrap().expect("a job");
+        // The worker stops after storing, before the commit (a failure there rolls back the
+        // transaction as a killed process's connection does).
+        struct Stop;
+        let stopped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            a.work_job(&job, &no_sign, &mut || std::panic::panic_any(Stop)).unwrap();
+        }));
+        assert!(stopped.is_err());
+        // The panic left the transaction open on this connection, as a killed worker's is
+        // until its connection closes: roll it back as the server does then.
+        let _ = a.db().batch("ROLLBACK");
+        assert_eq!(recount(&a), (0, 0), "nothing half done");
+        assert_eq!(a.job_counts().unwrap().running, 1, "the job stays taken until its lease passes");
+        expire_leases(&a);
+        assert_eq!(drain(&mut a, "w2"), 1);
+        assert_eq!(recount(&a), (1, 1));
+        assert_eq!(a.summary().unwrap().games, 1);
+    }
+
+    fn bad_bytes_and_refused_names_become_failed_jobs_with_their_error(b: Backend) {
+        let (_place, mut a) = temp_archive(b);
+        let mut f = files(1, "bad");
+        f.push(("junk.paifu.jsonl".into(), b"this is not a log".to_vec()));
+        f.push(("lookalike.paifu".into(), tzq_bytes("jobs/bad/x", ["\u{410}nn", "Bo"], Encoding::Binary)));
+        f.push(("invisible.paifu".into(), tzq_bytes("jobs/bad/y", ["Q\u{200b}x", "Bo"], Encoding::Binary)));
+        let ids = a.enqueue_ingest(&f, None, Origin::CommandLine).unwrap();
+        let mut outcomes = Vec::new();
+        while let Some(job) = a.take_job("w", LEASE).unwrap() {
+            outcomes.push(a.work_job(&job, &no_sign, &mut || {}).unwrap());
+        }
+        assert!(matches!(&outcomes[0], Worked::Ingested(_)));
+        for o in &outcomes[1..] {
+            assert!(matches!(o, Worked::Failed(_)), "{o:?}");
+        }
+        assert_eq!(a.job_counts().unwrap(), JobCounts { done: 1, failed: 3, ..JobCounts::default() });
+        let failed = a.jobs(Some(JobState::Failed), 10).unwrap();
+        assert_eq!(failed.iter().map(|j| j.id).collect::<Vec<_>>(), vec![ids[3], ids[2], ids[1]]);
+        let error = |id: i64| a.job(id).unwrap().unwrap().error.unwrap();
+        assert!(!error(ids[1]).is_empty());
+        assert!(error(ids[2]).contains("Ann"), "a lookalike of a stored name names it: {}", error(ids[2]));
+        assert!(error(ids[3]).contains("invisible"), "{}", error(ids[3]));
+        assert_eq!(recount(&a), (1, 1), "nothing of the failed ones stored");
+        // A failed job keeps its bytes (to look at, to queue again).
+        let bytes: Option<Vec<u8>> =
+            a.db().row("SELECT bytes FROM jobs WHERE id = ?1", [ids[1]], |r| r.get(0)).unwrap();
+        assert_eq!(bytes.as_deref(), Some(&b"this is not a log"[..]));
+        // A bad tournament name is refused when queued.
+        assert!(a.enqueue_ingest(&files(1, "t"), Some("a\u{200b}b"), Origin::CommandLine).is_err());
+    }
+
+    fn a_job_abandoned_too_often_is_failed(b: Backend) {
+        let (_place, mut a) = temp_archive(b);
+        let ids = a.enqueue_ingest(&files(2, "poison"), None, Origin::CommandLine).unwrap();
+        for attempt in 1..=MAX_ATTEMPTS {
+            let job = a.take_job("w", LEASE).unwrap().expect("taken again");
+            assert_eq!((job.id, job.attempt), (ids[0], attempt));
+            expire_leases(&a);
+        }
+        // The next worker gives the first up and takes the second.
+        let next = a.take_job("w", LEASE).unwrap().expect("the next job");
+        assert_eq!(next.id, ids[1]);
+        let row = a.job(ids[0]).unwrap().unwrap();
+        assert_eq!(row.state, JobState::Failed);
+        assert!(row.error.unwrap().contains("abandoned"));
+    }
+
+    fn revalidation_reports_the_entries_whose_verdict_differs(b: Backend) {
+        let (place, mut a) = temp_archive(b);
+        a.enqueue_ingest(&files(5, "reval"), None, Origin::CommandLine).unwrap();
+        drain(&mut a, "w");
+        let ids = a.enqueue_revalidate(None, None, 2).unwrap();
+        assert_eq!(ids.len(), 3, "5 entries in jobs of 2");
+        // A stored verdict that this engine would not give (as an older engine's could be):
+        // changed behind the archive's back, as verdicts never change through it.
+        let forge = "UPDATE verdicts SET valid = 0, fault_code = 'E_FORGED' WHERE log_id = 3";
+        match &place {
+            Place::Folder(_) => a.db().batch(&format!("DROP TRIGGER verdicts_fixed; {forge}")).unwrap(),
+            Place::Database(db) => {
+                db.execute(&format!("ALTER TABLE verdicts DISABLE TRIGGER verdicts_fixed; {forge}")).unwrap()
+            }
+        }
+        assert_eq!(drain(&mut a, "w"), 3);
+        let done = a.revalidations().unwrap();
+        assert_eq!(done.len(), 3);
+        assert_eq!(done.iter().map(|(_, r)| r.checked).sum::<u64>(), 5);
+        assert_eq!(done.iter().map(|(_, r)| r.same).sum::<u64>(), 4);
+        let changed: Vec<&VerdictChange> = done.iter().flat_map(|(_, r)| &r.changed).collect();
+        assert_eq!(changed.len(), 1);
+        assert_eq!(changed[0].id, 3);
+        assert!(changed[0].stored.starts_with("invalid E_FORGED"), "{:?}", changed[0]);
+        assert!(changed[0].now.starts_with("valid ["), "{:?}", changed[0]);
+        assert_eq!(done[0].1.engine, paifu_core::ENGINE);
+        // The stored verdict is left as it is.
+        assert!(!a.game(3).unwrap().unwrap().valid);
+        // A range: only those entries.
+        let one = a.enqueue_revalidate(Some(2), Some(3), 10).unwrap();
+        assert_eq!(one.len(), 1);
+        let job = a.take_job("w", LEASE).unwrap().unwrap();
+        assert_eq!((job.first, job.last), (2, 3));
+    }
+}
