@@ -118,6 +118,13 @@ pub struct ServeArgs {
     /// killed server loses nothing; a power cut may lose the last records).
     #[arg(long)]
     pub no_sync: bool,
+    /// This server's own address, scheme://host[:port], when several servers share one archive
+    /// (docs/deploy.md, "Several servers"): the tables it opens are recorded as hosted here,
+    /// only those are taken up again when it restarts, and the others send a seat's requests
+    /// here (307). Browsers and the other servers must reach it there. Default: none, the
+    /// only server.
+    #[arg(long, value_name = "URL", value_parser = paifu_web::check_public_url)]
+    pub public_url: Option<String>,
 }
 
 /// The bots of `--bot NAME=CMD`, by name.
@@ -200,6 +207,7 @@ pub fn run(a: ServeArgs) -> Result {
         connections_per_client: a.connections_per_client,
     };
     config.tables = tables_of(&a)?;
+    config.public_url = a.public_url.clone();
     if let Some(path) = &a.key {
         let (key, created) = read_or_create_key(path)?;
         if created {

@@ -21,6 +21,7 @@ mod readme;
 mod report;
 mod riichi;
 mod robustness;
+mod serve_many;
 mod tables;
 mod tayu;
 mod tenhou;

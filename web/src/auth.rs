@@ -5,74 +5,45 @@
 //!
 //! A token is checked against the archive on every request, so a revoked one is refused from the
 //! next request on, sessions made with it too.
+//!
+//! Sessions are kept in the archive (`paifu_recorder::archive`'s `sessions.rs`), not in this
+//! server's memory: every server on the archive answers the same cookie, logging out on one ends
+//! the session on all, and a restart logs no one out. The archive keeps only the blake3 of a
+//! session's id; its CSRF token is derived from the id. A request with a cookie costs one read
+//! of the sessions' primary key, joined to the token.
 
-use crate::{with_db, State, WebError};
+use crate::{with_db, with_writer, State, WebError};
 use actix_web::http::header;
 use actix_web::{web, HttpRequest};
-use paifu_recorder::archive::{Role, Token};
-use std::collections::HashMap;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use paifu_recorder::archive::{session_csrf, Role, Token};
+use std::time::Duration;
 
 /// The session cookie's name.
 pub(crate) const SESSION_COOKIE: &str = "paifu_session";
 /// How long a session lasts.
 pub(crate) const SESSION_LIFE: Duration = Duration::from_secs(8 * 3600);
-/// The most sessions kept at once (the oldest go first).
-const MAX_SESSIONS: usize = 10_000;
-
-/// A logged-in browser.
-#[derive(Clone, Debug)]
-struct Session {
-    token: i64,
-    csrf: String,
-    expires: Instant,
-}
-
-/// The sessions of this server (kept in memory: a restart logs everyone out).
-#[derive(Default)]
-pub(crate) struct Sessions {
-    map: Mutex<HashMap<String, Session>>,
-}
-
-/// 32 random bytes in hex.
-fn random_hex() -> Result<String, WebError> {
-    let mut b = [0u8; 32];
-    getrandom::fill(&mut b).map_err(|e| WebError::Internal(format!("no randomness for a session: {e}")))?;
-    Ok(hex::encode(b))
-}
-
 /// Compares two secrets in time that does not depend on where they differ.
 fn same_secret(a: &str, b: &str) -> bool {
     use subtle::ConstantTimeEq;
     a.len() == b.len() && bool::from(a.as_bytes().ct_eq(b.as_bytes()))
 }
 
-impl Sessions {
-    /// Opens a session for `token`; answers its id (the cookie) and CSRF token.
-    pub(crate) fn open(&self, token: i64) -> Result<(String, String), WebError> {
-        let (id, csrf) = (random_hex()?, random_hex()?);
-        let mut map = self.map.lock().unwrap_or_else(|p| p.into_inner());
-        let now = Instant::now();
-        map.retain(|_, s| s.expires > now);
-        if map.len() >= MAX_SESSIONS {
-            if let Some(oldest) = map.iter().min_by_key(|(_, s)| s.expires).map(|(k, _)| k.clone()) {
-                map.remove(&oldest);
-            }
-        }
-        map.insert(id.clone(), Session { token, csrf: csrf.clone(), expires: now + SESSION_LIFE });
-        Ok((id, csrf))
-    }
+/// Opens a session for token `token` (its number): answers its id, the cookie.
+pub(crate) async fn open_session(state: &web::Data<State>, token: i64) -> Result<String, WebError> {
+    let life = SESSION_LIFE.as_secs() as i64;
+    with_writer(state, move |a| Ok(a.open_session(token, life)?)).await
+}
 
-    fn get(&self, id: &str) -> Option<Session> {
-        let map = self.map.lock().unwrap_or_else(|p| p.into_inner());
-        map.get(id).filter(|s| s.expires > Instant::now()).cloned()
-    }
+/// Ends a session on every server of the archive.
+pub(crate) async fn close_session(state: &web::Data<State>, id: &str) -> Result<(), WebError> {
+    let id = id.to_owned();
+    with_writer(state, move |a| Ok(a.close_session(&id).map(|_| ())?)).await
+}
 
-    /// Ends a session.
-    pub(crate) fn close(&self, id: &str) {
-        self.map.lock().unwrap_or_else(|p| p.into_inner()).remove(id);
-    }
+/// Whether a cookie's value has the shape of a session's id (64 lowercase hex digits): any
+/// other is answered without asking the archive.
+fn session_shaped(id: &str) -> bool {
+    id.len() == 64 && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
 /// How a request proved who it is.
@@ -183,16 +154,15 @@ pub(crate) async fn page_caller(req: &HttpRequest, state: &web::Data<State>) -> 
 
 /// The logged-in caller of a page, if any; an error when the session's token was revoked.
 pub(crate) async fn session_caller(req: &HttpRequest, state: &web::Data<State>) -> Result<Option<Caller>, WebError> {
-    let Some(id) = session_cookie(req) else { return Ok(None) };
-    let Some(s) = state.sessions.get(&id) else { return Ok(None) };
-    let token = with_db(state, move |a| Ok(a.token(s.token)?)).await?;
-    match token {
-        Some(t) if !t.is_revoked() => Ok(Some(Caller { token: t, proof: Proof::Session { id, csrf: s.csrf } })),
-        _ => {
-            state.sessions.close(&id);
-            Err(WebError::Unauthorized("the token this session was opened with was revoked: log in again".into()))
-        }
+    let Some(id) = session_cookie(req).filter(|id| session_shaped(id)) else { return Ok(None) };
+    let key = id.clone();
+    let Some(s) = with_db(state, move |a| Ok(a.session(&key)?)).await? else { return Ok(None) };
+    if s.token.is_revoked() {
+        close_session(state, &id).await?;
+        return Err(WebError::Unauthorized("the token this session was opened with was revoked: log in again".into()));
     }
+    let csrf = session_csrf(&id);
+    Ok(Some(Caller { token: s.token, proof: Proof::Session { id, csrf } }))
 }
 
 /// Refuses a request that a browser sent from another site (its `Origin` is not this server):
@@ -226,23 +196,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sessions_open_expire_and_close() {
-        let s = Sessions::default();
-        let (id, csrf) = s.open(7).unwrap();
-        assert_eq!((id.len(), csrf.len()), (64, 64));
-        assert_ne!(id, csrf);
-        let got = s.get(&id).unwrap();
-        assert_eq!((got.token, got.csrf.as_str()), (7, csrf.as_str()));
-        assert!(s.get("nope").is_none());
-        s.close(&id);
-        assert!(s.get(&id).is_none());
-        // Bounded: the oldest session goes first.
-        let first = s.open(1).unwrap().0;
-        for _ in 0..MAX_SESSIONS {
-            s.open(2).unwrap();
-        }
-        assert!(s.get(&first).is_none());
-        assert_eq!(s.map.lock().unwrap().len(), MAX_SESSIONS);
+    fn only_a_session_shaped_cookie_is_looked_up() {
+        assert!(session_shaped(&"a1".repeat(32)));
+        assert!(!session_shaped(&"A1".repeat(32)) && !session_shaped(&"a".repeat(63)) && !session_shaped(""));
+        assert!(!session_shaped(&format!("{}'", "a".repeat(63))));
     }
 
     #[test]

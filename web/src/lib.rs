@@ -40,7 +40,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 pub use limits::Limits;
-pub use tables::TablesSetup;
+pub use tables::{check_public_url, TablesSetup};
 
 /// The largest upload accepted by default (8 MiB): far more than any real log.
 pub const DEFAULT_MAX_UPLOAD: usize = 8 << 20;
@@ -70,6 +70,10 @@ pub struct Config {
     pub limits: Limits,
     /// The tables where people play (docs/play.md): their bots, sandbox and folder.
     pub tables: TablesSetup,
+    /// This server's own address when several share the archive (`--public-url`,
+    /// docs/deploy.md): the tables it opens are recorded as its, and the other servers send
+    /// their seats' requests here. `None`: the only server.
+    pub public_url: Option<String>,
 }
 
 impl Config {
@@ -83,6 +87,7 @@ impl Config {
             live_delay_secs: 0,
             limits: Limits::default(),
             tables: TablesSetup::default(),
+            public_url: None,
         }
     }
 }
@@ -149,7 +154,6 @@ pub struct State {
     pool: Pool,
     /// Held while this server writes: its writes queue here rather than in the database.
     writer: Mutex<()>,
-    sessions: auth::Sessions,
     key: SecretKey,
     public_hex: String,
     public_pem: String,
@@ -164,6 +168,8 @@ pub struct State {
     connections: Arc<limits::PerClient>,
     /// The tables this server hosts.
     tables: Arc<paifu_recorder::arena::tables::Tables>,
+    /// This server's public URL (`Config::public_url`).
+    public_url: Option<String>,
 }
 
 impl State {
@@ -177,12 +183,12 @@ impl State {
         };
         let public = key.verifying_key();
         let public_pem = cert::public_to_pem(&public).map_err(|e| ServeError::Key(e.to_string()))?;
-        let tables = tables::start(&config.db, config.tables, &key).map_err(ServeError::Tables)?;
+        let tables =
+            tables::start(&config.db, config.tables, &key, config.public_url.clone()).map_err(ServeError::Tables)?;
         let pool = Pool { path: config.db, idle: Mutex::new(vec![archive]) };
         Ok(State {
             pool,
             writer: Mutex::new(()),
-            sessions: auth::Sessions::default(),
             public_hex: hex::encode(public.to_bytes()),
             public_pem,
             key,
@@ -194,6 +200,7 @@ impl State {
             limits: config.limits,
             connections: Arc::default(),
             tables,
+            public_url: config.public_url,
         })
     }
 }

@@ -148,7 +148,7 @@ async fn login(req: HttpRequest, state: web::Data<State>, body: web::Payload) ->
         }
         Err(e) => return Err(e.into()),
     };
-    let (id, _csrf) = state.sessions.open(token.id)?;
+    let id = auth::open_session(&state, token.id).await?;
     Ok(HttpResponse::SeeOther()
         .insert_header((header::LOCATION, next))
         .insert_header((header::SET_COOKIE, auth::session_set_cookie(&id, state.secure_cookies)))
@@ -162,7 +162,7 @@ async fn logout(req: HttpRequest, state: web::Data<State>, body: web::Payload) -
         let form: std::collections::HashMap<String, String> = serde_urlencoded::from_bytes(&bytes).unwrap_or_default();
         c.check_csrf(form.get("csrf").map(String::as_str))?;
         if let auth::Proof::Session { id, .. } = &c.proof {
-            state.sessions.close(id);
+            auth::close_session(&state, id).await?;
         }
     }
     Ok(HttpResponse::SeeOther()

@@ -17,6 +17,12 @@
 //!
 //! The join token is the seat's credential: an unknown or revoked one answers 404, as does a
 //! table this server does not host. No page that carries it in its address sends a `Referer`.
+//!
+//! Several servers on one archive (docs/deploy.md, "Several servers"): a table is hosted by the
+//! server that opened it (its host runs there, its journal is in that server's folder), which
+//! the archive records as its public URL (`--public-url`). A seat's request (`/play/TOKEN`,
+//! `/api/play/TOKEN...`) that reaches another server is answered with a redirect there (307:
+//! the method and body are kept), the path and query unchanged.
 
 use crate::auth::{api_caller, Caller};
 use crate::play_page;
@@ -71,8 +77,14 @@ impl TablesSetup {
     }
 }
 
-/// Starts hosting the archive's tables (those not over are taken up again).
-pub(crate) fn start(db: &Path, setup: TablesSetup, key: &SecretKey) -> Result<Arc<Tables>, String> {
+/// Starts hosting the archive's tables (those of this server not over are taken up again);
+/// `host`: this server's public URL, when several share the archive.
+pub(crate) fn start(
+    db: &Path,
+    setup: TablesSetup,
+    key: &SecretKey,
+    host: Option<String>,
+) -> Result<Arc<Tables>, String> {
     let key = key.clone();
     let certify = move |report: &paifu_core::replay::Report| -> Option<Certificate> {
         let now = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
@@ -86,6 +98,7 @@ pub(crate) fn start(db: &Path, setup: TablesSetup, key: &SecretKey) -> Result<Ar
         sandbox: setup.sandbox,
         certify: Arc::new(certify),
         sync: !setup.no_sync,
+        host,
     };
     Tables::start(config).map_err(|e| e.to_string())
 }
@@ -171,7 +184,10 @@ pub(crate) async fn open_for(
 ) -> Result<Result<OpenedTable, TableError>, WebError> {
     caller.require(Role::Organiser, "opening a table")?;
     let tables = state.tables.clone();
-    let plan = match tables.plan_of(request) {
+    // On the blocking pool: checking the names opens the archive, which on PostgreSQL blocks on
+    // the client's own runtime (it cannot start on a thread that drives the server's).
+    let (checker, req) = (tables.clone(), request.clone());
+    let plan = match blocking(move || checker.plan_of(&req)).await {
         Ok(p) => p,
         Err(e) => return Ok(Err(e)),
     };
@@ -284,6 +300,7 @@ async fn table(state: web::Data<State>, id: web::Path<String>) -> Api {
         "reveal": reveal,
         "created_at": row.created_at,
         "ended_at": row.ended_at,
+        "host": row.host,
     })))
 }
 
@@ -331,21 +348,72 @@ async fn revoke(state: web::Data<State>, req: HttpRequest, path: web::Path<(Stri
     Ok(HttpResponse::Ok().json(serde_json::json!({ "revoked": true })))
 }
 
-/// The table and plan seat of a join token; 404 for one that opens nothing.
-pub(crate) async fn seat_of(state: &web::Data<State>, token: &str) -> Result<(Arc<TableRun>, usize), WebError> {
+/// Where a join token's seat is played.
+pub(crate) enum Seat<T> {
+    /// On this server.
+    Here(T),
+    /// On another server of the archive: the answer redirects there.
+    Elsewhere(HttpResponse),
+}
+
+/// The table and plan seat of a join token, or the redirect to the server that hosts its table;
+/// 404 for a token that opens nothing (unknown, revoked, or its table is hosted by no server
+/// that said where it is).
+pub(crate) async fn seat_of(
+    state: &web::Data<State>,
+    req: &HttpRequest,
+    token: &str,
+) -> Result<Seat<(Arc<TableRun>, usize)>, WebError> {
     let gone = || WebError::NotFound("this join link opens no seat: it is unknown, or it was revoked".into());
     if !token.starts_with(paifu_recorder::archive::JOIN_PREFIX) || token.len() > 100 {
         return Err(gone());
     }
     let tables = state.tables.clone();
     let secret = token.to_owned();
-    blocking(move || tables.seat_of(&secret)).await?.ok_or_else(gone)
+    if let Some(here) = blocking(move || tables.seat_of(&secret)).await? {
+        return Ok(Seat::Here(here));
+    }
+    let secret = token.to_owned();
+    let host = with_db(state, move |a| Ok(a.join_host(&secret)?)).await?.and_then(|(_, host)| host);
+    match host {
+        Some(url) if Some(&url) != state.public_url.as_ref() => Ok(Seat::Elsewhere(redirect_to(&url, req))),
+        _ => Err(gone()),
+    }
 }
 
-/// The desk of a join token's seat.
-async fn desk_of(state: &web::Data<State>, token: &str) -> Result<Arc<Desk>, WebError> {
-    let (run, k) = seat_of(state, token).await?;
-    run.desk(k).ok_or_else(|| WebError::NotFound("this join link opens no person's seat".into()))
+/// 307 to the same path and query on the server at `url` (a browser and any HTTP client repeat
+/// the method and body there).
+fn redirect_to(url: &str, req: &HttpRequest) -> HttpResponse {
+    let rest = req.uri().path_and_query().map_or(req.path(), |p| p.as_str());
+    private(HttpResponse::TemporaryRedirect()).insert_header((header::LOCATION, format!("{url}{rest}"))).finish()
+}
+
+/// The desk of a join token's seat, or the redirect to its host.
+async fn desk_of(state: &web::Data<State>, req: &HttpRequest, token: &str) -> Result<Seat<Arc<Desk>>, WebError> {
+    match seat_of(state, req, token).await? {
+        Seat::Here((run, k)) => Ok(Seat::Here(
+            run.desk(k).ok_or_else(|| WebError::NotFound("this join link opens no person's seat".into()))?,
+        )),
+        Seat::Elsewhere(r) => Ok(Seat::Elsewhere(r)),
+    }
+}
+
+/// A public URL as `--public-url` takes it: `http://` or `https://`, a host and maybe a port,
+/// nothing after (a seat's page asks for `/api/play/...` on its own origin, so the URL must be
+/// the server's origin, not a path under another's); answered without a final `/`.
+pub fn check_public_url(text: &str) -> Result<String, String> {
+    let url = text.trim().trim_end_matches('/');
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+        .ok_or_else(|| format!("{text:?}: a public URL begins with http:// or https://"))?;
+    let fine = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']');
+    if rest.is_empty() || !rest.chars().all(fine) {
+        return Err(format!(
+            "{text:?}: a public URL is the server's origin only, scheme://host[:port] (no user, path, query or fragment)"
+        ));
+    }
+    Ok(url.to_owned())
 }
 
 /// A seat as `GET /api/play/{token}` answers it.
@@ -401,8 +469,11 @@ fn private(mut r: actix_web::HttpResponseBuilder) -> actix_web::HttpResponseBuil
 }
 
 /// `GET /api/play/{token}`.
-async fn seat(state: web::Data<State>, token: web::Path<String>) -> Api {
-    let desk = desk_of(&state, &token).await?;
+async fn seat(state: web::Data<State>, req: HttpRequest, token: web::Path<String>) -> Api {
+    let desk = match desk_of(&state, &req, &token).await? {
+        Seat::Here(d) => d,
+        Seat::Elsewhere(r) => return Ok(r),
+    };
     let now = desk.now();
     Ok(private(HttpResponse::Ok()).json(answer(&now)))
 }
@@ -415,8 +486,11 @@ struct ActionBody {
 
 /// `POST /api/play/{token}` with `{"action": ...}`: 200 once the host took it; 409 when it is
 /// not the seat's turn or the action is not legal now (the host says why).
-async fn act(state: web::Data<State>, token: web::Path<String>, body: web::Payload) -> Api {
-    let desk = desk_of(&state, &token).await?;
+async fn act(state: web::Data<State>, req: HttpRequest, token: web::Path<String>, body: web::Payload) -> Api {
+    let desk = match desk_of(&state, &req, &token).await? {
+        Seat::Here(d) => d,
+        Seat::Elsewhere(r) => return Ok(r),
+    };
     let b: ActionBody = json_body(body, state.max_form).await?;
     if b.action.len() > 200 {
         return Err(WebError::Unprocessable("an action is at most 200 bytes".into()).into());
@@ -440,8 +514,11 @@ struct SeedBody {
 
 /// `POST /api/play/{token}/seed`: the seat's commitment, then (once every commitment is in)
 /// its contribution.
-async fn seed(state: web::Data<State>, token: web::Path<String>, body: web::Payload) -> Api {
-    let (run, k) = seat_of(&state, &token).await?;
+async fn seed(state: web::Data<State>, req: HttpRequest, token: web::Path<String>, body: web::Payload) -> Api {
+    let (run, k) = match seat_of(&state, &req, &token).await? {
+        Seat::Here(s) => s,
+        Seat::Elsewhere(r) => return Ok(r),
+    };
     let b: SeedBody = json_body(body, state.max_form).await?;
     let read = |name: &str, hex: &str| -> Result<Digest, WebError> {
         hex.parse::<Digest>().map_err(|e| WebError::Unprocessable(format!("{name}: {e} (64 hex digits)")))
@@ -477,8 +554,11 @@ fn event(now: &SeatNow) -> web::Bytes {
 }
 
 /// `GET /api/play/{token}/events`: the seat now, then again at every change.
-async fn events(state: web::Data<State>, token: web::Path<String>) -> Api {
-    let desk = desk_of(&state, &token).await?;
+async fn events(state: web::Data<State>, req: HttpRequest, token: web::Path<String>) -> Api {
+    let desk = match desk_of(&state, &req, &token).await? {
+        Seat::Here(d) => d,
+        Seat::Elsewhere(r) => return Ok(r),
+    };
     let rx = desk.watch();
     let stream = futures_util::stream::unfold((rx, true), |(mut rx, first)| async move {
         if !first {
@@ -502,7 +582,30 @@ async fn events(state: web::Data<State>, token: web::Path<String>) -> Api {
 }
 
 /// `GET /play/{token}`: the seat's page.
-async fn page(state: web::Data<State>, token: web::Path<String>) -> Result<HttpResponse, crate::PageError> {
-    let desk = desk_of(&state, &token).await?;
-    Ok(play_page::page(&desk.now()))
+async fn page(
+    state: web::Data<State>,
+    req: HttpRequest,
+    token: web::Path<String>,
+) -> Result<HttpResponse, crate::PageError> {
+    match desk_of(&state, &req, &token).await? {
+        Seat::Here(desk) => Ok(play_page::page(&desk.now())),
+        Seat::Elsewhere(r) => Ok(r),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_public_url;
+
+    #[test]
+    fn a_public_url_is_an_origin() {
+        assert_eq!(check_public_url("http://a.example:8080/").unwrap(), "http://a.example:8080");
+        assert_eq!(check_public_url("https://paifu-2.league.example").unwrap(), "https://paifu-2.league.example");
+        assert_eq!(check_public_url("http://[::1]:9000").unwrap(), "http://[::1]:9000");
+        for bad in
+            ["a.example", "ftp://a.example", "http://", "http://a.example/s1", "http://u:p@a.example", "http://a?x=1"]
+        {
+            assert!(check_public_url(bad).is_err(), "{bad}");
+        }
+    }
 }

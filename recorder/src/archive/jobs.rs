@@ -260,7 +260,12 @@ impl Archive {
         origin: Origin,
     ) -> Result<Vec<i64>> {
         if let Some(t) = tournament {
-            check_name(NameKind::Tournament, t)?;
+            // A tournament that does not exist yet is made by the job: its name is checked now
+            // as a new name (no invisible character), so that no job fails for it later.
+            match self.tournament_info(t)? {
+                Some(_) => check_name(NameKind::Tournament, t)?,
+                None => super::names::check_new_name(NameKind::Tournament, t)?,
+            }
         }
         self.retry(|db| {
             short(db, |db| {

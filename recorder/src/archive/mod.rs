@@ -40,6 +40,7 @@ mod prepare;
 mod publish;
 mod schema;
 mod schema_pg;
+mod sessions;
 mod tables;
 mod tokens;
 mod tournaments;
@@ -50,6 +51,7 @@ pub use names::{check_name, check_new_name, skeleton, NameError, NameKind, MAX_N
 pub use prepare::{identity_of, prepare, DigestKind, Prepared, Refusal, StoredForm, KEEP_AFTER_FAULT_BYTES};
 pub use publish::{log_file_name, Published, PublishedGame, TournamentSummary};
 pub use schema::SCHEMA_VERSION;
+pub use sessions::{session_csrf, SessionRow, MAX_SESSIONS_PER_TOKEN};
 pub use tables::{NewSeat, NewTable, SeedStepRefusal, TableRow, TableSeat, JOIN_PREFIX};
 pub use tokens::{BadRole, NewToken, Role, Token, TOKEN_PREFIX};
 pub use tournaments::{Standing, TournamentInfo, TournamentRow};

@@ -211,6 +211,21 @@ const MIGRATIONS: &[Migration] = &[
     CREATE INDEX jobs_waiting ON jobs(id) WHERE state IN ('queued', 'running');
     CREATE INDEX jobs_state ON jobs(state, id);",
     ),
+    Migration::Sql(
+        // 12: several servers on one archive (issue 29): the dashboard's sessions, kept here so
+        // that any server answers them (only the blake3 of a session's id; its CSRF token is
+        // derived from the id and never stored: `sessions.rs`), and which server hosts each
+        // table (its public URL; NULL: the only one).
+        "CREATE TABLE sessions(
+        id_hash TEXT PRIMARY KEY,
+        token_id INTEGER NOT NULL REFERENCES tokens(id),
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX sessions_expiry ON sessions(expires_at);
+    CREATE INDEX sessions_token ON sessions(token_id, expires_at);
+    ALTER TABLE play_tables ADD COLUMN host TEXT;",
+    ),
 ];
 
 /// The schema version this Paifu writes.

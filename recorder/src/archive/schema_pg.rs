@@ -46,6 +46,16 @@ pub(super) const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX jobs_waiting ON jobs(id) WHERE state IN ('queued', 'running');
     CREATE INDEX jobs_state ON jobs(state, id);"#,
+    // 12: the dashboard's sessions (hashed ids) and each table's host (schema.rs, 12).
+    r#"CREATE TABLE sessions(
+    id_hash TEXT COLLATE "C" PRIMARY KEY,
+    token_id BIGINT NOT NULL REFERENCES tokens(id),
+    created_at BIGINT NOT NULL,
+    expires_at BIGINT NOT NULL
+);
+CREATE INDEX sessions_expiry ON sessions(expires_at);
+CREATE INDEX sessions_token ON sessions(token_id, expires_at);
+ALTER TABLE play_tables ADD COLUMN host TEXT COLLATE "C";"#,
 ];
 
 /// The schema of version [`BASELINE_VERSION`].

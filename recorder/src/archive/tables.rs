@@ -47,6 +47,9 @@ pub struct NewTable {
     pub host_commitment: String,
     /// The token that opened it (its number), if a token did.
     pub opened_by: Option<i64>,
+    /// The public URL of the server that hosts it (`paifu serve --public-url`), when several
+    /// servers share the archive; `None`: the only one.
+    pub host: Option<String>,
     pub seats: Vec<NewSeat>,
 }
 
@@ -85,6 +88,8 @@ pub struct TableRow {
     pub opened_by: Option<i64>,
     pub created_at: i64,
     pub ended_at: Option<i64>,
+    /// The public URL of the server that hosts it; `None`: a server without one.
+    pub host: Option<String>,
     pub seats: Vec<TableSeat>,
     /// `(number, archive id)` of each finished game, in order.
     pub games: Vec<(u32, i64)>,
@@ -104,7 +109,7 @@ pub enum SeedStepRefusal {
 }
 
 const TABLE_COLUMNS: &str = "id, game, ruleset, plan, stage, folder, host_commitment, commitments_digest, reveal,
-                             opened_by, created_at, ended_at";
+                             opened_by, created_at, ended_at, host";
 
 impl Archive {
     /// Stores a new table and a join secret for each person's seat (answered in seat order:
@@ -121,9 +126,9 @@ impl Archive {
         let at = now();
         let id = self.write(|tx| {
             let id = tx.row(
-                "INSERT INTO play_tables(game, ruleset, plan, stage, folder, host_commitment, opened_by, created_at)
-                 VALUES (?1, ?2, ?3, 'waiting', ?4, ?5, ?6, ?7) RETURNING id",
-                params![t.game, t.ruleset, t.plan, t.folder, t.host_commitment, t.opened_by, at],
+                "INSERT INTO play_tables(game, ruleset, plan, stage, folder, host_commitment, opened_by, created_at, host)
+                 VALUES (?1, ?2, ?3, 'waiting', ?4, ?5, ?6, ?7, ?8) RETURNING id",
+                params![t.game, t.ruleset, t.plan, t.folder, t.host_commitment, t.opened_by, at, t.host],
                 |r| r.get::<_, i64>(0),
             )?;
             for (seat, (s, secret)) in t.seats.iter().zip(&secrets).enumerate() {
@@ -206,6 +211,7 @@ impl Archive {
                 opened_by: r.get(9)?,
                 created_at: r.get(10)?,
                 ended_at: r.get(11)?,
+                host: r.get(12)?,
                 seats: Vec::new(),
                 games: Vec::new(),
             })
@@ -233,9 +239,24 @@ impl Archive {
         Ok(Some(t))
     }
 
-    /// The numbers of the tables that are not over, oldest first (a server resumes them).
-    pub fn open_tables(&self) -> Result<Vec<i64>> {
-        self.db().rows("SELECT id FROM play_tables WHERE stage != 'ended' ORDER BY id", params![], |r| r.get(0))
+    /// The numbers of the tables hosted by `host` (a server's public URL; `None`: a server
+    /// without one) that are not over, oldest first: the server resumes them, and leaves the
+    /// other servers' tables to them.
+    pub fn open_tables(&self, host: Option<&str>) -> Result<Vec<i64>> {
+        let db = self.db();
+        let sql = db.pick(
+            "SELECT id FROM play_tables WHERE stage != 'ended' AND host IS ?1 ORDER BY id",
+            "SELECT id FROM play_tables WHERE stage != 'ended' AND host IS NOT DISTINCT FROM ?1::TEXT ORDER BY id",
+        );
+        db.rows(sql, [host], |r| r.get(0))
+    }
+
+    /// The table a join secret opens (not revoked) and the public URL of the server that hosts
+    /// it (`None` inside: a server without one); `None` for a secret that opens nothing.
+    pub fn join_host(&self, secret: &str) -> Result<Option<(i64, Option<String>)>> {
+        let sql = "SELECT t.id, t.host FROM play_joins j JOIN play_tables t ON t.id = j.table_id
+                   WHERE j.hash = ?1 AND j.revoked_at IS NULL";
+        self.db().opt(sql, [join_hash(secret)], |r| Ok((r.get(0)?, r.get(1)?)))
     }
 
     /// Records a person's commitment to its contribution; refused once the table's commitments
@@ -321,6 +342,7 @@ mod tests {
     on_both_backends!(
         a_table_keeps_its_seats_and_only_the_hashes_of_its_join_links,
         commitments_close_once_and_the_table_ends_with_its_reveal,
+        each_server_resumes_its_own_tables_and_a_link_names_its_host,
     );
 
     fn new_table() -> NewTable {
@@ -331,6 +353,7 @@ mod tests {
             folder: "/tmp/t".into(),
             host_commitment: "00".repeat(32),
             opened_by: None,
+            host: None,
             seats: vec![
                 NewSeat { name: "Aiko".into(), bot: None },
                 NewSeat { name: "greedy".into(), bot: Some("greedy".into()) },
@@ -353,7 +376,7 @@ mod tests {
             (t.stage.as_str(), t.seats.len(), t.seats[0].joinable, t.seats[1].joinable),
             ("waiting", 2, true, false)
         );
-        assert_eq!(a.open_tables().unwrap(), vec![id]);
+        assert_eq!(a.open_tables(None).unwrap(), vec![id]);
 
         // Revoked: the old link opens nothing; a reissued one opens the seat.
         assert_eq!(a.revoke_joins(id, 1, true).unwrap(), None, "a bot's seat has no link to revoke");
@@ -384,6 +407,26 @@ mod tests {
         let t = a.table(id).unwrap().unwrap();
         assert_eq!((t.stage.as_str(), t.reveal.as_deref()), ("ended", Some("{\"seed\":1}")));
         assert!(t.ended_at.is_some());
-        assert!(a.open_tables().unwrap().is_empty());
+        assert!(a.open_tables(None).unwrap().is_empty());
+    }
+
+    fn each_server_resumes_its_own_tables_and_a_link_names_its_host(b: Backend) {
+        let (_place, mut a) = temp_archive(b);
+        let (alone, links) = a.create_table(&new_table()).unwrap();
+        let on_a = NewTable { host: Some("http://a.example:8080".into()), ..new_table() };
+        let (at_a, links_a) = a.create_table(&on_a).unwrap();
+        let on_b = NewTable { host: Some("http://b.example".into()), ..new_table() };
+        let (at_b, _) = a.create_table(&on_b).unwrap();
+        assert_eq!(a.open_tables(None).unwrap(), vec![alone]);
+        assert_eq!(a.open_tables(Some("http://a.example:8080")).unwrap(), vec![at_a]);
+        assert_eq!(a.open_tables(Some("http://b.example")).unwrap(), vec![at_b]);
+        assert!(a.open_tables(Some("http://c.example")).unwrap().is_empty());
+        assert_eq!(a.table(at_a).unwrap().unwrap().host.as_deref(), Some("http://a.example:8080"));
+        let aiko = links_a[0].clone().unwrap();
+        assert_eq!(a.join_host(&aiko).unwrap(), Some((at_a, Some("http://a.example:8080".into()))));
+        assert_eq!(a.join_host(links[0].as_ref().unwrap()).unwrap(), Some((alone, None)));
+        assert_eq!(a.join_host("pfj_nope").unwrap(), None);
+        a.revoke_joins(at_a, 0, false).unwrap();
+        assert_eq!(a.join_host(&aiko).unwrap(), None, "a revoked link names no host");
     }
 }

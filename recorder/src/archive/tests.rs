@@ -1953,7 +1953,7 @@ fn migration_8_fills_the_kept_counts_from_a_version_7_archive() {
         a.store_certified(&genuine, None, Some(&certify(&genuine, &key(41))), Some("Trusting"), Origin::CommandLine)
             .unwrap();
         assert_kept_counts_are_the_rows(&a);
-        // Back to version 7: what migrations 8, 9 and 10 added taken away.
+        // Back to version 7: what migrations 8 to 12 added taken away.
         a.lite("test")
             .unwrap()
             .execute_batch(
@@ -1965,6 +1965,7 @@ fn migration_8_fills_the_kept_counts_from_a_version_7_archive() {
                  ALTER TABLE tournament_games DROP COLUMN file; ALTER TABLE tournament_games DROP COLUMN leaf;
                  ALTER TABLE tournaments DROP COLUMN root;
                  DROP TABLE tournament_penalties; ALTER TABLE tournaments DROP COLUMN min_games;
+                 DROP TABLE jobs; DROP TABLE sessions;
                  PRAGMA user_version = 7;",
             )
             .unwrap();
@@ -2107,11 +2108,12 @@ fn an_archive_at_version_9_migrates_to_10_with_its_penalties_counted() {
         a.set_min_games("Cup", Some(1)).unwrap();
         let expected = a.standings("Cup").unwrap().unwrap();
         assert_eq!(penalty_lines(&a, "Cup").len(), 2);
-        // Back to version 9, main's schema before issue 28: what migration 10 added taken away.
+        // Back to version 9, main's schema before issue 28: what migrations 10 to 12 added taken away.
         a.lite("test")
             .unwrap()
             .execute_batch(
                 "DROP TABLE tournament_penalties; ALTER TABLE tournaments DROP COLUMN min_games;
+                 DROP TABLE jobs; DROP TABLE sessions; ALTER TABLE play_tables DROP COLUMN host;
                  PRAGMA user_version = 9;",
             )
             .unwrap();

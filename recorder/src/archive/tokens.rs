@@ -94,7 +94,7 @@ fn token_hash(secret: &str) -> String {
     blake3::hash(secret.as_bytes()).to_hex().to_string()
 }
 
-fn token_row(r: &Row<'_>) -> Result<Token> {
+pub(super) fn token_row(r: &Row<'_>) -> Result<Token> {
     let role: String = r.get(2)?;
     Ok(Token {
         id: r.get(0)?,

@@ -10,7 +10,8 @@
 //! played as the arena plays them (`matches::OneGame`): every record journaled (synced) and in
 //! the archive's live rows before play goes on, each finished game stored with the server's
 //! certificate (and in the tournament). After the last game the contributions and seeds are
-//! published. A server started again resumes every table that is not over from the archive and
+//! published. A server started again resumes every table it hosts that is not over (several
+//! servers on one archive: each its own, `TablesConfig::host`) from the archive and
 //! the table's folder: a waiting table waits on, a game in progress goes on from its journal.
 //!
 //! The table's folder (`ROOT/table-N`, readable by the server's user only) holds its secrets
@@ -249,6 +250,10 @@ pub struct TablesConfig {
     pub certify: Certify,
     /// Whether each record is synced to the disk before play goes on.
     pub sync: bool,
+    /// This server's public URL when several share the archive (`paifu serve --public-url`):
+    /// recorded as the host of each table it opens, and only the tables recorded so are taken
+    /// up again when it starts. `None`: the only server (its tables are recorded without one).
+    pub host: Option<String>,
 }
 
 impl TablesConfig {
@@ -427,7 +432,7 @@ impl Tables {
         restrict(&config.root)?;
         let tables = Arc::new(Tables { config, open: Mutex::new(BTreeMap::new()) });
         let archive = Archive::open(&tables.config.db)?;
-        for id in archive.open_tables()? {
+        for id in archive.open_tables(tables.config.host.as_deref())? {
             let Some(row) = archive.table(id)? else { continue };
             match tables.take_up(&row) {
                 Ok(run) => {
@@ -613,6 +618,7 @@ impl Tables {
             folder: String::new(),
             host_commitment: host_commitment.to_hex(),
             opened_by,
+            host: self.config.host.clone(),
             seats: plan.seats.iter().map(|s| NewSeat { name: s.name.clone(), bot: s.bot.clone() }).collect(),
         };
         let (id, secrets) = archive.create_table(&new)?;
@@ -1058,6 +1064,7 @@ mod tests {
             folder: dir.path().display().to_string(),
             host_commitment: Digest([0; 32]).to_hex(),
             opened_by: None,
+            host: None,
             seats: vec![NewSeat { name: "Ann".into(), bot: None }, NewSeat { name: "Bo".into(), bot: None }],
         };
         let (id, _) = archive.create_table(&new).unwrap();
@@ -1070,6 +1077,7 @@ mod tests {
             sandbox: None,
             certify: Arc::new(move |r| Some(sign(&server, r))),
             sync: false,
+            host: None,
         };
         let run = Arc::new(TableRun {
             id,
