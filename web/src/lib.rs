@@ -149,6 +149,17 @@ impl Pool {
     }
 }
 
+impl Drop for Pool {
+    /// Closes the idle connections on a thread of their own: the server's state is dropped as
+    /// the server stops, on a thread that drives actix's runtime, where closing a PostgreSQL
+    /// connection (which blocks on the `postgres` client's own runtime) panicked and aborted
+    /// the process (`paifu serve --db postgres://...` stopped by Ctrl-C or SIGTERM).
+    fn drop(&mut self) {
+        let idle = std::mem::take(self.idle.get_mut().unwrap_or_else(|e| e.into_inner()));
+        let _ = std::thread::spawn(move || drop(idle)).join();
+    }
+}
+
 /// What every request handler shares.
 pub struct State {
     pool: Pool,
