@@ -20,6 +20,7 @@
 use crate::spreadsheet::{table, Cell};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::fmt::Write;
 
 /// One finished game of the match: its deal, the players in seat order and their places.
 #[derive(Clone, Debug, PartialEq)]
@@ -189,12 +190,12 @@ pub fn duplicate_csv(tables: &[DuplicateTable]) -> String {
     table(&header, rows)
 }
 
-impl std::fmt::Display for DuplicateSummary {
-    /// The lines `paifu arena --duplicate` prints.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl DuplicateSummary {
+    /// What was counted and what the numbers mean: the first line `paifu arena --duplicate`
+    /// prints, and the note above the report's duplicate table.
+    pub fn heading(&self) -> String {
         let last = self.seats.saturating_sub(1);
-        write!(
-            f,
+        let mut h = format!(
             "duplicate: {} complete set{} of {} games (one deal in every seat rotation){}; mean rank points a game \
              ({last} first .. 0 last)",
             self.sets,
@@ -205,16 +206,24 @@ impl std::fmt::Display for DuplicateSummary {
             } else {
                 String::new()
             },
-        )?;
+        );
         if self.sets >= 2 {
-            write!(
-                f,
+            let _ = write!(
+                h,
                 " with a 95% confidence interval over the sets (Student's t, {} degrees of freedom)",
                 self.sets - 1
-            )?;
+            );
         } else {
-            write!(f, " (no interval from a single set)")?;
+            h.push_str(" (no interval from a single set)");
         }
+        h
+    }
+}
+
+impl std::fmt::Display for DuplicateSummary {
+    /// The lines `paifu arena --duplicate` prints.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.heading())?;
         for s in &self.standings {
             write!(f, "\n  {}: {:.3}", s.name, s.mean)?;
             if let Some(h) = s.half_width {

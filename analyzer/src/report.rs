@@ -2,6 +2,7 @@
 //! verdict, certificates and a link to replay it, charts) and CSV tables, from the manifest the
 //! report publishes (docs/report.md).
 
+use crate::duplicate::{DuplicateSummary, DuplicateTable};
 use crate::plot::{self, escape as esc};
 use crate::spreadsheet::{table, Cell};
 use paifu_core::manifest::{ManifestBody, ManifestGame, StandingLine};
@@ -132,12 +133,38 @@ pub type Terms = BTreeMap<(String, String), Vec<String>>;
 /// The report's page. `replay` holds each game's link, in the order of `m.games`, and `notes` what
 /// its log's header says that a reader must know (a match whose bots ran unsandboxed); `logs` is
 /// the folder of logs relative to the page (`games`); `terms` how tables with points count them.
+/// A table's duplicate games (`paifu arena --duplicate`, duplicate tables): each player's mean
+/// rank points a game over the complete sets, with its 95% interval.
+fn duplicate_html(body: &mut String, d: &DuplicateSummary) {
+    let _ = writeln!(body, "<h4>Duplicate sets</h4>\n<p class=\"terms\">{}.</p>", esc(&d.heading()));
+    if d.standings.is_empty() {
+        return;
+    }
+    body.push_str(
+        "<table class=\"duplicate\"><thead><tr><th>Player</th><th>Mean rank points</th><th>95% interval</th>\
+         <th>Games</th></tr></thead><tbody>\n",
+    );
+    for s in &d.standings {
+        let interval = s.half_width.map(|h| format!("± {h:.3} ({:.3} to {:.3})", s.mean - h, s.mean + h));
+        let _ = writeln!(
+            body,
+            "<tr><td>{}</td><td>{:.3}</td><td>{}</td><td>{}</td></tr>",
+            esc(&s.name),
+            s.mean,
+            interval.unwrap_or_default(),
+            s.games
+        );
+    }
+    body.push_str("</tbody></table>\n");
+}
+
 pub fn tournament_html(
     m: &ManifestBody,
     replay: &[Replay],
     notes: &[Option<String>],
     logs: &str,
     terms: &Terms,
+    duplicate: &[DuplicateTable],
 ) -> String {
     let mut tables: BTreeMap<(&str, &str), Vec<&StandingLine>> = BTreeMap::new();
     for l in &m.standings {
@@ -215,6 +242,9 @@ pub fn tournament_html(
                  with oka and uma, in thousands), then average place, then firsts. Points here: {}.</p>",
                 esc(&t.join("; "))
             );
+        }
+        if let Some(d) = duplicate.iter().find(|d| d.game == *game && d.ruleset == *ruleset) {
+            duplicate_html(&mut body, &d.summary);
         }
         let values: Vec<(String, f64)> =
             lines.iter().map(|l| (l.player.clone(), l.placement_sum as f64 / l.games.max(1) as f64)).collect();
@@ -393,6 +423,7 @@ mod tests {
             &[None, Some("bots <unsandboxed>".into())],
             "games",
             &terms,
+            &[],
         );
         assert!(html.contains("<small class=\"note\">bots &lt;unsandboxed&gt;</small>"), "a game's note shown");
         assert!(html.contains("Points here: uma +20/+10/-10/-20."), "the options that count points are shown");
@@ -428,7 +459,7 @@ mod tests {
             .iter()
             .map(|g| Replay::Dashboard { url: "http://x".into(), id: if g.file == "a.paifu" { 9 } else { 3 } })
             .collect();
-        let html = tournament_html(&m, &replay, &[], "games", &Terms::new());
+        let html = tournament_html(&m, &replay, &[], "games", &Terms::new(), &[]);
         let (a, b) = (html.find("games/a.paifu\"").unwrap(), html.find("games/b.paifu\"").unwrap());
         assert!(b < a, "game 3 (b.paifu) before game 9 (a.paifu), whatever their files' names");
     }

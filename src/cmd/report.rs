@@ -20,8 +20,8 @@ pub(crate) const LOGS: &str = "games";
 #[derive(Args, Debug)]
 #[command(after_help = "Writes into DIR:
   index.html     the report, one file with nothing loaded from elsewhere: standings per game
-                 and ruleset with a chart each, every game with its verdict, certificates and
-                 a link to replay it
+                 and ruleset with a chart each (and the duplicate sets' standings, if any),
+                 every game with its verdict, certificates and a link to replay it
   standings.csv  the standings, a line per player and table
   games.csv      every game: file, blake3, verdict, whether it counts, certificates
   duplicate.csv  only when counted games were played duplicate (paifu arena --duplicate, a
@@ -141,12 +141,13 @@ pub fn run(a: ReportArgs) -> Result {
     let manifest = body.sign(&key);
     let m = &manifest.manifest;
     write_file(&a.output.join("manifest.json"), manifest.to_json().as_bytes())?;
-    write_file(&a.output.join("index.html"), tournament_html(m, &replay, &notes, LOGS, &published.terms).as_bytes())?;
-    write_file(&a.output.join("standings.csv"), standings_csv(&m.standings, m.min_games).as_bytes())?;
-    write_file(&a.output.join("games.csv"), games_csv(&m.games).as_bytes())?;
     // Duplicate games: the statistic `paifu arena --duplicate` prints, over the counted games
     // (not signed: anyone recomputes it from the logs the manifest lists).
     let duplicate = archive.duplicate_standings(&a.tournament).map_err(Error::archive(&a.db))?.unwrap_or_default();
+    let html = tournament_html(m, &replay, &notes, LOGS, &published.terms, &duplicate);
+    write_file(&a.output.join("index.html"), html.as_bytes())?;
+    write_file(&a.output.join("standings.csv"), standings_csv(&m.standings, m.min_games).as_bytes())?;
+    write_file(&a.output.join("games.csv"), games_csv(&m.games).as_bytes())?;
     if !duplicate.is_empty() {
         write_file(&a.output.join("duplicate.csv"), duplicate_csv(&duplicate).as_bytes())?;
     }

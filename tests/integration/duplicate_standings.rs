@@ -82,6 +82,14 @@ fn the_archives_standings_of_a_duplicate_match_give_the_arenas_interval_and_its_
         let half = rest.split(' ').next().unwrap();
         assert!(csv.contains(&format!("tzq,standard,3,0,{name},{mean},{half},")), "{csv}");
     }
+    // The report's page shows them too: the sets' note and each player's mean and interval.
+    let html = std::fs::read_to_string(p.join("r/index.html")).unwrap();
+    assert!(html.contains("<h4>Duplicate sets</h4>") && html.contains("3 complete sets of 2 games"), "{html}");
+    for (name, line) in &arena_lines {
+        let (mean, rest) =
+            line.trim_start_matches(&format!("{name}: ")).split_once(", ").unwrap().0.split_once(' ').unwrap();
+        assert!(html.contains(&format!("<tr><td>{name}</td><td>{mean}</td><td>{rest}</td><td>")), "{name}: {html}");
+    }
 
     // The dashboard: the tournament's JSON and page.
     let server = serve(p, &[]);
