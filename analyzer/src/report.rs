@@ -136,7 +136,11 @@ pub type Terms = BTreeMap<(String, String), Vec<String>>;
 /// A table's duplicate games (`paifu arena --duplicate`, duplicate tables): each player's mean
 /// rank points a game over the complete sets, with its 95% interval.
 fn duplicate_html(body: &mut String, d: &DuplicateSummary) {
-    let _ = writeln!(body, "<h4>Duplicate sets</h4>\n<p class=\"terms\">{}.</p>", esc(&d.heading()));
+    let _ = writeln!(
+        body,
+        "<h4>Duplicate sets</h4>\n<p class=\"terms\">{}.</p>",
+        esc(d.heading().trim_start_matches("duplicate: "))
+    );
     if d.standings.is_empty() {
         return;
     }
