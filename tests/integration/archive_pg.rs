@@ -4,13 +4,13 @@
 //! a URL's password. The PostgreSQL is a throwaway cluster (`paifu_recorder::archive::pg_test`),
 //! which fails the test, saying how to install one, where PostgreSQL is missing.
 
-use crate::util::{http_get as get, paifu, stderr, stdout};
+use crate::util::{http_get as get, paifu, spawn_serve, stderr, stdout, Served};
 use paifu_core::log::Encoding;
 use paifu_recorder::archive::pg_test;
 use paifu_recorder::samples::tzq_bytes;
 use std::io::BufRead;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// Runs `paifu` with `args` in `dir`, which must succeed; answers its standard output.
@@ -21,29 +21,9 @@ fn run(args: &[&str], dir: &Path) -> String {
 }
 
 /// A `paifu serve` process, killed when dropped.
-struct Served(Child);
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// `paifu serve --db db` in `dir`, and the address it listens on.
-fn serve(dir: &Path, db: &str) -> (Served, String) {
-    let child = Command::new(env!("CARGO_BIN_EXE_paifu"))
-        .args(["serve", "--db", db, "--addr", "127.0.0.1:0", "--key", "ref.key"])
-        .current_dir(dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut served = Served(child);
-    let mut line = String::new();
-    std::io::BufReader::new(served.0.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let addr = line.split("http://").nth(1).and_then(|a| a.split('/').next()).unwrap_or_else(|| panic!("{line}"));
-    (served, addr.to_owned())
+/// `paifu serve --db db` in `dir`.
+fn serve(dir: &Path, db: &str) -> Served {
+    spawn_serve(dir, &["--db", db, "--addr", "127.0.0.1:0", "--key", "ref.key"])
 }
 
 /// The games of the test, in `dir/cup` (a tournament's) and `dir/more` (the archive's only).
@@ -183,7 +163,8 @@ fn answers(dir: &Path, db: &str, tag: &str) -> Vec<(String, String)> {
     let logs = format!("{rep}/games");
     note("verify tournament", run(&["verify", "tournament", &manifest, "--key", "ref.pub", "--logs", &logs], dir));
     // The server: pages and the API.
-    let (_served, addr) = serve(dir, db);
+    let served = serve(dir, db);
+    let addr = served.addr.clone();
     for path in ["/", "/games", "/games/2", "/players/Bo", "/tournaments/Cup", "/games?tournament=Cup"] {
         let (status, body) = get(&addr, path);
         assert_eq!(status, 200, "{tag} {path}: {body}");

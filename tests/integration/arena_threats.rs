@@ -5,10 +5,10 @@
 //! without its flags). Each test performs the attack with a small Python bot; docs/protocol.md,
 //! "Threats and what holds", lists them.
 
-use crate::util::{http_get as get, paifu, stderr, stdout};
+use crate::util::{http_get as get, paifu, spawn_serve, stderr, stdout};
 use paifu_core::log::{decode, encode, Encoding, Log, Record};
 use paifu_core::{ErrorCode, Game};
-use std::io::{BufRead, Read};
+use std::io::Read;
 use std::path::Path;
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
@@ -636,22 +636,6 @@ fn passes_of_other_seats_are_never_told_to_a_bot() {
     }
 }
 
-/// `paifu serve` over `db` with `extra` arguments, and the address it listens on.
-fn serve(dir: &Path, db: &str, extra: &[&str]) -> (std::process::Child, String) {
-    let mut child = Command::new(PAIFU)
-        .args(["serve", "--db", db, "--addr", "127.0.0.1:0"])
-        .args(extra)
-        .current_dir(dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let addr = line.split("http://").nth(1).and_then(|a| a.split('/').next()).unwrap_or_else(|| panic!("{line}"));
-    (child, addr.to_owned())
-}
-
 #[test]
 fn a_live_poll_mid_game_shows_no_pass_and_the_default_delay_holds_moves_back() {
     let dir = tempfile::tempdir().unwrap();
@@ -689,21 +673,19 @@ fn a_live_poll_mid_game_shows_no_pass_and_the_default_delay_holds_moves_back() {
     drop(a);
 
     // The server's default: five minutes behind, so the moves just played are all held back.
-    let (mut server, addr) = serve(p, "a.db", &[]);
-    let (status, body) = get(&addr, "/api/live");
-    server.kill().unwrap();
-    server.wait().unwrap();
+    let server = spawn_serve(p, &["--db", "a.db", "--addr", "127.0.0.1:0"]);
+    let (status, body) = get(&server.addr, "/api/live");
+    drop(server);
     assert_eq!(status, 200, "{body}");
     let j: serde_json::Value = serde_json::from_str(&body).unwrap();
     assert_eq!(j["delay_secs"], 300);
     assert_eq!(j["games"][0]["records"], 0, "{body}");
 
     // No delay: the moves so far, without a pass, numbered without gaps, and counted so.
-    let (mut server, addr) = serve(p, "a.db", &["--live-delay", "0"]);
-    let (status, body) = get(&addr, &format!("/api/live/{id}"));
-    let (_, page) = get(&addr, &format!("/live/{id}"));
-    server.kill().unwrap();
-    server.wait().unwrap();
+    let server = spawn_serve(p, &["--db", "a.db", "--addr", "127.0.0.1:0", "--live-delay", "0"]);
+    let (status, body) = get(&server.addr, &format!("/api/live/{id}"));
+    let (_, page) = get(&server.addr, &format!("/live/{id}"));
+    drop(server);
     assert_eq!(status, 200, "{body}");
     let j: serde_json::Value = serde_json::from_str(&body).unwrap();
     let moves = j["moves"].as_array().unwrap();

@@ -6,35 +6,20 @@
 //! the attacks: a guessed session id, an id used after logging out, and everything a copy of the
 //! database holds, each tried as a cookie and refused.
 
-use crate::util::{paifu, stderr, stdout};
+use crate::util::{paifu, spawn_serve, stderr, stdout, Served};
 use paifu_core::fair;
 use paifu_recorder::archive::{pg_test, session_csrf, Archive, Role};
 use paifu_recorder::samples::tzq_bytes;
 use serde_json::{json, Value};
-use std::io::{BufRead, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// A `paifu serve` child, killed when dropped.
-struct Server {
-    child: Child,
-    /// `127.0.0.1:PORT`.
-    addr: String,
-}
-
-impl Server {
-    fn url(&self) -> String {
-        format!("http://{}", self.addr)
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// The server's URL.
+fn url(s: &Served) -> String {
+    format!("http://{}", s.addr)
 }
 
 /// A port free now (the server binds it a moment later: its public URL must be known first).
@@ -44,23 +29,17 @@ fn free_port() -> u16 {
 
 /// `paifu serve --db URL --public-url http://127.0.0.1:PORT` in `dir` (its tables' folder is
 /// there: each server a machine of its own), on `port` (a free one when `None`).
-fn serve(dir: &Path, db: &str, key: &Path, port: Option<u16>) -> Server {
+fn serve(dir: &Path, db: &str, key: &Path, port: Option<u16>) -> Served {
     let port = port.unwrap_or_else(free_port);
     let addr = format!("127.0.0.1:{port}");
     let public = format!("http://{addr}");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_paifu"))
-        .args(["serve", "--db", db, "--addr", &addr, "--public-url", &public, "--live-delay", "0", "--no-sync"])
-        .arg("--key")
-        .arg(key)
-        .current_dir(dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    assert!(line.contains(&addr), "{line}");
-    Server { child, addr }
+    let key = key.to_str().unwrap();
+    let served = spawn_serve(
+        dir,
+        &["--db", db, "--addr", &addr, "--public-url", &public, "--live-delay", "0", "--no-sync", "--key", key],
+    );
+    assert_eq!(served.addr, addr);
+    served
 }
 
 /// An answer: its status, headers (lowercase names) and body.
@@ -287,14 +266,14 @@ fn a_table_opened_on_one_server_is_played_through_the_other() {
     // B starts after the table was opened: it does not take A's table up.
     let b = serve(&dir.path().join("b"), &db.url(), &key, None);
     let table = request(&b.addr, "GET", &format!("/api/tables/{id}"), None, None).json();
-    assert_eq!(table["host"], json!(a.url()), "{table}");
+    assert_eq!(table["host"], json!(url(&a)), "{table}");
 
     // Each seat's request to B: 307 to the same on A, which answers it.
     let t = &tokens[0];
     for path in [format!("/api/play/{t}"), format!("/play/{t}"), format!("/api/play/{t}/events")] {
         let r = request(&b.addr, "GET", &path, None, None);
         assert_eq!(r.status, 307, "{path}: {}", r.body);
-        assert_eq!(r.header("location"), Some(format!("{}{path}", a.url())));
+        assert_eq!(r.header("location"), Some(format!("{}{path}", url(&a))));
         assert_eq!(r.header("cache-control").as_deref(), Some("no-store"));
     }
     let (_, on_a) = follow(&b.addr, "GET", &format!("/api/play/{t}"), None);
@@ -304,7 +283,7 @@ fn a_table_opened_on_one_server_is_played_through_the_other() {
     assert_eq!(request(&b.addr, "GET", &format!("/api/play/pfj_{}", "0".repeat(64)), None, None).status, 404);
 
     // Sat down through B: the game begins on A, and its live row shows on B.
-    sit_down_through(&b.addr, &tokens, &a.url());
+    sit_down_through(&b.addr, &tokens, &url(&a));
     let started = Instant::now();
     let live = loop {
         let l = request(&b.addr, "GET", "/api/live", None, None).json();
@@ -340,7 +319,7 @@ fn a_table_opened_on_one_server_is_played_through_the_other() {
     // A gone: B still points there (the table is A's: its journal is on A's machine); A
     // started again takes the table up from its journal, and the seat answers through B again.
     let port: u16 = a.addr.rsplit(':').next().unwrap().parse().unwrap();
-    let a_url = a.url();
+    let a_url = url(&a);
     drop(a);
     let r = request(&b.addr, "GET", &format!("/api/play/{t}"), None, None);
     assert_eq!((r.status, r.header("location")), (307, Some(format!("{a_url}/api/play/{t}"))));

@@ -4,44 +4,24 @@
 //! try (another seat's turn, out of turn, an old action again, a revoked link, the seed, a bot
 //! command in a request) are each performed and refused.
 
+use crate::util::{spawn_serve, Served};
 use paifu_core::fair;
 use paifu_recorder::archive::{Archive, Role};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
-use std::io::{BufRead, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+
 use std::time::{Duration, Instant};
 
 const PAIFU: &str = env!("CARGO_BIN_EXE_paifu");
 
 /// A `paifu serve` child over `DIR/t.db`, killed when dropped.
-pub(crate) struct Server {
-    child: Child,
-    pub(crate) addr: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-pub(crate) fn serve(dir: &Path, extra: &[&str]) -> Server {
-    let mut child = Command::new(PAIFU)
-        .args(["serve", "--db", "t.db", "--addr", "127.0.0.1:0", "--live-delay", "0", "--key", "k.key", "--no-sync"])
-        .args(extra)
-        .current_dir(dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let addr = line.split("http://").nth(1).and_then(|a| a.split('/').next()).unwrap_or_else(|| panic!("{line}"));
-    Server { child, addr: addr.trim().to_owned() }
+pub(crate) fn serve(dir: &Path, extra: &[&str]) -> Served {
+    let mut args = vec!["--db", "t.db", "--addr", "127.0.0.1:0", "--live-delay", "0", "--key", "k.key", "--no-sync"];
+    args.extend(extra);
+    spawn_serve(dir, &args)
 }
 
 /// An organiser's token in a fresh archive at `DIR/t.db`.
@@ -389,7 +369,7 @@ fn two_people_play_tzq_and_a_server_killed_mid_game_resumes_the_table_to_the_sam
 }
 
 /// A server started with the bot `greedy` (riichi), its folder and an organiser's token.
-fn with_greedy() -> (tempfile::TempDir, String, Server) {
+fn with_greedy() -> (tempfile::TempDir, String, Served) {
     let dir = tempfile::tempdir().unwrap();
     let org = organiser(dir.path());
     let bot = format!("greedy={PAIFU} bot riichi --strategy greedy --seed s{{seat}}");

@@ -74,3 +74,36 @@ pub(crate) fn http_get(addr: &str, path: &str) -> (u16, String) {
     let status = text.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
     (status, text.split_once("\r\n\r\n").map(|(_, b)| b.to_owned()).unwrap_or_default())
 }
+
+/// A `paifu serve` started by a test, killed when dropped.
+pub(crate) struct Served {
+    pub(crate) child: std::process::Child,
+    /// `127.0.0.1:PORT`, as the server printed it.
+    pub(crate) addr: String,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `paifu serve ARGS` in `dir`, once it has said where it listens (its first line).
+pub(crate) fn spawn_serve(dir: &Path, args: &[&str]) -> Served {
+    use std::io::BufRead;
+    let child = Command::new(env!("CARGO_BIN_EXE_paifu"))
+        .arg("serve")
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut served = Served { child, addr: String::new() };
+    let mut line = String::new();
+    std::io::BufReader::new(served.child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let addr = line.split("http://").nth(1).and_then(|a| a.split('/').next()).unwrap_or_else(|| panic!("{line}"));
+    served.addr = addr.trim().to_owned();
+    served
+}
