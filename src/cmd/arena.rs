@@ -11,9 +11,10 @@ use paifu_core::cert::SecretKey;
 use paifu_core::fair::{self, Contribution};
 use paifu_core::log::{header_line, record_line, Action, Header, Record};
 use paifu_core::{Digest, Seed};
-use paifu_recorder::archive::Archive;
+use paifu_recorder::archive::{Archive, JobKind, NewMatchJob};
 use paifu_recorder::arena::host::Timing;
 use paifu_recorder::arena::matches::{self, Folder, MatchSummary, Plan, Watch};
+use paifu_recorder::arena::queued::MatchJob;
 use paifu_recorder::arena::sandbox::{Rlimits, Sandbox, Secrets};
 use paifu_recorder::bots::{self, Bots};
 use std::collections::BTreeMap;
@@ -54,7 +55,19 @@ Examples:
       --bot 'python3 -c \"from mjai.bot.rulebase import RulebaseBot; RulebaseBot(player_id={seat}).start()\"'
   paifu arena tzq --bot './mine {seat}' --bot 'paifu bot tzq --strategy random' --games 10 --out duel/ \\
       --db paifu.db --tournament \"Bot cup\" --key referee.key
-  paifu arena --resume match/";
+  paifu arena --resume match/
+
+With --queue the match is not played here: it is queued in the archive (--db) as jobs for paifu worker \
+(docs/archive.md, \"Arena matches as jobs\"), one job per game, or with --duplicate one per deal holding all its \
+rotations (stored together or not at all). The match seed is drawn (or fixed by --seed-from) now and kept in the \
+database, which the bots never see; each game's seed is derived from it as above and revealed in its stored log. \
+With --queue each --bot is a bot's NAME, not a command: every worker runs the command it was given itself for that \
+name (paifu worker --bot NAME=CMD), in its own sandbox (--no-sandbox, --allow and --bot-memory-mb are the \
+worker's); a worker without the bot leaves the job to another. The workers sign with their own --key.
+  paifu arena tzq --queue --db postgres://paifu@db.example/paifu --match cup-r1 \\
+      --bot greedy --name Ann --bot mine --name Bo --games 8 --tournament \"Bot cup\"
+  paifu arena riichi --queue --duplicate --db club.db --bot greedy --games 4 --seed-from seeds.json
+  paifu worker --db club.db --bot greedy='paifu bot riichi --strategy first' --idle-exit 10";
 
 #[derive(Args, Debug)]
 #[command(after_help = AFTER_HELP)]
@@ -77,8 +90,20 @@ pub struct ArenaArgs {
     #[arg(long)]
     pub duplicate: bool,
     /// The match folder (created; must not hold a match already).
-    #[arg(long, short, required_unless_present = "resume")]
+    #[arg(long, short, required_unless_present_any = ["resume", "queue"])]
     pub out: Option<PathBuf>,
+    /// Queue the match in the archive (--db) as jobs for paifu worker instead of playing it:
+    /// each --bot is then the NAME of a bot the workers were given (paifu worker --bot NAME=CMD).
+    #[arg(
+        long,
+        requires = "db",
+        conflicts_with_all = ["resume", "out", "key", "no_sandbox", "allow", "bot_memory_mb", "no_sync"]
+    )]
+    pub queue: bool,
+    /// With --queue: the match's name; its games are stored as NAME/game-0001.paifu.jsonl
+    /// (default: arena-SECONDS, the time it was queued).
+    #[arg(long = "match", value_name = "NAME", requires = "queue")]
+    pub match_name: Option<String>,
     /// Resume the match in this folder (after the host was stopped or killed). Its plan keeps
     /// everything else, --db, --tournament and --key included.
     #[arg(
@@ -416,8 +441,84 @@ fn sandbox_of(plan: &Plan, folder: &Folder, secrets: &Hidden<'_>) -> Result<Opti
     Ok(Some(sandbox))
 }
 
-/// `paifu arena`: 0 every game played to its end and recorded, 2 the match could not go on.
+/// The match seed (drawn, or from --seed-from) and the digest of the commitments it was made from.
+fn match_seed(a: &ArenaArgs) -> Result<(Seed, Option<Digest>)> {
+    Ok(match &a.seed_from {
+        Some(p) => {
+            let (s, c) = fair_seed(p)?;
+            (s, Some(c))
+        }
+        None => (drawn_seed()?, None),
+    })
+}
+
+/// Checks a plan against its game's engine as a match would before its first game.
+struct CheckPlan<'a>(&'a Plan);
+
+impl bots::Visitor for CheckPlan<'_> {
+    type Output = std::result::Result<(), matches::MatchError>;
+    fn visit<G: Bots>(self) -> Self::Output {
+        matches::Setup::<G>::of(self.0, G::protocol, None).map(|_| ())
+    }
+}
+
+/// `paifu arena --queue`: the match as jobs in the archive, nothing played here.
+fn enqueue(a: &ArenaArgs) -> Result {
+    let game = a.game.as_deref().unwrap_or_default();
+    let db = a.db.clone().ok_or_else(|| Error::Usage("--queue queues the match in an archive: give --db".into()))?;
+    let label = match &a.match_name {
+        Some(l) => l.clone(),
+        None => format!("arena-{}", now_ms() / 1000),
+    };
+    if label.trim().is_empty() || label.chars().any(char::is_control) {
+        return Err(Error::Usage("--match: a match's name may not be empty or hold control characters".into()));
+    }
+    let (seed, commitments) = match_seed(a)?;
+    let mut plan = plan_of(a, game, commitments)?;
+    // The workers' sandbox is theirs; the plan is checked here as the game's engine reads it.
+    plan.sandbox = false;
+    bots::by_name(&plan.game, CheckPlan(&plan)).map_err(|f| Error::Usage(f.message))?.map_err(Error::Arena)?;
+    let jobs = MatchJob::split(&plan, &label).map_err(|e| Error::Usage(format!("--bot: {e}")))?;
+    let kind = if plan.duplicate { JobKind::Duplicate } else { JobKind::Match };
+    let new: Vec<NewMatchJob> = jobs
+        .iter()
+        .map(|j| NewMatchJob {
+            kind,
+            title: j.title(),
+            bots: j.needs(),
+            spec: serde_json::to_string(j).expect("a match job is JSON"),
+        })
+        .collect();
+    let mut archive = open(&db)?;
+    let ids = archive.enqueue_match(&new, &seed.to_hex(), a.tournament.as_deref()).map_err(Error::archive(&db))?;
+    if let Some(c) = commitments {
+        outln!("seed commitments: {c} (the match seed is made from every party's contribution)")?;
+    }
+    let (first, last) = (ids.first().copied().unwrap_or(0), ids.last().copied().unwrap_or(0));
+    let per =
+        if plan.duplicate { format!("one per deal, {} games each", plan.bots.len()) } else { "one per game".into() };
+    outln!(
+        "queued match {label}: {} games as {} {} jobs (ids {first}-{last}, {per}) in {}",
+        plan.games,
+        ids.len(),
+        kind.as_str(),
+        crate::archive::shown(&db)
+    )?;
+    let bots: Vec<String> = jobs.first().map(MatchJob::needs).unwrap_or_default();
+    outln!(
+        "the workers play them with their own bots: paifu worker --db {} {}",
+        crate::archive::shown(&db),
+        bots.iter().map(|b| format!("--bot {b}=CMD")).collect::<Vec<_>>().join(" ")
+    )?;
+    Ok(Status::Fine)
+}
+
+/// `paifu arena`: 0 every game played to its end and recorded (or queued), 2 the match could
+/// not go on.
 pub fn run(a: ArenaArgs) -> Result {
+    if a.queue {
+        return enqueue(&a);
+    }
     let (folder, plan, seed) = match &a.resume {
         Some(dir) => {
             let folder = Folder { root: dir.clone() };
@@ -427,13 +528,7 @@ pub fn run(a: ArenaArgs) -> Result {
         None => {
             let game = a.game.as_deref().unwrap_or_default();
             let out = a.out.clone().unwrap_or_default();
-            let (seed, commitments) = match &a.seed_from {
-                Some(p) => {
-                    let (s, c) = fair_seed(p)?;
-                    (s, Some(c))
-                }
-                None => (drawn_seed()?, None),
-            };
+            let (seed, commitments) = match_seed(&a)?;
             let plan = plan_of(&a, game, commitments)?;
             plan.protocol_kind()?;
             plan.policy_kind()?;

@@ -15,11 +15,13 @@ use std::path::PathBuf;
     args_conflicts_with_subcommands = true,
     after_help = "Without a subcommand: how many jobs are queued, running (and of those, how many under a lease that \
 passed: their worker died, the next worker takes them again), done and failed; the failed ones with their errors; the \
-entries that a re-validation found would now get another verdict.
+arena's match jobs (paifu arena --queue: their kind, match or duplicate, the match and its game or deal, the bots \
+they need by name, their state and worker); the entries that a re-validation found would now get another verdict.
 
 Examples:
   paifu jobs --db postgres://paifu@db.example/paifu
   paifu jobs --failed 100 --db club.db
+  paifu jobs --matches 200 --db club.db                             # the arena's match jobs
   paifu jobs revalidate --db postgres://paifu@db.example/paifu      # every stored entry, under this engine
   paifu jobs revalidate --from 1000 --to 1999 --db club.db
 
@@ -48,6 +50,9 @@ pub struct ListArgs {
     /// How many failed jobs to list, newest first.
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub failed: u32,
+    /// How many arena match jobs to list (kind, the match and game, state), newest first.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub matches: u32,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -111,6 +116,7 @@ fn list(a: ListArgs) -> Result {
     if c.failed > failed.len() as u64 {
         outln!("  ... and {} more failed jobs (--failed N lists more)", c.failed - failed.len() as u64)?;
     }
+    list_matches(&archive, &a)?;
     let mut differ = 0;
     for (id, r) in archive.revalidations().map_err(Error::archive(&a.db))? {
         for ch in &r.changed {
@@ -119,6 +125,29 @@ fn list(a: ListArgs) -> Result {
         }
     }
     Ok(Status::faulty_if(c.failed > 0 || differ > 0))
+}
+
+/// The arena's match jobs (`paifu arena --queue`): one line each, newest first.
+fn list_matches(archive: &paifu_recorder::archive::Archive, a: &ListArgs) -> Result<()> {
+    let rows = archive.match_jobs(a.matches).map_err(Error::archive(&a.db))?;
+    for j in &rows {
+        let state = match (j.state, j.worker.as_deref()) {
+            (JobState::Queued, _) => "queued".to_owned(),
+            (s, Some(w)) => format!("{} (worker {w}, attempt {})", s.as_str(), j.attempts),
+            (s, None) => s.as_str().to_owned(),
+        };
+        outln!(
+            "  {} job {}: {} (bots {}): {state}",
+            j.kind.as_str(),
+            j.id,
+            j.title.as_deref().unwrap_or(""),
+            j.bots.join(", ")
+        )?;
+    }
+    if rows.len() as u32 == a.matches && a.matches > 0 {
+        outln!("  ... (--matches N lists more match jobs)")?;
+    }
+    Ok(())
 }
 
 fn revalidate(a: RevalidateArgs) -> Result {

@@ -4,6 +4,7 @@ mod architecture;
 mod archive_attacks;
 mod archive_pg;
 mod arena;
+mod arena_jobs;
 mod arena_threats;
 mod cli;
 mod cli_archive;

@@ -3,7 +3,8 @@
 //! and the kept counts equal a recount; a worker killed with SIGKILL after taking a job, or inside
 //! the transaction that finishes it, leaves the job to another once its lease passes, nothing
 //! stored twice or lost; a file that is not a log becomes a failed job with its error. Each on
-//! PostgreSQL (a throwaway cluster, `pg_test`) and on SQLite (one worker).
+//! PostgreSQL (a throwaway cluster, `pg_test`) and on SQLite (one worker). Arena match jobs:
+//! `arena_jobs.rs`, with these helpers.
 
 use crate::util::{paifu, stderr, stdout};
 use paifu_core::log::Encoding;
@@ -15,27 +16,27 @@ use std::time::{Duration, Instant};
 
 /// Where the test's archive is: a PostgreSQL database (kept alive with the test) or a SQLite
 /// file in the test's folder.
-enum Db {
+pub(crate) enum Db {
     Pg(pg_test::TestDb),
     Lite(String),
 }
 
 impl Db {
-    fn new(pg: bool, dir: &Path) -> Db {
+    pub(crate) fn new(pg: bool, dir: &Path) -> Db {
         match pg {
             true => Db::Pg(pg_test::database()),
             false => Db::Lite(dir.join("queue.db").display().to_string()),
         }
     }
 
-    fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         match self {
             Db::Pg(d) => d.url(),
             Db::Lite(p) => p.clone(),
         }
     }
 
-    fn open(&self) -> Archive {
+    pub(crate) fn open(&self) -> Archive {
         Archive::open(Path::new(&self.url())).expect("open the archive")
     }
 }
@@ -61,7 +62,7 @@ fn queue(dir: &Path, db: &Db) -> String {
 }
 
 /// A `paifu worker` process named `name` with `args`, and `env` set.
-fn worker(dir: &Path, db: &Db, name: &str, args: &[&str], env: &[(&str, &str)]) -> Child {
+pub(crate) fn worker(dir: &Path, db: &Db, name: &str, args: &[&str], env: &[(&str, &str)]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_paifu"))
         .args(["worker", "--db", &db.url(), "--name", name])
         .args(args)
@@ -74,12 +75,12 @@ fn worker(dir: &Path, db: &Db, name: &str, args: &[&str], env: &[(&str, &str)]) 
 }
 
 /// Waits for a worker to end, within two minutes.
-fn finish(child: Child) -> Output {
+pub(crate) fn finish(child: Child) -> Output {
     child.wait_with_output().expect("paifu worker ends")
 }
 
 /// Waits until `test` holds of the archive's job counts, within a minute.
-fn wait_for(db: &Db, test: impl Fn(&JobCounts) -> bool) {
+pub(crate) fn wait_for(db: &Db, test: impl Fn(&JobCounts) -> bool) {
     let a = db.open();
     let started = Instant::now();
     loop {
@@ -93,7 +94,7 @@ fn wait_for(db: &Db, test: impl Fn(&JobCounts) -> bool) {
 }
 
 /// The archive's kept counts against a recount of its rows: (games, valid), which must agree.
-fn counts(db: &Db) -> (u64, u64) {
+pub(crate) fn counts(db: &Db) -> (u64, u64) {
     let a = db.open();
     let s = a.summary().unwrap();
     let rows = a.all_games(&Filter::default()).unwrap();
@@ -107,7 +108,7 @@ fn counts(db: &Db) -> (u64, u64) {
 }
 
 /// The job numbers a worker's output says it finished ("job N: ...").
-fn jobs_done(out: &str) -> Vec<i64> {
+pub(crate) fn jobs_done(out: &str) -> Vec<i64> {
     out.lines().filter_map(|l| l.strip_prefix("job ")?.split(':').next()?.parse().ok()).collect()
 }
 

@@ -2,8 +2,11 @@
 //! of `paifu worker` processes on any number of machines (docs/archive.md, "The queue").
 //!
 //! A job is `ingest` (a file's bytes, its name, tournament and who queued it: validated and
-//! stored as `paifu ingest` stores it) or `revalidate` (a range of entries, replayed again under
-//! this build's engine; the stored verdicts never change, the new one is the job's result).
+//! stored as `paifu ingest` stores it), `revalidate` (a range of entries, replayed again under
+//! this build's engine; the stored verdicts never change, the new one is the job's result), or
+//! an arena job, `match` (one game) or `duplicate` (a deal in every rotation): played by a worker
+//! that has the bots it names, its games stored together (the section "Arena matches and
+//! duplicate sets as jobs" below).
 //!
 //! - **Taking** ([`Archive::take_job`]): one short transaction picks the oldest job that is
 //!   queued, or running under a lease that has passed (its worker died), and sets this worker's
@@ -43,6 +46,10 @@ pub const MAX_ATTEMPTS: i64 = 5;
 pub enum JobKind {
     Ingest,
     Revalidate,
+    /// One game of an arena match (`paifu arena --queue`).
+    Match,
+    /// One deal of a duplicate match, every rotation of it: stored together or not at all.
+    Duplicate,
 }
 
 impl JobKind {
@@ -50,6 +57,8 @@ impl JobKind {
         match self {
             JobKind::Ingest => "ingest",
             JobKind::Revalidate => "revalidate",
+            JobKind::Match => "match",
+            JobKind::Duplicate => "duplicate",
         }
     }
 
@@ -57,6 +66,8 @@ impl JobKind {
         match s {
             "ingest" => Ok(JobKind::Ingest),
             "revalidate" => Ok(JobKind::Revalidate),
+            "match" => Ok(JobKind::Match),
+            "duplicate" => Ok(JobKind::Duplicate),
             other => Err(ArchiveError::Corrupt(format!("a job of unknown kind {other:?}"))),
         }
     }
@@ -111,6 +122,10 @@ pub struct Job {
     /// The entries `first..=last` (a re-validation).
     pub first: i64,
     pub last: i64,
+    /// A match job's games, as the arena reads them (JSON: `arena::queued::MatchJob`).
+    pub spec: Option<String>,
+    /// A match job's match seed (hex): the database's secret, never shown to a bot.
+    pub seed: Option<String>,
 }
 
 /// A job as `paifu jobs` lists it.
@@ -184,6 +199,8 @@ pub enum Worked {
     Revalidated(Revalidated),
     /// The job is marked failed with this error (bytes that are not a log, a refused name).
     Failed(String),
+    /// A match job's games stored (in order), committed with the job marked done.
+    Played(Vec<Stored>),
 }
 
 /// Milliseconds since the Unix epoch (the leases' clock).
@@ -219,6 +236,51 @@ fn close(db: Db<'_>, job: &Job, state: JobState, result: Option<&str>, error: Op
     } else {
         Err(ArchiveError::LostLease { job: job.id })
     }
+}
+
+/// Sets `worker`'s lease on the job `(id, state, attempts)` picked in this transaction, and
+/// answers it; or, when a worker died holding it [`MAX_ATTEMPTS`] times already, marks it failed
+/// (abandoned) and answers `None`.
+fn lease_job(db: Db<'_>, picked: (i64, &str, i64), worker: &str, at: i64, lease_ms: i64) -> Result<Option<Job>> {
+    let (id, state, attempts) = picked;
+    if state == "running" && attempts >= MAX_ATTEMPTS {
+        db.exec(
+            "UPDATE jobs SET state = 'failed', done_at = ?2, lease_until = NULL, error = ?3 WHERE id = ?1",
+            params![
+                id,
+                now(),
+                format!("abandoned: taken {attempts} times, and each time its worker stopped before finishing it")
+            ],
+        )?;
+        return Ok(None);
+    }
+    db.row(
+        "UPDATE jobs SET state = 'running', worker = ?2, lease_until = ?3, attempts = attempts + 1
+         WHERE id = ?1
+         RETURNING kind, attempts, name, tournament, origin, token_id, bytes, first_id, last_id, spec, seed",
+        params![id, worker, at.saturating_add(lease_ms)],
+        |r| {
+            let origin = match (r.get::<_, String>(4)?.as_str(), r.get::<_, Option<i64>>(5)?) {
+                ("web", Some(token)) => Origin::Web { token },
+                _ => Origin::CommandLine,
+            };
+            Ok(Job {
+                id,
+                kind: JobKind::parse(&r.get::<_, String>(0)?)?,
+                attempt: r.get(1)?,
+                worker: worker.to_owned(),
+                name: r.get(2)?,
+                tournament: r.get(3)?,
+                origin,
+                bytes: r.get::<_, Option<Vec<u8>>>(6)?.unwrap_or_default(),
+                first: r.get::<_, Option<i64>>(7)?.unwrap_or(0),
+                last: r.get::<_, Option<i64>>(8)?.unwrap_or(-1),
+                spec: r.get(9)?,
+                seed: r.get(10)?,
+            })
+        },
+    )
+    .map(Some)
 }
 
 const JOB_COLUMNS: &str =
@@ -259,14 +321,7 @@ impl Archive {
         tournament: Option<&str>,
         origin: Origin,
     ) -> Result<Vec<i64>> {
-        if let Some(t) = tournament {
-            // A tournament that does not exist yet is made by the job: its name is checked now
-            // as a new name (no invisible character), so that no job fails for it later.
-            match self.tournament_info(t)? {
-                Some(_) => check_name(NameKind::Tournament, t)?,
-                None => super::names::check_new_name(NameKind::Tournament, t)?,
-            }
-        }
+        self.check_queued_tournament(tournament)?;
         self.retry(|db| {
             short(db, |db| {
                 let created = now();
@@ -329,12 +384,15 @@ impl Archive {
         self.retry(|db| {
             short(db, |db| loop {
                 let at = now_ms();
+                // Match jobs are taken only by a worker with their bots (`take_match_job`).
                 let pick = db.pick(
                     "SELECT id, state, attempts FROM jobs
                      WHERE state IN ('queued', 'running') AND (state = 'queued' OR lease_until < ?1)
+                       AND kind IN ('ingest', 'revalidate')
                      ORDER BY id LIMIT 1",
                     "SELECT id, state, attempts FROM jobs
                      WHERE state IN ('queued', 'running') AND (state = 'queued' OR lease_until < ?1)
+                       AND kind IN ('ingest', 'revalidate')
                      ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED",
                 );
                 let Some((id, state, attempts)) =
@@ -342,42 +400,9 @@ impl Archive {
                 else {
                     return Ok(None);
                 };
-                if state == "running" && attempts >= MAX_ATTEMPTS {
-                    db.exec(
-                        "UPDATE jobs SET state = 'failed', done_at = ?2, lease_until = NULL, error = ?3 WHERE id = ?1",
-                        params![
-                            id,
-                            now(),
-                            format!("abandoned: taken {attempts} times, and each time its worker stopped before finishing it")
-                        ],
-                    )?;
-                    continue;
+                if let Some(job) = lease_job(db, (id, &state, attempts), worker, at, lease_ms)? {
+                    return Ok(Some(job));
                 }
-                let job = db.row(
-                    "UPDATE jobs SET state = 'running', worker = ?2, lease_until = ?3, attempts = attempts + 1
-                     WHERE id = ?1
-                     RETURNING kind, attempts, name, tournament, origin, token_id, bytes, first_id, last_id",
-                    params![id, worker, at.saturating_add(lease_ms)],
-                    |r| {
-                        let origin = match (r.get::<_, String>(4)?.as_str(), r.get::<_, Option<i64>>(5)?) {
-                            ("web", Some(token)) => Origin::Web { token },
-                            _ => Origin::CommandLine,
-                        };
-                        Ok(Job {
-                            id,
-                            kind: JobKind::parse(&r.get::<_, String>(0)?)?,
-                            attempt: r.get(1)?,
-                            worker: worker.to_owned(),
-                            name: r.get(2)?,
-                            tournament: r.get(3)?,
-                            origin,
-                            bytes: r.get::<_, Option<Vec<u8>>>(6)?.unwrap_or_default(),
-                            first: r.get::<_, Option<i64>>(7)?.unwrap_or(0),
-                            last: r.get::<_, Option<i64>>(8)?.unwrap_or(-1),
-                        })
-                    },
-                )?;
-                return Ok(Some(job));
             })
         })
     }
@@ -397,6 +422,10 @@ impl Archive {
     ) -> Result<Worked> {
         match job.kind {
             JobKind::Ingest => self.work_ingest(job, sign, before_commit),
+            JobKind::Match | JobKind::Duplicate => Err(ArchiveError::Corrupt(format!(
+                "job {} is a match: it is played by paifu worker with its bots, and finished by finish_match_job",
+                job.id
+            ))),
             JobKind::Revalidate => {
                 let r = self.revalidate(job.first, job.last)?;
                 let text = super::json(&r);
@@ -568,6 +597,247 @@ impl Archive {
     }
 }
 
+// Arena matches and duplicate sets as jobs (issue 29; docs/archive.md, "Arena matches as jobs").
+//
+// A match job holds its games as the arena reads them (`spec`, JSON: `arena::queued::MatchJob`,
+// which the archive does not read), the bots it needs by name (`bots`, a JSON list), and the
+// match seed (`seed`, hex): the database's secret, each game's seed derived from it as the arena
+// derives it, revealed in each stored log. A worker takes only a job whose bots it was given
+// itself ([`Archive::take_match_job`]); the commands are the worker's, never the job's.
+
+/// A match job to queue.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewMatchJob {
+    /// [`JobKind::Match`] (one game) or [`JobKind::Duplicate`] (a deal in every rotation).
+    pub kind: JobKind,
+    /// What it is, as `paifu jobs` shows it: `cup: game 3 of 4`.
+    pub title: String,
+    /// The bots it needs, by name.
+    pub bots: Vec<String>,
+    /// The job as the arena reads it (JSON).
+    pub spec: String,
+}
+
+/// A match job's result: the entries its games are stored as, in order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchPlayed {
+    pub entries: Vec<i64>,
+}
+
+/// A match job as `paifu jobs` lists it (never its seed).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MatchJobRow {
+    pub id: i64,
+    pub kind: JobKind,
+    pub state: JobState,
+    pub title: Option<String>,
+    pub bots: Vec<String>,
+    pub attempts: i64,
+    pub worker: Option<String>,
+    pub error: Option<String>,
+}
+
+impl Archive {
+    /// A tournament named by queued jobs: a tournament that does not exist yet is made by the
+    /// job, so its name is checked now as a new name (no invisible character), so that no job
+    /// fails for it later.
+    fn check_queued_tournament(&self, tournament: Option<&str>) -> Result<()> {
+        if let Some(t) = tournament {
+            match self.tournament_info(t)? {
+                Some(_) => check_name(NameKind::Tournament, t)?,
+                None => super::names::check_new_name(NameKind::Tournament, t)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Queues a match's jobs, with its seed (hex) and the tournament its games go into, in one
+    /// short transaction; answers their numbers, in order.
+    pub fn enqueue_match(&mut self, jobs: &[NewMatchJob], seed: &str, tournament: Option<&str>) -> Result<Vec<i64>> {
+        self.check_queued_tournament(tournament)?;
+        if let Some(j) = jobs.iter().find(|j| !matches!(j.kind, JobKind::Match | JobKind::Duplicate)) {
+            return Err(ArchiveError::Corrupt(format!("a {} job is not a match job", j.kind.as_str())));
+        }
+        self.retry(|db| {
+            short(db, |db| {
+                let created = now();
+                jobs.iter()
+                    .map(|j| {
+                        db.row(
+                            "INSERT INTO jobs(kind, state, name, tournament, origin, created_at, spec, seed, bots)
+                             VALUES (?1, 'queued', ?2, ?3, 'cli', ?4, ?5, ?6, ?7) RETURNING id",
+                            params![j.kind.as_str(), j.title, tournament, created, j.spec, seed, super::json(&j.bots)],
+                            |r| r.get(0),
+                        )
+                    })
+                    .collect()
+            })
+        })
+    }
+
+    /// Takes the oldest match job, queued or running under a lease that has passed, whose bots
+    /// are all among `have` (the names of the bots this worker was given); `None` when there is
+    /// none. A job needing a bot this worker lacks is left for another worker: `lacking` is told
+    /// of it (its number, title and the bots missing). One short transaction; on PostgreSQL the
+    /// job chosen is locked `FOR UPDATE SKIP LOCKED` (the others looked at are not locked).
+    pub fn take_match_job(
+        &mut self,
+        worker: &str,
+        lease: Duration,
+        have: &std::collections::BTreeSet<String>,
+        lacking: &mut dyn FnMut(i64, &str, &[String]),
+    ) -> Result<Option<Job>> {
+        let lease_ms = i64::try_from(lease.as_millis()).unwrap_or(i64::MAX / 2);
+        self.retry(|db| {
+            short(db, |db| {
+                let mut after = 0i64;
+                loop {
+                    let at = now_ms();
+                    let waiting: Vec<(i64, Option<String>, Option<String>)> = db.rows(
+                        "SELECT id, name, bots FROM jobs
+                         WHERE state IN ('queued', 'running') AND (state = 'queued' OR lease_until < ?1)
+                           AND kind IN ('match', 'duplicate') AND id > ?2
+                         ORDER BY id LIMIT 64",
+                        params![at, after],
+                        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                    )?;
+                    if waiting.is_empty() {
+                        return Ok(None);
+                    }
+                    for (id, title, bots) in waiting {
+                        after = id;
+                        let needs: Vec<String> = match bots.as_deref().map(serde_json::from_str::<Vec<String>>) {
+                            Some(Ok(b)) => b,
+                            _ => vec!["(unreadable: the job's bots are not a list of names)".to_owned()],
+                        };
+                        let missing: Vec<String> = needs.into_iter().filter(|b| !have.contains(b)).collect();
+                        if !missing.is_empty() {
+                            lacking(id, title.as_deref().unwrap_or(""), &missing);
+                            continue;
+                        }
+                        // Locked now, and still waiting (another worker may have taken it).
+                        let pick = db.pick(
+                            "SELECT id, state, attempts FROM jobs
+                             WHERE id = ?1 AND state IN ('queued', 'running') AND (state = 'queued' OR lease_until < ?2)",
+                            "SELECT id, state, attempts FROM jobs
+                             WHERE id = ?1 AND state IN ('queued', 'running') AND (state = 'queued' OR lease_until < ?2)
+                             FOR UPDATE SKIP LOCKED",
+                        );
+                        let picked = db.opt(pick, params![id, at], |r| {
+                            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?))
+                        })?;
+                        if let Some((id, state, attempts)) = picked {
+                            if let Some(job) = lease_job(db, (id, &state, attempts), worker, at, lease_ms)? {
+                                return Ok(Some(job));
+                            }
+                        }
+                    }
+                }
+            })
+        })
+    }
+
+    /// Extends this worker's lease of `job` to `lease` from now (a match's games may outlast one
+    /// lease: the worker renews it as it plays); [`ArchiveError::LostLease`] when the job is no
+    /// longer this worker's.
+    pub fn renew_lease(&mut self, job: &Job, lease: Duration) -> Result<()> {
+        let lease_ms = i64::try_from(lease.as_millis()).unwrap_or(i64::MAX / 2);
+        let n = self.retry(|db| {
+            short(db, |db| {
+                db.exec(
+                    "UPDATE jobs SET lease_until = ?1
+                     WHERE id = ?2 AND state = 'running' AND worker = ?3 AND attempts = ?4",
+                    params![now_ms().saturating_add(lease_ms), job.id, job.worker, job.attempt],
+                )
+            })
+        })?;
+        if n == 1 {
+            Ok(())
+        } else {
+            Err(ArchiveError::LostLease { job: job.id })
+        }
+    }
+
+    /// Finishes a match job this worker played: its games' logs (`(name, bytes)`, in order)
+    /// validated with no transaction open, then every one stored (each with the certificate
+    /// `sign` makes) and the job marked done in ONE transaction that first checks the lease: a
+    /// duplicate set is stored whole or not at all. A game that does not validate, or a refused
+    /// name, fails the job with its error and stores nothing. `before_commit` runs just before
+    /// the commit (tests stop a worker there).
+    pub fn finish_match_job(
+        &mut self,
+        job: &Job,
+        logs: &[(String, Vec<u8>)],
+        sign: &dyn Fn(&Prepared) -> Option<Certificate>,
+        before_commit: &mut dyn FnMut(),
+    ) -> Result<Worked> {
+        let prepared: Vec<Prepared> = logs.iter().map(|(_, bytes)| prepare(bytes)).collect();
+        let mut refused = None;
+        for ((name, _), p) in logs.iter().zip(&prepared) {
+            if let Some(r) = p.refusal() {
+                refused = Some(format!("{name}: {r}"));
+            } else if let Some(f) = p.verdict.fault() {
+                refused = Some(format!("{name}: the game played does not validate: {}", f.code.as_str()));
+            }
+            if refused.is_some() {
+                break;
+            }
+        }
+        if refused.is_none() {
+            if let Some(Err(e)) = job.tournament.as_deref().map(|t| check_name(NameKind::Tournament, t)) {
+                refused = Some(format!("--tournament: {e}"));
+            }
+        }
+        if let Some(error) = refused {
+            return self.fail_job(job, &error).map(|()| Worked::Failed(error));
+        }
+        let certificates: Vec<Option<Certificate>> = prepared.iter().map(sign).collect();
+        let certificates: Vec<Option<&Certificate>> = certificates.iter().map(Option::as_ref).collect();
+        let sources: Vec<Option<&str>> = logs.iter().map(|(name, _)| Some(name.as_str())).collect();
+        let stored = self.write_kept(|tx, kept| {
+            // The lease first: a worker that lost it stores nothing.
+            close(tx, job, JobState::Done, None, None)?;
+            let s = store_items(tx, kept, &prepared, &sources, &certificates, job.tournament.as_deref(), job.origin)?;
+            let result = MatchPlayed { entries: s.iter().map(|s| s.id).collect() };
+            tx.exec("UPDATE jobs SET result = ?1 WHERE id = ?2", params![super::json(&result), job.id])?;
+            before_commit();
+            Ok(s)
+        });
+        match stored {
+            Ok(s) => Ok(Worked::Played(s)),
+            Err(ArchiveError::Refused { refusal, .. }) => {
+                let error = refusal.to_string();
+                self.fail_job(job, &error).map(|()| Worked::Failed(error))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The match jobs, newest first, at most `limit`.
+    pub fn match_jobs(&self, limit: u32) -> Result<Vec<MatchJobRow>> {
+        self.db().rows(
+            "SELECT id, kind, state, name, bots, attempts, worker, error FROM jobs
+             WHERE kind IN ('match', 'duplicate') ORDER BY id DESC LIMIT ?1",
+            params![i64::from(limit)],
+            |r| {
+                Ok(MatchJobRow {
+                    id: r.get(0)?,
+                    kind: JobKind::parse(&r.get::<_, String>(1)?)?,
+                    state: JobState::parse(&r.get::<_, String>(2)?)?,
+                    title: r.get(3)?,
+                    bots: r
+                        .get::<_, Option<String>>(4)?
+                        .and_then(|b| serde_json::from_str(&b).ok())
+                        .unwrap_or_default(),
+                    attempts: r.get(5)?,
+                    worker: r.get(6)?,
+                    error: r.get(7)?,
+                })
+            },
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::tests::{on_both_backends, temp_archive, Backend, Place};
@@ -619,7 +889,146 @@ mod tests {
         bad_bytes_and_refused_names_become_failed_jobs_with_their_error,
         a_job_abandoned_too_often_is_failed,
         revalidation_reports_the_entries_whose_verdict_differs,
+        match_jobs_are_taken_only_by_a_worker_that_has_their_bots,
+        a_duplicate_set_is_stored_whole_or_not_at_all,
+        a_renewed_lease_holds_and_a_lost_one_stores_nothing,
     );
+
+    fn match_job(title: &str, bots: &[&str], kind: JobKind) -> NewMatchJob {
+        NewMatchJob {
+            kind,
+            title: title.into(),
+            bots: bots.iter().map(|b| b.to_string()).collect(),
+            spec: format!("{{\"title\":{title:?}}}"),
+        }
+    }
+
+    fn have(bots: &[&str]) -> std::collections::BTreeSet<String> {
+        bots.iter().map(|b| b.to_string()).collect()
+    }
+
+    fn match_jobs_are_taken_only_by_a_worker_that_has_their_bots(b: Backend) {
+        let (_place, mut a) = temp_archive(b);
+        let ids = a
+            .enqueue_match(
+                &[
+                    match_job("m: game 1 of 2", &["a", "b"], JobKind::Match),
+                    match_job("m: game 2 of 2", &["a"], JobKind::Match),
+                ],
+                "00",
+                Some("Cup"),
+            )
+            .unwrap();
+        a.enqueue_ingest(&files(1, "mixed"), None, Origin::CommandLine).unwrap();
+        // The ingest taker never takes a match job.
+        let ingest = a.take_job("plain", LEASE).unwrap().expect("the ingest job");
+        assert_eq!(ingest.kind, JobKind::Ingest);
+        assert!(a.take_job("plain", LEASE).unwrap().is_none(), "match jobs are not the plain taker's");
+        // A worker with bot a only: the first job (it lacks b) is left, and said; it takes the second.
+        let mut told = Vec::new();
+        let job = a
+            .take_match_job("wa", LEASE, &have(&["a"]), &mut |id, title, missing| {
+                told.push((id, title.to_owned(), missing.to_vec()))
+            })
+            .unwrap()
+            .expect("the job it can play");
+        assert_eq!((job.id, job.kind, job.seed.as_deref()), (ids[1], JobKind::Match, Some("00")));
+        assert_eq!(job.tournament.as_deref(), Some("Cup"));
+        assert_eq!(job.spec.as_deref(), Some("{\"title\":\"m: game 2 of 2\"}"));
+        assert_eq!(told, vec![(ids[0], "m: game 1 of 2".to_owned(), vec!["b".to_owned()])]);
+        assert!(a.take_match_job("wa", LEASE, &have(&["a"]), &mut |_, _, _| {}).unwrap().is_none());
+        assert!(a.take_match_job("none", LEASE, &have(&[]), &mut |_, _, _| {}).unwrap().is_none());
+        let job = a.take_match_job("wab", LEASE, &have(&["a", "b", "c"]), &mut |_, _, _| {}).unwrap().unwrap();
+        assert_eq!(job.id, ids[0]);
+        let rows = a.match_jobs(10).unwrap();
+        assert_eq!(
+            rows.iter().map(|r| (r.id, r.state)).collect::<Vec<_>>(),
+            vec![(ids[1], JobState::Running), (ids[0], JobState::Running)]
+        );
+        assert_eq!(rows[1].bots, vec!["a".to_owned(), "b".to_owned()]);
+        assert_eq!(a.job_counts().unwrap().running, 3);
+        // Only match kinds are queued as match jobs.
+        assert!(a.enqueue_match(&[match_job("x", &["a"], JobKind::Ingest)], "00", None).is_err());
+    }
+
+    fn a_duplicate_set_is_stored_whole_or_not_at_all(b: Backend) {
+        let (_place, mut a) = temp_archive(b);
+        let ids = a
+            .enqueue_match(
+                &[
+                    match_job("d: deal 1", &["a"], JobKind::Duplicate),
+                    match_job("d: deal 2", &["a"], JobKind::Duplicate),
+                ],
+                "00",
+                Some("Dup"),
+            )
+            .unwrap();
+        let set = |tag: &str| -> Vec<(String, Vec<u8>)> {
+            (0..2)
+                .map(|i| {
+                    (
+                        format!("d/{tag}{i}.paifu"),
+                        tzq_bytes(&format!("dup/{tag}/{i}"), ["Ann", "Bo"], Encoding::JsonLines),
+                    )
+                })
+                .collect()
+        };
+        // Deal 1: its second game does not validate: nothing of the set is stored.
+        let job = a.take_match_job("w", LEASE, &have(&["a"]), &mut |_, _, _| {}).unwrap().unwrap();
+        let mut broken = set("one");
+        broken[1].1 = b"not a log".to_vec();
+        let worked = a.finish_match_job(&job, &broken, &no_sign, &mut || {}).unwrap();
+        assert!(matches!(&worked, Worked::Failed(e) if e.contains("d/one1.paifu")), "{worked:?}");
+        assert_eq!(recount(&a), (0, 0), "not half a set");
+        // Deal 2: both games, one transaction, the job done with their entries.
+        let job = a.take_match_job("w", LEASE, &have(&["a"]), &mut |_, _, _| {}).unwrap().unwrap();
+        assert_eq!(job.id, ids[1]);
+        match a.finish_match_job(&job, &set("two"), &no_sign, &mut || {}).unwrap() {
+            Worked::Played(s) => assert_eq!(s.iter().map(|s| s.new).collect::<Vec<_>>(), vec![true, true]),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(recount(&a), (2, 2));
+        assert_eq!(a.summary().unwrap().games, 2);
+        assert_eq!(a.tournaments().unwrap()[0].games, 2);
+        let row = a.job(ids[1]).unwrap().unwrap();
+        let played: MatchPlayed = serde_json::from_str(row.result.as_deref().unwrap()).unwrap();
+        assert_eq!(played.entries.len(), 2);
+        assert_eq!(a.game(played.entries[1]).unwrap().unwrap().source.as_deref(), Some("d/two1.paifu"));
+        assert_eq!(a.job(ids[0]).unwrap().unwrap().state, JobState::Failed);
+        // A worker stopped inside the finishing transaction of a set leaves none of it.
+        a.enqueue_match(&[match_job("d: deal 3", &["a"], JobKind::Duplicate)], "00", Some("Dup")).unwrap();
+        let job = a.take_match_job("w", LEASE, &have(&["a"]), &mut |_, _, _| {}).unwrap().unwrap();
+        let stopped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            a.finish_match_job(&job, &set("three"), &no_sign, &mut || panic!("stopped")).unwrap();
+        }));
+        assert!(stopped.is_err());
+        let _ = a.db().batch("ROLLBACK");
+        assert_eq!(recount(&a), (2, 2), "nothing of the stopped set");
+        // work_job does not play match jobs.
+        assert!(a.work_job(&job, &no_sign, &mut || {}).is_err());
+    }
+
+    fn a_renewed_lease_holds_and_a_lost_one_stores_nothing(b: Backend) {
+        let (_place, mut a) = temp_archive(b);
+        a.enqueue_match(&[match_job("m: game 1 of 1", &["a"], JobKind::Match)], "00", None).unwrap();
+        let short_lease = Duration::from_millis(1);
+        let job = a.take_match_job("w1", short_lease, &have(&["a"]), &mut |_, _, _| {}).unwrap().unwrap();
+        a.renew_lease(&job, LEASE).unwrap();
+        std::thread::sleep(Duration::from_millis(5));
+        assert!(
+            a.take_match_job("w2", LEASE, &have(&["a"]), &mut |_, _, _| {}).unwrap().is_none(),
+            "the renewed lease holds past the first one"
+        );
+        expire_leases(&a);
+        let again = a.take_match_job("w2", LEASE, &have(&["a"]), &mut |_, _, _| {}).unwrap().unwrap();
+        assert_eq!((again.id, again.attempt), (job.id, 2));
+        assert!(matches!(a.renew_lease(&job, LEASE), Err(ArchiveError::LostLease { .. })));
+        let logs = vec![("m/g1.paifu".to_owned(), tzq_bytes("lease/1", ["Ann", "Bo"], Encoding::Binary))];
+        assert!(matches!(a.finish_match_job(&job, &logs, &no_sign, &mut || {}), Err(ArchiveError::LostLease { .. })));
+        assert_eq!(recount(&a), (0, 0), "the stale worker stored nothing");
+        assert!(matches!(a.finish_match_job(&again, &logs, &no_sign, &mut || {}).unwrap(), Worked::Played(_)));
+        assert_eq!(recount(&a), (1, 1));
+    }
 
     fn jobs_are_taken_oldest_first_each_by_one_worker(b: Backend) {
         let (_place, mut a) = temp_archive(b);

@@ -45,7 +45,10 @@ mod tables;
 mod tokens;
 mod tournaments;
 
-pub use jobs::{Ingested, Job, JobCounts, JobKind, JobRow, JobState, Revalidated, VerdictChange, Worked, MAX_ATTEMPTS};
+pub use jobs::{
+    Ingested, Job, JobCounts, JobKind, JobRow, JobState, MatchJobRow, MatchPlayed, NewMatchJob, Revalidated,
+    VerdictChange, Worked, MAX_ATTEMPTS,
+};
 pub use live::{LiveGame, LiveRefusal};
 pub use names::{check_name, check_new_name, skeleton, NameError, NameKind, MAX_NAME_CHARS};
 pub use prepare::{identity_of, prepare, DigestKind, Prepared, Refusal, StoredForm, KEEP_AFTER_FAULT_BYTES};

@@ -226,6 +226,43 @@ const MIGRATIONS: &[Migration] = &[
     CREATE INDEX sessions_token ON sessions(token_id, expires_at);
     ALTER TABLE play_tables ADD COLUMN host TEXT;",
     ),
+    Migration::Sql(
+        // 13: arena matches and duplicate sets as jobs (issue 29, `jobs.rs`): the kinds `match`
+        // (one game) and `duplicate` (a deal in every rotation), each with its games as the
+        // arena reads them (`spec`, JSON), the match seed (`seed`, hex: the database's secret)
+        // and the bots it needs by name (`bots`, a JSON list; never a command). SQLite cannot
+        // change a CHECK: the table is rebuilt, its rows and numbers kept.
+        "CREATE TABLE jobs_13(
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL CHECK (kind IN ('ingest', 'revalidate', 'match', 'duplicate')),
+        state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed')),
+        name TEXT,
+        tournament TEXT,
+        origin TEXT NOT NULL CHECK (origin IN ('cli', 'web')),
+        token_id INTEGER REFERENCES tokens(id),
+        first_id INTEGER,
+        last_id INTEGER,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        worker TEXT,
+        lease_until INTEGER,
+        created_at INTEGER NOT NULL,
+        done_at INTEGER,
+        result TEXT,
+        error TEXT,
+        bytes BLOB,
+        spec TEXT,
+        seed TEXT,
+        bots TEXT
+    );
+    INSERT INTO jobs_13(id, kind, state, name, tournament, origin, token_id, first_id, last_id, attempts, worker,
+                        lease_until, created_at, done_at, result, error, bytes)
+        SELECT id, kind, state, name, tournament, origin, token_id, first_id, last_id, attempts, worker,
+               lease_until, created_at, done_at, result, error, bytes FROM jobs;
+    DROP TABLE jobs;
+    ALTER TABLE jobs_13 RENAME TO jobs;
+    CREATE INDEX jobs_waiting ON jobs(id) WHERE state IN ('queued', 'running');
+    CREATE INDEX jobs_state ON jobs(state, id);",
+    ),
 ];
 
 /// The schema version this Paifu writes.

@@ -56,6 +56,10 @@ pub(super) const MIGRATIONS: &[&str] = &[
 CREATE INDEX sessions_expiry ON sessions(expires_at);
 CREATE INDEX sessions_token ON sessions(token_id, expires_at);
 ALTER TABLE play_tables ADD COLUMN host TEXT COLLATE "C";"#,
+    // 13: arena matches and duplicate sets as jobs (schema.rs, 13).
+    r#"ALTER TABLE jobs DROP CONSTRAINT jobs_kind_check;
+ALTER TABLE jobs ADD CONSTRAINT jobs_kind_check CHECK (kind IN ('ingest', 'revalidate', 'match', 'duplicate'));
+ALTER TABLE jobs ADD COLUMN spec TEXT COLLATE "C", ADD COLUMN seed TEXT COLLATE "C", ADD COLUMN bots TEXT COLLATE "C";"#,
 ];
 
 /// The schema of version [`BASELINE_VERSION`].

@@ -405,32 +405,7 @@ pub fn run<G: Registered>(
     watch: &mut dyn Watch<G::Action>,
     sandbox: Option<&Sandbox>,
 ) -> Result<MatchSummary, MatchError> {
-    if plan.sandbox != sandbox.is_some() {
-        return Err(MatchError::Plan(if plan.sandbox {
-            "the plan runs the bots in the sandbox, but none was made".into()
-        } else {
-            "the plan runs the bots unsandboxed (--no-sandbox), but a sandbox was given".into()
-        }));
-    }
-    let kind = plan.protocol_kind()?;
-    let policy = plan.policy_kind()?;
-    let rules = G::rules(&plan.ruleset, &plan.options).map_err(|e| MatchError::Plan(e.0))?;
-    let seats = plan.bots.len();
-    if !G::SEATS.contains(&seats) {
-        return Err(MatchError::Plan(format!(
-            "{} is played by {} to {} seats; the match has {seats} bots",
-            G::KIND.title(),
-            G::SEATS.start(),
-            G::SEATS.end()
-        )));
-    }
-    if make(kind, 0).is_none() {
-        return Err(MatchError::Plan(format!(
-            "{} bots cannot be spoken to in the {} protocol",
-            G::KIND,
-            plan.protocol
-        )));
-    }
+    let setup = Setup::<G>::of(plan, make, sandbox)?;
     let mut summary = MatchSummary::default();
     for number in 1..=plan.games {
         if folder.log(number).exists() {
@@ -440,9 +415,76 @@ pub fn run<G: Registered>(
             summary.skipped += 1;
             continue;
         }
+        let (played, timing) = setup.play(folder, plan, seed, number, watch, sandbox)?;
+        if played.resumed {
+            summary.resumed += 1;
+        }
+        summary.played += 1;
+        summary.timing.add(&timing);
+    }
+    if (1..=plan.games).all(|n| folder.log(n).exists()) {
+        folder.reveal(plan, seed)?;
+    }
+    Ok(summary)
+}
+
+/// What every game of a match is played with, checked once: the protocol, the policy, the
+/// rules, and the seats against the game's.
+pub struct Setup<G: Registered> {
+    kind: ProtocolKind,
+    policy: Policy,
+    rules: G::Rules,
+    make: ProtocolMaker<G>,
+}
+
+impl<G: Registered> Setup<G> {
+    /// Checks `plan` for `G` (and that a sandbox is given exactly when the plan runs the bots in
+    /// one).
+    pub fn of(plan: &Plan, make: ProtocolMaker<G>, sandbox: Option<&Sandbox>) -> Result<Setup<G>, MatchError> {
+        if plan.sandbox != sandbox.is_some() {
+            return Err(MatchError::Plan(if plan.sandbox {
+                "the plan runs the bots in the sandbox, but none was made".into()
+            } else {
+                "the plan runs the bots unsandboxed (--no-sandbox), but a sandbox was given".into()
+            }));
+        }
+        let kind = plan.protocol_kind()?;
+        let policy = plan.policy_kind()?;
+        let rules = G::rules(&plan.ruleset, &plan.options).map_err(|e| MatchError::Plan(e.0))?;
+        let seats = plan.bots.len();
+        if !G::SEATS.contains(&seats) {
+            return Err(MatchError::Plan(format!(
+                "{} is played by {} to {} seats; the match has {seats} bots",
+                G::KIND.title(),
+                G::SEATS.start(),
+                G::SEATS.end()
+            )));
+        }
+        if make(kind, 0).is_none() {
+            return Err(MatchError::Plan(format!(
+                "{} bots cannot be spoken to in the {} protocol",
+                G::KIND,
+                plan.protocol
+            )));
+        }
+        Ok(Setup { kind, policy, rules, make })
+    }
+
+    /// Plays game `number` of the match into `folder` (resumed from its journal if there is
+    /// one), its bots started in `sandbox`.
+    pub fn play(
+        &self,
+        folder: &Folder,
+        plan: &Plan,
+        seed: &Seed,
+        number: u32,
+        watch: &mut dyn Watch<G::Action>,
+        sandbox: Option<&Sandbox>,
+    ) -> Result<(Played, Timing), MatchError> {
+        let seats = plan.bots.len();
         let game_seed = plan.game_seed(seed, number);
         let names: Vec<String> = (0..seats).map(|s| plan.names[plan.bot_at(number, s)].clone()).collect();
-        let mut header = Header::new(G::KIND.name(), &plan.ruleset, G::options(&rules), names, game_seed);
+        let mut header = Header::new(G::KIND.name(), &plan.ruleset, G::options(&self.rules), names, game_seed);
         header.seed = None;
         header.meta = BTreeMap::from([
             ("arena".to_owned(), format!("game {number} of {}", plan.games)),
@@ -462,6 +504,9 @@ pub fn run<G: Registered>(
         for seat in 0..seats {
             let command = &plan.bots[plan.bot_at(number, seat)];
             let err_path = folder.stderr(number, seat);
+            if let Some(dir) = err_path.parent() {
+                std::fs::create_dir_all(dir).map_err(io(dir))?;
+            }
             std::fs::OpenOptions::new().create(true).append(true).open(&err_path).map_err(io(&err_path))?;
             let launch = Launch { sandbox, stderr: Some(&err_path) };
             let bot = BotProcess::spawn(command, seat as u8, launch).map_err(|source| MatchError::Bot {
@@ -469,22 +514,13 @@ pub fn run<G: Registered>(
                 seat,
                 source,
             })?;
-            let protocol =
-                make(kind, seat as paifu_core::Seat).ok_or_else(|| MatchError::Plan("no protocol".into()))?;
+            let protocol = (self.make)(self.kind, seat as paifu_core::Seat)
+                .ok_or_else(|| MatchError::Plan("no protocol".into()))?;
             players.push(Player::new(bot, protocol, plan.limits()));
         }
-        let game = OneGame { folder, number, header, seed: game_seed, sync: plan.sync, policy };
-        let (played, timing) = game.play::<G>(rules.clone(), &mut players, watch)?;
-        if played.resumed {
-            summary.resumed += 1;
-        }
-        summary.played += 1;
-        summary.timing.add(&timing);
+        let game = OneGame { folder, number, header, seed: game_seed, sync: plan.sync, policy: self.policy };
+        game.play::<G>(self.rules.clone(), &mut players, watch)
     }
-    if (1..=plan.games).all(|n| folder.log(n).exists()) {
-        folder.reveal(plan, seed)?;
-    }
-    Ok(summary)
 }
 
 #[cfg(test)]

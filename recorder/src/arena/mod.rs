@@ -14,5 +14,6 @@ pub mod paifu_line;
 pub mod person;
 pub mod process;
 pub mod protocol;
+pub mod queued;
 pub mod sandbox;
 pub mod tables;
