@@ -1347,7 +1347,7 @@ fn store_items(
     let mut pending = aggregates::Pending::default();
     for (i, p) in items.iter().enumerate() {
         let item = Item {
-            p: *p,
+            p,
             source: sources.get(i).copied().flatten(),
             certificate: certificates.get(i).copied().flatten(),
             tournament: tid,
