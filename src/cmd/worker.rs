@@ -87,6 +87,11 @@ pub struct WorkerArgs {
     /// any job takes (a re-validation job is up to 200 entries).
     #[arg(long, value_name = "SECS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
     pub lease: u64,
+    /// Take up to this many queued ingest jobs at once and store them in one transaction (one
+    /// commit and one turn of the archive's write lock for all, each job still stored once, or
+    /// not at all, with its "done"). A job taken again after its worker died is taken alone.
+    #[arg(long, value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub batch: u32,
     /// Sign a certificate of each log ingested with this ed25519 private key (PKCS#8 PEM), stored
     /// with the entry in the same transaction.
     #[arg(long, value_name = "FILE")]
@@ -178,12 +183,13 @@ pub fn run(a: WorkerArgs) -> Result {
     let lease = Duration::from_secs(a.lease);
     let (mut done, mut failed) = (0u64, 0u64);
     let mut idle = Instant::now();
+    let batch = if a.once { 1 } else { a.batch };
     let mut told: BTreeSet<i64> = BTreeSet::new();
     while !STOP.load(Ordering::SeqCst) {
-        let mut job = archive.take_job(&name, lease).map_err(Error::archive(&a.db))?;
-        if job.is_none() && !arena.commands.is_empty() {
+        let mut jobs = archive.take_jobs(&name, lease, batch).map_err(Error::archive(&a.db))?;
+        if jobs.is_empty() && !arena.commands.is_empty() {
             let mut lacking = Vec::new();
-            job = archive
+            let job = archive
                 .take_match_job(&name, lease, &arena.have(), &mut |id, title, missing| {
                     if told.insert(id) {
                         lacking.push(format!(
@@ -197,8 +203,9 @@ pub fn run(a: WorkerArgs) -> Result {
             for line in lacking {
                 outln!("{line}")?;
             }
+            jobs.extend(job);
         }
-        let Some(job) = job else {
+        if jobs.is_empty() {
             if a.once {
                 outln!("no job is queued")?;
                 break;
@@ -208,56 +215,59 @@ pub fn run(a: WorkerArgs) -> Result {
             }
             std::thread::sleep(POLL);
             continue;
-        };
+        }
         test_pause(PAUSE_AFTER_TAKE);
-        let what = subject(&job);
-        let attempt = if job.attempt > 1 { format!(" (attempt {})", job.attempt) } else { String::new() };
-        let worked = match job.kind {
-            JobKind::Match | JobKind::Duplicate => arena.play(&mut archive, &job, lease, &sign),
-            JobKind::Ingest | JobKind::Revalidate => {
-                archive.work_job(&job, &sign, &mut || test_pause(PAUSE_BEFORE_COMMIT))
-            }
+        // A match job is taken alone; ingest and re-validation jobs come in batches.
+        let worked = match jobs[0].kind {
+            JobKind::Match | JobKind::Duplicate => vec![arena.play(&mut archive, &jobs[0], lease, &sign)],
+            JobKind::Ingest | JobKind::Revalidate => archive
+                .work_jobs(&jobs, &sign, &mut || test_pause(PAUSE_BEFORE_COMMIT))
+                .map_err(Error::archive(&a.db))?,
         };
-        match worked {
-            Ok(Worked::Ingested(s)) => {
-                done += 1;
-                let verdict = match &s.fault {
-                    Some(f) => format!("invalid ({})", f.code.as_str()),
-                    None => "valid".into(),
-                };
-                let how = if s.new { "stored as" } else { "already stored as" };
-                outln!("job {}: {what}{attempt}: {verdict}, {how} #{}", job.id, s.id)?;
-            }
-            Ok(Worked::Revalidated(r)) => {
-                done += 1;
-                outln!(
-                    "job {}: {what}{attempt}: {} checked, {} same, {} differ",
-                    job.id,
-                    r.checked,
-                    r.same,
-                    r.changed.len()
-                )?;
-                for c in &r.changed {
-                    outln!("  #{}: stored {}, now {}", c.id, c.stored, c.now)?;
+        for (job, w) in jobs.iter().zip(worked) {
+            let what = subject(job);
+            let attempt = if job.attempt > 1 { format!(" (attempt {})", job.attempt) } else { String::new() };
+            match w {
+                Ok(Worked::Ingested(s)) => {
+                    done += 1;
+                    let verdict = match &s.fault {
+                        Some(f) => format!("invalid ({})", f.code.as_str()),
+                        None => "valid".into(),
+                    };
+                    let how = if s.new { "stored as" } else { "already stored as" };
+                    outln!("job {}: {what}{attempt}: {verdict}, {how} #{}", job.id, s.id)?;
                 }
+                Ok(Worked::Revalidated(r)) => {
+                    done += 1;
+                    outln!(
+                        "job {}: {what}{attempt}: {} checked, {} same, {} differ",
+                        job.id,
+                        r.checked,
+                        r.same,
+                        r.changed.len()
+                    )?;
+                    for c in &r.changed {
+                        outln!("  #{}: stored {}, now {}", c.id, c.stored, c.now)?;
+                    }
+                }
+                Ok(Worked::Played(stored)) => {
+                    done += 1;
+                    let entries: Vec<String> = stored.iter().map(|s| format!("#{}", s.id)).collect();
+                    outln!("job {}: {what}{attempt}: played, stored as {}", job.id, entries.join(", "))?;
+                }
+                Ok(Worked::Failed(e)) => {
+                    failed += 1;
+                    outln!("job {}: {what}{attempt}: failed: {e}", job.id)?;
+                }
+                Err(ArchiveError::LostLease { .. }) => {
+                    outln!(
+                        "job {}: {what}{attempt}: not finished: its lease ({} s) passed and another worker took it",
+                        job.id,
+                        a.lease
+                    )?;
+                }
+                Err(e) => return Err(Error::archive(&a.db)(e)),
             }
-            Ok(Worked::Played(stored)) => {
-                done += 1;
-                let entries: Vec<String> = stored.iter().map(|s| format!("#{}", s.id)).collect();
-                outln!("job {}: {what}{attempt}: played, stored as {}", job.id, entries.join(", "))?;
-            }
-            Ok(Worked::Failed(e)) => {
-                failed += 1;
-                outln!("job {}: {what}{attempt}: failed: {e}", job.id)?;
-            }
-            Err(ArchiveError::LostLease { .. }) => {
-                outln!(
-                    "job {}: {what}{attempt}: not finished: its lease ({} s) passed and another worker took it",
-                    job.id,
-                    a.lease
-                )?;
-            }
-            Err(e) => return Err(Error::archive(&a.db)(e)),
         }
         idle = Instant::now();
         if a.once {

@@ -152,8 +152,13 @@ fn a_killed_worker_leaves_its_job_to_another_and_nothing_is_stored_twice(pg: boo
     write_games(dir.path(), 4);
     queue(dir.path(), &db);
     // One killed after taking job 1, before working it.
-    let mut taker =
-        worker(dir.path(), &db, "killed-after-take", &["--lease", "5"], &[("PAIFU_WORKER_TEST_PAUSE_MS", "600000")]);
+    let mut taker = worker(
+        dir.path(),
+        &db,
+        "killed-after-take",
+        &["--lease", "5", "--batch", "1"],
+        &[("PAIFU_WORKER_TEST_PAUSE_MS", "600000")],
+    );
     wait_for(&db, |c| c.running == 1);
     taker.kill().unwrap();
     finish(taker);
@@ -162,7 +167,7 @@ fn a_killed_worker_leaves_its_job_to_another_and_nothing_is_stored_twice(pg: boo
         dir.path(),
         &db,
         "killed-in-commit",
-        &["--lease", "2"],
+        &["--lease", "2", "--batch", "1"],
         &[("PAIFU_WORKER_TEST_PAUSE_IN_COMMIT_MS", "600000")],
     );
     wait_for(&db, |c| c.running == 2);

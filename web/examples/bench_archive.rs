@@ -20,6 +20,18 @@
 //! clients at once (default 20), each client on its own kept-alive connection: the 50th and 99th
 //! percentiles of the answer times, and how many answers were not 200 OK. REQUESTS 0 only fills
 //! the archive.
+//!
+//! DB may be a PostgreSQL URL (`postgres://...`): the same fill and the same pages, measured on
+//! PostgreSQL (the size printed is then the database's, `pg_database_size`).
+//!
+//! cargo run --release -p paifu-web --example bench_archive -- queue GAMES URL [STAR] [KEYFILE]
+//!
+//! Queues the same games (the same distribution, game for game) as ingest jobs instead of storing
+//! them (`paifu ingest --queue` does the same for files), 1000 to a job batch with its tournament,
+//! from the number of jobs already queued on (it resumes), and writes the signing key that "Cup
+//! 17" trusts to KEYFILE (default /tmp/bench-referee.key) for the workers:
+//! `paifu worker --db URL --key KEYFILE`. The workers certify every game with it (the direct fill
+//! certifies Cup 17's only; the other tournaments trust no key, so their pages are the same).
 
 use paifu_core::cert::{self, CertificateBody, SecretKey};
 use paifu_core::log::{self, Encoding};
@@ -32,6 +44,80 @@ use std::time::{Duration, Instant};
 /// The tournament whose games are certified by a key it trusts.
 const CERTIFIED: &str = "Cup 17";
 
+/// Game `k` of the bench's archive: a base game under its own seats (200 players, Star in every
+/// `every`-th game with its own numbering, so that Star's games are all different games), its
+/// table number in its header, every 50th cut in half (invalid).
+fn game<A: Clone>(base: &[log::Log<A>], every: usize, k: usize) -> log::Log<A> {
+    let (b, p1, p2) = match every > 0 && k % every == 0 {
+        true => {
+            let j = k / every;
+            (j % 256, None, (j / 256) % 200)
+        }
+        false => {
+            let p1 = k % 200;
+            (k % 256, Some(p1), (p1 + 1 + (k / 200) % 199) % 200)
+        }
+    };
+    let mut l = base[b].clone();
+    let first = p1.map_or_else(|| "Star".to_owned(), |p| format!("Player {p:03}"));
+    l.header.seats = vec![first, format!("Player {p2:03}")];
+    l.header.meta.insert("table".into(), k.to_string());
+    if k % 50 == 49 {
+        l.records.truncate(l.records.len() / 2);
+    }
+    l
+}
+
+/// The tournament of game `k` (a fiftieth of the games each, 1000 at a time).
+fn tournament_of(k: usize) -> String {
+    format!("Cup {:02}", (k / 1000) % 50)
+}
+
+/// `queue GAMES URL [STAR] [KEYFILE]`: the games queued as ingest jobs (see the top).
+fn queue(mut args: impl Iterator<Item = String>) {
+    let games: usize = args.next().and_then(|a| a.parse().ok()).expect("queue GAMES URL [STAR] [KEYFILE]");
+    let db = args.next().expect("queue GAMES URL [STAR] [KEYFILE]");
+    let star: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(0).min(games);
+    let keyfile = args.next().unwrap_or_else(|| "/tmp/bench-referee.key".into());
+    let every = games.checked_div(star).unwrap_or(0);
+    let key = SecretKey::from_bytes(&[17; 32]);
+    {
+        // Mode 0600 (made anew): paifu refuses a private key others can read.
+        let _ = std::fs::remove_file(&keyfile);
+        use std::os::unix::fs::OpenOptionsExt;
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(&keyfile)
+            .expect("write the key");
+        f.write_all(cert::secret_to_pem(&key).expect("the key as PEM").as_bytes()).expect("write the key");
+    }
+    let mut archive = Archive::open(std::path::Path::new(&db)).expect("open the archive");
+    archive.ensure_tournament(CERTIFIED, None, &[key.verifying_key()]).expect("the certified tournament");
+    let c = archive.job_counts().expect("job counts");
+    let have = (c.queued + c.running + c.done + c.failed) as usize;
+    println!("{have} jobs queued before; queueing games {have}..{games}; the key Cup 17 trusts: {keyfile}");
+    let base: Vec<_> = (0..256).into_par_iter().map(|i| tzq_log(&format!("bench/{i}"), ["a", "b"])).collect();
+    let t0 = Instant::now();
+    let mut i = have;
+    while i < games {
+        // Within one block of 1000 (one tournament).
+        let n = (1000 - i % 1000).min(games - i);
+        let files: Vec<(String, Vec<u8>)> = (i..i + n)
+            .into_par_iter()
+            .map(|k| (format!("bench/{k}.paifu"), log::encode(&game(&base, every, k), Encoding::Binary)))
+            .collect();
+        archive.enqueue_ingest(&files, Some(&tournament_of(i)), Origin::CommandLine).expect("queue");
+        i += n;
+        if i % 10_000 == 0 {
+            println!("  {i} games queued ({:.0} per second)", (i - have) as f64 / t0.elapsed().as_secs_f64());
+        }
+    }
+    println!("queued {} games in {:.1?}", games - have, t0.elapsed());
+}
+
 fn get(addr: std::net::SocketAddr, path: &str) -> (u16, usize) {
     let mut s = std::net::TcpStream::connect(addr).expect("connect");
     s.write_all(format!("GET {path} HTTP/1.0\r\nHost: bench\r\n\r\n").as_bytes()).expect("send");
@@ -42,7 +128,11 @@ fn get(addr: std::net::SocketAddr, path: &str) -> (u16, usize) {
 }
 
 fn main() {
-    let mut args = std::env::args().skip(1);
+    let mut args = std::env::args().skip(1).peekable();
+    if args.peek().map(String::as_str) == Some("queue") {
+        args.next();
+        return queue(args);
+    }
     let games: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(100_000);
     let db = args.next().unwrap_or_else(|| "/tmp/paifu-bench.db".into());
     let clients: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(20).max(1);
@@ -68,30 +158,12 @@ fn main() {
         let mut i = have;
         while i < games {
             let n = batch.min(games - i);
-            let t = format!("Cup {:02}", (i / batch) % 50);
+            let t = tournament_of(i);
             let certify = t == CERTIFIED;
             let (items, certs): (Vec<_>, Vec<_>) = (i..i + n)
                 .into_par_iter()
                 .map(|k| {
-                    // Every game different: its base game and seats (Star's games from their own
-                    // numbering, so that Star's 50 000 are 50 000 games).
-                    let (b, p1, p2) = match every > 0 && k % every == 0 {
-                        true => {
-                            let j = k / every;
-                            (j % 256, None, (j / 256) % 200)
-                        }
-                        false => {
-                            let p1 = k % 200;
-                            (k % 256, Some(p1), (p1 + 1 + (k / 200) % 199) % 200)
-                        }
-                    };
-                    let mut l = base[b].clone();
-                    let first = p1.map_or_else(|| "Star".to_owned(), |p| format!("Player {p:03}"));
-                    l.header.seats = vec![first, format!("Player {p2:03}")];
-                    l.header.meta.insert("table".into(), k.to_string());
-                    if k % 50 == 49 {
-                        l.records.truncate(l.records.len() / 2);
-                    }
+                    let l = game(&base, every, k);
                     let p = prepare(&log::encode(&l, Encoding::Binary));
                     let c = certify
                         .then(|| {
@@ -116,8 +188,12 @@ fn main() {
         let secs = t0.elapsed().as_secs_f64();
         println!("ingested {} games in {secs:.1} s ({:.0} per second)", games - have, (games - have) as f64 / secs);
     }
-    let size = std::fs::metadata(&db).map(|m| m.len()).unwrap_or(0);
-    println!("archive {db}: {} games, {:.1} MiB", archive.summary().expect("summary").games, size as f64 / 1048576.0);
+    let games_now = archive.summary().expect("summary").games;
+    match std::fs::metadata(&db) {
+        Ok(m) => println!("archive {db}: {games_now} games, {:.1} MiB", m.len() as f64 / 1048576.0),
+        // A PostgreSQL database: its size is `SELECT pg_database_size(current_database())`.
+        Err(_) => println!("archive {db}: {games_now} games"),
+    }
     drop(archive);
     if requests == 0 {
         return;

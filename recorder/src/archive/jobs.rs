@@ -241,7 +241,7 @@ fn close(db: Db<'_>, job: &Job, state: JobState, result: Option<&str>, error: Op
 /// Sets `worker`'s lease on the job `(id, state, attempts)` picked in this transaction, and
 /// answers it; or, when a worker died holding it [`MAX_ATTEMPTS`] times already, marks it failed
 /// (abandoned) and answers `None`.
-fn lease_job(db: Db<'_>, picked: (i64, &str, i64), worker: &str, at: i64, lease_ms: i64) -> Result<Option<Job>> {
+fn lease_job(db: Db<'_>, picked: (i64, &str, i64), worker: &str, until: i64) -> Result<Option<Job>> {
     let (id, state, attempts) = picked;
     if state == "running" && attempts >= MAX_ATTEMPTS {
         db.exec(
@@ -257,28 +257,9 @@ fn lease_job(db: Db<'_>, picked: (i64, &str, i64), worker: &str, at: i64, lease_
     db.row(
         "UPDATE jobs SET state = 'running', worker = ?2, lease_until = ?3, attempts = attempts + 1
          WHERE id = ?1
-         RETURNING kind, attempts, name, tournament, origin, token_id, bytes, first_id, last_id, spec, seed",
-        params![id, worker, at.saturating_add(lease_ms)],
-        |r| {
-            let origin = match (r.get::<_, String>(4)?.as_str(), r.get::<_, Option<i64>>(5)?) {
-                ("web", Some(token)) => Origin::Web { token },
-                _ => Origin::CommandLine,
-            };
-            Ok(Job {
-                id,
-                kind: JobKind::parse(&r.get::<_, String>(0)?)?,
-                attempt: r.get(1)?,
-                worker: worker.to_owned(),
-                name: r.get(2)?,
-                tournament: r.get(3)?,
-                origin,
-                bytes: r.get::<_, Option<Vec<u8>>>(6)?.unwrap_or_default(),
-                first: r.get::<_, Option<i64>>(7)?.unwrap_or(0),
-                last: r.get::<_, Option<i64>>(8)?.unwrap_or(-1),
-                spec: r.get(9)?,
-                seed: r.get(10)?,
-            })
-        },
+         RETURNING id, kind, attempts, name, tournament, origin, token_id, bytes, first_id, last_id, spec, seed",
+        params![id, worker, until],
+        |r| job_of(r, worker),
     )
     .map(Some)
 }
@@ -310,6 +291,55 @@ fn verdict_text(valid: bool, fault: Option<&str>, scores: Option<&str>) -> Strin
         (true, _) => format!("valid {}", scores.unwrap_or("[]")),
         (false, f) => format!("invalid {}", f.unwrap_or("?")),
     }
+}
+
+/// The oldest job waiting (queued, or running under a lease that passed before `at`), taken
+/// for `worker` until `until`; one taken [`MAX_ATTEMPTS`] times already is marked failed
+/// (abandoned) and the next is looked at. In the caller's transaction.
+fn take_one(db: Db<'_>, worker: &str, at: i64, until: i64) -> Result<Option<Job>> {
+    loop {
+        let pick = db.pick(
+            "SELECT id, state, attempts FROM jobs
+             WHERE state IN ('queued', 'running') AND (state = 'queued' OR lease_until < ?1)
+               AND kind IN ('ingest', 'revalidate')
+             ORDER BY id LIMIT 1",
+            "SELECT id, state, attempts FROM jobs
+             WHERE state IN ('queued', 'running') AND (state = 'queued' OR lease_until < ?1)
+               AND kind IN ('ingest', 'revalidate')
+             ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED",
+        );
+        let Some((id, state, attempts)) =
+            db.opt(pick, [at], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?)))?
+        else {
+            return Ok(None);
+        };
+        if let Some(job) = lease_job(db, (id, &state, attempts), worker, until)? {
+            return Ok(Some(job));
+        }
+    }
+}
+
+/// A job as taken: the row `id, kind, attempts, name, tournament, origin, token_id, bytes,
+/// first_id, last_id, spec, seed` of the statement that took it for `worker`.
+fn job_of(r: &super::db::Row<'_>, worker: &str) -> Result<Job> {
+    let origin = match (r.get::<_, String>(5)?.as_str(), r.get::<_, Option<i64>>(6)?) {
+        ("web", Some(token)) => Origin::Web { token },
+        _ => Origin::CommandLine,
+    };
+    Ok(Job {
+        id: r.get(0)?,
+        kind: JobKind::parse(&r.get::<_, String>(1)?)?,
+        attempt: r.get(2)?,
+        worker: worker.to_owned(),
+        name: r.get(3)?,
+        tournament: r.get(4)?,
+        origin,
+        bytes: r.get::<_, Option<Vec<u8>>>(7)?.unwrap_or_default(),
+        first: r.get::<_, Option<i64>>(8)?.unwrap_or(0),
+        last: r.get::<_, Option<i64>>(9)?.unwrap_or(-1),
+        spec: r.get(10)?,
+        seed: r.get(11)?,
+    })
 }
 
 impl Archive {
@@ -380,29 +410,40 @@ impl Archive {
     /// the module's comment). A job taken [`MAX_ATTEMPTS`] times already is marked failed
     /// (abandoned) instead, and the next one is looked at.
     pub fn take_job(&mut self, worker: &str, lease: Duration) -> Result<Option<Job>> {
+        Ok(self.take_jobs(worker, lease, 1)?.pop())
+    }
+
+    /// Takes up to `max` jobs for `worker`, each under its own lease of `lease`, in one short
+    /// transaction: the oldest job as [`Archive::take_job`] takes it, and when that is an ingest
+    /// job taken for the first time, the next queued ingest jobs never taken before (oldest
+    /// first, up to `max` in all), to be finished together ([`Archive::work_jobs`]). A job taken
+    /// again (its worker died) is taken alone, so that a file that kills its worker spends no
+    /// other job's attempts. Empty when no job is waiting.
+    pub fn take_jobs(&mut self, worker: &str, lease: Duration, max: u32) -> Result<Vec<Job>> {
         let lease_ms = i64::try_from(lease.as_millis()).unwrap_or(i64::MAX / 2);
         self.retry(|db| {
-            short(db, |db| loop {
+            short(db, |db| {
                 let at = now_ms();
-                // Match jobs are taken only by a worker with their bots (`take_match_job`).
-                let pick = db.pick(
-                    "SELECT id, state, attempts FROM jobs
-                     WHERE state IN ('queued', 'running') AND (state = 'queued' OR lease_until < ?1)
-                       AND kind IN ('ingest', 'revalidate')
-                     ORDER BY id LIMIT 1",
-                    "SELECT id, state, attempts FROM jobs
-                     WHERE state IN ('queued', 'running') AND (state = 'queued' OR lease_until < ?1)
-                       AND kind IN ('ingest', 'revalidate')
-                     ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED",
-                );
-                let Some((id, state, attempts)) =
-                    db.opt(pick, [at], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?)))?
-                else {
-                    return Ok(None);
-                };
-                if let Some(job) = lease_job(db, (id, &state, attempts), worker, at, lease_ms)? {
-                    return Ok(Some(job));
+                let until = at.saturating_add(lease_ms);
+                let Some(first) = take_one(db, worker, at, until)? else { return Ok(Vec::new()) };
+                let mut jobs = vec![first];
+                if max > 1 && jobs[0].kind == JobKind::Ingest && jobs[0].attempt == 1 {
+                    let more = db.pick(
+                        "UPDATE jobs SET state = 'running', worker = ?1, lease_until = ?2, attempts = attempts + 1
+                         WHERE id IN (SELECT id FROM jobs WHERE state = 'queued' AND kind = 'ingest' AND attempts = 0
+                                      AND id > ?3 ORDER BY id LIMIT ?4)
+                         RETURNING id, kind, attempts, name, tournament, origin, token_id, bytes, first_id, last_id, spec, seed",
+                        "UPDATE jobs SET state = 'running', worker = ?1, lease_until = ?2, attempts = attempts + 1
+                         WHERE id IN (SELECT id FROM jobs WHERE state = 'queued' AND kind = 'ingest' AND attempts = 0
+                                      AND id > ?3 ORDER BY id LIMIT ?4 FOR UPDATE SKIP LOCKED)
+                         RETURNING id, kind, attempts, name, tournament, origin, token_id, bytes, first_id, last_id, spec, seed",
+                    );
+                    let mut rest =
+                        db.rows(more, params![worker, until, jobs[0].id, i64::from(max - 1)], |r| job_of(r, worker))?;
+                    rest.sort_by_key(|j| j.id);
+                    jobs.extend(rest);
                 }
+                Ok(jobs)
             })
         })
     }
@@ -421,7 +462,10 @@ impl Archive {
         before_commit: &mut dyn FnMut(),
     ) -> Result<Worked> {
         match job.kind {
-            JobKind::Ingest => self.work_ingest(job, sign, before_commit),
+            JobKind::Ingest => self
+                .work_ingests(&[job], sign, before_commit)?
+                .pop()
+                .unwrap_or_else(|| Err(ArchiveError::Corrupt("a job left unworked".into()))),
             JobKind::Match | JobKind::Duplicate => Err(ArchiveError::Corrupt(format!(
                 "job {} is a match: it is played by paifu worker with its bots, and finished by finish_match_job",
                 job.id
@@ -441,56 +485,125 @@ impl Archive {
         }
     }
 
-    fn work_ingest(
+    /// Works the jobs this worker took together ([`Archive::take_jobs`]); answers each one's
+    /// outcome, in order, as [`Archive::work_job`] would. The ingest jobs are validated one by
+    /// one with no transaction open, then stored and marked done in ONE write transaction (one
+    /// lock taken, one commit, the kept counts written once for all): each with the guarantees
+    /// of one job's (its entry and its "done" committed together; a job whose lease passed is
+    /// left out, [`ArchiveError::LostLease`], nothing of it kept). A job whose name the archive
+    /// refuses is marked failed and the others are stored without it. Other jobs are worked one
+    /// at a time. `Err` when the database fails (nothing of the batch's transaction is kept).
+    pub fn work_jobs(
         &mut self,
-        job: &Job,
+        jobs: &[Job],
         sign: &dyn Fn(&Prepared) -> Option<Certificate>,
         before_commit: &mut dyn FnMut(),
-    ) -> Result<Worked> {
-        let p = prepare(&job.bytes);
-        let refused = match (p.refusal(), job.tournament.as_deref().map(|t| check_name(NameKind::Tournament, t))) {
-            (Some(r), _) => Some(r.to_string()),
-            (None, Some(Err(e))) => Some(format!("--tournament: {e}")),
-            _ => None,
-        };
-        if let Some(error) = refused {
-            return self.fail_job(job, &error).map(|()| Worked::Failed(error));
+    ) -> Result<Vec<Result<Worked>>> {
+        let ingests: Vec<&Job> = jobs.iter().filter(|j| j.kind == JobKind::Ingest).collect();
+        let mut stored = self.work_ingests(&ingests, sign, before_commit)?.into_iter();
+        let mut out = Vec::with_capacity(jobs.len());
+        for job in jobs {
+            out.push(match job.kind {
+                JobKind::Ingest => {
+                    stored.next().unwrap_or_else(|| Err(ArchiveError::Corrupt("a job left unworked".into())))
+                }
+                _ => self.work_job(job, sign, before_commit),
+            });
         }
-        let certificate = sign(&p);
-        let source = job.name.as_deref();
-        let stored = self.write_kept(|tx, kept| {
-            // The lease first: a worker that lost it stores nothing.
-            close(tx, job, JobState::Done, None, None)?;
-            let mut s = store_items(
-                tx,
-                kept,
-                std::slice::from_ref(&p),
-                &[source],
-                &[certificate.as_ref()],
-                job.tournament.as_deref(),
-                job.origin,
-            )?;
-            let s = s.pop().ok_or_else(|| ArchiveError::Corrupt("nothing stored".into()))?;
-            let result = Ingested {
-                entry: s.id,
-                new: s.new,
-                valid: s.valid,
-                fault: s.fault.as_ref().map(|f| f.code.as_str().to_owned()),
-                counted: s.counted,
+        Ok(out)
+    }
+
+    /// The ingest jobs of [`Archive::work_jobs`], in one finishing transaction.
+    fn work_ingests(
+        &mut self,
+        jobs: &[&Job],
+        sign: &dyn Fn(&Prepared) -> Option<Certificate>,
+        before_commit: &mut dyn FnMut(),
+    ) -> Result<Vec<Result<Worked>>> {
+        let mut out: Vec<Option<Result<Worked>>> = jobs.iter().map(|_| None).collect();
+        let prepared: Vec<Prepared> = jobs.iter().map(|j| prepare(&j.bytes)).collect();
+        // The jobs still to store.
+        let mut live = Vec::with_capacity(jobs.len());
+        for (i, (job, p)) in jobs.iter().zip(&prepared).enumerate() {
+            let refused = match (p.refusal(), job.tournament.as_deref().map(|t| check_name(NameKind::Tournament, t))) {
+                (Some(r), _) => Some(r.to_string()),
+                (None, Some(Err(e))) => Some(format!("--tournament: {e}")),
+                _ => None,
             };
-            tx.exec("UPDATE jobs SET result = ?1 WHERE id = ?2", params![super::json(&result), job.id])?;
-            before_commit();
-            Ok(s)
-        });
-        match stored {
-            Ok(s) => Ok(Worked::Ingested(Box::new(s))),
-            // A name refused only knowing what the archive holds (a lookalike of a stored one).
-            Err(ArchiveError::Refused { refusal, .. }) => {
-                let error = refusal.to_string();
-                self.fail_job(job, &error).map(|()| Worked::Failed(error))
+            match refused {
+                Some(error) => out[i] = Some(self.fail_job(job, &error).map(|()| Worked::Failed(error))),
+                None => live.push(i),
             }
-            Err(e) => Err(e),
         }
+        let certificates: Vec<Option<Certificate>> =
+            prepared.iter().enumerate().map(|(i, p)| if out[i].is_none() { sign(p) } else { None }).collect();
+        while !live.is_empty() {
+            let finished = self.write_kept(|tx, kept| {
+                let mut done: Vec<(usize, Result<Stored>)> = Vec::with_capacity(live.len());
+                // The leases first: a job whose lease passed stores nothing.
+                let mut held = Vec::with_capacity(live.len());
+                for &i in &live {
+                    match close(tx, jobs[i], JobState::Done, None, None) {
+                        Ok(()) => held.push(i),
+                        Err(e @ ArchiveError::LostLease { .. }) => done.push((i, Err(e))),
+                        Err(e) => return Err(e),
+                    }
+                }
+                // Stored in runs of one tournament and origin.
+                for run in held
+                    .chunk_by(|&a, &b| (&jobs[a].tournament, jobs[a].origin) == (&jobs[b].tournament, jobs[b].origin))
+                {
+                    let items: Vec<&Prepared> = run.iter().map(|&i| &prepared[i]).collect();
+                    let sources: Vec<Option<&str>> = run.iter().map(|&i| jobs[i].name.as_deref()).collect();
+                    let certs: Vec<Option<&Certificate>> = run.iter().map(|&i| certificates[i].as_ref()).collect();
+                    let first = jobs[run[0]];
+                    let stored =
+                        store_items(tx, kept, &items, &sources, &certs, first.tournament.as_deref(), first.origin)
+                            .map_err(|e| match e {
+                                ArchiveError::Refused { index, refusal } => {
+                                    ArchiveError::Refused { index: run[index], refusal }
+                                }
+                                e => e,
+                            })?;
+                    for (&i, s) in run.iter().zip(stored) {
+                        let result = Ingested {
+                            entry: s.id,
+                            new: s.new,
+                            valid: s.valid,
+                            fault: s.fault.as_ref().map(|f| f.code.as_str().to_owned()),
+                            counted: s.counted,
+                        };
+                        tx.exec(
+                            "UPDATE jobs SET result = ?1 WHERE id = ?2",
+                            params![super::json(&result), jobs[i].id],
+                        )?;
+                        done.push((i, Ok(s)));
+                    }
+                }
+                before_commit();
+                Ok(done)
+            });
+            match finished {
+                Ok(done) => {
+                    for (i, s) in done {
+                        out[i] = Some(s.map(|s| Worked::Ingested(Box::new(s))));
+                    }
+                    live.clear();
+                }
+                // A name refused only knowing what the archive holds (a lookalike of a stored
+                // one): that job fails, the others are stored again without it.
+                Err(ArchiveError::Refused { index, refusal }) if live.contains(&index) => {
+                    let error = refusal.to_string();
+                    out[index] = Some(self.fail_job(jobs[index], &error).map(|()| Worked::Failed(error)));
+                    live.retain(|&i| i != index);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(out
+            .into_iter()
+            .map(|o| o.unwrap_or_else(|| Err(ArchiveError::Corrupt("a job left unworked".into()))))
+            .collect())
     }
 
     /// Marks a job this worker holds failed, with `error`.
@@ -727,7 +840,7 @@ impl Archive {
                             Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?))
                         })?;
                         if let Some((id, state, attempts)) = picked {
-                            if let Some(job) = lease_job(db, (id, &state, attempts), worker, at, lease_ms)? {
+                            if let Some(job) = lease_job(db, (id, &state, attempts), worker, at.saturating_add(lease_ms))? {
                                 return Ok(Some(job));
                             }
                         }
@@ -794,10 +907,11 @@ impl Archive {
         let certificates: Vec<Option<Certificate>> = prepared.iter().map(sign).collect();
         let certificates: Vec<Option<&Certificate>> = certificates.iter().map(Option::as_ref).collect();
         let sources: Vec<Option<&str>> = logs.iter().map(|(name, _)| Some(name.as_str())).collect();
+        let items: Vec<&Prepared> = prepared.iter().collect();
         let stored = self.write_kept(|tx, kept| {
             // The lease first: a worker that lost it stores nothing.
             close(tx, job, JobState::Done, None, None)?;
-            let s = store_items(tx, kept, &prepared, &sources, &certificates, job.tournament.as_deref(), job.origin)?;
+            let s = store_items(tx, kept, &items, &sources, &certificates, job.tournament.as_deref(), job.origin)?;
             let result = MatchPlayed { entries: s.iter().map(|s| s.id).collect() };
             tx.exec("UPDATE jobs SET result = ?1 WHERE id = ?2", params![super::json(&result), job.id])?;
             before_commit();
@@ -892,6 +1006,11 @@ mod tests {
         match_jobs_are_taken_only_by_a_worker_that_has_their_bots,
         a_duplicate_set_is_stored_whole_or_not_at_all,
         a_renewed_lease_holds_and_a_lost_one_stores_nothing,
+        a_batch_is_stored_in_one_transaction_each_entry_once_with_exact_counts,
+        a_job_taken_again_is_taken_alone_and_spends_no_other_jobs_attempts,
+        a_batch_with_a_lost_lease_stores_the_others_and_nothing_of_it,
+        a_batch_stopped_inside_its_transaction_leaves_nothing,
+        workers_racing_with_batches_store_each_game_once_and_count_exactly,
     );
 
     fn match_job(title: &str, bots: &[&str], kind: JobKind) -> NewMatchJob {
@@ -1028,6 +1147,179 @@ mod tests {
         assert_eq!(recount(&a), (0, 0), "the stale worker stored nothing");
         assert!(matches!(a.finish_match_job(&again, &logs, &no_sign, &mut || {}).unwrap(), Worked::Played(_)));
         assert_eq!(recount(&a), (1, 1));
+    }
+
+    /// Every check of the kept counts against the rows (`tests.rs`).
+    fn assert_counts_exact(a: &Archive) {
+        use super::super::tests::{aggregated, assert_kept_counts_are_the_rows, recomputed, tournament_counts};
+        let (stats, seats) = aggregated(a);
+        assert_eq!(stats, recomputed(a), "the players' aggregates equal the counted games");
+        assert!(seats.iter().all(|(_, kept, games)| kept == games), "{seats:?}");
+        let (kept, from_rows) = tournament_counts(a);
+        assert_eq!(kept, from_rows);
+        assert_kept_counts_are_the_rows(a);
+    }
+
+    /// `n` files of two players out of five, in tournaments "A" and "B" by turns of `run`.
+    fn mixed(n: usize, tag: &str, run: usize) -> Vec<(String, Vec<u8>, &'static str)> {
+        let names = ["Ann", "Bo", "Cy", "Dee", "Eve"];
+        (0..n)
+            .map(|i| {
+                let seats = [names[i % 5], names[(i + 1 + i / 5) % 5]];
+                let seats = if seats[0] == seats[1] { [names[i % 5], names[(i + 2) % 5]] } else { seats };
+                let bytes = tzq_bytes(&format!("jobs/{tag}/{i}"), seats, Encoding::Binary);
+                (format!("{tag}/g{i}.paifu"), bytes, ["A", "B"][(i / run) % 2])
+            })
+            .collect()
+    }
+
+    fn enqueue_mixed(a: &mut Archive, files: &[(String, Vec<u8>, &'static str)]) -> Vec<i64> {
+        files
+            .iter()
+            .flat_map(|(name, bytes, t)| {
+                a.enqueue_ingest(&[(name.clone(), bytes.clone())], Some(t), Origin::CommandLine).unwrap()
+            })
+            .collect()
+    }
+
+    fn a_batch_is_stored_in_one_transaction_each_entry_once_with_exact_counts(b: Backend) {
+        let (_place, mut a) = temp_archive(b);
+        let referee = super::super::tests::key(3);
+        a.ensure_tournament("A", None, &[referee.verifying_key()]).unwrap();
+        let mut files = mixed(11, "batch", 3);
+        // The same bytes twice in one batch, and a lookalike of a name stored before the batch:
+        // refused only knowing what the archive holds.
+        files.push(files[4].clone());
+        a.ingest_bytes(&tzq_bytes("jobs/batch/first", ["Ann", "Bo"], Encoding::Binary), None, None).unwrap();
+        files.push(("lookalike.paifu".into(), tzq_bytes("jobs/batch/x", ["\u{410}nn", "Bo"], Encoding::Binary), "A"));
+        files.push(("bad.paifu.jsonl".into(), b"not a log".to_vec(), "B"));
+        let ids = enqueue_mixed(&mut a, &files);
+        let jobs = a.take_jobs("w", LEASE, 100).unwrap();
+        assert_eq!(jobs.iter().map(|j| j.id).collect::<Vec<_>>(), ids, "every queued job, oldest first");
+        assert!(a.take_jobs("w2", LEASE, 100).unwrap().is_empty(), "all held");
+        let sign = |p: &Prepared| p.verdict.is_valid().then(|| super::super::tests::certify(p, &referee));
+        let mut commits = 0;
+        let worked = a.work_jobs(&jobs, &sign, &mut || commits += 1).unwrap();
+        assert_eq!(commits, 1, "the batch's entries are stored in one transaction");
+        assert_eq!(worked.len(), 14);
+        let stored: Vec<&Stored> = worked[..12]
+            .iter()
+            .map(|w| match w {
+                Ok(Worked::Ingested(s)) => &**s,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert!(stored[..11].iter().all(|s| s.new && s.valid), "{stored:?}");
+        assert_eq!((stored[11].id, stored[11].new), (stored[4].id, false), "the copy is the same entry");
+        assert!(matches!(&worked[12], Ok(Worked::Failed(e)) if e.contains("Ann")), "{:?}", worked[12]);
+        assert!(matches!(&worked[13], Ok(Worked::Failed(_))), "{:?}", worked[13]);
+        assert_eq!(a.job_counts().unwrap(), JobCounts { done: 12, failed: 2, ..JobCounts::default() });
+        assert_eq!(recount(&a), (12, 12), "11 games of the batch and the one before, each once");
+        assert_eq!(a.summary().unwrap().games, 12);
+        // Each job's entry is its own file's, in its own tournament.
+        for (job, s) in jobs.iter().zip(&stored) {
+            let row = a.job(job.id).unwrap().unwrap();
+            let result: Ingested = serde_json::from_str(row.result.as_deref().unwrap()).unwrap();
+            assert_eq!(result.entry, s.id);
+            let g = a.game(s.id).unwrap().unwrap();
+            assert!(
+                g.tournaments.contains(job.tournament.as_ref().unwrap()),
+                "{:?} {:?}",
+                g.tournaments,
+                job.tournament
+            );
+        }
+        let t: Vec<(String, u64)> = a.tournaments().unwrap().into_iter().map(|t| (t.name, t.games)).collect();
+        assert!(t.contains(&("A".into(), 6)) && t.contains(&("B".into(), 5)), "{t:?}");
+        assert_counts_exact(&a);
+    }
+
+    fn a_job_taken_again_is_taken_alone_and_spends_no_other_jobs_attempts(b: Backend) {
+        let (_place, mut a) = temp_archive(b);
+        let ids = a.enqueue_ingest(&files(5, "alone"), None, Origin::CommandLine).unwrap();
+        let first = a.take_jobs("dead", LEASE, 3).unwrap();
+        assert_eq!(first.iter().map(|j| j.id).collect::<Vec<_>>(), ids[..3]);
+        expire_leases(&a);
+        // Taken again: one at a time, each once more, and the jobs never taken are not added.
+        for &id in &ids[..3] {
+            let again = a.take_jobs("w", LEASE, 10).unwrap();
+            assert_eq!(again.iter().map(|j| (j.id, j.attempt)).collect::<Vec<_>>(), vec![(id, 2)]);
+        }
+        let fresh = a.take_jobs("w", LEASE, 10).unwrap();
+        assert_eq!(fresh.iter().map(|j| (j.id, j.attempt)).collect::<Vec<_>>(), vec![(ids[3], 1), (ids[4], 1)]);
+    }
+
+    fn a_batch_with_a_lost_lease_stores_the_others_and_nothing_of_it(b: Backend) {
+        let (_place, mut a) = temp_archive(b);
+        let ids = a.enqueue_ingest(&files(3, "lost"), None, Origin::CommandLine).unwrap();
+        let slow = a.take_jobs("slow", LEASE, 3).unwrap();
+        assert_eq!(slow.len(), 3);
+        expire_leases(&a);
+        let other = a.take_jobs("other", LEASE, 3).unwrap();
+        assert_eq!(other.iter().map(|j| j.id).collect::<Vec<_>>(), vec![ids[0]], "taken again alone");
+        let worked = a.work_jobs(&slow, &no_sign, &mut || {}).unwrap();
+        assert!(matches!(&worked[0], Err(ArchiveError::LostLease { job }) if *job == ids[0]), "{:?}", worked[0]);
+        assert!(worked[1..].iter().all(|w| matches!(w, Ok(Worked::Ingested(s)) if s.new)), "{worked:?}");
+        assert_eq!(recount(&a), (2, 2), "the lost job's game is not stored by the slow worker");
+        a.work_jobs(&other, &no_sign, &mut || {}).unwrap();
+        assert_eq!(recount(&a), (3, 3));
+        assert_eq!(a.job(ids[0]).unwrap().unwrap().worker.as_deref(), Some("other"));
+        assert_eq!(a.summary().unwrap().games, 3);
+    }
+
+    fn a_batch_stopped_inside_its_transaction_leaves_nothing(b: Backend) {
+        let (_place, mut a) = temp_archive(b);
+        a.enqueue_ingest(&files(4, "stopb"), Some("Cup"), Origin::CommandLine).unwrap();
+        let jobs = a.take_jobs("w", LEASE, 4).unwrap();
+        struct Stop;
+        let stopped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            a.work_jobs(&jobs, &no_sign, &mut || std::panic::panic_any(Stop)).unwrap();
+        }));
+        assert!(stopped.is_err());
+        let _ = a.db().batch("ROLLBACK");
+        assert_eq!(recount(&a), (0, 0), "nothing of the batch");
+        assert_eq!(a.job_counts().unwrap().running, 4);
+        expire_leases(&a);
+        assert_eq!(drain(&mut a, "w2"), 4);
+        assert_eq!(recount(&a), (4, 4));
+        assert_eq!(a.tournaments().unwrap()[0].games, 4);
+    }
+
+    fn workers_racing_with_batches_store_each_game_once_and_count_exactly(b: Backend) {
+        let (place, mut a) = temp_archive(b);
+        // 40 files, 8 of them twice (the same bytes, as a file dropped in twice).
+        let mut all = mixed(40, "race", 5);
+        all.extend(all[..8].to_vec());
+        enqueue_mixed(&mut a, &all);
+        let path = place.path("test.db");
+        let done: Vec<usize> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..4)
+                .map(|w| {
+                    let path = &path;
+                    s.spawn(move || {
+                        let mut a = Archive::open(path).expect("open");
+                        let mut n = 0;
+                        loop {
+                            let jobs = a.take_jobs(&format!("w{w}"), LEASE, 3 + w as u32).unwrap();
+                            if jobs.is_empty() {
+                                break n;
+                            }
+                            for r in a.work_jobs(&jobs, &no_sign, &mut || {}).unwrap() {
+                                assert!(matches!(r, Ok(Worked::Ingested(_))), "{r:?}");
+                                n += 1;
+                            }
+                        }
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().expect("a worker")).collect()
+        });
+        assert_eq!(done.iter().sum::<usize>(), 48, "every job worked once: {done:?}");
+        assert_eq!(a.job_counts().unwrap(), JobCounts { done: 48, ..JobCounts::default() });
+        assert_eq!(recount(&a), (40, 40), "each game once");
+        let t: Vec<u64> = a.tournaments().unwrap().into_iter().map(|t| t.games).collect();
+        assert_eq!(t.iter().sum::<u64>(), 40);
+        assert_counts_exact(&a);
     }
 
     fn jobs_are_taken_oldest_first_each_by_one_worker(b: Backend) {

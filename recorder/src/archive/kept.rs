@@ -42,6 +42,10 @@ pub(super) struct List {
 /// The block that holds a list's total.
 const TOTAL: i64 = -1;
 
+/// The kept counts' rows written by one statement (`Kept::write_counts`): 6 parameters each, far
+/// below either backend's limit, and few distinct statement texts kept prepared.
+const ROWS: usize = 64;
+
 /// Blocks of the lists of every player and tournament, and of one player's or tournament's
 /// (see [`List::shift`]); in the unit tests, blocks of 8 and 16 entries, so that a few dozen
 /// games span many blocks.
@@ -278,24 +282,41 @@ impl Kept {
     /// Writes the lists' counts, the rounds and the faults gathered (the standings and roots are
     /// written by their modules).
     pub(super) fn write_counts(&self, c: Db<'_>) -> Result<()> {
-        for ((l, block), n) in self.lists.iter().filter(|(_, n)| **n != 0) {
-            let now: i64 = c.row(
-                "INSERT INTO list_counts(player_id, tournament_id, game, valid, block, n)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+        let changed: Vec<(&(List, i64), &i64)> = self.lists.iter().filter(|(_, n)| **n != 0).collect();
+        // Many rows to a statement (one round trip to PostgreSQL for up to `ROWS`): each a
+        // distinct key (the map's), so that no row is updated twice by one statement.
+        for chunk in changed.chunks(ROWS) {
+            let values = (0..chunk.len())
+                .map(|i| {
+                    let k = 6 * i;
+                    format!("(?{}, ?{}, ?{}, ?{}, ?{}, ?{})", k + 1, k + 2, k + 3, k + 4, k + 5, k + 6)
+                })
+                .collect::<Vec<_>>()
+                .join(", ");
+            let sql = format!(
+                "INSERT INTO list_counts(player_id, tournament_id, game, valid, block, n) VALUES {values}
                  ON CONFLICT(player_id, tournament_id, game, valid, block) DO UPDATE SET n = list_counts.n + excluded.n
-                 RETURNING n",
-                params![l.player, l.tournament, l.game, l.valid, block, n],
-                |r| r.get(0),
-            )?;
-            if now < 0 {
-                return Err(ArchiveError::Corrupt(format!("a kept count fell below zero: {l:?}, block {block}")));
+                 RETURNING player_id, tournament_id, game, valid, block, n"
+            );
+            let mut p = Vec::with_capacity(6 * chunk.len());
+            for ((l, block), n) in chunk {
+                p.extend(params![l.player, l.tournament, l.game, l.valid, block, **n]);
             }
-            if now == 0 {
-                c.exec(
-                    "DELETE FROM list_counts WHERE player_id = ?1 AND tournament_id = ?2 AND game = ?3 AND valid = ?4
-                                                   AND block = ?5",
-                    params![l.player, l.tournament, l.game, l.valid, block],
-                )?;
+            let rows: Vec<(List, i64, i64)> = c.rows(&sql, p, |r| {
+                let l = List { player: r.get(0)?, tournament: r.get(1)?, game: r.get(2)?, valid: r.get(3)? };
+                Ok((l, r.get(4)?, r.get(5)?))
+            })?;
+            for (l, block, now) in rows {
+                if now < 0 {
+                    return Err(ArchiveError::Corrupt(format!("a kept count fell below zero: {l:?}, block {block}")));
+                }
+                if now == 0 {
+                    c.exec(
+                        "DELETE FROM list_counts WHERE player_id = ?1 AND tournament_id = ?2 AND game = ?3 AND valid = ?4
+                                                       AND block = ?5",
+                        params![l.player, l.tournament, l.game, l.valid, block],
+                    )?;
+                }
             }
         }
         if self.rounds != 0 {

@@ -728,7 +728,8 @@ impl Archive {
                 }
             }
         }
-        self.write_kept(|tx, kept| store_items(tx, kept, items, sources, certificates, tournament, origin))
+        let items: Vec<&Prepared> = items.iter().collect();
+        self.write_kept(|tx, kept| store_items(tx, kept, &items, sources, certificates, tournament, origin))
     }
 
     /// Counts over the whole archive, read from the counts kept at ingest (`kept.rs`).
@@ -1335,7 +1336,7 @@ pub(crate) fn new_name_refusal(c: Db<'_>, kind: NameKind, name: &str) -> Result<
 fn store_items(
     tx: Db<'_>,
     kept: &mut kept::Kept,
-    items: &[Prepared],
+    items: &[&Prepared],
     sources: &[Option<&str>],
     certificates: &[Option<&Certificate>],
     tournament: Option<&str>,
@@ -1586,12 +1587,17 @@ fn insert_entry(
         )?;
     }
     if let Some(o) = outcome {
-        for r in &o.rounds {
-            exec(
-                tx,
-                "INSERT INTO rounds(log_id, round, deltas, summary, facts) VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![id, i64::from(r.round), json(&r.deltas), r.summary, json(&r.facts)],
-            )?;
+        // Up to 32 rounds to a statement: one round trip to PostgreSQL for a whole game.
+        for chunk in o.rounds.chunks(32) {
+            let values = (0..chunk.len())
+                .map(|i| format!("(?1, ?{}, ?{}, ?{}, ?{})", 4 * i + 2, 4 * i + 3, 4 * i + 4, 4 * i + 5))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let mut p = params![id];
+            for r in chunk {
+                p.extend(params![i64::from(r.round), json(&r.deltas), r.summary, json(&r.facts)]);
+            }
+            exec(tx, &format!("INSERT INTO rounds(log_id, round, deltas, summary, facts) VALUES {values}"), p)?;
         }
     }
     if let (Some(h), true) = (&p.header, new_game) {

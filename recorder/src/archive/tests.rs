@@ -6,12 +6,12 @@ use paifu_core::ErrorCode;
 use rusqlite::{Connection, OptionalExtension};
 
 /// A referee's key for the tests.
-fn key(n: u8) -> SecretKey {
+pub(super) fn key(n: u8) -> SecretKey {
     cert::secret_from_bytes([n; 32])
 }
 
 /// A certificate of a prepared log's verdict signed with `key`.
-fn certify(p: &Prepared, key: &SecretKey) -> Certificate {
+pub(super) fn certify(p: &Prepared, key: &SecretKey) -> Certificate {
     let body = CertificateBody::from_report(&p.report(), "2026-01-01T00:00:00Z".into(), &key.verifying_key())
         .expect("a decoded log can be certified");
     cert::sign(body, key)
@@ -45,7 +45,7 @@ impl Place {
     }
 
     /// The archive's location: the file `name` in the folder, or the database (one per place).
-    fn path(&self, name: &str) -> std::path::PathBuf {
+    pub(super) fn path(&self, name: &str) -> std::path::PathBuf {
         match self {
             Place::Folder(d) => d.path().join(name),
             Place::Database(db) => db.path(),
@@ -961,7 +961,7 @@ type PlayerStats = BTreeMap<String, BTreeMap<String, paifu_analyzer::Block>>;
 
 /// Every player's statistics as the analyzer adds them up from every game that counts: what the
 /// aggregates kept at ingest must equal.
-fn recomputed(a: &Archive) -> PlayerStats {
+pub(super) fn recomputed(a: &Archive) -> PlayerStats {
     let mut analysis = paifu_analyzer::Analysis::default();
     a.for_each_game(&Filter::default(), |g| analysis.add_game(&g, None)).unwrap();
     analysis.players.into_iter().map(|(name, s)| (name, s.kinds)).collect()
@@ -969,7 +969,7 @@ fn recomputed(a: &Archive) -> PlayerStats {
 
 /// The aggregates as stored: each player's rows, and their game counts beside a count of the
 /// games (game keys) of their entries.
-fn aggregated(a: &Archive) -> (PlayerStats, Vec<(String, i64, i64)>) {
+pub(super) fn aggregated(a: &Archive) -> (PlayerStats, Vec<(String, i64, i64)>) {
     let names: Vec<(String, i64, i64)> = a
         .db()
         .rows(
@@ -1307,7 +1307,7 @@ fn players_are_found_by_the_start_of_their_name_in_any_case(b: Backend) {
 /// standings' own condition counts them from every row.
 type Counts = Vec<(String, u64, u64, u64)>;
 
-fn tournament_counts(a: &Archive) -> (Counts, Counts) {
+pub(super) fn tournament_counts(a: &Archive) -> (Counts, Counts) {
     let kept = a.tournaments().unwrap().into_iter().map(|t| (t.name, t.games, t.valid, t.counted)).collect();
     // Counted: the games with an entry in it that is valid, not an excerpt and certified valid by
     // a key it trusts (one per game).
@@ -1709,7 +1709,7 @@ fn every_filter(a: &Archive) -> Vec<Filter> {
 /// which a filter by the time stored uses), the overview's totals, each tournament's standings
 /// (against the counted seats) and Merkle root (against its manifest, read from every entry),
 /// and every kept row against the rows migration 8 adds up from scratch.
-fn assert_kept_counts_are_the_rows(a: &Archive) {
+pub(super) fn assert_kept_counts_are_the_rows(a: &Archive) {
     let db = a.db();
     for filter in every_filter(a) {
         let all = a.all_games(&filter).unwrap();
