@@ -80,7 +80,7 @@ impl Tile {
         }
     }
 
-    const fn from_chars(d: u8, suit: u8) -> Option<Tile> {
+    pub(crate) const fn from_chars(d: u8, suit: u8) -> Option<Tile> {
         if !d.is_ascii_digit() {
             return None;
         }

@@ -125,41 +125,109 @@ impl fmt::Display for Action {
 impl FromStr for Action {
     type Err = NotationError;
     fn from_str(s: &str) -> Result<Action, NotationError> {
-        if let Some(i) = crate::Incident::parse_notation(s)? {
-            return Ok(Action::Incident(Box::new(i)));
+        match quick(s) {
+            Some(a) => Ok(a),
+            None => read(s),
         }
-        let w = crate::log::words(s);
-        let t = |x: &str| x.parse::<Tile>();
-        Ok(match w.as_slice() {
-            ["discard", x] => Action::Discard { tile: t(x)?, drawn: false, riichi: false },
-            ["tsumogiri", x] => Action::Discard { tile: t(x)?, drawn: true, riichi: false },
-            ["riichi", "discard", x] => Action::Discard { tile: t(x)?, drawn: false, riichi: true },
-            ["riichi", "tsumogiri", x] => Action::Discard { tile: t(x)?, drawn: true, riichi: true },
-            ["chi", a, b] => Action::chi(t(a)?, t(b)?),
-            ["pon", a, b] => Action::pon(t(a)?, t(b)?),
-            ["minkan", x] => Action::Minkan(t(x)?.deaka()),
-            ["ankan", x] => Action::Ankan(t(x)?.deaka()),
-            ["kakan", x] => Action::Kakan(t(x)?.deaka()),
-            ["tsumo"] => Action::Tsumo,
-            ["ron"] => Action::Ron,
-            ["pass"] => Action::Pass,
-            ["kyuushu"] => Action::Kyuushu,
-            ["deal", hand] => match parse_tile_array::<13>(hand)? {
-                Ok(tiles) => Action::deal(tiles),
-                Err(n) => return Err(NotationError(format!("{s:?}: a deal is 13 tiles, not {n}"))),
-            },
-            ["draw", x] => Action::Draw(t(x)?),
-            ["dora", x] => Action::Dora(t(x)?),
-            ["ura", x] => Action::Ura(t(x)?),
-            _ => {
-                return Err(NotationError(format!(
-                    "{s:?} is not a riichi action: write discard T, tsumogiri T, riichi discard T, riichi tsumogiri T, \
-                     chi T T, pon T T, minkan T, ankan T, kakan T, tsumo, ron, pass, kyuushu, \
-                     or in imported games deal TILES, draw T, dora T, ura T"
-                )))
-            }
-        })
     }
+}
+
+/// A tile written as its two characters (`5m`, `0p`, `7z`), as `Tile::from_str` reads it.
+fn tile2(b: &[u8]) -> Option<Tile> {
+    match *b {
+        [d, suit] => Tile::from_chars(d, suit),
+        _ => None,
+    }
+}
+
+/// The action of a notation written as Paifu writes it (the words one space apart, nothing
+/// before or after), read straight from its bytes: nine records in ten of every log are such a
+/// discard, draw or pass. `None` for any other text, which [`read`] reads (and refuses with its
+/// message); where `quick` answers, it answers what `read` would (test
+/// `the_quick_reading_is_the_full_reading`).
+fn quick(s: &str) -> Option<Action> {
+    let b = s.as_bytes();
+    let one = |verb: &[u8]| b.strip_prefix(verb).and_then(tile2);
+    let two = |verb: &[u8]| {
+        let rest = b.strip_prefix(verb)?;
+        match rest {
+            [a, b1, b' ', c, d] => Some((tile2(&[*a, *b1])?, tile2(&[*c, *d])?)),
+            _ => None,
+        }
+    };
+    Some(match b.first()? {
+        b'd' => {
+            if let Some(t) = one(b"discard ") {
+                Action::Discard { tile: t, drawn: false, riichi: false }
+            } else if let Some(t) = one(b"draw ") {
+                Action::Draw(t)
+            } else {
+                Action::Dora(one(b"dora ")?)
+            }
+        }
+        b't' => match b {
+            b"tsumo" => Action::Tsumo,
+            _ => Action::Discard { tile: one(b"tsumogiri ")?, drawn: true, riichi: false },
+        },
+        b'p' => match b {
+            b"pass" => Action::Pass,
+            _ => two(b"pon ").map(|(x, y)| Action::pon(x, y))?,
+        },
+        b'r' => match b {
+            b"ron" => Action::Ron,
+            _ => match one(b"riichi discard ") {
+                Some(t) => Action::Discard { tile: t, drawn: false, riichi: true },
+                None => Action::Discard { tile: one(b"riichi tsumogiri ")?, drawn: true, riichi: true },
+            },
+        },
+        b'c' => two(b"chi ").map(|(x, y)| Action::chi(x, y))?,
+        b'm' => Action::Minkan(one(b"minkan ")?.deaka()),
+        b'a' => Action::Ankan(one(b"ankan ")?.deaka()),
+        b'k' => match b {
+            b"kyuushu" => Action::Kyuushu,
+            _ => Action::Kakan(one(b"kakan ")?.deaka()),
+        },
+        b'u' => Action::Ura(one(b"ura ")?),
+        _ => return None,
+    })
+}
+
+/// Reads any notation (see [`Action`]), or says why it is none.
+fn read(s: &str) -> Result<Action, NotationError> {
+    if let Some(i) = crate::Incident::parse_notation(s)? {
+        return Ok(Action::Incident(Box::new(i)));
+    }
+    let w = crate::log::words(s);
+    let t = |x: &str| x.parse::<Tile>();
+    Ok(match w.as_slice() {
+        ["discard", x] => Action::Discard { tile: t(x)?, drawn: false, riichi: false },
+        ["tsumogiri", x] => Action::Discard { tile: t(x)?, drawn: true, riichi: false },
+        ["riichi", "discard", x] => Action::Discard { tile: t(x)?, drawn: false, riichi: true },
+        ["riichi", "tsumogiri", x] => Action::Discard { tile: t(x)?, drawn: true, riichi: true },
+        ["chi", a, b] => Action::chi(t(a)?, t(b)?),
+        ["pon", a, b] => Action::pon(t(a)?, t(b)?),
+        ["minkan", x] => Action::Minkan(t(x)?.deaka()),
+        ["ankan", x] => Action::Ankan(t(x)?.deaka()),
+        ["kakan", x] => Action::Kakan(t(x)?.deaka()),
+        ["tsumo"] => Action::Tsumo,
+        ["ron"] => Action::Ron,
+        ["pass"] => Action::Pass,
+        ["kyuushu"] => Action::Kyuushu,
+        ["deal", hand] => match parse_tile_array::<13>(hand)? {
+            Ok(tiles) => Action::deal(tiles),
+            Err(n) => return Err(NotationError(format!("{s:?}: a deal is 13 tiles, not {n}"))),
+        },
+        ["draw", x] => Action::Draw(t(x)?),
+        ["dora", x] => Action::Dora(t(x)?),
+        ["ura", x] => Action::Ura(t(x)?),
+        _ => {
+            return Err(NotationError(format!(
+                "{s:?} is not a riichi action: write discard T, tsumogiri T, riichi discard T, riichi tsumogiri T, \
+                 chi T T, pon T T, minkan T, ankan T, kakan T, tsumo, ron, pass, kyuushu, \
+                 or in imported games deal TILES, draw T, dora T, ura T"
+            )))
+        }
+    })
 }
 
 /// One written example of every variant and flag of the notation (tests of this module and of the
@@ -212,5 +280,65 @@ mod tests {
         }
         // A tile id out of range in the binary form is refused.
         assert!(postcard::from_bytes::<Action>(&[3, 99]).is_err());
+    }
+
+    /// Where the quick reading answers, it answers what the full reading does; and it answers
+    /// for every action Paifu writes but a deal and an incident (so the quick path is the one
+    /// taken). Texts tried: every action of every tile as written, and each of them and of the
+    /// notation examples cut, lengthened, spaced and with every byte changed.
+    #[test]
+    fn the_quick_reading_is_the_full_reading() {
+        let tiles: Vec<Tile> = Tile::set().into_iter().collect();
+        let mut written: Vec<Action> = vec![Action::Tsumo, Action::Ron, Action::Pass, Action::Kyuushu];
+        for &t in &tiles {
+            for drawn in [false, true] {
+                for riichi in [false, true] {
+                    written.push(Action::Discard { tile: t, drawn, riichi });
+                }
+            }
+            written.extend([Action::Minkan(t.deaka()), Action::Ankan(t.deaka()), Action::Kakan(t.deaka())]);
+            written.extend([Action::Draw(t), Action::Dora(t), Action::Ura(t)]);
+            for &u in tiles.iter().step_by(7) {
+                written.extend([Action::chi(t, u), Action::pon(t, u)]);
+            }
+        }
+        let mut texts: Vec<String> = NOTATION_EXAMPLES.iter().map(|s| s.to_string()).collect();
+        for a in &written {
+            let s = a.to_string();
+            assert_eq!(quick(&s).as_ref(), Some(a), "{s}: written by Paifu, read quickly");
+            texts.push(s);
+        }
+        let bytes = b"0123456789mpszx dtrcpkauMZ\t\x00";
+        let mut tried = 0;
+        for s in texts.clone() {
+            let b = s.as_bytes();
+            let mut variants = vec![
+                format!(" {s}"),
+                format!("{s} "),
+                format!("{s}\n"),
+                s.replacen(' ', "  ", 1),
+                s.replacen(' ', "\t", 1),
+                s.to_uppercase(),
+                format!("{s} 5m"),
+                format!("{s}m"),
+            ];
+            for i in 0..b.len() {
+                variants.push(format!("{}{}", &s[..i], &s[i + 1..]));
+                variants.push(s[..i].to_string());
+                for &c in bytes {
+                    let mut v = b.to_vec();
+                    v[i] = c;
+                    variants.extend(String::from_utf8(v).ok());
+                }
+            }
+            for v in variants {
+                if let Some(a) = quick(&v) {
+                    assert_eq!(read(&v).as_ref(), Ok(&a), "{v:?}");
+                    tried += 1;
+                }
+                assert_eq!(v.parse::<Action>(), read(&v), "{v:?}");
+            }
+        }
+        assert!(tried > written.len(), "changed texts read quickly: {tried}");
     }
 }

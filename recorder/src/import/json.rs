@@ -47,7 +47,15 @@ impl<'a> Doc<'a> {
     }
 
     /// Reads a JSON text in place of the one read before, keeping the room it took.
+    ///
+    /// A text of the plain JSON game records are written in (no escape in a string) is read by
+    /// [`Scan`], by hand; any other, and any text that is not JSON, by
+    /// serde_json (which reads the plain ones to the same values, and writes the errors).
     pub(crate) fn read(&mut self, text: &'a str) -> Result<(), serde_json::Error> {
+        self.nodes.clear();
+        if Scan::whole(text, &mut self.nodes).is_some() {
+            return Ok(());
+        }
         self.nodes.clear();
         let mut de = serde_json::Deserializer::from_str(text);
         Seed(&mut self.nodes).deserialize(&mut de)?;
@@ -57,6 +65,188 @@ impl<'a> Doc<'a> {
     /// The value the text holds.
     pub(crate) fn root(&self) -> Json<'_, 'a> {
         Json { doc: self, i: 0 }
+    }
+}
+
+/// A hand reader of the JSON texts game records are written in, onto a [`Doc`]'s list: the
+/// values serde_json reads them to (test `the_scan_reads_what_serde_json_reads`). It gives up
+/// (`None`) on anything outside that plain form, and then serde_json reads the text: a string
+/// with an escape, a number with a leading zero or more than 18 digits before its fraction,
+/// `-0`, nesting deeper than [`Scan::DEPTH`], and every text that is not JSON. (A number with a
+/// fraction or an exponent is read by serde_json alone, where the scan finds it.)
+struct Scan<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Scan<'a> {
+    /// Deeper than this, serde_json reads the text (its own limit is 128).
+    const DEPTH: u32 = 64;
+
+    /// Reads the whole `text` onto `nodes`; `None` where it gives up (`nodes` then holds part).
+    fn whole(text: &'a str, nodes: &mut Vec<Node<'a>>) -> Option<()> {
+        let mut s = Scan { text, at: 0 };
+        s.value(nodes, 0)?;
+        s.space();
+        (s.at == text.len()).then_some(())
+    }
+
+    fn bytes(&self) -> &'a [u8] {
+        self.text.as_bytes()
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes().get(self.at).copied()
+    }
+
+    /// Skips JSON's whitespace (space, tab, line feed, carriage return).
+    fn space(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.at += 1;
+        }
+    }
+
+    /// Skips whitespace and then `b`, which must come next.
+    fn expect(&mut self, b: u8) -> Option<()> {
+        self.space();
+        (self.peek()? == b).then(|| self.at += 1)
+    }
+
+    fn word(&mut self, w: &str, node: Node<'a>, nodes: &mut Vec<Node<'a>>) -> Option<()> {
+        self.bytes()[self.at..].starts_with(w.as_bytes()).then(|| {
+            self.at += w.len();
+            nodes.push(node);
+        })
+    }
+
+    /// A string without escapes or control characters, after its opening quote.
+    fn string(&mut self) -> Option<&'a str> {
+        let start = self.at;
+        let len = self.bytes()[start..].iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+        let end = start + len;
+        (self.bytes()[end] == b'"').then_some(())?;
+        self.at = end + 1;
+        // The text is UTF-8, and the quote is a character of its own.
+        self.text.get(start..end)
+    }
+
+    /// An integer of at most 18 digits, without a leading zero, not `-0`; or such an integer
+    /// part followed by a fraction or an exponent ([`Scan::float`]).
+    fn number(&mut self, nodes: &mut Vec<Node<'a>>) -> Option<()> {
+        let neg = self.peek() == Some(b'-');
+        let start = self.at + usize::from(neg);
+        let digits = self.bytes()[start..].iter().take_while(|b| b.is_ascii_digit()).count();
+        let end = start + digits;
+        if digits == 0 || digits > 18 || (digits > 1 && self.bytes()[start] == b'0') {
+            return None;
+        }
+        if matches!(self.bytes().get(end), Some(b'.' | b'e' | b'E')) {
+            return self.float(end, nodes);
+        }
+        let mut n: u64 = 0;
+        for &d in &self.bytes()[start..end] {
+            n = n * 10 + u64::from(d - b'0');
+        }
+        self.at = end;
+        nodes.push(match neg {
+            false => Node::Pos(n),
+            true if n == 0 => return None,
+            // 18 digits fit in an i64.
+            true => Node::Neg(-(n as i64)),
+        });
+        Some(())
+    }
+
+    /// A number with a fraction or an exponent (Tenhou's results after uma, `-19.7`), whose
+    /// integer part ends at `end`: its extent found by JSON's grammar and its value read by
+    /// serde_json itself (its reading of a float is not always the nearest one: the same text
+    /// must give the same bits).
+    fn float(&mut self, end: usize, nodes: &mut Vec<Node<'a>>) -> Option<()> {
+        let b = self.bytes();
+        let digits_from = |i: usize| b[i..].iter().take_while(|b| b.is_ascii_digit()).count();
+        let mut i = end;
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            let n = digits_from(i);
+            if n == 0 {
+                return None;
+            }
+            i += n;
+        }
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            i += 1;
+            if matches!(b.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            let n = digits_from(i);
+            if n == 0 {
+                return None;
+            }
+            i += n;
+        }
+        let f: f64 = serde_json::from_str(self.text.get(self.at..i)?).ok()?;
+        self.at = i;
+        nodes.push(Node::Float(f));
+        Some(())
+    }
+
+    /// One value (and its items) onto `nodes`, whitespace before it skipped.
+    fn value(&mut self, nodes: &mut Vec<Node<'a>>, depth: u32) -> Option<()> {
+        self.space();
+        match self.peek()? {
+            b'"' => {
+                self.at += 1;
+                let s = self.string()?;
+                nodes.push(Node::Str(Cow::Borrowed(s)));
+                Some(())
+            }
+            b'[' => self.container(nodes, depth, false),
+            b'{' => self.container(nodes, depth, true),
+            b'n' => self.word("null", Node::Null, nodes),
+            b't' => self.word("true", Node::Bool(true), nodes),
+            b'f' => self.word("false", Node::Bool(false), nodes),
+            b'-' | b'0'..=b'9' => self.number(nodes),
+            _ => None,
+        }
+    }
+
+    /// An array or (`object`) an object, at its opening bracket.
+    fn container(&mut self, nodes: &mut Vec<Node<'a>>, depth: u32, object: bool) -> Option<()> {
+        if depth >= Self::DEPTH {
+            return None;
+        }
+        self.at += 1;
+        let at = nodes.len();
+        nodes.push(Node::Null);
+        let close = if object { b'}' } else { b']' };
+        let mut len: u32 = 0;
+        self.space();
+        if self.peek()? == close {
+            self.at += 1;
+        } else {
+            loop {
+                if object {
+                    self.expect(b'"')?;
+                    let key = self.string()?;
+                    nodes.push(Node::Str(Cow::Borrowed(key)));
+                    self.expect(b':')?;
+                }
+                self.value(nodes, depth + 1)?;
+                len = len.checked_add(1)?;
+                self.space();
+                match self.peek()? {
+                    b',' => self.at += 1,
+                    b if b == close => {
+                        self.at += 1;
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        let end = u32::try_from(nodes.len()).ok()?;
+        nodes[at] = if object { Node::Object { len, end } } else { Node::Array { len, end } };
+        Some(())
     }
 }
 
@@ -386,6 +576,97 @@ impl<'de> Visitor<'de> for Seed<'_, 'de> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// serde_json's reading of a text onto a list of values (what [`Doc::read`] falls back to).
+    fn by_serde(text: &str) -> Option<Vec<Node<'_>>> {
+        let mut nodes = Vec::new();
+        let mut de = serde_json::Deserializer::from_str(text);
+        Seed(&mut nodes).deserialize(&mut de).ok()?;
+        de.end().ok()?;
+        Some(nodes)
+    }
+
+    /// Where the hand reader reads a text, it reads the values serde_json reads (strings
+    /// borrowed alike); it reads every real Tenhou record whole; and texts changed byte by byte
+    /// (cut, a byte dropped or replaced by each of JSON's special characters) read either the same
+    /// or by serde_json, which refuses those that are not JSON.
+    #[test]
+    fn the_scan_reads_what_serde_json_reads() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/real-logs/tenhou");
+        let mut texts: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .map(|p| std::fs::read_to_string(p).unwrap())
+            .collect();
+        assert!(texts.len() >= 31);
+        for t in &texts {
+            let mut nodes = Vec::new();
+            assert!(Scan::whole(t, &mut nodes).is_some(), "a real record read by hand");
+            assert_eq!(Some(nodes), by_serde(t));
+        }
+        let small = [
+            r#"{"a":[1,-2,3.5,"x",true,null,{"k":"v\n"},[]],"b":18446744073709551615,"a":0}"#,
+            r#" { "type" : "dahai" , "actor" : 0 , "pai" : "5m" , "tsumogiri" : false } "#,
+            "[[1,2,[3,[4,[]]]],{},{\"\":\"\"},-1,-0,0,00,01,-01,1e3,1E3,1.0,123456789012345678,1234567890123456789]",
+            "[\t\r\n1\n]",
+            "\"錯\"",
+            "[1,]",
+            "{\"a\":1,}",
+            "{\"a\" 1}",
+            "[-9223372036854775808,-999999999999999999,999999999999999999]",
+            "[16.3,-19.7,0.5,-0.5,1e3,1E-3,2.5e+10,-0.0,0.1e1,123456789.123456789e-300]",
+            "[1e999]",
+            "[1.]",
+            "[.5]",
+            "[1.e3]",
+            "[1e]",
+            "[1.5.3]",
+        ];
+        let deep = format!("{}{}", "[".repeat(100), "]".repeat(100));
+        texts.extend(small.iter().map(|s| s.to_string()));
+        texts.push(deep);
+        let first = texts[0].clone();
+        let mut changed: Vec<String> = Vec::new();
+        let b = first.as_bytes();
+        for i in (0..b.len()).step_by(97).chain([0, 1, b.len() - 1]) {
+            changed.extend(String::from_utf8(b[..i].to_vec()).ok());
+            let mut v = b.to_vec();
+            v.remove(i);
+            changed.extend(String::from_utf8(v).ok());
+            for c in *b"[]{},:\"\\-.0e \x01" {
+                let mut v = b.to_vec();
+                v[i] = c;
+                changed.extend(String::from_utf8(v).ok());
+            }
+        }
+        for s in &small {
+            let b = s.as_bytes();
+            for i in 0..b.len() {
+                changed.extend(String::from_utf8(b[..i].to_vec()).ok());
+                let mut v = b.to_vec();
+                v.remove(i);
+                changed.extend(String::from_utf8(v).ok());
+            }
+        }
+        texts.extend(changed);
+        let (mut by_hand, mut refused) = (0, 0);
+        for t in &texts {
+            let serde = by_serde(t);
+            let mut nodes = Vec::new();
+            if Scan::whole(t, &mut nodes).is_some() {
+                assert_eq!(Some(&nodes), serde.as_ref(), "{t:.200}");
+                by_hand += 1;
+            }
+            let mut doc = Doc::default();
+            match (doc.read(t), serde) {
+                (Ok(()), Some(n)) => assert_eq!(doc.nodes, n, "{t:.200}"),
+                (Err(_), None) => refused += 1,
+                (r, n) => panic!("{t:.200}: read {r:?}, serde_json {n:?}"),
+            }
+        }
+        assert!(by_hand >= 31 && refused > 100, "{by_hand} read by hand, {refused} refused");
+    }
 
     /// Every kind of value reads as serde_json reads it, strings without escapes borrowed, and
     /// writes back as the same JSON.
