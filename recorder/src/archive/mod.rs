@@ -457,11 +457,13 @@ struct GamesQuery {
 
 /// A player's games are read from their seats, in the order of the index of seats by player and
 /// game: a page of a player's games reads that page's rows, however many games they have (a
-/// player in two seats of a game: the first seat). One line per game: its lead entry (the one
-/// that counts, or while none does the first stored; `counting.rs`).
+/// player in two seats of a game: the first seat, as "no seat of theirs before it": PostgreSQL
+/// plans that as an anti-join, where `seat = (SELECT MIN ...)` made it read and sort all of the
+/// player's seats, 150 ms for 7 500 games against 0.5 ms). One line per game: its lead entry (the
+/// one that counts, or while none does the first stored; `counting.rs`).
 const PLAYER_FROM: &str = "seats ps JOIN logs l ON l.id = ps.log_id JOIN verdicts v ON v.log_id = l.id";
 const PLAYER_COND: &str = "ps.player_id = (SELECT id FROM players WHERE name = ?)
-     AND ps.seat = (SELECT MIN(s2.seat) FROM seats s2 WHERE s2.log_id = ps.log_id AND s2.player_id = ps.player_id)
+     AND NOT EXISTS (SELECT 1 FROM seats s2 WHERE s2.log_id = ps.log_id AND s2.player_id = ps.player_id AND s2.seat < ps.seat)
      AND l.lead = 1";
 
 /// The games of a tournament, as a list shows them: its entries, read from the index of the
