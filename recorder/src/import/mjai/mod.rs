@@ -1,10 +1,12 @@
-//! mjai JSON Lines event logs: the events are read (read.rs, where the format is described),
+//! mjai JSON Lines event logs: the events are read (read.rs, where the format is described; the
+//! usual lines by hand, draws and discards there and every other event in scan.rs),
 //! gathered into the record model (to_record.rs) and converted by the one converter (to_log/);
 //! positions are mapped back to the mjai lines. Any riichi log is written as full-information
 //! mjai (write.rs).
 
 mod dialect;
 pub(crate) mod read;
+mod scan;
 mod to_record;
 mod wall;
 pub(crate) mod write;

@@ -502,7 +502,7 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Line>, ImportError> {
     let mut doc = Doc::default();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
-        if let Some(event) = quick_event(raw) {
+        if let Some(event) = quick_event(raw).or_else(|| super::scan::event(raw)) {
             out.push(Line { line, event });
             continue;
         }
@@ -522,7 +522,7 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Line>, ImportError> {
 
 /// The event of line `line` (`raw`), read as JSON into `doc`; `None` for a blank line or a
 /// `none` event.
-fn read_event<'a>(doc: &mut Doc<'a>, raw: &'a str, line: usize) -> Result<Option<Event>, ImportError> {
+pub(super) fn read_event<'a>(doc: &mut Doc<'a>, raw: &'a str, line: usize) -> Result<Option<Event>, ImportError> {
     if raw.trim().is_empty() {
         return Ok(None);
     }
