@@ -497,7 +497,8 @@ pub(crate) fn kyoku_index(bakaze: Pai, kyoku: u8) -> u8 {
 
 /// Parses an mjai log. `none` events (a player's answer that it does nothing) are skipped.
 pub(crate) fn parse(text: &str) -> Result<Vec<Line>, ImportError> {
-    let mut out: Vec<Line> = Vec::new();
+    // A line an event, at most: the list is not moved as it grows.
+    let mut out: Vec<Line> = Vec::with_capacity(text.bytes().filter(|&b| b == b'\n').count() + 1);
     // One document read line after line, in the same room.
     let mut doc = Doc::default();
     for (i, raw) in text.lines().enumerate() {
@@ -562,7 +563,8 @@ fn quick_event(raw: &str) -> Option<Event> {
         _ => return None,
     };
     let rest = rest.get(1..)?.strip_prefix(r#","pai":""#)?;
-    let (tile, rest) = rest.split_once('"')?;
+    let quote = rest.bytes().position(|b| b == b'"')?;
+    let (tile, rest) = (rest.get(..quote)?, rest.get(quote + 1..)?);
     let pai = Pai::parse(tile)?;
     if draw {
         return (rest == "}").then_some(Event::Tsumo { actor, pai });
