@@ -33,7 +33,7 @@ pub fn import(text: &str, bytes: &[u8]) -> Result<Imported, ImportError> {
 
 /// [`import`], read as an excerpt when `excerpt` asks for it (to_log::header).
 pub(crate) fn import_read(text: &str, bytes: &[u8], read: to_log::Reading) -> Result<Imported, ImportError> {
-    let lines = read::parse(text)?;
+    let lines = read::parse_with(text, scan::event)?;
     let (mut g, pm) = to_record::to_game(&lines)?;
     read.apply(&mut g);
     let excerpt = read.excerpt;
@@ -50,7 +50,7 @@ pub(crate) fn import_read(text: &str, bytes: &[u8], read: to_log::Reading) -> Re
 
 /// Reads an mjai log into the record model, with where its places are in the file.
 pub(crate) fn read_game(text: &str) -> Result<(Game, PosMap), ImportError> {
-    to_record::to_game(&read::parse(text)?)
+    to_record::to_game(&read::parse_with(text, scan::event)?)
 }
 
 /// Checks that an mjai file is exactly the mjai export of the log rebuilt from it (blank lines

@@ -495,15 +495,22 @@ pub(crate) fn kyoku_index(bakaze: Pai, kyoku: u8) -> u8 {
     wind * 4 + kyoku.clamp(1, 4) - 1
 }
 
-/// Parses an mjai log. `none` events (a player's answer that it does nothing) are skipped.
+/// Parses an mjai log without the hand scan of the other events (the tests' reading).
+#[cfg(test)]
 pub(crate) fn parse(text: &str) -> Result<Vec<Line>, ImportError> {
-    // A line an event, at most: the list is not moved as it grows.
-    let mut out: Vec<Line> = Vec::with_capacity(text.bytes().filter(|&b| b == b'\n').count() + 1);
+    parse_with(text, |_| None)
+}
+
+/// Parses an mjai log. `none` events (a player's answer that it does nothing) are skipped. The
+/// draws and discards are read the quick way, then any other line by `scan` (mjai/scan.rs, given
+/// by mod.rs), then what neither reads as JSON.
+pub(crate) fn parse_with(text: &str, scan: fn(&str) -> Option<Event>) -> Result<Vec<Line>, ImportError> {
+    let mut out: Vec<Line> = Vec::new();
     // One document read line after line, in the same room.
     let mut doc = Doc::default();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
-        if let Some(event) = quick_event(raw).or_else(|| super::scan::event(raw)) {
+        if let Some(event) = quick_event(raw).or_else(|| scan(raw)) {
             out.push(Line { line, event });
             continue;
         }
@@ -563,8 +570,7 @@ fn quick_event(raw: &str) -> Option<Event> {
         _ => return None,
     };
     let rest = rest.get(1..)?.strip_prefix(r#","pai":""#)?;
-    let quote = rest.bytes().position(|b| b == b'"')?;
-    let (tile, rest) = (rest.get(..quote)?, rest.get(quote + 1..)?);
+    let (tile, rest) = rest.split_once('"')?;
     let pai = Pai::parse(tile)?;
     if draw {
         return (rest == "}").then_some(Event::Tsumo { actor, pai });
