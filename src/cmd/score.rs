@@ -2,7 +2,7 @@
 
 use crate::error::{Error, Result, Status};
 use clap::Args;
-use std::io::{BufRead, Write};
+use std::io::Write;
 
 /// The longest input line `paifu score` reads by default (64 KiB; a hand is about 100 bytes).
 pub(crate) const MAX_LINE_BYTES: usize = 64 << 10;
@@ -65,45 +65,103 @@ enum Line<'a> {
     NotUtf8(usize),
 }
 
-/// Reads the next line (without its `\n` or `\r\n`) into `buf`, keeping at most `max` bytes of
-/// it: the rest of a longer line is read and dropped. `None` at the end of the input.
-fn next_line<'a>(input: &mut impl BufRead, buf: &'a mut Vec<u8>, max: usize) -> std::io::Result<Option<Line<'a>>> {
-    buf.clear();
-    let mut len: u64 = 0;
-    let mut any = false;
-    loop {
-        let chunk = input.fill_buf()?;
-        if chunk.is_empty() {
-            break;
+/// The input, read in large blocks into one buffer: each line is handed out where it lies in
+/// the buffer (no copy of it), and a line longer than the limit is read and dropped, never held.
+struct Lines<R> {
+    input: R,
+    buf: Vec<u8>,
+    /// The unread part of `buf`.
+    start: usize,
+    end: usize,
+    eof: bool,
+}
+
+/// The size of the blocks read (the buffer grows only for a line longer than this).
+const INPUT_BLOCK: usize = 256 << 10;
+
+impl<R: std::io::Read> Lines<R> {
+    fn new(input: R) -> Lines<R> {
+        Lines { input, buf: vec![0; INPUT_BLOCK], start: 0, end: 0, eof: false }
+    }
+
+    /// Reads more input after what is unread, moved to the buffer's start; false at the end.
+    fn fill(&mut self) -> std::io::Result<bool> {
+        if self.eof {
+            return Ok(false);
         }
-        any = true;
-        let (part, ends) = match memchr::memchr(b'\n', chunk) {
-            Some(i) => (&chunk[..i], true),
-            None => (chunk, false),
+        self.buf.copy_within(self.start..self.end, 0);
+        self.end -= self.start;
+        self.start = 0;
+        if self.end == self.buf.len() {
+            self.buf.resize(self.buf.len() * 2, 0);
+        }
+        let n = loop {
+            match self.input.read(&mut self.buf[self.end..]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
         };
-        len += part.len() as u64;
-        let room = (max + 1).saturating_sub(buf.len());
-        buf.extend_from_slice(&part[..part.len().min(room)]);
-        let used = part.len() + usize::from(ends);
-        input.consume(used);
-        if ends {
-            break;
+        self.end += n;
+        self.eof = n == 0;
+        Ok(n > 0)
+    }
+
+    /// The next line (without its `\n` or `\r\n`), of at most `max` bytes: the rest of a longer
+    /// line is read and dropped. `None` at the end of the input.
+    fn next(&mut self, max: usize) -> std::io::Result<Option<Line<'_>>> {
+        loop {
+            let unread = &self.buf[self.start..self.end];
+            if let Some(i) = memchr::memchr(b'\n', unread) {
+                let at = self.start;
+                self.start += i + 1;
+                return Ok(Some(line_of(&self.buf[at..at + i], i as u64, max)));
+            }
+            // A partial line longer than any line kept: drop it to its end.
+            if unread.len() > max + 1 {
+                let mut len = unread.len() as u64;
+                self.start = self.end;
+                while self.fill()? {
+                    let more = &self.buf[self.start..self.end];
+                    match memchr::memchr(b'\n', more) {
+                        Some(i) => {
+                            self.start += i + 1;
+                            return Ok(Some(Line::TooLong(len + i as u64)));
+                        }
+                        None => {
+                            len += more.len() as u64;
+                            self.start = self.end;
+                        }
+                    }
+                }
+                return Ok(Some(Line::TooLong(len)));
+            }
+            if !self.fill()? {
+                if self.start == self.end {
+                    return Ok(None);
+                }
+                let (at, len) = (self.start, self.end - self.start);
+                self.start = self.end;
+                return Ok(Some(line_of(&self.buf[at..at + len], len as u64, max)));
+            }
         }
     }
-    if !any {
-        return Ok(None);
-    }
-    if buf.last() == Some(&b'\r') && len as usize == buf.len() {
-        buf.pop();
-        len -= 1;
-    }
+}
+
+/// A whole line (`len` bytes, before its `\n`) as read: a `\r` before the `\n` dropped from a
+/// line that is otherwise within the limit, then too long, not UTF-8, or its text.
+fn line_of(bytes: &[u8], len: u64, max: usize) -> Line<'_> {
+    let (bytes, len) = match bytes.split_last() {
+        Some((b'\r', rest)) if len <= max as u64 + 1 => (rest, len - 1),
+        _ => (bytes, len),
+    };
     if len > max as u64 {
-        return Ok(Some(Line::TooLong(len)));
+        return Line::TooLong(len);
     }
-    Ok(Some(match std::str::from_utf8(buf) {
+    match std::str::from_utf8(bytes) {
         Ok(t) => Line::Text(t),
         Err(e) => Line::NotUtf8(e.valid_up_to()),
-    }))
+    }
 }
 
 /// The answer to a line that could not be scored before it was read as JSON.
@@ -131,14 +189,13 @@ pub fn run(a: ScoreArgs) -> Result {
     let input = |source| Error::Stdio { stream: "standard input", source };
     let output = |source| Error::Stdio { stream: "standard output", source };
     let stdin = std::io::stdin();
-    let mut lines = stdin.lock();
+    let mut lines = Lines::new(stdin.lock());
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut failed = false;
-    let mut buf = Vec::new();
     let mut answers = Vec::with_capacity(ANSWERS_BUFFER + 4096);
     let mut number = 0u64;
-    while let Some(line) = next_line(&mut lines, &mut buf, a.max_line_bytes).map_err(input)? {
+    while let Some(line) = lines.next(a.max_line_bytes).map_err(input)? {
         number += 1;
         let ok = match line {
             Line::Text(t) if t.trim().is_empty() => continue,
@@ -180,12 +237,22 @@ mod tests {
         NotUtf8(usize),
     }
 
-    fn lines(input: &[u8], max: usize) -> Vec<Read> {
-        // A small buffer, so that lines span several reads.
-        let mut r = std::io::BufReader::with_capacity(4, input);
-        let mut buf = Vec::new();
+    /// Input handed out `step` bytes a read, so that lines span several reads.
+    struct Trickle<'a>(&'a [u8], usize);
+
+    impl std::io::Read for Trickle<'_> {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.1.min(out.len()).min(self.0.len());
+            out[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    fn lines_with(input: &[u8], max: usize, step: usize) -> Vec<Read> {
+        let mut r = Lines::new(Trickle(input, step));
         std::iter::from_fn(|| {
-            next_line(&mut r, &mut buf, max).unwrap().map(|l| match l {
+            r.next(max).unwrap().map(|l| match l {
                 Line::Text(t) => Read::Text(t.to_owned()),
                 Line::TooLong(n) => Read::TooLong(n),
                 Line::NotUtf8(at) => Read::NotUtf8(at),
@@ -194,19 +261,48 @@ mod tests {
         .collect()
     }
 
+    fn lines(input: &[u8], max: usize) -> Vec<Read> {
+        let all = lines_with(input, max, usize::MAX);
+        for step in [1, 2, 3, 4, 7] {
+            assert_eq!(lines_with(input, max, step), all, "{step} bytes a read");
+        }
+        all
+    }
+
     #[test]
     fn lines_are_read_to_the_limit_and_no_further() {
         let text = |s: &str| Read::Text(s.to_owned());
         assert_eq!(lines(b"ab\r\ncdef\n\nxyz", 4), vec![text("ab"), text("cdef"), text(""), text("xyz")]);
         assert_eq!(lines(b"abcde\nok\n", 4), vec![Read::TooLong(5), text("ok")]);
         assert_eq!(lines(b"abcd\r\n", 4), vec![text("abcd")]);
+        assert_eq!(lines(b"abcde\r\nx", 4), vec![Read::TooLong(6), text("x")]);
+        assert_eq!(lines(b"abcdefgh\r\nx\r", 4), vec![Read::TooLong(9), text("x")]);
         assert_eq!(lines(&[b'a', 0xff, b'\n', b'b'], 4), vec![Read::NotUtf8(1), text("b")]);
         assert_eq!(lines(b"", 4), vec![]);
-        // The part kept of a long line is bounded by the limit, whatever its length.
-        let long = vec![b'x'; 10_000];
-        let mut r = std::io::BufReader::with_capacity(64, &long[..]);
-        let mut buf = Vec::new();
-        assert_eq!(next_line(&mut r, &mut buf, 100).unwrap(), Some(Line::TooLong(10_000)));
-        assert!(buf.len() <= 101, "{}", buf.len());
+        assert_eq!(lines(b"\n", 4), vec![text("")]);
+        // A long line among short ones, longer than a block, at the end without a newline.
+        let mut input = b"ok\n".to_vec();
+        input.extend(vec![b'x'; 3 * INPUT_BLOCK + 5]);
+        input.extend(b"\nfine\n");
+        input.extend(vec![b'y'; INPUT_BLOCK + 1]);
+        let want = vec![
+            text("ok"),
+            Read::TooLong(3 * INPUT_BLOCK as u64 + 5),
+            text("fine"),
+            Read::TooLong(INPUT_BLOCK as u64 + 1),
+        ];
+        assert_eq!(lines_with(&input, 100, usize::MAX), want);
+        assert_eq!(lines_with(&input, 100, 1000), want);
+        // A line longer than a block but within the limit is read whole.
+        let long = vec![b'z'; 2 * INPUT_BLOCK + 3];
+        let mut input = long.clone();
+        input.extend(b"\nend");
+        let want = vec![Read::Text(String::from_utf8(long).unwrap()), text("end")];
+        assert_eq!(lines_with(&input, 3 * INPUT_BLOCK, 5000), want);
+        // The room held is bounded by the limit, whatever a line's length.
+        let long = vec![b'x'; 10 * INPUT_BLOCK];
+        let mut r = Lines::new(&long[..]);
+        assert_eq!(r.next(100).unwrap(), Some(Line::TooLong(10 * INPUT_BLOCK as u64)));
+        assert!(r.buf.len() <= 2 * INPUT_BLOCK, "{}", r.buf.len());
     }
 }

@@ -5,7 +5,6 @@ use crate::error::{ErrorCode, Fault};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::borrow::Cow;
-use std::fmt::Display;
 
 /// A record line as read: the action borrowed from the line (copied only when it holds an
 /// escape), the claim's lists the only allocations.
@@ -143,21 +142,14 @@ pub fn write_record_line<A: Action>(r: &Record<A>, out: &mut Vec<u8>) {
     out.extend_from_slice(b"}\n");
 }
 
-/// Appends `action`'s notation as the inside of a JSON string: written by its `Display` straight
-/// into `out`, then, only if it holds a byte JSON escapes (a quote, a backslash or a control
-/// character: an incident's detail may hold the first two), written again through serde_json's
-/// string escaping, so the bytes are serde_json's in every case.
-fn write_notation<A: Display>(action: &A, out: &mut Vec<u8>) {
-    struct Into<'a>(&'a mut Vec<u8>);
-    impl std::fmt::Write for Into<'_> {
-        fn write_str(&mut self, s: &str) -> std::fmt::Result {
-            self.0.extend_from_slice(s.as_bytes());
-            Ok(())
-        }
-    }
+/// Appends `action`'s notation as the inside of a JSON string: written by the action
+/// (`Action::write_notation`, its `Display` unless the engine writes it straight) into `out`,
+/// then, only if it holds a byte JSON escapes (a quote, a backslash or a control character: an
+/// incident's detail may hold the first two), written again through serde_json's string
+/// escaping, so the bytes are serde_json's in every case.
+fn write_notation<A: Action>(action: &A, out: &mut Vec<u8>) {
     let start = out.len();
-    // Writing into a Vec cannot fail.
-    let _ = std::fmt::Write::write_fmt(&mut Into(out), format_args!("{action}"));
+    action.write_notation(out);
     if out[start..].iter().any(|&b| b == b'"' || b == b'\\' || b < 0x20) {
         let text = String::from_utf8_lossy(&out[start..]).into_owned();
         out.truncate(start);

@@ -63,6 +63,20 @@ pub trait Action:
 
     /// The game's action recording `incident` (its `Incident` variant).
     fn from_incident(incident: Incident) -> Self;
+
+    /// Appends the notation (`Display`'s text) to `out`. An engine may write it straight, without
+    /// `fmt` (riichi does: every record line of an imported log is written by it).
+    fn write_notation(&self, out: &mut Vec<u8>) {
+        struct Into<'a>(&'a mut Vec<u8>);
+        impl std::fmt::Write for Into<'_> {
+            fn write_str(&mut self, s: &str) -> std::fmt::Result {
+                self.0.extend_from_slice(s.as_bytes());
+                Ok(())
+            }
+        }
+        // Writing into a Vec cannot fail.
+        let _ = std::fmt::Write::write_fmt(&mut Into(out), format_args!("{self}"));
+    }
 }
 
 impl From<IncidentError> for NotationError {

@@ -93,6 +93,83 @@ impl crate::log::Action for Action {
     const CANONICAL_UNLESS_OVERLONG: bool = true;
 
     crate::incident::incident_variant!();
+
+    /// The notation written straight into the buffer, without `fmt` (every record line of an
+    /// imported log is written by it, issue 25); the same text as `Display`'s (tested).
+    fn write_notation(&self, out: &mut Vec<u8>) {
+        let (word, tile) = match self {
+            Action::Discard { tile, drawn, riichi } => {
+                if *riichi {
+                    out.extend_from_slice(b"riichi ");
+                }
+                (if *drawn { "tsumogiri " } else { "discard " }, *tile)
+            }
+            Action::Chi(a, b) | Action::Pon(a, b) => {
+                out.extend_from_slice(if matches!(self, Action::Chi(..)) { b"chi " } else { b"pon " });
+                out.extend_from_slice(tile_text(*a).as_bytes());
+                out.push(b' ');
+                out.extend_from_slice(tile_text(*b).as_bytes());
+                return;
+            }
+            Action::Minkan(t) => ("minkan ", *t),
+            Action::Ankan(t) => ("ankan ", *t),
+            Action::Kakan(t) => ("kakan ", *t),
+            Action::Tsumo | Action::Ron | Action::Pass | Action::Kyuushu => {
+                out.extend_from_slice(match self {
+                    Action::Tsumo => b"tsumo",
+                    Action::Ron => b"ron",
+                    Action::Pass => b"pass",
+                    _ => b"kyuushu",
+                });
+                return;
+            }
+            Action::Deal(tiles) => {
+                let mut buf = [0u8; 17];
+                let n = deal_text(tiles, &mut buf);
+                out.extend_from_slice(b"deal ");
+                out.extend_from_slice(&buf[..n]);
+                return;
+            }
+            Action::Draw(t) => ("draw ", *t),
+            Action::Dora(t) => ("dora ", *t),
+            Action::Ura(t) => ("ura ", *t),
+            Action::Incident(i) => {
+                out.extend_from_slice(i.to_string().as_bytes());
+                return;
+            }
+        };
+        out.extend_from_slice(word.as_bytes());
+        out.extend_from_slice(tile_text(tile).as_bytes());
+    }
+}
+
+/// Each tile's notation by id (0..37): what `Tile`'s `Display` writes, as text to copy.
+const TILE_TEXT: [&str; 37] = [
+    "1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "1s",
+    "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "1z", "2z", "3z", "4z", "5z", "6z", "7z", "0m", "0p", "0s",
+];
+
+fn tile_text(t: Tile) -> &'static str {
+    TILE_TEXT[usize::from(t.id())]
+}
+
+/// A deal's tiles in compact notation (`mahjong::tiles_text`'s text) in a buffer on the stack:
+/// 13 tiles and at most four suit letters.
+fn deal_text(tiles: &[Tile; 13], buf: &mut [u8; 17]) -> usize {
+    let mut sorted = *tiles;
+    if !Action::deal_is_canonical(&sorted) {
+        sorted.sort_by_key(|t| deal_key(*t));
+    }
+    let mut n = 0;
+    for (i, t) in sorted.iter().enumerate() {
+        buf[n] = if t.is_aka() { b'0' } else { b'0' + t.num() };
+        n += 1;
+        if sorted.get(i + 1).is_none_or(|u| u.suit() != t.suit()) {
+            buf[n] = b"mpsz"[t.suit()];
+            n += 1;
+        }
+    }
+    n
 }
 
 impl fmt::Display for Action {
@@ -340,5 +417,29 @@ mod tests {
             }
         }
         assert!(tried > written.len(), "changed texts read quickly: {tried}");
+    }
+
+    /// The notation written straight into a buffer is `Display`'s (issue 25): every variant with
+    /// every tile, deals in and out of canonical order, the notation examples (incidents too).
+    #[test]
+    fn notation_written_straight_is_the_displayed_one_for_every_tile() {
+        let tiles: Vec<Tile> = (0..37).filter_map(Tile::new).collect();
+        let mut actions = vec![Action::Tsumo, Action::Ron, Action::Pass, Action::Kyuushu];
+        for (i, &t) in tiles.iter().enumerate() {
+            for (drawn, riichi) in [(false, false), (true, false), (false, true), (true, true)] {
+                actions.push(Action::Discard { tile: t, drawn, riichi });
+            }
+            let u = tiles[(i * 7 + 3) % tiles.len()];
+            actions.extend([Action::Chi(t, u), Action::Pon(u, t), Action::Minkan(t), Action::Ankan(t)]);
+            actions.extend([Action::Kakan(t), Action::Draw(t), Action::Dora(t), Action::Ura(t)]);
+            let deal: [Tile; 13] = std::array::from_fn(|k| tiles[(i + k * 5) % tiles.len()]);
+            actions.extend([Action::Deal(deal), Action::deal(deal)]);
+        }
+        actions.extend(NOTATION_EXAMPLES.iter().map(|s| s.parse::<Action>().unwrap()));
+        for a in &actions {
+            let mut out = b"x".to_vec();
+            crate::log::Action::write_notation(a, &mut out);
+            assert_eq!(String::from_utf8(out).unwrap(), format!("x{a}"), "{a:?}");
+        }
     }
 }

@@ -1,10 +1,12 @@
-//! mjai JSON Lines event logs: the events are read (read.rs, where the format is described),
+//! mjai JSON Lines event logs: the events are read (read.rs, where the format is described; the
+//! usual lines by hand, draws and discards there and every other event in scan.rs),
 //! gathered into the record model (to_record.rs) and converted by the one converter (to_log/);
 //! positions are mapped back to the mjai lines. Any riichi log is written as full-information
 //! mjai (write.rs).
 
 mod dialect;
 pub(crate) mod read;
+mod scan;
 mod to_record;
 mod wall;
 pub(crate) mod write;
@@ -31,7 +33,7 @@ pub fn import(text: &str, bytes: &[u8]) -> Result<Imported, ImportError> {
 
 /// [`import`], read as an excerpt when `excerpt` asks for it (to_log::header).
 pub(crate) fn import_read(text: &str, bytes: &[u8], read: to_log::Reading) -> Result<Imported, ImportError> {
-    let lines = read::parse(text)?;
+    let lines = read::parse_with(text, scan::event)?;
     let (mut g, pm) = to_record::to_game(&lines)?;
     read.apply(&mut g);
     let excerpt = read.excerpt;
@@ -48,7 +50,7 @@ pub(crate) fn import_read(text: &str, bytes: &[u8], read: to_log::Reading) -> Re
 
 /// Reads an mjai log into the record model, with where its places are in the file.
 pub(crate) fn read_game(text: &str) -> Result<(Game, PosMap), ImportError> {
-    to_record::to_game(&read::parse(text)?)
+    to_record::to_game(&read::parse_with(text, scan::event)?)
 }
 
 /// Checks that an mjai file is exactly the mjai export of the log rebuilt from it (blank lines

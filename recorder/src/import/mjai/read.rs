@@ -495,14 +495,22 @@ pub(crate) fn kyoku_index(bakaze: Pai, kyoku: u8) -> u8 {
     wind * 4 + kyoku.clamp(1, 4) - 1
 }
 
-/// Parses an mjai log. `none` events (a player's answer that it does nothing) are skipped.
+/// Parses an mjai log without the hand scan of the other events (the tests' reading).
+#[cfg(test)]
 pub(crate) fn parse(text: &str) -> Result<Vec<Line>, ImportError> {
+    parse_with(text, |_| None)
+}
+
+/// Parses an mjai log. `none` events (a player's answer that it does nothing) are skipped. The
+/// draws and discards are read the quick way, then any other line by `scan` (mjai/scan.rs, given
+/// by mod.rs), then what neither reads as JSON.
+pub(crate) fn parse_with(text: &str, scan: fn(&str) -> Option<Event>) -> Result<Vec<Line>, ImportError> {
     let mut out: Vec<Line> = Vec::new();
     // One document read line after line, in the same room.
     let mut doc = Doc::default();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
-        if let Some(event) = quick_event(raw) {
+        if let Some(event) = quick_event(raw).or_else(|| scan(raw)) {
             out.push(Line { line, event });
             continue;
         }
@@ -522,7 +530,7 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Line>, ImportError> {
 
 /// The event of line `line` (`raw`), read as JSON into `doc`; `None` for a blank line or a
 /// `none` event.
-fn read_event<'a>(doc: &mut Doc<'a>, raw: &'a str, line: usize) -> Result<Option<Event>, ImportError> {
+pub(super) fn read_event<'a>(doc: &mut Doc<'a>, raw: &'a str, line: usize) -> Result<Option<Event>, ImportError> {
     if raw.trim().is_empty() {
         return Ok(None);
     }
