@@ -109,3 +109,20 @@ fn first_line_difference(file: &[(usize, Value)], ours: &[Value], lines: &[Line]
     }
     None
 }
+
+/// Texts made from `line` by dropping one byte, and by putting each byte of `alphabet` in place
+/// of one byte and before it (the hand readers' tests: whatever they read of these, the JSON
+/// reading must read the same).
+#[cfg(test)]
+fn byte_variants(line: &str, alphabet: &[u8]) -> Vec<String> {
+    let b = line.as_bytes();
+    let mut out = Vec::new();
+    for i in 0..b.len() {
+        out.push([&b[..i], &b[i + 1..]].concat());
+        for &c in alphabet {
+            out.push([&b[..i], &[c], &b[i + 1..]].concat());
+            out.push([&b[..i], &[c], &b[i..]].concat());
+        }
+    }
+    out.into_iter().filter_map(|v| String::from_utf8(v).ok()).collect()
+}

@@ -623,17 +623,9 @@ mod tests {
         // Each line, and lines made from them by changing, dropping and inserting a byte.
         let mut tried = 0;
         for l in lines.iter().filter(|l| l.len() < 80) {
-            let b = l.as_bytes();
-            let mut variants = vec![b.to_vec()];
-            for i in 0..b.len() {
-                variants.push([&b[..i], &b[i + 1..]].concat());
-                for c in [b'4', b'0', b' ', b'"', b'\\', b'r', b'}', b'E', b'x'] {
-                    variants.push([&b[..i], &[c], &b[i + 1..]].concat());
-                    variants.push([&b[..i], &[c], &b[i..]].concat());
-                }
-            }
+            let mut variants = vec![l.to_string()];
+            variants.extend(crate::import::mjai::byte_variants(l, b"40 \"\\r}Ex"));
             for v in variants {
-                let Ok(v) = String::from_utf8(v) else { continue };
                 if let Some(e) = quick_event(&v) {
                     tried += 1;
                     assert_eq!(as_json(&v), Ok(Some(e)), "{v}");

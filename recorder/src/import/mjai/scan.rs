@@ -417,17 +417,7 @@ mod tests {
             if *n > 3 {
                 continue;
             }
-            let b = l.as_bytes();
-            let mut variants = vec![];
-            for i in 0..b.len() {
-                variants.push([&b[..i], &b[i + 1..]].concat());
-                for c in [b'4', b'0', b'-', b' ', b'"', b'\\', b'r', b'}', b']', b',', b'E', b'.', b'x'] {
-                    variants.push([&b[..i], &[c], &b[i + 1..]].concat());
-                    variants.push([&b[..i], &[c], &b[i..]].concat());
-                }
-            }
-            for v in variants {
-                let Ok(v) = String::from_utf8(v) else { continue };
+            for v in crate::import::mjai::byte_variants(l, b"40- \"\\r}],E.x") {
                 if let Some(e) = event(&v) {
                     tried += 1;
                     assert_eq!(as_json(&v), Ok(Some(e)), "{v}");
