@@ -126,3 +126,27 @@ fn byte_variants(line: &str, alphabet: &[u8]) -> Vec<String> {
     }
     out.into_iter().filter_map(|v| String::from_utf8(v).ok()).collect()
 }
+
+/// The event of `raw` read as JSON, the readers' yardstick (`Err` when it is refused, `Ok(None)`
+/// for no event).
+#[cfg(test)]
+fn as_json(raw: &str) -> Result<Option<read::Event>, String> {
+    read::read_event(&mut crate::import::json::Doc::default(), raw, 1).map_err(|e| e.to_string())
+}
+
+/// Every line of the 31 real games as `paifu export mjai` writes them.
+#[cfg(test)]
+fn real_lines() -> Vec<String> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/real-logs/tenhou");
+    let mut lines = Vec::new();
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_none_or(|x| x != "json") || p.ends_with("manifest.json") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&p).unwrap();
+        let imp = crate::import::import_with("tenhou", &text, text.as_bytes(), Default::default()).unwrap();
+        lines.extend(export(&imp.log).unwrap().lines().map(str::to_owned));
+    }
+    lines
+}

@@ -586,6 +586,7 @@ fn quick_event(raw: &str) -> Option<Event> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::import::mjai::as_json;
 
     const LOG: &str = r#"{"type":"start_game","names":["a","b","c","d"],"aka_flag":true}
 {"type":"start_kyoku","bakaze":"E","dora_marker":"2s","kyoku":1,"honba":0,"kyotaku":0,"oya":0,"scores":[25000,25000,25000,25000],"tehais":[["1m","2m","3m","4p","5pr","6p","7s","8s","9s","E","E","P","C"],["?","?","?","?","?","?","?","?","?","?","?","?","?"],["?","?","?","?","?","?","?","?","?","?","?","?","?"],["?","?","?","?","?","?","?","?","?","?","?","?","?"]]}
@@ -600,24 +601,10 @@ mod tests {
 {"type":"end_game","scores":[30200,23700,22400,23700]}
 "#;
 
-    /// The event of `raw` read as JSON (`Err` when it is refused, `Ok(None)` for no event).
-    fn as_json(raw: &str) -> Result<Option<Event>, String> {
-        read_event(&mut Doc::default(), raw, 1).map_err(|e| e.to_string())
-    }
-
     #[test]
     fn the_quick_reading_of_draws_and_discards_agrees_with_the_json_reading() {
         let mut lines: Vec<String> = LOG.lines().map(str::to_owned).collect();
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/real-logs/tenhou");
-        for e in std::fs::read_dir(&dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.extension().is_none_or(|x| x != "json") || p.ends_with("manifest.json") {
-                continue;
-            }
-            let text = std::fs::read_to_string(&p).unwrap();
-            let imp = crate::import::import_with("tenhou", &text, text.as_bytes(), Default::default()).unwrap();
-            lines.extend(crate::import::mjai::export(&imp.log).unwrap().lines().map(str::to_owned));
-        }
+        lines.extend(crate::import::mjai::real_lines());
         let quick = lines.iter().filter(|l| quick_event(l).is_some()).count();
         assert!(quick * 10 > lines.len() * 8, "{quick} of {} lines read the quick way", lines.len());
         // Each line, and lines made from them by changing, dropping and inserting a byte.

@@ -351,31 +351,8 @@ const KEYS: &[&str] = &[
 
 #[cfg(test)]
 mod tests {
-    use super::super::read::read_event;
+    use super::super::{as_json, real_lines};
     use super::*;
-    use crate::import::json::Doc;
-
-    /// The event of `raw` read as JSON (`Err` when it is refused, `Ok(None)` for no event).
-    fn as_json(raw: &str) -> Result<Option<Event>, String> {
-        read_event(&mut Doc::default(), raw, 1).map_err(|e| e.to_string())
-    }
-
-    /// Every line of the 31 real games as `paifu export mjai` writes them, and as converters
-    /// write plain mjai (without the embedded log).
-    fn real_lines() -> Vec<String> {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/real-logs/tenhou");
-        let mut lines = Vec::new();
-        for e in std::fs::read_dir(&dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.extension().is_none_or(|x| x != "json") || p.ends_with("manifest.json") {
-                continue;
-            }
-            let text = std::fs::read_to_string(&p).unwrap();
-            let imp = crate::import::import_with("tenhou", &text, text.as_bytes(), Default::default()).unwrap();
-            lines.extend(crate::import::mjai::export(&imp.log).unwrap().lines().map(str::to_owned));
-        }
-        lines
-    }
 
     #[test]
     fn the_scanned_events_are_the_json_readings_of_the_same_lines() {
