@@ -497,11 +497,11 @@ fn enqueue(a: &ArenaArgs) -> Result {
     let (first, last) = (ids.first().copied().unwrap_or(0), ids.last().copied().unwrap_or(0));
     let per =
         if plan.duplicate { format!("one per deal, {} games each", plan.bots.len()) } else { "one per game".into() };
+    let which = if first == last { format!("id {first}") } else { format!("ids {first}-{last}") };
     outln!(
-        "queued match {label}: {} games as {} {} jobs (ids {first}-{last}, {per}) in {}",
-        plan.games,
-        ids.len(),
-        kind.as_str(),
+        "queued match {label}: {} as {} ({which}, {per}) in {}",
+        counted(plan.games as usize, "game"),
+        counted(ids.len(), &format!("{} job", kind.as_str())),
         crate::archive::shown(&db)
     )?;
     let bots: Vec<String> = jobs.first().map(MatchJob::needs).unwrap_or_default();
@@ -592,4 +592,13 @@ pub fn run(a: ArenaArgs) -> Result {
         outln!("{}", paifu_recorder::arena::duplicate::of_folder(&folder, &plan)?)?;
     }
     Ok(Status::Fine)
+}
+
+/// `n` of `noun`, in the plural but for one ("1 game", "4 games").
+fn counted(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }

@@ -437,6 +437,18 @@ fn queueing_refuses_commands_and_sandbox_flags_and_the_help_teaches_it() {
     }
 }
 
+/// Issue 29's note: a match of one game was queued as "1 games as 1 match jobs (ids 1-1, ...)".
+#[test]
+fn issue29_a_match_of_one_game_is_said_in_the_singular() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let db = Db::new(false, dir);
+    let out = queue(dir, &db, &["--bot", "rnd", "--games", "1", "--match", "one"]);
+    assert!(out.contains("queued match one: 1 game as 1 match job (id 1, one per game)"), "{out}");
+    let out = queue(dir, &db, &["--bot", "rnd", "--games", "2", "--match", "two"]);
+    assert!(out.contains("queued match two: 2 games as 2 match jobs (ids 2-3, one per game)"), "{out}");
+}
+
 fn db_has_no_jobs(path: &Path) -> bool {
     let a = paifu_recorder::archive::Archive::open(path).unwrap();
     a.job_counts().unwrap() == JobCounts::default()

@@ -19,6 +19,20 @@ use std::collections::{BTreeMap, BTreeSet};
 /// The header meta key that marks a duplicate game.
 const META: &str = "duplicate";
 
+/// The counted duplicate games of the tournament `?1`, oldest first: from the index of duplicate
+/// games (migration 14, whose condition is this statement's `LIKE` word for word), each looked up
+/// in the tournament. `CROSS JOIN` keeps SQLite's planner from starting at the tournament's games
+/// and reading every one's header (PostgreSQL plans it freely, and starts at the index as well).
+pub(super) fn games_sql() -> String {
+    format!(
+        "SELECT l.id, COALESCE(l.game, ''), COALESCE(l.ruleset, ''), l.header_json
+         FROM logs l CROSS JOIN tournament_games tg
+         WHERE tg.log_id = l.id AND tg.tournament_id = ?1 AND {COUNTS_IN_STANDINGS}
+               AND l.header_json LIKE '%\"{META}\"%'
+         ORDER BY l.id"
+    )
+}
+
 /// `deal D of N, rotation R of S` read as `(R, S)`; `None` for any other text.
 fn rotation(meta: &str) -> Option<(u32, u32)> {
     let (_, rest) = meta.split_once(", rotation ")?;
@@ -42,12 +56,7 @@ impl Archive {
         let Some(tid) = db.opt("SELECT id FROM tournaments WHERE name = ?1", [name], |r| r.get::<_, i64>(0))? else {
             return Ok(None);
         };
-        let sql = format!(
-            "SELECT l.id, COALESCE(l.game, ''), COALESCE(l.ruleset, ''), l.header_json
-             FROM tournament_games tg JOIN logs l ON l.id = tg.log_id
-             WHERE tg.tournament_id = ?1 AND {COUNTS_IN_STANDINGS} AND l.header_json LIKE '%\"{META}\"%'
-             ORDER BY l.id"
-        );
+        let sql = games_sql();
         let rows: Vec<(i64, String, String, Option<String>)> =
             db.rows(&sql, [tid], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
         // (game, ruleset, seats) -> the deal's commitment -> its games.

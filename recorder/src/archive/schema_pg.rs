@@ -60,6 +60,8 @@ ALTER TABLE play_tables ADD COLUMN host TEXT COLLATE "C";"#,
     r#"ALTER TABLE jobs DROP CONSTRAINT jobs_kind_check;
 ALTER TABLE jobs ADD CONSTRAINT jobs_kind_check CHECK (kind IN ('ingest', 'revalidate', 'match', 'duplicate'));
 ALTER TABLE jobs ADD COLUMN spec TEXT COLLATE "C", ADD COLUMN seed TEXT COLLATE "C", ADD COLUMN bots TEXT COLLATE "C";"#,
+    // 14: the duplicate games' index (schema.rs, 14).
+    r#"CREATE INDEX IF NOT EXISTS logs_duplicate ON logs(id) WHERE header_json LIKE '%"duplicate"%';"#,
 ];
 
 /// The schema of version [`BASELINE_VERSION`].
