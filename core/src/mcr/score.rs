@@ -853,7 +853,7 @@ impl Prepared {
             finish(&mut t, false);
             consider(t);
         }
-        let knitted = KNITTED.iter().any(|&m| self.concealed_held & m == m);
+        let knitted = KNITTED.iter().any(|&m| m & !self.concealed_held == 0);
         if self.meld_count <= 1 && knitted && hand::is_knitted_straight_win(c) {
             self.knitted_readings(sit, consider);
         }
