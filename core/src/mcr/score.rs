@@ -139,10 +139,21 @@ impl Score {
 
     /// The fan that count, in table order, with how many times each counts.
     pub fn fans(&self) -> impl Iterator<Item = (Fan, u8)> + '_ {
-        Fan::ALL.into_iter().filter_map(|f| match self.counts[f as usize] {
-            0 => None,
-            n => Some((f, n)),
-        })
+        // A hand has a handful of the 81: the counts are read eight at a time, each byte that
+        // is not 0 giving its top bit, and only those fan are visited.
+        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        let mut present = u128::from(self.counts[80] != 0) << 80;
+        for i in 0..10 {
+            let mut bytes = [0u8; 8];
+            bytes.copy_from_slice(&self.counts[8 * i..8 * i + 8]);
+            let w = u64::from_le_bytes(bytes);
+            let mut tops = ((w & LOW7).wrapping_add(LOW7) | w) & !LOW7;
+            while tops != 0 {
+                present |= 1 << (8 * i + tops.trailing_zeros() as usize / 8);
+                tops &= tops - 1;
+            }
+        }
+        numbers(FanSet(present)).map(move |i| (Fan::ALL[i], self.counts[i]))
     }
 
     /// One line: `mixed_straight 8 + all_types 6 + ... = 17`.
@@ -287,6 +298,16 @@ mod kinds {
     pub(super) const REVERSIBLE: u64 = of_suit(1, &[1, 2, 3, 4, 5, 8, 9]) | of_suit(2, &[2, 4, 5, 6, 8, 9]) | WHITE;
 }
 
+/// The kinds of each knitted straight ([`Knitted::mask`]).
+const KNITTED: [u64; 6] = [
+    Knitted::ALL[0].mask(),
+    Knitted::ALL[1].mask(),
+    Knitted::ALL[2].mask(),
+    Knitted::ALL[3].mask(),
+    Knitted::ALL[4].mask(),
+    Knitted::ALL[5].mask(),
+];
+
 /// Scores a winning hand: its best reading.
 pub fn score(hand: &WinHand, sit: &Situation, rules: &ScoreRules) -> Result<Score, ScoreError> {
     let h = Prepared::new(hand, sit)?;
@@ -319,8 +340,14 @@ struct Prepared {
     melds: [Set; 4],
     meld_count: usize,
     win: u8,
+    /// Bit masks of kinds (bit k for kind k), made as the tiles are counted: what the whole
+    /// hand holds, what the concealed part holds and holds an odd number of times.
+    held: u64,
+    concealed_held: u64,
+    concealed_odd: u64,
     /// The tile kinds the hand waited on before the winning tile, computed when a wait fan
-    /// needs them (`None` until then).
+    /// needs them (`None` until then); only the table's waits when these already hold another
+    /// kind than the winning tile (enough to tell it was not the only wait).
     waits: std::cell::Cell<Option<u64>>,
 }
 
@@ -334,17 +361,24 @@ impl Prepared {
             return bad(format!("{t} is a red five; the Chinese Official rules have none"));
         }
         let mut concealed = [0u8; 34];
+        let (mut concealed_held, mut concealed_odd) = (0u64, 0u64);
         for t in hand.concealed {
-            concealed[t.kind()] += 1;
+            let k = t.kind();
+            concealed[k] += 1;
+            concealed_held |= 1 << k;
+            concealed_odd ^= 1 << k;
         }
         let mut all = concealed;
+        let mut held = concealed_held;
         let mut melds = [Set { kind: SetKind::Chow, base: 0, concealed: false, declared: true }; 4];
         for (i, m) in hand.melds.iter().enumerate() {
             if let Some(t) = m.tiles().iter().find(|t| t.is_aka()) {
                 return bad(format!("{t} is a red five; the Chinese Official rules have none"));
             }
             for t in m.tiles() {
-                all[t.kind()] += 1;
+                let k = t.kind();
+                all[k] += 1;
+                held |= 1 << k;
             }
             let kind = match m.kind {
                 MeldKind::Chow => SetKind::Chow,
@@ -394,7 +428,17 @@ impl Prepared {
                 hand.win
             )));
         }
-        Ok(Prepared { concealed, all, melds, meld_count: hand.melds.len(), win, waits: std::cell::Cell::new(None) })
+        Ok(Prepared {
+            concealed,
+            all,
+            melds,
+            meld_count: hand.melds.len(),
+            win,
+            held,
+            concealed_held,
+            concealed_odd,
+            waits: std::cell::Cell::new(None),
+        })
     }
 
     fn melds(&self) -> &[Set] {
@@ -414,7 +458,17 @@ impl Prepared {
         let w = match self.waits.get() {
             Some(w) => w,
             None => {
-                let w = shape_waits(&self.before_win());
+                // The waits by shape hold the table's: a table wait other than the winning tile
+                // settles the question without the special shapes, and is kept as the answer.
+                let before = self.before_win();
+                let table = hand::waits(&before);
+                let w = if table & !(1 << self.win) != 0 {
+                    table
+                } else {
+                    let win = usize::from(self.win);
+                    let gone = if self.concealed[win] == 1 { 1 << win } else { 0 };
+                    shape_waits_beyond(&before, table, self.concealed_held & !gone)
+                };
                 self.waits.set(Some(w));
                 w
             }
@@ -430,8 +484,7 @@ impl Prepared {
     /// the hand holds is one bit mask, and "only tiles of such kinds" one test against a
     /// constant mask of them ([`kinds`]).
     fn common(&self, sit: &Situation, t: &mut Tally, special: bool) {
-        let c = &self.all;
-        let held = c.iter().enumerate().fold(0u64, |m, (k, &n)| if n > 0 { m | 1 << k } else { m });
+        let held = self.held;
         let any = |mask: u64| held & mask != 0;
         let only = |mask: u64| held & !mask == 0;
         let suit_count = kinds::SUITS.iter().filter(|&&m| any(m)).count();
@@ -485,8 +538,14 @@ impl Prepared {
             t.add(Fan::NoHonors, 1);
         }
         // Tile hog: four of a kind that are not a kong.
-        let kongs = |k: usize| self.melds().iter().any(|m| m.kind == SetKind::Kong && usize::from(m.base) == k);
-        let hogs = (0..34).filter(|&k| c[k] == 4 && !kongs(k)).count() as u8;
+        let kongs = self.melds().iter().fold(0u64, |m, s| if s.kind == SetKind::Kong { m | 1 << s.base } else { m });
+        let mut hogs = 0;
+        let mut kinds_held = held & !kongs;
+        while kinds_held != 0 {
+            let k = kinds_held.trailing_zeros() as usize;
+            kinds_held &= kinds_held - 1;
+            hogs += u8::from(self.all[k] == 4);
+        }
         if hogs > 0 && !special {
             t.add(Fan::TileHog, hogs);
         }
@@ -519,13 +578,19 @@ impl Prepared {
 
     /// Every reading as four sets and a pair.
     fn standard_readings(&self, sit: &Situation, consider: &mut impl FnMut(Tally)) {
-        if !hand::is_standard_win(&self.concealed) {
-            return;
-        }
-        let mut base = Tally::new();
-        self.common(sit, &mut base, false);
-        let nine_gates = self.meld_count == 0 && self.is_nine_gates();
-        for d in decompositions(&self.concealed) {
+        // The fan every reading shares and whether the hand is nine gates, found at the first
+        // reading (a hand of no standard reading needs neither).
+        let mut first: Option<(Tally, bool)> = None;
+        hand::for_each_decomposition(&self.concealed, |d| {
+            let n = self.meld_count + d.sets().len();
+            if n != 4 {
+                return;
+            }
+            let (base, nine_gates) = *first.get_or_insert_with(|| {
+                let mut t = Tally::new();
+                self.common(sit, &mut t, false);
+                (t, self.meld_count == 0 && self.is_nine_gates())
+            });
             let mut sets = self.melds;
             for (i, s) in d.sets().iter().enumerate() {
                 let (kind, b) = match *s {
@@ -533,10 +598,6 @@ impl Prepared {
                     hand::Set::Triplet(b) => (SetKind::Pung, b),
                 };
                 sets[self.meld_count + i] = Set { kind, base: b, concealed: true, declared: false };
-            }
-            let n = self.meld_count + d.sets().len();
-            if n != 4 {
-                continue;
             }
             // Each place the winning tile may have completed: a set of the concealed part, or
             // the pair.
@@ -572,7 +633,7 @@ impl Prepared {
                 finish(&mut t, nine_gates);
                 consider(t);
             }
-        }
+        });
     }
 
     /// 1112345678999 of one suit before the winning tile, concealed.
@@ -723,19 +784,31 @@ impl Prepared {
         if nc == 4 && pair_suited {
             t.add(Fan::AllChows, 1);
         }
-        let set_has = |s: &Set, f: &dyn Fn(u8) -> bool| match s.kind {
-            SetKind::Chow => (s.base..s.base + 3).any(f),
-            _ => f(s.base),
+        // Whether every set and the pair hold a tile of some kinds, each asked of a mask of the
+        // sets' lowest kinds: a chow holds a terminal when it starts at 1 or 7, a five when it
+        // starts at 3, 4 or 5.
+        let (mut chow_bases, mut pung_bases) = (0u64, 0u64);
+        for s in sets {
+            match s.kind {
+                SetKind::Chow => chow_bases |= 1 << s.base,
+                _ => pung_bases |= 1 << s.base,
+            }
+        }
+        let pair_bit = 1u64 << pair;
+        let within = |chow_ok: u64, pung_ok: u64, pair_ok: u64| {
+            chow_bases & !chow_ok == 0 && pung_bases & !pung_ok == 0 && pair_bit & pair_ok != 0
         };
-        if sets.iter().all(|s| set_has(s, &is_yaochu)) && is_yaochu(pair) {
+        const OUTSIDE_CHOWS: u64 = kinds::numbered(1, 1) | kinds::numbered(7, 7);
+        if within(OUTSIDE_CHOWS, kinds::YAOCHU, kinds::YAOCHU) {
             t.add(Fan::OutsideHand, 1);
         }
-        let five = |k: u8| k < 27 && num(k) == 5;
-        if sets.iter().all(|s| set_has(s, &five)) && five(pair) {
+        const FIVES: u64 = kinds::numbered(5, 5);
+        if within(kinds::numbered(3, 5), FIVES, FIVES) {
             t.add(Fan::AllFives, 1);
         }
-        let even = |k: u8| k < 27 && num(k) % 2 == 0;
-        if pungs == 4 && sets.iter().all(|s| even(s.base)) && even(pair) {
+        const EVENS: u64 =
+            kinds::numbered(2, 2) | kinds::numbered(4, 4) | kinds::numbered(6, 6) | kinds::numbered(8, 8);
+        if pungs == 4 && within(0, EVENS, EVENS) {
             t.add(Fan::AllEvenPungs, 1);
         }
         chow_fan(&chows[..nc], pair, t);
@@ -746,7 +819,12 @@ impl Prepared {
     /// straight with a set and a pair.
     fn special_readings(&self, sit: &Situation, consider: &mut impl FnMut(Tally)) {
         let c = &self.concealed;
-        if self.meld_count == 0 && hand::is_seven_pairs(c) {
+        // Each shape's test runs only when the masks allow it: seven pairs (14 concealed
+        // tiles) holds no kind an odd number of times, thirteen orphans only terminals and
+        // honours, honours and knitted tiles fourteen kinds, a knitted straight the nine kinds of
+        // one of the six.
+        let distinct = self.concealed_held.count_ones();
+        if self.meld_count == 0 && self.concealed_odd == 0 && hand::is_seven_pairs(c) {
             let mut t = Tally::new();
             self.common(sit, &mut t, false);
             t.add(Fan::SevenPairs, 1);
@@ -757,14 +835,14 @@ impl Prepared {
             finish(&mut t, false);
             consider(t);
         }
-        if self.meld_count == 0 && hand::is_thirteen_orphans(c) {
+        if self.meld_count == 0 && self.concealed_held & !kinds::YAOCHU == 0 && hand::is_thirteen_orphans(c) {
             let mut t = Tally::new();
             self.common(sit, &mut t, true);
             t.add(Fan::ThirteenOrphans, 1);
             finish(&mut t, false);
             consider(t);
         }
-        if self.meld_count == 0 && hand::is_honours_and_knitted(c) {
+        if self.meld_count == 0 && distinct == 14 && hand::is_honours_and_knitted(c) {
             let mut t = Tally::new();
             self.common(sit, &mut t, true);
             let all_honors = (27..34).all(|k| c[k] == 1);
@@ -775,7 +853,8 @@ impl Prepared {
             finish(&mut t, false);
             consider(t);
         }
-        if self.meld_count <= 1 && hand::is_knitted_straight_win(c) {
+        let knitted = KNITTED.iter().any(|&m| m & !self.concealed_held == 0);
+        if self.meld_count <= 1 && knitted && hand::is_knitted_straight_win(c) {
             self.knitted_readings(sit, consider);
         }
     }
@@ -852,31 +931,49 @@ fn one_set_fan(s: Set, pair: u8, sit: &Situation, t: &mut Tally) {
     }
 }
 
+/// The waits by shape, the table's found here (tests).
+#[cfg(test)]
+fn shape_waits(before: &Counts) -> u64 {
+    let held = before.iter().enumerate().fold(0u64, |m, (k, &n)| if n > 0 { m | 1 << k } else { m });
+    shape_waits_beyond(before, hand::waits(before), held)
+}
+
 /// The kinds that complete a hand of 13 - 3 x melds tiles by shape: four sets and a pair
 /// (also with a fifth copy of a kind the hand holds four of), seven pairs (a four as two
-/// pairs), thirteen orphans and the knitted shapes.
-fn shape_waits(before: &Counts) -> u64 {
-    let mut w = hand::waits(before);
-    let total: u8 = before.iter().sum();
+/// pairs), thirteen orphans and the knitted shapes; `table` is the table's waits
+/// (`hand::waits(before)`), which these hold, and `held` the kinds `before` holds.
+fn shape_waits_beyond(before: &Counts, table: u64, held: u64) -> u64 {
+    let mut w = table;
     // The kinds worth trying beyond the table's waits. Each special shape asks something of the
     // hand before its last tile, checked here once rather than for every kind: seven pairs, one
     // kind held an odd number of times (the wait); the knitted hands, no kind twice, or eight of
     // a knitted straight's nine kinds; thirteen orphans, only terminals and honours; and four of
-    // a kind, a fifth copy read by the plain search.
-    let held = before.iter().enumerate().fold(0u64, |m, (k, &n)| if n > 0 { m | 1 << k } else { m });
-    let odd = before.iter().enumerate().fold(0u64, |m, (k, &n)| if n % 2 == 1 { m | 1 << k } else { m });
-    let fours = before.iter().enumerate().fold(0u64, |m, (k, &n)| if n == 4 { m | 1 << k } else { m });
-    let single = before.iter().all(|&n| n <= 1);
-    let knitted = Knitted::ALL.iter().any(|k| k.kinds().iter().filter(|&&x| held & 1 << x != 0).count() >= 8);
+    // a kind, a fifth copy read by the plain search. Only the kinds held are looked at.
+    let (mut total, mut odd, mut fours, mut single) = (0u8, 0u64, 0u64, true);
+    let mut rest = held;
+    while rest != 0 {
+        let k = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let n = before[k];
+        total += n;
+        if n % 2 == 1 {
+            odd |= 1 << k;
+        }
+        if n == 4 {
+            fours |= 1 << k;
+        }
+        single &= n <= 1;
+    }
+    let knitted = Knitted::ALL.iter().any(|k| (held & k.mask()).count_ones() >= 8);
     let worth = if single || knitted || held & !kinds::YAOCHU == 0 {
         (1u64 << 34) - 1
     } else {
         (if odd.count_ones() == 1 { odd } else { 0 }) | fours
     };
-    for k in 0..34 {
-        if w & (1 << k) != 0 || worth & (1 << k) == 0 {
-            continue;
-        }
+    let mut tried = worth & !table;
+    while tried != 0 {
+        let k = tried.trailing_zeros() as usize;
+        tried &= tried - 1;
         let mut c = *before;
         c[k] += 1;
         let win = if before[k] == 4 {

@@ -195,3 +195,23 @@ fn typed_scores_and_their_summary() {
     assert_eq!(five.fan, three.fan + 2);
     assert_eq!(ScoreError::NotAWin.code(), "not_a_win");
 }
+
+/// `Score::fans` reads the counts eight at a time: on random counts (few fan or many, counts up
+/// to 255, the flowers in the last, short group) it lists what a walk of all 81 lists, in order.
+#[test]
+fn the_fan_of_a_score_are_every_count_not_zero_in_table_order() {
+    let mut s = crate::Seed::from_text("mcr score fans").stream("counts");
+    for i in 0..5_000 {
+        let mut counts = [0u8; 81];
+        for _ in 0..(i % 12) {
+            counts[s.below(81) as usize] = [1, 2, 3, 127, 128, 255][s.below(6) as usize];
+        }
+        if i % 7 == 0 {
+            counts[80] = 1 + s.below(8) as u8;
+        }
+        let sc = Score { counts, fan: 0 };
+        let walked: Vec<(Fan, u8)> =
+            Fan::ALL.into_iter().filter(|&f| counts[f as usize] > 0).map(|f| (f, counts[f as usize])).collect();
+        assert_eq!(sc.fans().collect::<Vec<_>>(), walked, "{counts:?}");
+    }
+}

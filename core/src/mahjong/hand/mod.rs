@@ -20,13 +20,13 @@ mod shanten;
 mod special;
 mod tables;
 
-pub use decompose::{decompositions, Decomp, Set};
+pub use decompose::{decompositions, for_each_decomposition, Decomp, Set};
 pub use shanten::{seven_pairs_shanten, shanten, standard_shanten, thirteen_orphans_shanten};
 pub use special::{
     is_honours_and_knitted, is_knitted_straight_win, is_seven_distinct_pairs, is_seven_pairs, is_thirteen_orphans,
     knitted_straight, Knitted, YAOCHU,
 };
-pub use tables::{is_standard_win, is_win, waits};
+pub use tables::{is_standard_win, is_win, standard_pairs, waits};
 
 /// The counts of a hand in notation (tests).
 #[cfg(test)]

@@ -55,6 +55,17 @@ impl Knitted {
         std::array::from_fn(|i| usize::from(self.suits[i / 3]) * 9 + i / 3 + 3 * (i % 3))
     }
 
+    /// Its nine kinds as a bit mask (bit k for kind k).
+    pub const fn mask(self) -> u64 {
+        let mut m = 0;
+        let mut i = 0;
+        while i < 9 {
+            m |= 1 << (self.suits[i / 3] as usize * 9 + i / 3 + 3 * (i % 3));
+            i += 1;
+        }
+        m
+    }
+
     /// Whether the kind `k` is one of its nine.
     pub fn contains(self, k: usize) -> bool {
         k < 27 && usize::from(self.suits[k % 9 % 3]) == k / 9
@@ -117,6 +128,7 @@ mod tests {
         assert_eq!(all, (0..27).flat_map(|k| [k, k]).collect::<Vec<_>>());
         for k in Knitted::ALL {
             assert!((0..34).all(|x| k.contains(x) == k.kinds().contains(&x)), "{k:?}");
+            assert!((0..34).all(|x| k.contains(x) == (k.mask() & 1 << x != 0)), "{k:?}");
             for n in 1..=3 {
                 assert!(k.kinds().contains(&(k.suit_of(n) * 9 + n - 1)), "{k:?} {n}");
             }

@@ -178,6 +178,47 @@ pub fn is_standard_win(c: &Counts) -> bool {
     paired == 1
 }
 
+/// The kinds whose pair a standard hand may take: those whose pair leaves every part of the hand
+/// (each suit, the honours) splitting into sets. Zero when the hand is not standard
+/// ([`is_standard_win`]). Every decomposition's pair is one of them, and each of them is the
+/// pair of at least one decomposition.
+pub fn standard_pairs(c: &Counts) -> u64 {
+    let (t, w) = (&*TABLES, Words::of(c));
+    // Every part complete, exactly one of them with the pair: the pair is in that part.
+    let mut paired = None;
+    for s in 0..4 {
+        let e = w.entry(t, s);
+        if e & COMPLETE == 0 {
+            return 0;
+        }
+        if e >> CLASS_SHIFT == 2 {
+            if paired.is_some() {
+                return 0;
+            }
+            paired = Some(s);
+        }
+    }
+    let Some(s) = paired else { return 0 };
+    let (first, len) = (9 * s, if s < 3 { 9 } else { 7 });
+    let mut mask = 0;
+    for k in first..first + len {
+        if c[k] >= 2 {
+            let mut less = Words(w.0);
+            // Where kind k's count lies in the words (`Words::of`).
+            let (word, byte) = match k {
+                8 | 17 | 26 => (4, k / 9),
+                _ if k < 27 => (k / 9, k % 9),
+                _ => (3, k - 27),
+            };
+            less.0[word] = less.0[word].wrapping_sub(2 << (8 * byte));
+            if less.entry(t, s) & COMPLETE != 0 {
+                mask |= 1 << k;
+            }
+        }
+    }
+    mask
+}
+
 /// Any winning shape (the concealed part; `c` holds 14 - 3 x melds tiles).
 pub fn is_win(c: &Counts) -> bool {
     // Seven pairs and thirteen orphans are 14 tiles.
