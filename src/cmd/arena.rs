@@ -11,7 +11,7 @@ use paifu_core::cert::SecretKey;
 use paifu_core::fair::{self, Contribution};
 use paifu_core::log::{header_line, record_line, Action, Header, Record};
 use paifu_core::{Digest, Seed};
-use paifu_recorder::archive::{Archive, JobKind, NewMatchJob};
+use paifu_recorder::archive::{Archive, JobKind, NameKind, NewMatchJob};
 use paifu_recorder::arena::host::Timing;
 use paifu_recorder::arena::matches::{self, Folder, MatchSummary, Plan, Watch};
 use paifu_recorder::arena::queued::MatchJob;
@@ -490,6 +490,15 @@ fn enqueue(a: &ArenaArgs) -> Result {
         })
         .collect();
     let mut archive = open(&db)?;
+    // The players' names as the archive will take them when a worker stores the first game (a
+    // lookalike of a name it holds, an invisible character): refused now, not after the games
+    // are played (as a table's seats are: `arena::tables`).
+    for n in &plan.names {
+        let refused = archive.new_name_refusal(NameKind::Player, n).map_err(Error::archive(&db))?;
+        if let Some(e) = refused {
+            return Err(Error::Usage(format!("--name {n:?}: {e}")));
+        }
+    }
     let ids = archive.enqueue_match(&new, &seed.to_hex(), a.tournament.as_deref()).map_err(Error::archive(&db))?;
     if let Some(c) = commitments {
         outln!("seed commitments: {c} (the match seed is made from every party's contribution)")?;

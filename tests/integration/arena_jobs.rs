@@ -449,6 +449,35 @@ fn issue29_a_match_of_one_game_is_said_in_the_singular() {
     assert!(out.contains("queued match two: 2 games as 2 match jobs (ids 2-3, one per game)"), "{out}");
 }
 
+/// A player's name the archive would refuse when the first game is stored (an invisible
+/// character) is refused when the match is queued: no game is played only to be thrown away.
+#[test]
+fn a_queued_match_with_a_name_the_archive_refuses_is_refused_before_it_is_played() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let o = paifu(
+        &[
+            "arena",
+            "tzq",
+            "--queue",
+            "--db",
+            "q.db",
+            "--bot",
+            "a",
+            "--bot",
+            "b",
+            "--name",
+            "Ann\u{200B}",
+            "--name",
+            "Bo",
+        ],
+        dir,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
+    assert!(stderr(&o).contains("--name \"Ann\\u{200b}\""), "{}", stderr(&o));
+    assert!(db_has_no_jobs(&dir.join("q.db")), "nothing queued");
+}
+
 fn db_has_no_jobs(path: &Path) -> bool {
     let a = paifu_recorder::archive::Archive::open(path).unwrap();
     a.job_counts().unwrap() == JobCounts::default()
