@@ -600,6 +600,7 @@ mod tests {
             .map(|p| std::fs::read_to_string(p).unwrap())
             .collect();
         assert!(texts.len() >= 31);
+        let real = texts.len();
         for t in &texts {
             let mut nodes = Vec::new();
             assert!(Scan::whole(t, &mut nodes).is_some(), "a real record read by hand");
@@ -650,13 +651,15 @@ mod tests {
             }
         }
         texts.extend(changed);
+        // `by_hand` counts the texts past the real records (those are read by hand above): the
+        // small and changed texts the scanner takes, so that the comparison is made on them.
         let (mut by_hand, mut refused) = (0, 0);
-        for t in &texts {
+        for (i, t) in texts.iter().enumerate() {
             let serde = by_serde(t);
             let mut nodes = Vec::new();
             if Scan::whole(t, &mut nodes).is_some() {
                 assert_eq!(Some(&nodes), serde.as_ref(), "{t:.200}");
-                by_hand += 1;
+                by_hand += usize::from(i >= real);
             }
             let mut doc = Doc::default();
             match (doc.read(t), serde) {
@@ -665,7 +668,7 @@ mod tests {
                 (r, n) => panic!("{t:.200}: read {r:?}, serde_json {n:?}"),
             }
         }
-        assert!(by_hand >= 31 && refused > 100, "{by_hand} read by hand, {refused} refused");
+        assert!(by_hand > 300 && refused > 100, "{by_hand} read by hand, {refused} refused");
     }
 
     /// Every kind of value reads as serde_json reads it, strings without escapes borrowed, and
