@@ -130,9 +130,6 @@ pub enum Replay {
 /// How each standings table with points counts them, by (game, ruleset): each distinct setting.
 pub type Terms = BTreeMap<(String, String), Vec<String>>;
 
-/// The report's page. `replay` holds each game's link, in the order of `m.games`, and `notes` what
-/// its log's header says that a reader must know (a match whose bots ran unsandboxed); `logs` is
-/// the folder of logs relative to the page (`games`); `terms` how tables with points count them.
 /// A table's duplicate games (`paifu arena --duplicate`, duplicate tables): each player's mean
 /// rank points a game over the complete sets, with its 95% interval.
 fn duplicate_html(body: &mut String, d: &DuplicateSummary) {
@@ -162,6 +159,11 @@ fn duplicate_html(body: &mut String, d: &DuplicateSummary) {
     body.push_str("</tbody></table>\n");
 }
 
+/// The report's page. `replay` holds each game's link, in the order of `m.games`, and `notes` what
+/// its log's header says that a reader must know (a match whose bots ran unsandboxed); `logs` is
+/// the folder of logs relative to the page (`games`); `terms` how tables with points count them;
+/// `duplicate` the duplicate sets' standings of the tournament's games, a table per game and
+/// ruleset (`paifu_analyzer::duplicate`).
 pub fn tournament_html(
     m: &ManifestBody,
     replay: &[Replay],

@@ -181,7 +181,8 @@ pub fn is_standard_win(c: &Counts) -> bool {
 /// The kinds whose pair a standard hand may take: those whose pair leaves every part of the hand
 /// (each suit, the honours) splitting into sets. Zero when the hand is not standard
 /// ([`is_standard_win`]). Every decomposition's pair is one of them, and each of them is the
-/// pair of at least one decomposition.
+/// pair of at least one decomposition. For counts of 0 to 4 each, as every caller has checked
+/// (more are no hand; the answer then means nothing, and nothing panics).
 pub fn standard_pairs(c: &Counts) -> u64 {
     let (t, w) = (&*TABLES, Words::of(c));
     // Every part complete, exactly one of them with the pair: the pair is in that part.

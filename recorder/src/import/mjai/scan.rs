@@ -348,6 +348,8 @@ const KEYS: &[&str] = &[
     "fu",
     "fan",
 ];
+// Each key is a bit of a `u32` (`1u32 << position`): at most 32 of them.
+const _: () = assert!(KEYS.len() <= 32);
 
 #[cfg(test)]
 mod tests {
