@@ -251,36 +251,40 @@ pub fn readings(hand: &Hand, win: &Win, rules: &Rules) -> Vec<Reading> {
     if !melds_ok {
         return out;
     }
-    for d in decompositions(c) {
-        let concealed_sets: Vec<Set> = d
-            .sets()
-            .iter()
-            .map(|s| match *s {
-                DecompSet::Run(k) => Set::Chow { base: k },
-                DecompSet::Triplet(k) => Set::Pong { kind: k, exposed: false },
-            })
-            .collect();
-        // A robbed winning tile completes one group holding its kind: a pong so completed is
-        // exposed; completing a chow or the pair changes nothing.
-        let elsewhere = d.pair == win.tile
-            || concealed_sets.iter().any(|s| matches!(*s, Set::Chow { base } if (base..base + 3).contains(&win.tile)));
-        let mut variants = Vec::new();
-        if win.self_drawn || elsewhere {
-            variants.push(concealed_sets.clone());
-        }
-        if !win.self_drawn && concealed_sets.contains(&Set::Pong { kind: win.tile, exposed: false }) {
-            let mut v = concealed_sets.clone();
-            if let Some(p) = v.iter_mut().find(|s| **s == Set::Pong { kind: win.tile, exposed: false }) {
-                *p = Set::Pong { kind: win.tile, exposed: true };
+    if is_standard_win(c) {
+        for d in decompositions(c) {
+            let concealed_sets: Vec<Set> = d
+                .sets()
+                .iter()
+                .map(|s| match *s {
+                    DecompSet::Run(k) => Set::Chow { base: k },
+                    DecompSet::Triplet(k) => Set::Pong { kind: k, exposed: false },
+                })
+                .collect();
+            // A robbed winning tile completes one group holding its kind: a pong so completed is
+            // exposed; completing a chow or the pair changes nothing.
+            let elsewhere = d.pair == win.tile
+                || concealed_sets
+                    .iter()
+                    .any(|s| matches!(*s, Set::Chow { base } if (base..base + 3).contains(&win.tile)));
+            let mut variants = Vec::new();
+            if win.self_drawn || elsewhere {
+                variants.push(concealed_sets.clone());
             }
-            variants.push(v);
-        }
-        for v in variants {
-            let mut sets = hand.melds.to_vec();
-            sets.extend(v);
-            let r = Reading { shape: Shape::Standard, sets, pairs: vec![d.pair] };
-            if !out.contains(&r) {
-                out.push(r);
+            if !win.self_drawn && concealed_sets.contains(&Set::Pong { kind: win.tile, exposed: false }) {
+                let mut v = concealed_sets.clone();
+                if let Some(p) = v.iter_mut().find(|s| **s == Set::Pong { kind: win.tile, exposed: false }) {
+                    *p = Set::Pong { kind: win.tile, exposed: true };
+                }
+                variants.push(v);
+            }
+            for v in variants {
+                let mut sets = hand.melds.to_vec();
+                sets.extend(v);
+                let r = Reading { shape: Shape::Standard, sets, pairs: vec![d.pair] };
+                if !out.contains(&r) {
+                    out.push(r);
+                }
             }
         }
     }
