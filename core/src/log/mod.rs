@@ -64,6 +64,14 @@ pub trait Action:
     /// The game's action recording `incident` (its `Incident` variant).
     fn from_incident(incident: Incident) -> Self;
 
+    /// The action of a notation given as printable ASCII bytes, read without a UTF-8 check where
+    /// the engine has a quick reading of its common notations (riichi has); `None` sends the
+    /// notation to `FromStr`, which reads every notation and says why one is none. Where this
+    /// answers, it must answer what `FromStr` would.
+    fn from_ascii_notation(_notation: &[u8]) -> Option<Self> {
+        None
+    }
+
     /// Appends the notation (`Display`'s text) to `out`. An engine may write it straight, without
     /// `fmt` (riichi does: every record line of an imported log is written by it).
     fn write_notation(&self, out: &mut Vec<u8>) {

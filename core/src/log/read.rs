@@ -304,8 +304,14 @@ impl<R: BufRead> LogReader<R> {
                 .at_index(index)
                 .into());
         }
-        let text = self.line_text(Some(index)).map_err(|f| f.at_index(index))?;
-        let parsed = jsonl::parse_record::<A>(index, line_no, text);
+        // A canonical line is ASCII: its UTF-8 is checked only when serde_json reads it.
+        let parsed = match jsonl::canonical_record(&self.input.buf) {
+            Some(fields) => jsonl::record_of_fields::<A>(index, line_no, fields),
+            None => {
+                let text = self.line_text(Some(index)).map_err(|f| f.at_index(index))?;
+                jsonl::parse_by_serde::<A>(index, line_no, text)
+            }
+        };
         let record = match parsed {
             Ok(r) => r,
             Err(e) => {

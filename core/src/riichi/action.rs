@@ -94,6 +94,10 @@ impl crate::log::Action for Action {
 
     crate::incident::incident_variant!();
 
+    fn from_ascii_notation(notation: &[u8]) -> Option<Action> {
+        quick(notation)
+    }
+
     /// The notation written straight into the buffer, without `fmt` (every record line of an
     /// imported log is written by it, issue 25); the same text as `Display`'s (tested).
     fn write_notation(&self, out: &mut Vec<u8>) {
@@ -202,7 +206,7 @@ impl fmt::Display for Action {
 impl FromStr for Action {
     type Err = NotationError;
     fn from_str(s: &str) -> Result<Action, NotationError> {
-        match quick(s) {
+        match quick(s.as_bytes()) {
             Some(a) => Ok(a),
             None => read(s),
         }
@@ -222,8 +226,7 @@ fn tile2(b: &[u8]) -> Option<Tile> {
 /// discard, draw or pass. `None` for any other text, which [`read`] reads (and refuses with its
 /// message); where `quick` answers, it answers what `read` would (test
 /// `the_quick_reading_is_the_full_reading`).
-fn quick(s: &str) -> Option<Action> {
-    let b = s.as_bytes();
+fn quick(b: &[u8]) -> Option<Action> {
     let one = |verb: &[u8]| b.strip_prefix(verb).and_then(tile2);
     let two = |verb: &[u8]| {
         let rest = b.strip_prefix(verb)?;
@@ -382,7 +385,7 @@ mod tests {
         let mut texts: Vec<String> = NOTATION_EXAMPLES.iter().map(|s| s.to_string()).collect();
         for a in &written {
             let s = a.to_string();
-            assert_eq!(quick(&s).as_ref(), Some(a), "{s}: written by Paifu, read quickly");
+            assert_eq!(quick(s.as_bytes()).as_ref(), Some(a), "{s}: written by Paifu, read quickly");
             texts.push(s);
         }
         let bytes = b"0123456789mpszx dtrcpkauMZ\t\x00";
@@ -409,7 +412,7 @@ mod tests {
                 }
             }
             for v in variants {
-                if let Some(a) = quick(&v) {
+                if let Some(a) = quick(v.as_bytes()) {
                     assert_eq!(read(&v).as_ref(), Ok(&a), "{v:?}");
                     tried += 1;
                 }
