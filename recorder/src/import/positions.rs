@@ -151,6 +151,11 @@ pub(crate) struct PosMap {
 }
 
 impl PosMap {
+    /// An empty map with room for `n` places.
+    pub(crate) fn with_capacity(n: usize) -> PosMap {
+        PosMap { places: HashMap::with_capacity_and_hasher(n, Hasher::default()), sc: None }
+    }
+
     pub(crate) fn set(&mut self, pos: Pos, label: Label) {
         self.places.insert(pos, label);
     }

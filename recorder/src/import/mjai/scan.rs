@@ -280,10 +280,11 @@ impl<'a> Cursor<'a> {
     /// `[]` or `[item,item...]`.
     fn list<T>(&mut self, mut item: impl FnMut(&mut Self) -> Option<T>) -> Option<Vec<T>> {
         self.lit(b"[")?;
-        let mut out = Vec::new();
         if self.lit(b"]").is_some() {
-            return Some(out);
+            return Some(Vec::new());
         }
+        // Room for a starting hand (13 tiles), the longest list most events hold, at once.
+        let mut out = Vec::with_capacity(13);
         loop {
             out.push(item(self)?);
             match self.peek()? {

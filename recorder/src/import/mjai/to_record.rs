@@ -186,6 +186,10 @@ fn result_deltas(
     }
 }
 
+/// The takes (or discards) a seat makes in most hands at most: 70 draws from the wall shared by
+/// four, and a few calls (a list that grows past it is grown as any).
+const SEAT_TURNS: usize = 24;
+
 /// Gathers the events into the record model, with the line of every entry.
 pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
     let mut g = Game {
@@ -208,7 +212,8 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
     // A draw whose changes the next hand's scores state: its hand, the points before it, its line.
     let mut pending: Option<(usize, Option<[i64; 4]>, usize)> = None;
     let mut red_seen = false;
-    let mut pm = PosMap::default();
+    // About one place a line (every take and discard has one), mapped once each.
+    let mut pm = PosMap::with_capacity(lines.len());
     let mut cur: Option<Open> = None;
     let mut ended_game = false;
     for l in lines {
@@ -294,7 +299,7 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                         *deltas = Some(std::array::from_fn(|i| sc[i] - before[i]));
                     }
                 }
-                let mut hands: [Vec<Tile>; 4] = Default::default();
+                let mut hands: [Vec<Tile>; 4] = std::array::from_fn(|_| Vec::with_capacity(13));
                 for (s, h) in tehais.iter().enumerate() {
                     for p in h {
                         let t = tile(*p, line, &name, format_args!("a tile of seat {s}'s starting hand"))?;
@@ -334,8 +339,8 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                         dora: vec![dora],
                         ura: Vec::new(),
                         hands: hands.clone(),
-                        takes: Default::default(),
-                        discards: Default::default(),
+                        takes: std::array::from_fn(|_| Vec::with_capacity(SEAT_TURNS)),
+                        discards: std::array::from_fn(|_| Vec::with_capacity(SEAT_TURNS)),
                         outcome: Outcome::Draw { name: String::new(), deltas: None },
                     },
                     name,
@@ -344,7 +349,12 @@ pub(crate) fn to_game(lines: &[Line]) -> Result<(Game, PosMap), ImportError> {
                     ended: false,
                     now: Some(sc),
                     wall,
-                    concealed: hands,
+                    // Room for the draw and a kan's tiles beside the 13.
+                    concealed: hands.map(|h| {
+                        let mut c = Vec::with_capacity(18);
+                        c.extend(h);
+                        c
+                    }),
                     melded: Default::default(),
                 });
             }

@@ -40,6 +40,13 @@ impl Builder {
         })
     }
 
+    /// Room for `n` records more.
+    pub(crate) fn reserve(&mut self, n: usize) {
+        self.records.reserve(n);
+        self.positions.reserve(n);
+        self.windowed.reserve(n);
+    }
+
     /// Appends a record and plays it; false (and nothing more is recorded) once one is refused.
     pub(crate) fn push(&mut self, seat: Seat, action: Action, pos: Pos) -> bool {
         if self.refused.is_some() {

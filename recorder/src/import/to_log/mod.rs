@@ -370,6 +370,14 @@ fn is_excerpt_options(o: &Options) -> bool {
     o.get("excerpt") == Some(&paifu_core::log::OptValue::Bool(true))
 }
 
+/// About how many records a game becomes: each take and discard is one, and the passes of the
+/// seats that could claim a discard and did not are a few more (the 31 real games: 1.15 to 1.25
+/// records a take or discard); a little more than that, so that the lists are reserved once.
+fn records_about(g: &Game) -> usize {
+    let moves: usize = g.rounds.iter().flat_map(|r| (0..4).map(|s| r.takes[s].len() + r.discards[s].len())).sum();
+    moves * 13 / 10 + 16
+}
+
 /// Converts a game under the given header; places are written as the source's positions (`pm`:
 /// empty for tenhou.net/6, whose positions are the model's).
 pub(crate) fn convert(g: &Game, h: Header, pm: &PosMap) -> Result<Imported, ImportError> {
@@ -379,6 +387,7 @@ pub(crate) fn convert(g: &Game, h: Header, pm: &PosMap) -> Result<Imported, Impo
 /// [`convert`], also telling for each record whether it answers a claim window.
 pub(crate) fn convert_windows(g: &Game, h: Header, pm: &PosMap) -> Result<(Imported, Vec<bool>), ImportError> {
     let mut b = Builder::new(&h).map_err(|e| pm.error(e))?;
+    b.reserve(records_about(g));
     let mut d = Derive::new();
     loop {
         let next = d.next(g, &b.game, b.records.len()).map_err(|e| pm.error(e))?;
