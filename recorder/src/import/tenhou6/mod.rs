@@ -16,6 +16,7 @@
 //! [who, from, pao, "text", yaku...], ...]` for wins (several for a double ron), `["流局",
 //! deltas]`, `["流し満貫", deltas]`, or an abortive draw name alone.
 
+mod quick;
 mod read;
 mod write;
 
