@@ -11,9 +11,9 @@
 //! by the full reading itself, from a text of those fields alone, and each round's result from a
 //! document of that result alone.
 
-use super::read::{call_take, game_of, outcome_of, string_discard};
+use super::read::{call_take, game_of, outcome_of, score_text, string_discard, yaku_of, DRAWS};
 use crate::import::json::Doc;
-use crate::import::record::{Discard, Game, Round, Take, Tile};
+use crate::import::record::{Discard, Game, Outcome, Round, Take, Tile, Win};
 
 /// Whether a byte is JSON's whitespace (space, tab, line feed, carriage return).
 fn is_space(c: u8) -> bool {
@@ -85,6 +85,19 @@ impl<'a> Quick<'a> {
     /// exponent after it.
     #[inline]
     fn int(&mut self) -> Option<i64> {
+        // Most are tile codes and 60: two digits, then the array goes on or ends.
+        let b = self.bytes();
+        if let (Some(&x @ b'1'..=b'9'), Some(&y @ b'0'..=b'9'), Some(b',' | b']')) =
+            (b.get(self.at), b.get(self.at + 1), b.get(self.at + 2))
+        {
+            self.at += 2;
+            return Some(i64::from(x - b'0') * 10 + i64::from(y - b'0'));
+        }
+        self.any_int()
+    }
+
+    /// [`Quick::int`] of any length.
+    fn any_int(&mut self) -> Option<i64> {
         let c = self.peek()?;
         let b = self.bytes();
         let neg = c == b'-';
@@ -242,10 +255,18 @@ impl<'a> Quick<'a> {
             self.array(&mut discards[s], Self::discard)?;
         }
         self.eat(b',')?;
-        let (start, end) = self.skip()?;
+        let at = self.at;
+        let outcome = match self.outcome() {
+            Some(o) => o,
+            None => {
+                // Any other form (a stripped win...) read by the full reading of its text alone.
+                self.at = at;
+                let (start, end) = self.skip()?;
+                doc.read(self.text.get(start..end)?).ok()?;
+                outcome_of(doc.root()).ok()?
+            }
+        };
         self.eat(b']')?;
-        doc.read(self.text.get(start..end)?).ok()?;
-        let outcome = outcome_of(doc.root()).ok()?;
         Some(Round {
             kyoku: kyoku as u8,
             honba: honba as u32,
@@ -258,6 +279,55 @@ impl<'a> Quick<'a> {
             discards,
             outcome,
         })
+    }
+
+    /// A seat, 0 to 3.
+    fn seat(&mut self) -> Option<u8> {
+        u8::try_from(self.int()?).ok().filter(|&s| s < 4)
+    }
+
+    /// A round's result in its whole form, as read.rs's `outcome` reads it: `["和了", deltas,
+    /// [who, from, pao, "text", "yaku"...], ...]` (every item there), a draw's name with its four
+    /// score changes, or an abortive draw's name alone; `None` for anything else.
+    fn outcome(&mut self) -> Option<Outcome> {
+        self.eat(b'[')?;
+        let name = self.string()?;
+        if name == "和了" {
+            let mut wins = Vec::with_capacity(1);
+            while !self.comma_or(b']')? {
+                let deltas = self.ints::<4>()?;
+                self.eat(b',')?;
+                self.eat(b'[')?;
+                let who = self.seat()?;
+                self.eat(b',')?;
+                let from = self.seat()?;
+                self.eat(b',')?;
+                let pao = self.seat()?;
+                self.eat(b',')?;
+                let text = self.string()?;
+                let (fu, han) = score_text(text)?;
+                let mut yaku = Vec::new();
+                while !self.comma_or(b']')? {
+                    yaku.push(yaku_of(self.string()?)?);
+                }
+                let computed = if yaku.is_empty() { vec!["yaku"] } else { Vec::new() };
+                let yaku = (!yaku.is_empty()).then_some(yaku);
+                wins.push(Win { deltas, who, from, pao: Some(pao), text: text.to_owned(), fu, han, yaku, computed });
+            }
+            return (!wins.is_empty()).then_some(Outcome::Wins(wins));
+        }
+        if !DRAWS.contains(&name) {
+            return None;
+        }
+        let deltas = match name {
+            "流局" | "流し満貫" => {
+                self.eat(b',')?;
+                Some(self.ints::<4>()?)
+            }
+            _ => None,
+        };
+        self.eat(b']')?;
+        Some(Outcome::Draw { name: name.to_owned(), deltas })
     }
 
     /// The `log` array's rounds.
@@ -377,6 +447,25 @@ mod tests {
             ("[16],[]", "[16],[],[]"),
             ("\"sc\":[20100", "\"sc\":[20100.0"),
             ("{\"ver\"", "{\"ver\":1,\"ver\""),
+            ("[1,2,1,\"30符4飜7700点\"", "[1,2,1,\"30符4飜7700点\"],[0,0,0,0],[1,2,1,\"30符4飜7700点\""),
+            ("[1,2,1,\"30符4飜7700点\"", "[1,2,4,\"30符4飜7700点\""),
+            ("[1,2,1,\"30符4飜7700点\"", "[1,2,\"30符4飜7700点\""),
+            ("[0,8700,-7700,0],[1,2,1,", "[0],[1,2,1,"),
+            (
+                "[0,8700,-7700,0],[1,2,1,\"30符4飜7700点\",\"自風 南(1飜)\",\"混一色(2飜)\",\"ドラ(1飜)\"]",
+                "[0,8700,-7700,0],[1,2]",
+            ),
+            (
+                "[0,8700,-7700,0],[1,2,1,\"30符4飜7700点\",\"自風 南(1飜)\",\"混一色(2飜)\",\"ドラ(1飜)\"]",
+                "[0,8700,-7700,0],[1,2,1,\"30符4飜7700点\"]",
+            ),
+            ("\"混一色(2飜)\"", "\"混一色(役満)\""),
+            ("\"混一色(2飜)\"", "\"混一色(2)\""),
+            ("\"30符4飜7700点\"", "\"満貫8000点\""),
+            ("\"30符4飜7700点\"", "\"30符4飜7700\""),
+            ("[\"和了\",[0,8700,-7700,0]", "[\"流局\",[0,8700,-7700,0]"),
+            ("[\"和了\",[0,8700,-7700,0]", "[\"九種九牌\"],[[0,8700,-7700,0]"),
+            ("\"和了\"", "\"九種九牌\""),
             ("\"rule\":{\"disp\":\"鳳南喰赤\",\"aka\":1}", "\"rule\":{\"disp\":\"鳳南喰赤\"}"),
             ("\"rule\":{\"disp\":\"鳳南喰赤\",\"aka\":1}", "\"rule\":{\"disp\":\"三鳳南喰赤\",\"aka\":1}"),
         ] {

@@ -214,12 +214,15 @@ pub(super) fn string_discard(s: &str) -> Result<Discard, String> {
 }
 
 fn yaku(s: &str, at: At) -> Result<(String, u32), ImportError> {
-    let bad = || at.err(format!("cannot read the yaku {s:?}"));
-    let (name, rest) = s.split_once('(').ok_or_else(bad)?;
-    let inner = rest.strip_suffix(')').ok_or_else(bad)?;
-    let han =
-        if inner == "役満" { 13 } else { inner.strip_suffix("飜").and_then(|h| h.parse().ok()).ok_or_else(bad)? };
-    Ok((name.to_owned(), han))
+    yaku_of(s).ok_or_else(|| at.err(format!("cannot read the yaku {s:?}")))
+}
+
+/// A yaku as Tenhou writes it, `NAME(N飜)` or `NAME(役満)`: its name and han (13 for a yakuman).
+pub(super) fn yaku_of(s: &str) -> Option<(String, u32)> {
+    let (name, rest) = s.split_once('(')?;
+    let inner = rest.strip_suffix(')')?;
+    let han = if inner == "役満" { 13 } else { inner.strip_suffix("飜").and_then(|h| h.parse().ok())? };
+    Some((name.to_owned(), han))
 }
 
 /// A win: its score changes and its details `[who, from, pao, "text", yaku...]`. Exporters that
@@ -286,7 +289,7 @@ fn win(deltas: At, info: At) -> Result<Win, ImportError> {
 /// Tenhou's score text: `30符1飜1000点`, `30符1飜300-500点`, `40符3飜1300点∀`, or a limit
 /// (`満貫8000点`, `跳満3000-6000点`, ...): the fu and han when it gives them, `None` when the text
 /// is not of this form.
-fn score_text(text: &str) -> Option<(Option<u32>, Option<u32>)> {
+pub(super) fn score_text(text: &str) -> Option<(Option<u32>, Option<u32>)> {
     const LIMITS: [&str; 6] = ["満貫", "跳満", "倍満", "三倍満", "数え役満", "役満"];
     let (fu, han, points) = match LIMITS.iter().find_map(|l| text.strip_prefix(l)) {
         Some(rest) => (None, None, rest),
@@ -312,6 +315,10 @@ fn digits(s: &str) -> Option<u32> {
     s.parse().ok()
 }
 
+/// The names of the results that are draws.
+pub(super) const DRAWS: [&str; 9] =
+    ["流局", "流し満貫", "全員聴牌", "全員不聴", "九種九牌", "四風連打", "四家立直", "四槓散了", "三家和了"];
+
 /// A round's result (its last entry), read from a value of a document.
 pub(super) fn outcome_of(v: Json) -> Result<Outcome, ImportError> {
     outcome(At { value: v })
@@ -328,8 +335,6 @@ fn outcome(at: At) -> Result<Outcome, ImportError> {
         let wins = (1..n).step_by(2).map(|i| win(at.index(i)?, at.index(i + 1)?)).collect::<Result<Vec<_>, _>>()?;
         return Ok(Outcome::Wins(wins));
     }
-    const DRAWS: [&str; 9] =
-        ["流局", "流し満貫", "全員聴牌", "全員不聴", "九種九牌", "四風連打", "四家立直", "四槓散了", "三家和了"];
     if !DRAWS.contains(&name) {
         return Err(name_at.err(format!("unknown result {name:?}")));
     }
