@@ -439,20 +439,8 @@ fn round_at(text: &str, line: usize, column: usize) -> Option<(usize, String)> {
     Some((starts.len() - 1, name))
 }
 
-/// Parses a tenhou.net/6 JSON record.
-///
-/// A record written in the plain form Tenhou writes is read in one pass by [`super::quick`] (its
-/// rounds straight into the record model); any other text, and every text with a fault, is read
-/// through a [`Doc`] here, which gives the same game (test `the_quick_reading_is_the_full_reading`)
-/// and writes the errors.
-pub fn parse(text: &str) -> Result<Game, ImportError> {
-    if let Some(g) = super::quick::game(text) {
-        return Ok(g);
-    }
-    full(text)
-}
-
-/// [`parse`] through a [`Doc`] of the whole text.
+/// Parses a tenhou.net/6 JSON record through a [`Doc`] of the whole text (the full reading:
+/// `tenhou6::parse`).
 pub(super) fn full(text: &str) -> Result<Game, ImportError> {
     let doc = Doc::parse(text).map_err(|e| {
         let what = if e.is_eof() { "the file is cut short" } else { "not valid JSON" };
@@ -684,6 +672,7 @@ fn red_fives(rule: At) -> Result<bool, ImportError> {
 
 #[cfg(test)]
 mod tests {
+    use super::full as parse;
     use super::*;
 
     const ROUND: &str = r#"[[0,0,0],[25000,25000,25000,25000],[18],[],
