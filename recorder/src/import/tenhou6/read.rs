@@ -117,9 +117,10 @@ impl CallParts {
     }
 }
 
-/// Splits a call string into its tiles (two-digit codes) and the position of its letter.
-fn call_parts(s: &str, at: At) -> Result<CallParts, ImportError> {
-    let bad = || at.err(format!("cannot read the call string {s:?}"));
+/// Splits a call string into its tiles (two-digit codes) and the position of its letter; the
+/// message of what is wrong with it.
+fn call_parts(s: &str) -> Result<CallParts, String> {
+    let bad = || format!("cannot read the call string {s:?}");
     let mut letter = None;
     let mut parts = CallParts { letter: ' ', at: 0, tiles: [Tile(0); 4], len: 0 };
     let b = s.as_bytes();
@@ -134,7 +135,7 @@ fn call_parts(s: &str, at: At) -> Result<CallParts, ImportError> {
             continue;
         }
         let code = s.get(i..i + 2).and_then(|d| d.parse::<i64>().ok()).ok_or_else(bad)?;
-        let t = Tile::from_code(code).ok_or_else(|| at.err(format!("{s:?}: {code} is not a tile code")))?;
+        let t = Tile::from_code(code).ok_or_else(|| format!("{s:?}: {code} is not a tile code"))?;
         *parts.tiles.get_mut(parts.len).ok_or_else(bad)? = t;
         parts.len += 1;
         i += 2;
@@ -145,9 +146,15 @@ fn call_parts(s: &str, at: At) -> Result<CallParts, ImportError> {
 
 fn take(at: At) -> Result<Take, ImportError> {
     let Some(s) = at.value.as_str() else { return Ok(Take::Draw(at.tile()?)) };
-    let c = call_parts(s, at)?;
+    call_take(s).map_err(|m| at.err(m))
+}
+
+/// A take written as a call string (`c275226`, `p434343`, `m39393939`...); the message of what is
+/// wrong with it.
+pub(super) fn call_take(s: &str) -> Result<Take, String> {
+    let c = call_parts(s)?;
     let t = c.tiles();
-    let bad = |what: &str| at.err(format!("{s:?} is not a valid {what} call string"));
+    let bad = |what: &str| format!("{s:?} is not a valid {what} call string");
     match (c.letter, c.at, t.len()) {
         ('c', 0, 3) => Ok(Take::Chi { called: t[0], own: [t[1], t[2]] }),
         ('p', p, 3) if p % 2 == 0 && p <= 4 => {
@@ -167,7 +174,7 @@ fn take(at: At) -> Result<Take, ImportError> {
         ('c', ..) => Err(bad("chi")),
         ('p', ..) => Err(bad("pon")),
         ('m', ..) => Err(bad("open kan")),
-        _ => Err(at.err(format!("{s:?}: a take is a tile code or a c/p/m call string"))),
+        _ => Err(format!("{s:?}: a take is a tile code or a c/p/m call string")),
     }
 }
 
@@ -179,16 +186,22 @@ fn discard(at: At) -> Result<Discard, ImportError> {
             _ => Ok(Discard::Tile(at.tile()?)),
         };
     };
+    string_discard(s).map_err(|m| at.err(m))
+}
+
+/// A discard written as a string (`r35`, `r60`, `4242k4242`, `393939a39`); the message of what is
+/// wrong with it.
+pub(super) fn string_discard(s: &str) -> Result<Discard, String> {
     if let Some(rest) = s.strip_prefix('r') {
         return match rest.parse::<i64>() {
             Ok(60) => Ok(Discard::Riichi(None)),
             Ok(c) => Tile::from_code(c)
                 .map(|t| Discard::Riichi(Some(t)))
-                .ok_or_else(|| at.err(format!("{s:?}: {c} is not a tile code"))),
-            Err(_) => Err(at.err(format!("cannot read the riichi discard {s:?}"))),
+                .ok_or_else(|| format!("{s:?}: {c} is not a tile code")),
+            Err(_) => Err(format!("cannot read the riichi discard {s:?}")),
         };
     }
-    let c = call_parts(s, at)?;
+    let c = call_parts(s)?;
     let t = c.tiles();
     match (c.letter, t.len()) {
         ('k', 4) if c.at % 2 == 0 && c.at <= 4 => {
@@ -196,17 +209,20 @@ fn discard(at: At) -> Result<Discard, ImportError> {
             Ok(Discard::AddedKan { added: t[k], pon: c.others(k) })
         }
         ('a', 4) => Ok(Discard::ClosedKan { tiles: [t[0], t[1], t[2], t[3]] }),
-        _ => Err(at.err(format!("{s:?}: a discard is a tile code, 60, r+tile, or a k/a kan string"))),
+        _ => Err(format!("{s:?}: a discard is a tile code, 60, r+tile, or a k/a kan string")),
     }
 }
 
 fn yaku(s: &str, at: At) -> Result<(String, u32), ImportError> {
-    let bad = || at.err(format!("cannot read the yaku {s:?}"));
-    let (name, rest) = s.split_once('(').ok_or_else(bad)?;
-    let inner = rest.strip_suffix(')').ok_or_else(bad)?;
-    let han =
-        if inner == "役満" { 13 } else { inner.strip_suffix("飜").and_then(|h| h.parse().ok()).ok_or_else(bad)? };
-    Ok((name.to_owned(), han))
+    yaku_of(s).ok_or_else(|| at.err(format!("cannot read the yaku {s:?}")))
+}
+
+/// A yaku as Tenhou writes it, `NAME(N飜)` or `NAME(役満)`: its name and han (13 for a yakuman).
+pub(super) fn yaku_of(s: &str) -> Option<(String, u32)> {
+    let (name, rest) = s.split_once('(')?;
+    let inner = rest.strip_suffix(')')?;
+    let han = if inner == "役満" { 13 } else { inner.strip_suffix("飜").and_then(|h| h.parse().ok())? };
+    Some((name.to_owned(), han))
 }
 
 /// A win: its score changes and its details `[who, from, pao, "text", yaku...]`. Exporters that
@@ -273,7 +289,7 @@ fn win(deltas: At, info: At) -> Result<Win, ImportError> {
 /// Tenhou's score text: `30符1飜1000点`, `30符1飜300-500点`, `40符3飜1300点∀`, or a limit
 /// (`満貫8000点`, `跳満3000-6000点`, ...): the fu and han when it gives them, `None` when the text
 /// is not of this form.
-fn score_text(text: &str) -> Option<(Option<u32>, Option<u32>)> {
+pub(super) fn score_text(text: &str) -> Option<(Option<u32>, Option<u32>)> {
     const LIMITS: [&str; 6] = ["満貫", "跳満", "倍満", "三倍満", "数え役満", "役満"];
     let (fu, han, points) = match LIMITS.iter().find_map(|l| text.strip_prefix(l)) {
         Some(rest) => (None, None, rest),
@@ -299,6 +315,15 @@ fn digits(s: &str) -> Option<u32> {
     s.parse().ok()
 }
 
+/// The names of the results that are draws.
+pub(super) const DRAWS: [&str; 9] =
+    ["流局", "流し満貫", "全員聴牌", "全員不聴", "九種九牌", "四風連打", "四家立直", "四槓散了", "三家和了"];
+
+/// A round's result (its last entry), read from a value of a document.
+pub(super) fn outcome_of(v: Json) -> Result<Outcome, ImportError> {
+    outcome(At { value: v })
+}
+
 fn outcome(at: At) -> Result<Outcome, ImportError> {
     let name_at = at.index(0)?;
     let name = name_at.value.as_str().ok_or_else(|| name_at.err("expected the result's name"))?;
@@ -310,8 +335,6 @@ fn outcome(at: At) -> Result<Outcome, ImportError> {
         let wins = (1..n).step_by(2).map(|i| win(at.index(i)?, at.index(i + 1)?)).collect::<Result<Vec<_>, _>>()?;
         return Ok(Outcome::Wins(wins));
     }
-    const DRAWS: [&str; 9] =
-        ["流局", "流し満貫", "全員聴牌", "全員不聴", "九種九牌", "四風連打", "四家立直", "四槓散了", "三家和了"];
     if !DRAWS.contains(&name) {
         return Err(name_at.err(format!("unknown result {name:?}")));
     }
@@ -416,8 +439,9 @@ fn round_at(text: &str, line: usize, column: usize) -> Option<(usize, String)> {
     Some((starts.len() - 1, name))
 }
 
-/// Parses a tenhou.net/6 JSON record.
-pub fn parse(text: &str) -> Result<Game, ImportError> {
+/// Parses a tenhou.net/6 JSON record through a [`Doc`] of the whole text (the full reading:
+/// `tenhou6::parse`).
+pub(super) fn full(text: &str) -> Result<Game, ImportError> {
     let doc = Doc::parse(text).map_err(|e| {
         let what = if e.is_eof() { "the file is cut short" } else { "not valid JSON" };
         let err = ImportError::new(format!("line {}, column {}", e.line(), e.column()), format!("{what}: {e}"));
@@ -426,7 +450,14 @@ pub fn parse(text: &str) -> Result<Game, ImportError> {
             None => err,
         }
     })?;
-    let v = doc.root();
+    game_of(doc.root(), |log| At { value: log }.each(round))
+}
+
+/// A record read from its object `v`, its rounds read by `rounds` from its `log` array.
+pub(super) fn game_of<'p, 'a>(
+    v: Json<'p, 'a>,
+    rounds: impl FnOnce(Json<'p, 'a>) -> Result<Vec<Round>, ImportError>,
+) -> Result<Game, ImportError> {
     let root = At { value: v };
     if !v.is_object() {
         return Err(root.err("a tenhou.net/6 record is a JSON object with \"log\""));
@@ -500,7 +531,7 @@ pub fn parse(text: &str) -> Result<Game, ImportError> {
     if !log.value.is_array() {
         return Err(log.err("the record has no \"log\" array of rounds"));
     }
-    let rounds = log.each(round)?;
+    let rounds = rounds(log.value)?;
     let red_fives = match rule {
         Some(rule) if ["aka", "aka51", "aka52", "aka53"].iter().any(|k| rule.value.has(k)) => red_fives(rule)?,
         _ => {
@@ -641,6 +672,7 @@ fn red_fives(rule: At) -> Result<bool, ImportError> {
 
 #[cfg(test)]
 mod tests {
+    use super::full as parse;
     use super::*;
 
     const ROUND: &str = r#"[[0,0,0],[25000,25000,25000,25000],[18],[],

@@ -95,6 +95,11 @@ impl Derive {
                 self.mismatches.push(Mismatch { record: 0, error });
             }
         }
+        if let (Phase::Play, Some(r)) = (self.phase, g.rounds.get(self.ri)) {
+            if let Some(d) = self.plain(r, game) {
+                return Ok(Some(d));
+            }
+        }
         loop {
             let Some(r) = g.rounds.get(self.ri) else { return Ok(None) };
             let ri = self.ri;
@@ -180,6 +185,41 @@ impl Derive {
         self.ti = [0; 4];
         self.di = [0; 4];
         Ok(())
+    }
+
+    /// Most records in play, the way [`Derive::play`] derives them: a draw the engine asks for
+    /// that the source lists as a draw, and a seat's discard of a tile (its drawn tile, a riichi
+    /// discard) where it is not in a claim window; `None` for anything else (a claim window, a
+    /// call, a kan, a win, the hand's or the game's end, an error), which [`Derive::play`]
+    /// derives.
+    #[inline]
+    fn plain(&mut self, r: &Round, game: &Riichi) -> Option<Derived> {
+        let ri = self.ri;
+        if let Some((s, _)) = game.draw_pending() {
+            let su = usize::from(s);
+            let Some(Take::Draw(t)) = r.takes[su].get(self.ti[su]) else { return None };
+            let pos = Pos::item(ri, 5 + 3 * su, self.ti[su]);
+            self.ti[su] += 1;
+            return Some((s, Action::Draw(t.to_paifu()), pos));
+        }
+        // A seat's turn (the seat with a drawn tile, or after a call, the one seat to act).
+        let s = match game.drawn_tile() {
+            Some((s, _, _)) => s,
+            None if game.claim_window().is_none() => game.to_act().iter().next()?,
+            None => return None,
+        };
+        let su = usize::from(s);
+        let drawn = game.drawn_tile().map(|(_, t, _)| t);
+        let a = match r.discards[su].get(self.di[su])? {
+            Discard::Tile(t) => Action::discard(t.to_paifu()),
+            Discard::Tsumogiri => Action::tsumogiri(drawn?),
+            Discard::Riichi(Some(t)) => Action::Discard { tile: t.to_paifu(), drawn: false, riichi: true },
+            Discard::Riichi(None) => Action::Discard { tile: drawn?, drawn: true, riichi: true },
+            _ => return None,
+        };
+        let pos = Pos::item(ri, 6 + 3 * su, self.di[su]);
+        self.di[su] += 1;
+        Some((s, a, pos))
     }
 
     /// The next record in play: a draw the engine asks for, a claim window's answers, or a
@@ -346,7 +386,17 @@ impl Derive {
     /// Record `index`, the last one [`Derive::next`] gave, was played into `game`: what it ends
     /// (the hand's claim, the game), and the source's own scoring compared with Paifu's where it
     /// ends a hand (into `mismatches`).
+    #[inline]
     pub(crate) fn played(&mut self, g: &Game, game: &Riichi, index: usize) -> Result<Ends, ImportError> {
+        // Most records end nothing and refuse nothing.
+        if self.refuse.is_none() && game.results().len() == self.start {
+            return Ok(Ends::default());
+        }
+        self.played_at_end(g, game, index)
+    }
+
+    /// [`Derive::played`] where a hand may have ended or a call is refused.
+    fn played_at_end(&mut self, g: &Game, game: &Riichi, index: usize) -> Result<Ends, ImportError> {
         let Some(r) = g.rounds.get(self.ri) else { return Ok(Ends::default()) };
         if let Some((s, pos)) = self.refuse.take() {
             return Err(err(r, pos, format!("seat {s} draws here, but the source has a call")));
