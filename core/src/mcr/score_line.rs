@@ -77,22 +77,55 @@ impl<'a> Identified<'a> for Quick<'a> {
 }
 
 impl<'a> Scanned<'a> for Quick<'a> {
-    fn member(&mut self, key: &'a str, v: Plain<'a>) -> Option<()> {
-        match key {
-            "id" => self.id = v.id()?,
-            "hand" => self.hand = v.given()?,
-            "melds" => self.melds = v.texts()?,
-            "win" => self.win = v.given()?,
-            "tsumo" => self.tsumo = v.flag()?,
-            "flowers" => self.flowers = v.count()?,
-            "last_tile" => self.last_tile = v.flag()?,
-            "kong_related" => self.kong_related = v.flag()?,
-            "wall_last" => self.wall_last = v.flag()?,
-            "seat_wind" => self.seat_wind = v.text()?,
-            "round_wind" => self.round_wind = v.text()?,
+    fn member(&mut self, key: &'a str, v: Plain<'a>) -> Option<u32> {
+        let bit = match key {
+            "id" => {
+                self.id = v.id()?;
+                0
+            }
+            "hand" => {
+                self.hand = v.given()?;
+                1
+            }
+            "melds" => {
+                self.melds = v.texts()?;
+                2
+            }
+            "win" => {
+                self.win = v.given()?;
+                3
+            }
+            "tsumo" => {
+                self.tsumo = v.flag()?;
+                4
+            }
+            "flowers" => {
+                self.flowers = v.count()?;
+                5
+            }
+            "last_tile" => {
+                self.last_tile = v.flag()?;
+                6
+            }
+            "kong_related" => {
+                self.kong_related = v.flag()?;
+                7
+            }
+            "wall_last" => {
+                self.wall_last = v.flag()?;
+                8
+            }
+            "seat_wind" => {
+                self.seat_wind = v.text()?;
+                9
+            }
+            "round_wind" => {
+                self.round_wind = v.text()?;
+                10
+            }
             _ => return None,
-        }
-        Some(())
+        };
+        Some(1 << bit)
     }
 }
 
