@@ -595,6 +595,15 @@ impl TileBuf {
     /// Adds the tiles of `s`, as `parse_tiles` reads them; `Ok(false)` when they do not all fit
     /// (the buffer then holds a part of them).
     pub(crate) fn extend(&mut self, s: &str) -> Result<bool, NotationError> {
+        // One tile (a winning tile, an indicator) is read without the walk through notation.
+        if let &[d, suit] = s.as_bytes() {
+            if let Some(t) = Tile::from_chars(d, suit) {
+                let Some(slot) = self.tiles.get_mut(self.len) else { return Ok(false) };
+                *slot = t;
+                self.len += 1;
+                return Ok(true);
+            }
+        }
         let mut fits = true;
         for_each_tile(s, |t| match self.tiles.get_mut(self.len) {
             Some(slot) => {
