@@ -360,6 +360,22 @@ mod tests {
         assert!(parse_tiles("1x").is_err());
     }
 
+    /// The notation's errors say what is wrong, as they did when the hand was read a character
+    /// at a time (it is now read a byte at a time: a character outside ASCII is still named).
+    #[test]
+    fn notation_errors_name_what_is_wrong() {
+        let message = |s: &str| for_each_tile(s, |_| {}).unwrap_err().0;
+        assert_eq!(message("1\u{e9}2m"), "\"1\u{e9}2m\": unexpected character '\u{e9}' in a hand");
+        assert_eq!(message("12m\u{1f004}"), "\"12m\u{1f004}\": unexpected character '\u{1f004}' in a hand");
+        assert_eq!(message("1x"), "\"1x\": unexpected character 'x' in a hand");
+        assert_eq!(message("12m p"), "\"12m p\": the suit letter p follows no digit");
+        assert_eq!(message("1, 8z"), "\"1, 8z\": 8z is not a tile");
+        assert_eq!(message("123m45"), "\"123m45\": digits without a suit letter at the end");
+        let long = "1111m".repeat(17);
+        assert_eq!(message(&long), format!("{long:?}: too many tiles"));
+        assert_eq!(for_each_tile("1, 2 3m 0p", |_| {}).unwrap(), 4);
+    }
+
     #[test]
     fn the_set_is_four_of_each_kind() {
         let set = Tile::set();
