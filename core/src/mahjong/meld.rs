@@ -90,7 +90,11 @@ impl Meld {
         if tiles.len() != want {
             return None;
         }
-        let mut ks: Vec<usize> = tiles.iter().map(|t| t.kind()).collect();
+        let mut ks = [0usize; 4];
+        for (k, t) in ks.iter_mut().zip(tiles) {
+            *k = t.kind();
+        }
+        let ks = &mut ks[..want];
         ks.sort_unstable();
         let ok = match kind {
             MeldKind::Chow => ks[0] < 27 && ks[0] % 9 <= 6 && ks[1] == ks[0] + 1 && ks[2] == ks[0] + 2,

@@ -14,16 +14,19 @@ use super::Tile;
 use crate::log::NotationError;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::fmt;
 
 /// A hand that cannot be scored: a stable code (`bad_input`, `invalid_tiles`, ...) and what is
 /// wrong.
 pub(crate) struct LineError {
     pub(crate) code: &'static str,
-    pub(crate) message: String,
+    /// Borrowed when the message is fixed text (nothing formatted or allocated: a riichi
+    /// calculator refuses two hands in five for want of a yaku).
+    pub(crate) message: Cow<'static, str>,
 }
 
-pub(crate) fn err(code: &'static str, message: impl Into<String>) -> LineError {
+pub(crate) fn err(code: &'static str, message: impl Into<Cow<'static, str>>) -> LineError {
     LineError { code, message: message.into() }
 }
 
@@ -63,11 +66,13 @@ pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
 }
 
 /// Appends an integer.
+#[inline]
 pub(crate) fn write_int(out: &mut Vec<u8>, n: impl itoa::Integer) {
     out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
 /// Appends `,"key":` (`key` needs no escape).
+#[inline]
 pub(crate) fn write_key(out: &mut Vec<u8>, key: &str) {
     out.extend_from_slice(b",\"");
     out.extend_from_slice(key.as_bytes());
@@ -145,23 +150,52 @@ pub(crate) enum Plain<'a> {
     Texts(Texts<'a, 10>),
 }
 
-/// An input the scanner ([`scan_object`]) fills member by member: `member` takes one (`None`
-/// when its key is unknown or its value of a type the quick reading would not take).
+/// An input the scanner ([`scan_object`]) fills member by member: `member` takes one and
+/// answers its key's bit (one bit of its own for each key it knows, for the scanner to see a key
+/// given twice), or `None` when its key is unknown or its value of a type the quick reading
+/// would not take.
 pub(crate) trait Scanned<'a>: Default {
-    fn member(&mut self, key: &'a str, value: Plain<'a>) -> Option<()>;
+    fn member(&mut self, key: &'a str, value: Plain<'a>) -> Option<u32>;
 }
 
-/// Reads a line that is one JSON object of plain members ([`Plain`]) into a `T`, a member at a
-/// time, without serde: `None` for any other line (another value, an escape, a number with a
-/// sign or a fraction, a key twice, more than 32 members, anything after the object), which
+/// Where the text of a JSON string that starts at `start` stops: the first `"`, `\\` or
+/// control character (below 0x20) at or after `start`, `None` when there is none. Eight bytes
+/// are looked at a time: a string's text is a few bytes to a few dozen, and a byte at a time
+/// was most of what the scan of a line cost.
+fn string_stop(b: &[u8], start: usize) -> Option<usize> {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = ONES << 7;
+    // The high bit of each byte of `x` below `n`: exact up to the first such byte (a borrow
+    // can mark only the bytes after it), and the first is all that is used.
+    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGH;
+    let mut at = start;
+    while let Some(chunk) = b.get(at..at + 8) {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        let found = below(w ^ (ONES * u64::from(b'"')), 1) | below(w ^ (ONES * u64::from(b'\\')), 1) | below(w, 0x20);
+        if found != 0 {
+            return Some(at + (found.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    let rest = b.get(at..)?;
+    rest.iter().position(|&c| c == b'"' || c == b'\\' || c < 0x20).map(|i| at + i)
+}
+
+/// Reads a line that is one JSON object of plain members ([`Plain`]) into `out` (a `T` as
+/// `Default` makes it, filled where it lies: a riichi input is several hundred bytes, and
+/// returning it moved it three times a line), a member at a time, without serde: `None` for any
+/// other line (another value, an escape, a number with a sign or a fraction, a key twice, a key
+/// `T` does not know, anything after the object), which
 /// then goes to serde's quick reading and the reference reading as before. What it reads, it
 /// reads as `serde_json` reads that object into `T` (the rulesets' tests check it on thousands of
 /// lines): a hand-written scan of the usual line is about four times faster than serde's.
-pub(crate) fn scan_object<'a, T: Scanned<'a>>(line: &'a str) -> Option<T> {
+pub(crate) fn scan_object<'a, T: Scanned<'a>>(line: &'a str, out: &mut T) -> Option<()> {
     let b = line.as_bytes();
     let mut at = 0;
     let skip_ws = |at: &mut usize| {
-        while *at < b.len() && matches!(b[*at], b' ' | b'\t' | b'\n' | b'\r') {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(*at) {
             *at += 1;
         }
     };
@@ -171,17 +205,16 @@ pub(crate) fn scan_object<'a, T: Scanned<'a>>(line: &'a str) -> Option<T> {
             return None;
         }
         let start = *at + 1;
-        let len = b[start..].iter().position(|&c| c == b'"' || c == b'\\' || c < 0x20)?;
-        if b[start + len] != b'"' {
+        let end = string_stop(b, start)?;
+        if b[end] != b'"' {
             return None;
         }
-        *at = start + len + 1;
+        *at = end + 1;
         // The quotes are ASCII: the text between them is whole characters.
-        line.get(start..start + len)
+        line.get(start..end)
     };
-    let mut out = T::default();
-    let mut seen: [&str; 32] = [""; 32];
-    let mut members = 0;
+    // The keys read so far, a bit each (`Scanned::member`).
+    let mut seen = 0u32;
     skip_ws(&mut at);
     if b.get(at) != Some(&b'{') {
         return None;
@@ -193,11 +226,6 @@ pub(crate) fn scan_object<'a, T: Scanned<'a>>(line: &'a str) -> Option<T> {
     } else {
         loop {
             let key = text(&mut at)?;
-            if seen[..members].contains(&key) || members == seen.len() {
-                return None;
-            }
-            seen[members] = key;
-            members += 1;
             skip_ws(&mut at);
             if b.get(at) != Some(&b':') {
                 return None;
@@ -260,7 +288,11 @@ pub(crate) fn scan_object<'a, T: Scanned<'a>>(line: &'a str) -> Option<T> {
             if !matches!(b.get(at), Some(b' ' | b'\t' | b'\n' | b'\r' | b',' | b'}')) {
                 return None;
             }
-            out.member(key, value)?;
+            let bit = out.member(key, value)?;
+            if seen & bit != 0 {
+                return None;
+            }
+            seen |= bit;
             skip_ws(&mut at);
             match b.get(at)? {
                 b',' => {
@@ -276,7 +308,7 @@ pub(crate) fn scan_object<'a, T: Scanned<'a>>(line: &'a str) -> Option<T> {
         }
     }
     skip_ws(&mut at);
-    (at == b.len()).then_some(out)
+    (at == b.len()).then_some(())
 }
 
 /// Answers a line read by [`scan_object`] when it reads so and `quick` takes it, else as
@@ -304,7 +336,8 @@ pub(crate) fn answer_scan<'a, T: Scanned<'a> + Identified<'a>, F: Fields>(
     out: &mut Vec<u8>,
     quick: impl FnOnce(&T) -> Option<Result<F, LineError>>,
 ) -> Option<bool> {
-    let input = scan_object::<T>(line)?;
+    let mut input = T::default();
+    scan_object(line, &mut input)?;
     let result = quick(&input)?;
     Some(write_answer(out, &input.id(), result))
 }
@@ -562,6 +595,15 @@ impl TileBuf {
     /// Adds the tiles of `s`, as `parse_tiles` reads them; `Ok(false)` when they do not all fit
     /// (the buffer then holds a part of them).
     pub(crate) fn extend(&mut self, s: &str) -> Result<bool, NotationError> {
+        // One tile (a winning tile, an indicator) is read without the walk through notation.
+        if let &[d, suit] = s.as_bytes() {
+            if let Some(t) = Tile::from_chars(d, suit) {
+                let Some(slot) = self.tiles.get_mut(self.len) else { return Ok(false) };
+                *slot = t;
+                self.len += 1;
+                return Ok(true);
+            }
+        }
         let mut fits = true;
         for_each_tile(s, |t| match self.tiles.get_mut(self.len) {
             Some(slot) => {
@@ -791,6 +833,32 @@ mod tests {
         assert!(v["message"].as_str().unwrap().contains("fail must be true or false"), "{v}");
         assert!(answer("[1]", fields).contains("the input must be one JSON object"));
         assert!(answer("{", fields).contains("not JSON"));
+    }
+
+    /// The end of a string's text found eight bytes at a time is the first quote, backslash or
+    /// control byte, as a byte-by-byte search finds it: from every start, in bytes of every kind
+    /// (ASCII, the three stops, bytes of UTF-8 characters), at every distance from the end.
+    #[test]
+    fn a_strings_end_is_found_as_byte_by_byte() {
+        let slow = |b: &[u8], start: usize| {
+            b[start..].iter().position(|&c| c == b'"' || c == b'\\' || c < 0x20).map(|i| start + i)
+        };
+        let kinds =
+            [b'a', b'z', b' ', b'!', b'#', b'[', b']', b'~', 0x7f, 0x80, 0xc3, 0xff, b'"', b'\\', 0, 0x1f, b'\n'];
+        let mut s = crate::Seed::from_text("string stops").stream("bytes");
+        for _ in 0..20_000 {
+            let len = s.below(40) as usize;
+            let mut b: Vec<u8> = (0..len).map(|_| kinds[s.below(kinds.len() as u64) as usize]).collect();
+            // Mostly plain bytes, the stops rarer.
+            for c in b.iter_mut() {
+                if s.below(3) != 0 {
+                    *c = b'a' + s.below(26) as u8;
+                }
+            }
+            for start in 0..=len {
+                assert_eq!(string_stop(&b, start), slow(&b, start), "{b:?} from {start}");
+            }
+        }
     }
 
     #[test]

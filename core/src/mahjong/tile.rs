@@ -229,30 +229,40 @@ pub fn parse_tiles(s: &str) -> Result<Vec<Tile>, NotationError> {
 /// order, nothing allocated; answers how many. At most 64 tiles are read (a longer hand is
 /// refused, though `each` may have seen a few more of its last group).
 pub(crate) fn for_each_tile(s: &str, mut each: impl FnMut(Tile)) -> Result<usize, NotationError> {
+    let b = s.as_bytes();
     let mut count = 0;
     // Where the digits waiting for their suit letter start.
     let mut digits: Option<usize> = None;
-    for (i, c) in s.char_indices() {
+    // Read a byte at a time: every byte before a character outside ASCII is an error is ASCII.
+    for (i, &c) in b.iter().enumerate() {
         match c {
-            '0'..='9' => {
+            b'0'..=b'9' => {
                 digits.get_or_insert(i);
             }
-            'm' | 'p' | 's' | 'z' => {
+            b'm' | b'p' | b's' | b'z' => {
                 let Some(from) = digits.take() else {
-                    return Err(NotationError(format!("{s:?}: the suit letter {c} follows no digit")));
+                    return Err(NotationError(format!("{s:?}: the suit letter {} follows no digit", char::from(c))));
                 };
-                for d in s[from..i].bytes().filter(u8::is_ascii_digit) {
-                    match Tile::from_chars(d, c as u8) {
+                for &d in b[from..i].iter().filter(|d| d.is_ascii_digit()) {
+                    match Tile::from_chars(d, c) {
                         Some(t) => each(t),
                         None => {
-                            return Err(NotationError(format!("{s:?}: {}{c} is not a tile", char::from(d))));
+                            return Err(NotationError(format!(
+                                "{s:?}: {}{} is not a tile",
+                                char::from(d),
+                                char::from(c)
+                            )));
                         }
                     }
                     count += 1;
                 }
             }
-            ' ' | ',' => {}
-            other => return Err(NotationError(format!("{s:?}: unexpected character {other:?} in a hand"))),
+            b' ' | b',' => {}
+            _ => {
+                // Every byte before this one is ASCII: a character starts here.
+                let other = s.get(i..).and_then(|r| r.chars().next()).unwrap_or(char::REPLACEMENT_CHARACTER);
+                return Err(NotationError(format!("{s:?}: unexpected character {other:?} in a hand")));
+            }
         }
         if count > 64 {
             return Err(NotationError(format!("{s:?}: too many tiles")));
@@ -348,6 +358,22 @@ mod tests {
         assert!(parse_tiles("m").is_err());
         assert!(parse_tiles("8z").is_err());
         assert!(parse_tiles("1x").is_err());
+    }
+
+    /// The notation's errors say what is wrong, as they did when the hand was read a character
+    /// at a time (it is now read a byte at a time: a character outside ASCII is still named).
+    #[test]
+    fn notation_errors_name_what_is_wrong() {
+        let message = |s: &str| for_each_tile(s, |_| {}).unwrap_err().0;
+        assert_eq!(message("1\u{e9}2m"), "\"1\u{e9}2m\": unexpected character '\u{e9}' in a hand");
+        assert_eq!(message("12m\u{1f004}"), "\"12m\u{1f004}\": unexpected character '\u{1f004}' in a hand");
+        assert_eq!(message("1x"), "\"1x\": unexpected character 'x' in a hand");
+        assert_eq!(message("12m p"), "\"12m p\": the suit letter p follows no digit");
+        assert_eq!(message("1, 8z"), "\"1, 8z\": 8z is not a tile");
+        assert_eq!(message("123m45"), "\"123m45\": digits without a suit letter at the end");
+        let long = "1111m".repeat(17);
+        assert_eq!(message(&long), format!("{long:?}: too many tiles"));
+        assert_eq!(for_each_tile("1, 2 3m 0p", |_| {}).unwrap(), 4);
     }
 
     #[test]

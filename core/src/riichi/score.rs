@@ -2,9 +2,10 @@
 //! payments. The rules are in docs/rules/riichi.md.
 
 use super::rules::{Renhou, Rules};
-use crate::mahjong::hand::{decompositions, is_seven_distinct_pairs, is_thirteen_orphans, Set, YAOCHU};
+use crate::mahjong::hand::{for_each_decomposition, is_seven_distinct_pairs, is_thirteen_orphans, Set, YAOCHU};
 use crate::mahjong::{Counts, Meld, MeldKind, Tile};
 use serde::Serialize;
+use std::borrow::Cow;
 use std::fmt;
 
 /// Every yaku and yakuman Paifu scores, with its snake_case name.
@@ -354,6 +355,16 @@ impl ScoreError {
             ScoreError::Inconsistent(_) => "inconsistent",
         }
     }
+
+    /// What `Display` writes, taken without formatting: the fixed messages borrowed (test
+    /// `messages_are_what_display_writes`).
+    pub fn into_message(self) -> Cow<'static, str> {
+        match self {
+            ScoreError::InvalidTiles(s) | ScoreError::Inconsistent(s) => Cow::Owned(s),
+            ScoreError::NotAWinningHand => Cow::Borrowed("the tiles do not form a winning hand"),
+            ScoreError::NoYaku => Cow::Borrowed("the hand has no yaku (dora are not yaku)"),
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -554,11 +565,9 @@ pub fn score(hand: &WinHand, sit: &Situation, rules: &Rules) -> Result<Score, Sc
         shaped = true;
         consider(ctx.chiitoitsu(), &mut best);
     }
-    let decomps = decompositions(&conc);
-    if !decomps.is_empty() {
+    // The readings one by one, none kept (a `Vec` of them was an allocation a hand).
+    for_each_decomposition(&conc, |d| {
         shaped = true;
-    }
-    for d in &decomps {
         let mut groups: [Group; 4] = [Group { run: false, kan: false, kind: 0, concealed: false, late_call: false }; 4];
         let mut n = 0;
         for s in d.sets() {
@@ -583,7 +592,7 @@ pub fn score(hand: &WinHand, sit: &Situation, rules: &Rules) -> Result<Score, Sc
             n += 1;
         }
         if n != 4 {
-            continue;
+            return;
         }
         let w = ctx.win as u8;
         // Every place the winning tile can sit.
@@ -605,7 +614,7 @@ pub fn score(hand: &WinHand, sit: &Situation, rules: &Rules) -> Result<Score, Sc
                 consider(ctx.standard(&groups, d.pair, Wait::Shanpon, Some(gi)), &mut best);
             }
         }
-    }
+    });
     if !shaped {
         return Err(ScoreError::NotAWinningHand);
     }

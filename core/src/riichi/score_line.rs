@@ -1,7 +1,7 @@
 //! The hand scorer's line protocol (`paifu score riichi`): one JSON object in, one out.
 
 use super::rules::Rules;
-use super::score::{score, Payment, Score, Situation, WinHand};
+use super::score::{score, Payment, Score, Situation, WinHand, Yaku};
 use crate::log::OptValue;
 use crate::mahjong::score_line::{
     answer_scanned, answer_string, err, get_bool, get_wind, write_int, write_key, write_str, Fields, Given, Id,
@@ -112,32 +112,95 @@ impl<'a> Identified<'a> for Quick<'a> {
 
 impl<'a> Scanned<'a> for Quick<'a> {
     /// Every field but `rules` (which sends the line to the reference reading).
-    fn member(&mut self, key: &'a str, v: Plain<'a>) -> Option<()> {
-        match key {
-            "id" => self.id = v.id()?,
-            "hand" => self.hand = v.given()?,
-            "melds" => self.melds = v.texts()?,
-            "win" => self.win = v.given()?,
-            "tsumo" => self.tsumo = v.flag()?,
-            "riichi" => self.riichi = v.flag()?,
-            "double_riichi" => self.double_riichi = v.flag()?,
-            "ippatsu" => self.ippatsu = v.flag()?,
-            "rinshan" => self.rinshan = v.flag()?,
-            "chankan" => self.chankan = v.flag()?,
-            "haitei" => self.haitei = v.flag()?,
-            "houtei" => self.houtei = v.flag()?,
-            "tenhou" => self.tenhou = v.flag()?,
-            "chiihou" => self.chiihou = v.flag()?,
-            "renhou" => self.renhou = v.flag()?,
-            "seat_wind" => self.seat_wind = v.text()?,
-            "round_wind" => self.round_wind = v.text()?,
-            "dora" => self.dora = v.tile_texts()?,
-            "ura" => self.ura = v.tile_texts()?,
-            "honba" => self.honba = v.count()?,
-            "riichi_sticks" => self.riichi_sticks = v.count()?,
+    fn member(&mut self, key: &'a str, v: Plain<'a>) -> Option<u32> {
+        let bit = match key {
+            "id" => {
+                self.id = v.id()?;
+                0
+            }
+            "hand" => {
+                self.hand = v.given()?;
+                1
+            }
+            "melds" => {
+                self.melds = v.texts()?;
+                2
+            }
+            "win" => {
+                self.win = v.given()?;
+                3
+            }
+            "tsumo" => {
+                self.tsumo = v.flag()?;
+                4
+            }
+            "riichi" => {
+                self.riichi = v.flag()?;
+                5
+            }
+            "double_riichi" => {
+                self.double_riichi = v.flag()?;
+                6
+            }
+            "ippatsu" => {
+                self.ippatsu = v.flag()?;
+                7
+            }
+            "rinshan" => {
+                self.rinshan = v.flag()?;
+                8
+            }
+            "chankan" => {
+                self.chankan = v.flag()?;
+                9
+            }
+            "haitei" => {
+                self.haitei = v.flag()?;
+                10
+            }
+            "houtei" => {
+                self.houtei = v.flag()?;
+                11
+            }
+            "tenhou" => {
+                self.tenhou = v.flag()?;
+                12
+            }
+            "chiihou" => {
+                self.chiihou = v.flag()?;
+                13
+            }
+            "renhou" => {
+                self.renhou = v.flag()?;
+                14
+            }
+            "seat_wind" => {
+                self.seat_wind = v.text()?;
+                15
+            }
+            "round_wind" => {
+                self.round_wind = v.text()?;
+                16
+            }
+            "dora" => {
+                self.dora = v.tile_texts()?;
+                17
+            }
+            "ura" => {
+                self.ura = v.tile_texts()?;
+                18
+            }
+            "honba" => {
+                self.honba = v.count()?;
+                19
+            }
+            "riichi_sticks" => {
+                self.riichi_sticks = v.count()?;
+                20
+            }
             _ => return None,
-        }
-        Some(())
+        };
+        Some(1 << bit)
     }
 }
 
@@ -266,43 +329,63 @@ struct Scored {
 impl Fields for Scored {
     fn write_fields(&self, out: &mut Vec<u8>) {
         let sc = &self.score;
-        write_key(out, "han");
+        out.extend_from_slice(b",\"han\":");
         write_int(out, sc.han);
-        write_key(out, "fu");
+        out.extend_from_slice(b",\"fu\":");
         write_int(out, sc.fu);
-        write_key(out, "yaku");
-        out.push(b'[');
+        out.extend_from_slice(b",\"yaku\":[");
+        let heads = yaku_heads();
         for (i, (y, h)) in sc.yaku.iter().enumerate() {
-            out.extend_from_slice(if i == 0 { b"{\"name\":" } else { b",{\"name\":" });
-            write_str(out, y.name());
-            write_key(out, "han");
+            if i > 0 {
+                out.push(b',');
+            }
+            match heads.get(*y as usize) {
+                Some(head) if !head.is_empty() => out.extend_from_slice(head),
+                // A yaku missing from `Yaku::ALL` (a guard: it lists them all).
+                _ => {
+                    out.extend_from_slice(b"{\"name\":");
+                    write_str(out, y.name());
+                    write_key(out, "han");
+                }
+            }
             write_int(out, *h);
             out.push(b'}');
         }
-        out.push(b']');
-        write_key(out, "yakuman");
+        out.extend_from_slice(b"],\"yakuman\":");
         write_int(out, sc.yakuman);
         write_key(out, "limit");
         write_str(out, sc.limit.name());
-        write_key(out, "payment");
-        let mut member = |key: &str, v: i64, first: bool| {
-            out.extend_from_slice(if first { b"{\"" } else { b",\"" });
-            out.extend_from_slice(key.as_bytes());
-            out.extend_from_slice(b"\":");
+        let mut member = |key: &[u8], v: i64| {
+            out.extend_from_slice(key);
             write_int(out, v);
         };
         match self.pay {
-            Payment::Ron(p) => member("ron", p, true),
+            Payment::Ron(p) => member(b",\"payment\":{\"ron\":", p),
             Payment::Tsumo { dealer, non_dealer } => {
-                member("dealer", dealer, true);
-                member("non_dealer", non_dealer, false);
+                member(b",\"payment\":{\"dealer\":", dealer);
+                member(b",\"non_dealer\":", non_dealer);
             }
-            Payment::TsumoDealer(a) => member("all", a, true),
+            Payment::TsumoDealer(a) => member(b",\"payment\":{\"all\":", a),
         }
-        out.push(b'}');
-        write_key(out, "total");
+        out.extend_from_slice(b"},\"total\":");
         write_int(out, self.pay.total() + 1000 * i64::from(self.sticks));
     }
+}
+
+/// Each yaku's answer up to its han, `{"name":"tanyao","han":`, by the yaku's number, written
+/// once.
+fn yaku_heads() -> &'static [Vec<u8>] {
+    static HEADS: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+    HEADS.get_or_init(|| {
+        let mut heads = vec![Vec::new(); Yaku::ALL.len()];
+        for y in Yaku::ALL {
+            let h = &mut heads[y as usize];
+            h.extend_from_slice(b"{\"name\":");
+            write_str(h, y.name());
+            write_key(h, "han");
+        }
+        heads
+    })
 }
 
 /// The checks after the fields are read, and the score.
@@ -310,7 +393,7 @@ fn scored(h: &Hand<'_>, sit: &Situation, honba: u32, sticks: u32, rules: &Rules)
     check_tiles(h.concealed, h.melds, h.dora, h.ura, rules)?;
     check_situation(sit, h.melds, rules)?;
     let wh = WinHand { concealed: h.concealed, melds: h.melds, win: h.win, dora: h.dora, ura: h.ura };
-    let sc = score(&wh, sit, rules).map_err(|e| LineError { code: e.code(), message: e.to_string() })?;
+    let sc = score(&wh, sit, rules).map_err(|e| LineError { code: e.code(), message: e.into_message() })?;
     let pay = sc.payment.with_honba(honba);
     Ok(Scored { score: sc, pay, sticks })
 }
@@ -435,13 +518,21 @@ fn score_object(obj: &Map<String, Value>) -> Result<Scored, LineError> {
 fn check_tiles(hand: &[Tile], melds: &[Meld], dora: &[Tile], ura: &[Tile], rules: &Rules) -> Result<(), LineError> {
     let mut counts = [0u32; 34];
     let mut reds = [0u32; 3];
-    let all = hand.iter().chain(melds.iter().flat_map(|m| m.tiles().iter())).chain(dora).chain(ura);
-    for t in all {
-        counts[t.kind()] += 1;
-        if t.is_aka() {
-            reds[t.suit()] += 1;
+    // A loop a part: a chain of the four iterators tests at every tile which part it is in.
+    let mut add = |tiles: &[Tile]| {
+        for t in tiles {
+            counts[t.kind()] += 1;
+            if t.is_aka() {
+                reds[t.suit()] += 1;
+            }
         }
+    };
+    add(hand);
+    for m in melds {
+        add(m.tiles());
     }
+    add(dora);
+    add(ura);
     if let Some(k) = counts.iter().position(|&c| c > 4) {
         return Err(err(
             "invalid_tiles",

@@ -512,3 +512,20 @@ fn bad_inputs() {
         assert_eq!(v["ok"], false);
     }
 }
+
+#[test]
+fn messages_are_what_display_writes() {
+    let all = [
+        ScoreError::InvalidTiles("five of 1m".into()),
+        ScoreError::NotAWinningHand,
+        ScoreError::NoYaku,
+        ScoreError::Inconsistent("ippatsu without riichi".into()),
+    ];
+    for e in all {
+        let shown = e.to_string();
+        let message = e.into_message();
+        assert_eq!(message, shown);
+        // Only what is fixed is borrowed.
+        assert_eq!(matches!(message, Cow::Borrowed(_)), !shown.contains("five") && !shown.contains("ippatsu"));
+    }
+}
