@@ -158,6 +158,13 @@ pub(crate) trait Scanned<'a>: Default {
     fn member(&mut self, key: &'a str, value: Plain<'a>) -> Option<u32>;
 }
 
+/// For [`Scanned::member`]: stores a member's value in its field and answers the member's bit
+/// (`1 << bit`); `None`, the field untouched, when the value is not of the field's type.
+pub(crate) fn keep<T>(field: &mut T, value: Option<T>, bit: u32) -> Option<u32> {
+    *field = value?;
+    Some(1 << bit)
+}
+
 /// Where the text of a JSON string that starts at `start` stops: the first `"`, `\\` or
 /// control character (below 0x20) at or after `start`, `None` when there is none. Eight bytes
 /// are looked at a time: a string's text is a few bytes to a few dozen, and a byte at a time

@@ -8,7 +8,7 @@
 use super::fans::Fan;
 use super::score::{score, Score, ScoreError, ScoreRules, Situation, WinHand};
 use crate::mahjong::score_line::{
-    answer_scanned, answer_string, err, get_bool, get_wind, write_int, write_key, write_str, Fields, Given, Id,
+    answer_scanned, answer_string, err, get_bool, get_wind, keep, write_int, write_key, write_str, Fields, Given, Id,
     Identified, LineError, Plain, Scanned, Texts, TileBuf,
 };
 use crate::mahjong::{Meld, MeldKind, Tile};
@@ -78,54 +78,20 @@ impl<'a> Identified<'a> for Quick<'a> {
 
 impl<'a> Scanned<'a> for Quick<'a> {
     fn member(&mut self, key: &'a str, v: Plain<'a>) -> Option<u32> {
-        let bit = match key {
-            "id" => {
-                self.id = v.id()?;
-                0
-            }
-            "hand" => {
-                self.hand = v.given()?;
-                1
-            }
-            "melds" => {
-                self.melds = v.texts()?;
-                2
-            }
-            "win" => {
-                self.win = v.given()?;
-                3
-            }
-            "tsumo" => {
-                self.tsumo = v.flag()?;
-                4
-            }
-            "flowers" => {
-                self.flowers = v.count()?;
-                5
-            }
-            "last_tile" => {
-                self.last_tile = v.flag()?;
-                6
-            }
-            "kong_related" => {
-                self.kong_related = v.flag()?;
-                7
-            }
-            "wall_last" => {
-                self.wall_last = v.flag()?;
-                8
-            }
-            "seat_wind" => {
-                self.seat_wind = v.text()?;
-                9
-            }
-            "round_wind" => {
-                self.round_wind = v.text()?;
-                10
-            }
-            _ => return None,
-        };
-        Some(1 << bit)
+        match key {
+            "id" => keep(&mut self.id, v.id(), 0),
+            "hand" => keep(&mut self.hand, v.given(), 1),
+            "melds" => keep(&mut self.melds, v.texts(), 2),
+            "win" => keep(&mut self.win, v.given(), 3),
+            "tsumo" => keep(&mut self.tsumo, v.flag(), 4),
+            "flowers" => keep(&mut self.flowers, v.count(), 5),
+            "last_tile" => keep(&mut self.last_tile, v.flag(), 6),
+            "kong_related" => keep(&mut self.kong_related, v.flag(), 7),
+            "wall_last" => keep(&mut self.wall_last, v.flag(), 8),
+            "seat_wind" => keep(&mut self.seat_wind, v.text(), 9),
+            "round_wind" => keep(&mut self.round_wind, v.text(), 10),
+            _ => None,
+        }
     }
 }
 

@@ -4,7 +4,7 @@ use super::rules::Rules;
 use super::score::{score, Payment, Score, Situation, WinHand, Yaku};
 use crate::log::OptValue;
 use crate::mahjong::score_line::{
-    answer_scanned, answer_string, err, get_bool, get_wind, write_int, write_key, write_str, Fields, Given, Id,
+    answer_scanned, answer_string, err, get_bool, get_wind, keep, write_int, write_key, write_str, Fields, Given, Id,
     Identified, LineError, Plain, Scanned, Texts, TileBuf, TileTexts,
 };
 use crate::mahjong::{parse_tiles, Meld, MeldKind, Tile};
@@ -113,94 +113,30 @@ impl<'a> Identified<'a> for Quick<'a> {
 impl<'a> Scanned<'a> for Quick<'a> {
     /// Every field but `rules` (which sends the line to the reference reading).
     fn member(&mut self, key: &'a str, v: Plain<'a>) -> Option<u32> {
-        let bit = match key {
-            "id" => {
-                self.id = v.id()?;
-                0
-            }
-            "hand" => {
-                self.hand = v.given()?;
-                1
-            }
-            "melds" => {
-                self.melds = v.texts()?;
-                2
-            }
-            "win" => {
-                self.win = v.given()?;
-                3
-            }
-            "tsumo" => {
-                self.tsumo = v.flag()?;
-                4
-            }
-            "riichi" => {
-                self.riichi = v.flag()?;
-                5
-            }
-            "double_riichi" => {
-                self.double_riichi = v.flag()?;
-                6
-            }
-            "ippatsu" => {
-                self.ippatsu = v.flag()?;
-                7
-            }
-            "rinshan" => {
-                self.rinshan = v.flag()?;
-                8
-            }
-            "chankan" => {
-                self.chankan = v.flag()?;
-                9
-            }
-            "haitei" => {
-                self.haitei = v.flag()?;
-                10
-            }
-            "houtei" => {
-                self.houtei = v.flag()?;
-                11
-            }
-            "tenhou" => {
-                self.tenhou = v.flag()?;
-                12
-            }
-            "chiihou" => {
-                self.chiihou = v.flag()?;
-                13
-            }
-            "renhou" => {
-                self.renhou = v.flag()?;
-                14
-            }
-            "seat_wind" => {
-                self.seat_wind = v.text()?;
-                15
-            }
-            "round_wind" => {
-                self.round_wind = v.text()?;
-                16
-            }
-            "dora" => {
-                self.dora = v.tile_texts()?;
-                17
-            }
-            "ura" => {
-                self.ura = v.tile_texts()?;
-                18
-            }
-            "honba" => {
-                self.honba = v.count()?;
-                19
-            }
-            "riichi_sticks" => {
-                self.riichi_sticks = v.count()?;
-                20
-            }
-            _ => return None,
-        };
-        Some(1 << bit)
+        match key {
+            "id" => keep(&mut self.id, v.id(), 0),
+            "hand" => keep(&mut self.hand, v.given(), 1),
+            "melds" => keep(&mut self.melds, v.texts(), 2),
+            "win" => keep(&mut self.win, v.given(), 3),
+            "tsumo" => keep(&mut self.tsumo, v.flag(), 4),
+            "riichi" => keep(&mut self.riichi, v.flag(), 5),
+            "double_riichi" => keep(&mut self.double_riichi, v.flag(), 6),
+            "ippatsu" => keep(&mut self.ippatsu, v.flag(), 7),
+            "rinshan" => keep(&mut self.rinshan, v.flag(), 8),
+            "chankan" => keep(&mut self.chankan, v.flag(), 9),
+            "haitei" => keep(&mut self.haitei, v.flag(), 10),
+            "houtei" => keep(&mut self.houtei, v.flag(), 11),
+            "tenhou" => keep(&mut self.tenhou, v.flag(), 12),
+            "chiihou" => keep(&mut self.chiihou, v.flag(), 13),
+            "renhou" => keep(&mut self.renhou, v.flag(), 14),
+            "seat_wind" => keep(&mut self.seat_wind, v.text(), 15),
+            "round_wind" => keep(&mut self.round_wind, v.text(), 16),
+            "dora" => keep(&mut self.dora, v.tile_texts(), 17),
+            "ura" => keep(&mut self.ura, v.tile_texts(), 18),
+            "honba" => keep(&mut self.honba, v.count(), 19),
+            "riichi_sticks" => keep(&mut self.riichi_sticks, v.count(), 20),
+            _ => None,
+        }
     }
 }
 
