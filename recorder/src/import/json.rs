@@ -573,6 +573,27 @@ impl<'de> Visitor<'de> for Seed<'_, 'de> {
     }
 }
 
+/// For the readers' tests: the texts made from `text` at each of byte offsets `at` (each below
+/// its length) that are still UTF-8: cut there, that byte dropped, that byte replaced by each of
+/// `bytes`.
+#[cfg(test)]
+pub(crate) fn changed_texts(text: &str, at: impl IntoIterator<Item = usize>, bytes: &[u8]) -> Vec<String> {
+    let b = text.as_bytes();
+    let mut changed = Vec::new();
+    for i in at {
+        changed.extend(String::from_utf8(b[..i].to_vec()).ok());
+        let mut v = b.to_vec();
+        v.remove(i);
+        changed.extend(String::from_utf8(v).ok());
+        for &c in bytes {
+            let mut v = b.to_vec();
+            v[i] = c;
+            changed.extend(String::from_utf8(v).ok());
+        }
+    }
+    changed
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -627,28 +648,10 @@ mod tests {
         let deep = format!("{}{}", "[".repeat(100), "]".repeat(100));
         texts.extend(small.iter().map(|s| s.to_string()));
         texts.push(deep);
-        let first = texts[0].clone();
-        let mut changed: Vec<String> = Vec::new();
-        let b = first.as_bytes();
-        for i in (0..b.len()).step_by(97).chain([0, 1, b.len() - 1]) {
-            changed.extend(String::from_utf8(b[..i].to_vec()).ok());
-            let mut v = b.to_vec();
-            v.remove(i);
-            changed.extend(String::from_utf8(v).ok());
-            for c in *b"[]{},:\"\\-.0e \x01" {
-                let mut v = b.to_vec();
-                v[i] = c;
-                changed.extend(String::from_utf8(v).ok());
-            }
-        }
+        let b = texts[0].len();
+        let mut changed = changed_texts(&texts[0], (0..b).step_by(97).chain([0, 1, b - 1]), b"[]{},:\"\\-.0e \x01");
         for s in &small {
-            let b = s.as_bytes();
-            for i in 0..b.len() {
-                changed.extend(String::from_utf8(b[..i].to_vec()).ok());
-                let mut v = b.to_vec();
-                v.remove(i);
-                changed.extend(String::from_utf8(v).ok());
-            }
+            changed.extend(changed_texts(s, 0..s.len(), b""));
         }
         texts.extend(changed);
         // `by_hand` counts the texts past the real records (those are read by hand above): the

@@ -419,19 +419,9 @@ mod tests {
         let pretty = serde_json::to_string_pretty(&v).unwrap();
         assert_eq!(game(&pretty).expect("spaced out, read in one pass"), full(&texts[0]).unwrap());
 
-        let first = texts[0].as_bytes();
-        let mut changed: Vec<String> = Vec::new();
-        for i in (0..first.len()).step_by(41).chain([0, 1, first.len() - 1]) {
-            changed.extend(String::from_utf8(first[..i].to_vec()).ok());
-            let mut v = first.to_vec();
-            v.remove(i);
-            changed.extend(String::from_utf8(v).ok());
-            for c in *b"[]{},:\"\\-.0e \x0116rcpmka" {
-                let mut v = first.to_vec();
-                v[i] = c;
-                changed.extend(String::from_utf8(v).ok());
-            }
-        }
+        let n = texts[0].len();
+        let at = (0..n).step_by(41).chain([0, 1, n - 1]);
+        let mut changed = crate::import::json::changed_texts(&texts[0], at, b"[]{},:\"\\-.0e \x0116rcpmka");
         let t = &texts[0];
         for (from, to) in [
             ("\"log\":", "\"paifu\":1,\"log\":"),
